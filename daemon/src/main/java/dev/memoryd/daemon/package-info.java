@@ -1,0 +1,2 @@
+/** memoryd daemon. */
+package dev.memoryd.daemon;

@@ -1,0 +1,2 @@
+/** memoryd grammar. */
+package dev.memoryd.grammar;

@@ -1,0 +1,2 @@
+/** memoryd ledger. */
+package dev.memoryd.ledger;
