@@ -1,2 +1,13 @@
-/** memoryd grammar. */
+/**
+ * memoryd grammar: the pure (no I/O) model of memory files.
+ *
+ * <ul>
+ * <li>{@link dev.memoryd.grammar.Grammar}: file types, sections and templates loaded from
+ *     {@code templates/grammar.yaml} and the template texts;</li>
+ * <li>{@link dev.memoryd.grammar.MemoryDocument}: parsing with exact offsets, canonical bodies;</li>
+ * <li>{@link dev.memoryd.grammar.Linter}: lint rules with stable ids;</li>
+ * <li>{@link dev.memoryd.grammar.Op}, {@link dev.memoryd.grammar.OpCodec}: the write ops and their JSON;</li>
+ * <li>{@link dev.memoryd.grammar.Declarations}: deterministic application of a declaration.</li>
+ * </ul>
+ */
 package dev.memoryd.grammar;

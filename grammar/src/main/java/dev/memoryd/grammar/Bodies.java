@@ -1,0 +1,142 @@
+package dev.memoryd.grammar;
+
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Helpers over section bodies shared by the linter and the op applier: bullets, word
+ * counts, evidence tokens and structure-forging content checks.
+ *
+ * <p>Contract: a list item is a line starting {@code "- "} at column 0; following lines
+ * indented by two spaces are its continuation. An item's text is its lines without the
+ * {@code "- "} / two-space prefixes, joined with {@code \n}.
+ */
+final class Bodies {
+
+    private Bodies() {
+    }
+
+    /** A bullet with its span relative to the body it was found in. */
+    record Bullet(String text, int start, int end, int line) {
+    }
+
+    /** ev:YYYYMMDDThhmmssZ-ULID (Crockford base32, 26 chars, first char 0–7). */
+    static final Pattern EV_TOKEN = Pattern.compile("ev:(\\d{8}T\\d{6}Z)-([0-7][0-9A-HJKMNP-TV-Z]{25})(?![0-9A-Za-z])");
+    private static final Pattern EV_ANY = Pattern.compile("ev:\\S*");
+    private static final Pattern QUOTE = Pattern.compile("\"[^\"\\n]*\\S[^\"\\n]*\"|\u201c[^\u201d\\n]*\\S[^\u201d\\n]*\u201d");
+    private static final DateTimeFormatter EV_TIME =
+            DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").withResolverStyle(ResolverStyle.STRICT);
+    private static final Pattern H1_H2 = Pattern.compile("^ {0,3}#{1,2}(?:[ \\t].*)?$");
+
+    /** Parses the bullets of a body; {@code lineBase} is the 1-based line of the body's first line. */
+    static List<Bullet> bullets(String body, int lineBase) {
+        List<Bullet> out = new ArrayList<>();
+        int pos = 0;
+        int line = lineBase;
+        Bullet open = null;
+        StringBuilder openText = null;
+        while (pos < body.length()) {
+            int e = body.indexOf('\n', pos);
+            int lineEnd = e < 0 ? body.length() : e + 1;
+            String l = body.substring(pos, lineEnd).replaceFirst("\r?\n$", "");
+            if (l.startsWith("- ") || l.equals("-")) {
+                if (open != null) {
+                    out.add(new Bullet(openText.toString(), open.start(), pos, open.line()));
+                }
+                open = new Bullet(null, pos, -1, line);
+                openText = new StringBuilder(l.length() > 2 ? l.substring(2) : "");
+            } else if (open != null && l.startsWith("  ") && !l.isBlank()) {
+                openText.append('\n').append(l.substring(2));
+            } else if (open != null) {
+                out.add(new Bullet(openText.toString(), open.start(), pos, open.line()));
+                open = null;
+            }
+            pos = lineEnd;
+            line++;
+        }
+        if (open != null) {
+            out.add(new Bullet(openText.toString(), open.start(), body.length(), open.line()));
+        }
+        return out;
+    }
+
+    /** Formats an item as bullet lines (continuation lines indented by two spaces), ending in \n. */
+    static String bullet(String item) {
+        return "- " + item.replace("\n", "\n  ") + "\n";
+    }
+
+    /** Whitespace-separated words, not counting H3 heading lines. */
+    static int words(String body) {
+        int n = 0;
+        for (String l : body.split("\n")) {
+            if (l.startsWith("### ")) {
+                continue;
+            }
+            for (String w : l.trim().split("\\s+")) {
+                if (!w.isEmpty()) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Why an evidence item is not valid, or null if it has a quote and only valid ev: tokens. */
+    static String evidenceProblem(String item) {
+        if (!QUOTE.matcher(item).find()) {
+            return "evidence item needs a short quote in double quotes";
+        }
+        Matcher any = EV_ANY.matcher(item);
+        int valid = 0;
+        while (any.find()) {
+            String tok = any.group().replaceAll("[).,;:]+$", "");
+            Matcher m = EV_TOKEN.matcher(tok);
+            if (!m.matches() || !validTime(m.group(1))) {
+                return "malformed evidence token '" + tok + "'; expected ev:YYYYMMDDThhmmssZ-<26-char ULID>";
+            }
+            valid++;
+        }
+        return valid == 0 ? "evidence item needs an ev:YYYYMMDDThhmmssZ-<ULID> token" : null;
+    }
+
+    private static boolean validTime(String s) {
+        try {
+            LocalDateTime.parse(s, EV_TIME);
+            return true;
+        } catch (DateTimeParseException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Why content would forge or remove file structure (an H1/H2 heading line, an anchor
+     * comment, a frontmatter fence at the start), or null if it is safe.
+     */
+    static String structureProblem(String content) {
+        String[] lines = content.replace("\r\n", "\n").split("\n", -1);
+        int firstNonBlank = -1;
+        for (int i = 0; i < lines.length; i++) {
+            String l = lines[i];
+            if (firstNonBlank < 0 && !l.isBlank()) {
+                firstNonBlank = i;
+            }
+            if (H1_H2.matcher(l).matches()) {
+                return "content line " + (i + 1) + " is an H1/H2 heading, which would forge or split a section";
+            }
+            if (MemoryDocument.ANCHOR_COMMENT.matcher(l).matches() || MemoryDocument.ANCHOR_LINKREF.matcher(l).matches()
+                    || l.contains("@anchor:")) {
+                return "content line " + (i + 1) + " contains an anchor comment";
+            }
+        }
+        if (firstNonBlank >= 0 && lines[firstNonBlank].strip().equals("---")) {
+            return "content starts with a '---' frontmatter fence";
+        }
+        return null;
+    }
+}

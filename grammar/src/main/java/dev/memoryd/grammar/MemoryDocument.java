@@ -1,0 +1,344 @@
+package dev.memoryd.grammar;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.vladsch.flexmark.ast.Heading;
+import com.vladsch.flexmark.parser.Parser;
+import com.vladsch.flexmark.util.ast.Document;
+import com.vladsch.flexmark.util.ast.Node;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A parsed memory file: frontmatter span and YAML tree, H1 title, and the H2/H3
+ * sections with exact char offsets into the original text.
+ *
+ * <p>Contract: {@link #parse} never throws; problems show up as a missing frontmatter,
+ * a null {@link #frontmatter()} with {@link #frontmatterError()}, or missing sections.
+ * Structure comes from flexmark, so headings inside fenced code, block quotes or lists
+ * are not sections; only top-level ATX headings count. Offsets are char offsets into
+ * {@link #text()}, and every edit is a splice by span ({@link #splice}), so all other
+ * characters survive exactly. Immutable and thread-safe.
+ */
+public final class MemoryDocument {
+
+    /**
+     * A section: an ATX heading of level 2 or 3 with its body.
+     *
+     * @param heading   heading text (without the #'s)
+     * @param level     2 or 3
+     * @param anchor    slug from the anchor comment on the next line, or null
+     * @param start     offset of the heading line
+     * @param bodyStart offset after the anchor line (or after the heading line if none)
+     * @param end       offset of the next heading of the same or higher rank, or EOF
+     * @param line      1-based line number of the heading
+     */
+    public record Section(String heading, int level, String anchor, int start, int bodyStart, int end, int line) {
+        /** The body text ({@code bodyStart..end}) within the document text. */
+        public String body(String text) {
+            return text.substring(bodyStart, end);
+        }
+    }
+
+    /** A half-open char range. */
+    public record Span(int start, int end) {
+    }
+
+    // One parser for all documents: flexmark parsers are reusable across threads.
+    private static final Parser PARSER = Parser.builder().build();
+    private static final YAMLMapper YAML = new YAMLMapper();
+    static final Pattern ANCHOR_COMMENT = Pattern.compile("^\\s*<!--\\s*@anchor:\\s*(\\S+)\\s+v1\\s*-->\\s*$");
+    static final Pattern ANCHOR_LINKREF = Pattern.compile("^\\s*\\[//]:\\s*#\\s*\\(anchor:\\s*(\\S+)\\s+v1\\)\\s*$");
+
+    private final String text;
+    private final Span frontmatterSpan;
+    private final JsonNode frontmatter;
+    private final String frontmatterError;
+    private final int frontmatterErrorLine;
+    private final String title;
+    private final int titleLine;
+    private final List<Section> sections;
+    private final int[] lineStarts;
+
+    private MemoryDocument(String text) {
+        this.text = text;
+        this.lineStarts = lineStarts(text);
+        int fmEnd = frontmatterEnd(text);
+        JsonNode fm = null;
+        String err = null;
+        int errLine = 1;
+        if (fmEnd > 0) {
+            frontmatterSpan = new Span(0, fmEnd);
+            int contentStart = text.indexOf('\n') + 1;
+            int closeLineStart = text.lastIndexOf('\n', fmEnd - 2) + 1;
+            String yaml = text.substring(contentStart, closeLineStart);
+            try {
+                fm = YAML.readTree(yaml);
+                if (fm == null || fm.isMissingNode()) {
+                    fm = null;
+                    err = "frontmatter is empty";
+                }
+            } catch (JsonProcessingException | RuntimeException e) {
+                err = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.toString();
+                if (e instanceof JsonProcessingException j && j.getLocation() != null && j.getLocation().getLineNr() > 0) {
+                    errLine = j.getLocation().getLineNr() + 1;
+                }
+            }
+        } else {
+            frontmatterSpan = null;
+            if (text.startsWith("---\n") || text.startsWith("---\r\n")) {
+                err = "frontmatter has no closing '---' line";
+            }
+        }
+        this.frontmatter = fm;
+        this.frontmatterError = err;
+        this.frontmatterErrorLine = errLine;
+
+        // Blank the frontmatter (same length, newlines kept) so flexmark offsets stay
+        // valid and the YAML is not mistaken for a setext heading or thematic break.
+        String md = text;
+        if (fmEnd > 0) {
+            StringBuilder b = new StringBuilder(text);
+            for (int i = 0; i < fmEnd; i++) {
+                if (b.charAt(i) != '\n' && b.charAt(i) != '\r') {
+                    b.setCharAt(i, ' ');
+                }
+            }
+            md = b.toString();
+        }
+        Document doc = PARSER.parse(md);
+        List<Heading> headings = new ArrayList<>();
+        for (Node n = doc.getFirstChild(); n != null; n = n.getNext()) {
+            if (n instanceof Heading h && h.isAtxHeading() && h.getLevel() <= 3) {
+                headings.add(h);
+            }
+        }
+        String t = null;
+        int tl = 0;
+        List<Section> secs = new ArrayList<>();
+        for (int i = 0; i < headings.size(); i++) {
+            Heading h = headings.get(i);
+            int start = lineStartOf(h.getStartOffset());
+            String headingText = h.getText().toString().trim();
+            if (h.getLevel() == 1) {
+                if (t == null) {
+                    t = headingText;
+                    tl = lineOf(start);
+                }
+                continue;
+            }
+            int headingEnd = lineEnd(start);
+            String anchor = null;
+            int bodyStart = headingEnd;
+            if (headingEnd < text.length()) {
+                int nextEnd = lineEnd(headingEnd);
+                String next = stripEol(text.substring(headingEnd, nextEnd));
+                Matcher m = ANCHOR_COMMENT.matcher(next);
+                Matcher m2 = ANCHOR_LINKREF.matcher(next);
+                if (m.matches()) {
+                    anchor = m.group(1);
+                    bodyStart = nextEnd;
+                } else if (m2.matches()) {
+                    anchor = m2.group(1);
+                    bodyStart = nextEnd;
+                }
+            }
+            int end = text.length();
+            for (int j = i + 1; j < headings.size(); j++) {
+                if (headings.get(j).getLevel() <= h.getLevel()) {
+                    end = lineStartOf(headings.get(j).getStartOffset());
+                    break;
+                }
+            }
+            secs.add(new Section(headingText, h.getLevel(), anchor, start, bodyStart, end, lineOf(start)));
+        }
+        this.title = t;
+        this.titleLine = tl;
+        this.sections = List.copyOf(secs);
+    }
+
+    /** Parses a memory file. Never throws. */
+    public static MemoryDocument parse(String text) {
+        return new MemoryDocument(text == null ? "" : text);
+    }
+
+    /**
+     * End offset (after the closing fence line) of a frontmatter block that opens on the
+     * first line with {@code ---}, or -1 if the text has no complete frontmatter.
+     */
+    static int frontmatterEnd(String text) {
+        if (!(text.startsWith("---\n") || text.startsWith("---\r\n"))) {
+            return -1;
+        }
+        int pos = text.indexOf('\n') + 1;
+        while (pos < text.length()) {
+            int e = text.indexOf('\n', pos);
+            int lineEnd = e < 0 ? text.length() : e + 1;
+            String line = stripEol(text.substring(pos, lineEnd));
+            if (line.equals("---") || line.equals("...")) {
+                return lineEnd;
+            }
+            pos = lineEnd;
+        }
+        return -1;
+    }
+
+    private static String stripEol(String s) {
+        if (s.endsWith("\r\n")) {
+            return s.substring(0, s.length() - 2);
+        }
+        if (s.endsWith("\n")) {
+            return s.substring(0, s.length() - 1);
+        }
+        return s;
+    }
+
+    private static int[] lineStarts(String text) {
+        List<Integer> starts = new ArrayList<>();
+        starts.add(0);
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) == '\n') {
+                starts.add(i + 1);
+            }
+        }
+        return starts.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private int lineStartOf(int offset) {
+        return lineStarts[lineOf(offset) - 1];
+    }
+
+    private int lineEnd(int offset) {
+        int e = text.indexOf('\n', offset);
+        return e < 0 ? text.length() : e + 1;
+    }
+
+    /** 1-based line number of a char offset. */
+    public int lineOf(int offset) {
+        int lo = 0;
+        int hi = lineStarts.length - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (lineStarts[mid] <= offset) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo + 1;
+    }
+
+    /** Number of lines (a trailing newline does not start a new line). */
+    public int lineCount() {
+        int n = lineStarts.length;
+        return text.endsWith("\n") ? n - 1 : n;
+    }
+
+    public String text() {
+        return text;
+    }
+
+    /** The span of the {@code ---} block including both fences, if present and closed. */
+    public Optional<Span> frontmatterSpan() {
+        return Optional.ofNullable(frontmatterSpan);
+    }
+
+    /** The parsed frontmatter YAML, or null if absent or broken. */
+    public JsonNode frontmatter() {
+        return frontmatter;
+    }
+
+    /** Why the frontmatter could not be parsed, or null. */
+    public String frontmatterError() {
+        return frontmatterError;
+    }
+
+    /** Line of the frontmatter error (1 if unknown). */
+    public int frontmatterErrorLine() {
+        return frontmatterErrorLine;
+    }
+
+    /** The first H1's text, if any. */
+    public Optional<String> title() {
+        return Optional.ofNullable(title);
+    }
+
+    /** Line of the first H1, 0 if none. */
+    public int titleLine() {
+        return titleLine;
+    }
+
+    /** All H2 and H3 sections in document order. */
+    public List<Section> sections() {
+        return sections;
+    }
+
+    /** The H2 sections in document order. */
+    public List<Section> h2Sections() {
+        return sections.stream().filter(s -> s.level() == 2).toList();
+    }
+
+    /** The H3 sections nested in an H2 section. */
+    public List<Section> subsections(Section h2) {
+        return sections.stream().filter(s -> s.level() == 3 && s.start() >= h2.bodyStart() && s.start() < h2.end()).toList();
+    }
+
+    /** The enclosing H2 of an H3 section, if any. */
+    public Optional<Section> parentOf(Section h3) {
+        return h2Sections().stream().filter(s -> s.start() < h3.start() && h3.start() < s.end()).findFirst();
+    }
+
+    /** The H2 sections that carry this grammar section (by anchor, else by heading). */
+    public List<Section> find(SectionDef def) {
+        List<Section> byAnchor = h2Sections().stream().filter(s -> def.anchor().equals(s.anchor())).toList();
+        if (!byAnchor.isEmpty()) {
+            return byAnchor;
+        }
+        return h2Sections().stream().filter(s -> def.name().equals(s.heading())).toList();
+    }
+
+    /** The canonical body of a section: the text content hashes are computed over. */
+    public String canonicalBody(Section s) {
+        return canonicalize(s.body(text));
+    }
+
+    /**
+     * Canonical text: {@code \r\n} becomes {@code \n}, leading and trailing blank lines are
+     * stripped, trailing whitespace within lines is kept, and a non-empty result ends
+     * with exactly one {@code \n}.
+     */
+    public static String canonicalize(String body) {
+        String s = body.replace("\r\n", "\n");
+        String[] lines = s.split("\n", -1);
+        int first = 0;
+        int last = lines.length - 1;
+        while (first <= last && lines[first].isBlank()) {
+            first++;
+        }
+        while (last >= first && lines[last].isBlank()) {
+            last--;
+        }
+        if (first > last) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = first; i <= last; i++) {
+            b.append(lines[i]).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** The text with {@code [start, end)} replaced by {@code replacement}. */
+    public static String splice(String text, int start, int end, String replacement) {
+        return text.substring(0, start) + replacement + text.substring(end);
+    }
+
+    /** The text with the section's body replaced; everything else is kept byte for byte. */
+    public String spliceBody(Section s, String newBody) {
+        return splice(text, s.bodyStart(), s.end(), newBody);
+    }
+}

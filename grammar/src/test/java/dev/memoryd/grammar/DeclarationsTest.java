@@ -1,0 +1,210 @@
+package dev.memoryd.grammar;
+
+import static dev.memoryd.grammar.TestSupport.CRITIC;
+import static dev.memoryd.grammar.TestSupport.applied;
+import static dev.memoryd.grammar.TestSupport.apply;
+import static dev.memoryd.grammar.TestSupport.rejected;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DeclarationsTest {
+
+    private final Map<RepoPath, String> tree = TestSupport.exampleTree();
+    private static final List<String> IDS = List.of("01JC7Z00000000000000000001", "01JC7Z00000000000000000002");
+
+    private static String ev(String quote, int n) {
+        return "\"" + quote + "\" (ev:20261121T093000Z-01JC7Y" + String.format("%020d", n) + ")";
+    }
+
+    @Test
+    void replaceSection_withSameContent_isNoChange() {
+        ApplyResult.Applied a = applied(apply(tree, new ReplaceSection(CRITIC, "Role",
+                "Protector. It pushes for flawless work so that nobody can laugh at Sam again.")));
+        assertFalse(a.changed());
+        assertTrue(a.newContents().isEmpty());
+        assertFalse(a.outcomes().get(0).changed());
+    }
+
+    @Test
+    void replaceSection_twice_isStable() {
+        ReplaceSection op = new ReplaceSection(CRITIC, "Role", "\n\nNew role text.  \n\n\n");
+        String once = applied(apply(tree, op)).newContents().get(CRITIC);
+        tree.put(CRITIC, once);
+        assertFalse(applied(apply(tree, op)).changed());
+    }
+
+    @Test
+    void outcome_carriesHashesOfCanonicalBodies() {
+        ApplyResult.Applied a = applied(apply(tree, new ReplaceSection(CRITIC, "role", "New role.")));
+        OpOutcome o = a.outcomes().get(0);
+        assertEquals("role", o.sectionAnchor());
+        assertEquals(TestSupport.sha256("Protector. It pushes for flawless work so that nobody can laugh at Sam again.\n"),
+                o.beforeHash());
+        assertEquals(TestSupport.sha256("New role.\n"), o.afterHash());
+        assertEquals("replaced Role", o.summary());
+    }
+
+    @Test
+    void beforeHash_matching_isAccepted_andStale_isConflictWithCurrentHash() {
+        String current = TestSupport.sha256("Protector. It pushes for flawless work so that nobody can laugh at Sam again.\n");
+        applied(apply(tree, new ReplaceSection(CRITIC, "Role", "x", current, List.of(), null)));
+        ApplyResult.Rejected r = rejected(apply(tree, new ReplaceSection(CRITIC, "Role", "x", "stale", List.of(), null)));
+        assertEquals(Reason.CONFLICT, r.reason());
+        assertEquals(current, r.details().get("current_hash"));
+    }
+
+    @Test
+    void appendItem_overCap_needsOverrideRationale() {
+        Op[] ops = new Op[6];
+        for (int i = 0; i < 6; i++) {
+            ops[i] = new AppendItem(CRITIC, "evidence", ev("q" + i, i + 1));
+        }
+        ApplyResult.Rejected r = rejected(apply(tree, ops));
+        assertEquals(Reason.CAP_EXCEEDED, r.reason());
+        assertEquals(5, r.opIndex());
+        assertEquals(7, r.details().get("limit"));
+        assertEquals(8, r.details().get("actual"));
+        ops[5] = new AppendItem(CRITIC, "evidence", ev("q5", 6), null, List.of(), "three sessions agree");
+        String text = applied(apply(tree, ops)).newContents().get(CRITIC);
+        assertTrue(text.contains("- 2026-11-21: cap override on Evidence (curated): three sessions agree\n"), text);
+        assertTrue(text.contains("- 2026-11-21: added 6 evidence items\n"), text);
+    }
+
+    @Test
+    void replaceSection_overWordCap_needsOverrideRationale() {
+        ApplyResult.Rejected r = rejected(apply(tree, new ReplaceSection(CRITIC, "Role", "word ".repeat(401))));
+        assertEquals(Reason.CAP_EXCEEDED, r.reason());
+        assertEquals(401, r.details().get("actual"));
+    }
+
+    @Test
+    void appendItem_evidenceNeedsQuoteAndValidToken() {
+        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new AppendItem(CRITIC, "evidence", "no quote ev:20261121T093000Z-01JC7Y00000000000000000001"))).reason());
+        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new AppendItem(CRITIC, "evidence", "\"q\" ev:2026-11-21-01JC7Y00000000000000000001"))).reason());
+        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new AppendItem(CRITIC, "evidence", "\"q\" ev:20261121T253000Z-01JC7Y00000000000000000001"))).reason());
+        applied(apply(tree, new AppendItem(CRITIC, "evidence", "\u201cq\u201d ev:20261121T093000Z-01JC7Y00000000000000000001")));
+    }
+
+    @Test
+    void anyOpOnChangeLog_isProhibited() {
+        for (Op op : List.of(new ReplaceSection(CRITIC, "Change Log", "x"), new AppendItem(CRITIC, "change-log", "x"),
+                new TombstoneSection(CRITIC, "Change Log", "x"),
+                new CurateItems(CRITIC, "Change Log", List.of("x"), List.of(), "r"))) {
+            ApplyResult.Rejected r = rejected(apply(tree, op));
+            assertEquals(Reason.PROHIBITED, r.reason(), op.toString());
+            assertEquals("the Change Log is written by the daemon", r.message());
+        }
+    }
+
+    @Test
+    void forgedStructureInContent_isProhibited() {
+        for (String c : List.of("# H1", "x\n## Needs", "<!-- @anchor: needs v1 -->", "---\nslice: {}", "<!--\nopen comment")) {
+            assertEquals(Reason.PROHIBITED, rejected(apply(tree, new ReplaceSection(CRITIC, "Role", c))).reason(), c);
+        }
+        applied(apply(tree, new ReplaceSection(CRITIC, "Extensions", "### Sub\n\nfine")));
+    }
+
+    @Test
+    void errors_mapToDesignReasons() {
+        assertEquals(Reason.NOT_FOUND, rejected(apply(tree, new AppendItem(TestSupport.p("users/bob/overview.md"), "Active Themes", "x"))).reason());
+        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new AppendItem(TestSupport.p("users/sam/x.md"), "Active Themes", "x"))).reason());
+        ApplyResult.Rejected u = rejected(apply(tree, new AppendItem(CRITIC, "Feelings", "x")));
+        assertEquals(Reason.UNKNOWN_SECTION, u.reason());
+        assertTrue(u.message().contains("Evidence (curated)"), u.message());
+        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new AppendItem(CRITIC, "Role", "x"))).reason());
+        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new AppendSection(CRITIC, "Role", "a\n\nb"))).reason());
+        assertEquals("cap_exceeded", Reason.CAP_EXCEEDED.wireName());
+    }
+
+    @Test
+    void failingLaterOp_rejectsWholeDeclarationWithItsIndex() {
+        ApplyResult.Rejected r = rejected(apply(tree, new AppendItem(CRITIC, "Triggers", "ok"),
+                new AppendItem(CRITIC, "Nope", "x")));
+        assertEquals(1, r.opIndex());
+    }
+
+    @Test
+    void opsSeePreviousResults_andTouchedFilesKeepOrder() {
+        ApplyResult.Applied a = applied(apply(tree,
+                new AppendItem(TestSupport.OVERVIEW, "Active Themes", "Rest"),
+                new AppendItem(CRITIC, "Triggers", "t1"),
+                new CurateItems(CRITIC, "Triggers", List.of("t1"), List.of(), "added by mistake")));
+        assertEquals(List.of(TestSupport.OVERVIEW, CRITIC), List.copyOf(a.newContents().keySet()));
+        String text = a.newContents().get(CRITIC);
+        assertFalse(text.contains("- t1\n"));
+        assertTrue(text.contains("- 2026-11-21: added 1 item to Triggers; curated Triggers\n"), text);
+    }
+
+    @Test
+    void untouchedSections_andLastUpdatedOnly_change() {
+        String before = tree.get(CRITIC);
+        String after = applied(apply(tree, new AppendItem(CRITIC, "Needs", "Sleep"))).newContents().get(CRITIC);
+        String expected = before.replace("last_updated: 2026-11-14T10:30:00Z", "last_updated: 2026-11-21T10:00:00Z")
+                .replace("looked after\n", "looked after\n- Sleep\n")
+                .replace("replaced Evolution\n", "replaced Evolution\n- 2026-11-21: added 1 item to Needs\n");
+        assertEquals(expected, after);
+    }
+
+    @Test
+    void createEntity_checksIdsParentsParticipantsAndExistence() {
+        assertEquals(Reason.CONFLICT, rejected(apply(tree, new CreateEntity("sam", "part", "young-one", "Y", List.of(), IDS))).reason());
+        assertEquals(Reason.NOT_FOUND, rejected(apply(tree, new CreateEntity("bob", "part", "x", "X", List.of(), IDS))).reason());
+        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new CreateEntity("sam", "part", "Bad Id", "X", List.of(), IDS))).reason());
+        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new CreateEntity("sam", "part", "x", "X", List.of(), List.of()))).reason());
+        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new CreateEntity("sam", "relationship", "r", "R", List.of("inner-critic"), IDS))).reason());
+        assertEquals(Reason.NOT_FOUND, rejected(apply(tree, new CreateEntity("sam", "relationship", "r", "R", List.of("inner-critic", "ghost"), IDS))).reason());
+        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new CreateEntity("sam", "group", "r", "R", List.of(), IDS))).reason());
+    }
+
+    @Test
+    void createEntity_thenWriteInSameDeclaration_mergesRollup() {
+        ApplyResult.Applied a = applied(apply(tree,
+                new CreateEntity("sam", "part", "planner", "Planner", List.of(), IDS),
+                new ReplaceSection(TestSupport.p("users/sam/parts/planner/profile.md"), "Role", "Keeps lists.")));
+        String text = a.newContents().get(TestSupport.p("users/sam/parts/planner/profile.md"));
+        assertTrue(text.contains("- 2026-11-21: created part planner; replaced Role\n"), text);
+        assertTrue(a.newContents().containsKey(TestSupport.p("users/sam/parts/planner/notes.md")));
+        OpOutcome o = a.outcomes().get(0);
+        assertNull(o.sectionAnchor());
+        assertNull(o.beforeHash());
+    }
+
+    @Test
+    void createEntity_user_needsNoParent() {
+        ApplyResult.Applied a = applied(apply(Map.of(), new CreateEntity("ann", "user", null, "Ann", List.of(), IDS)));
+        assertEquals(List.of(TestSupport.p("users/ann/overview.md"), TestSupport.p("users/ann/notes.md")),
+                List.copyOf(a.newContents().keySet()));
+    }
+
+    @Test
+    void tombstone_coreSection_isProhibited_butH3InCoreIsToo() {
+        assertEquals(Reason.PROHIBITED, rejected(apply(tree, new TombstoneSection(CRITIC, "Role", "x"))).reason());
+        tree.put(CRITIC, tree.get(CRITIC).replace("Protector. It", "### Detail\n\nProtector. It"));
+        assertEquals(Reason.PROHIBITED, rejected(apply(tree, new TombstoneSection(CRITIC, "Detail", "x"))).reason());
+        assertEquals(Reason.UNKNOWN_SECTION, rejected(apply(tree, new TombstoneSection(CRITIC, "Nothing", "x"))).reason());
+    }
+
+    @Test
+    void curateItems_requiresReasonAndExistingItems() {
+        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new CurateItems(CRITIC, "Triggers", List.of("Client feedback emails"), List.of(), " "))).reason());
+        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new CurateItems(CRITIC, "Triggers", List.of(), List.of(), "r"))).reason());
+        ApplyResult.Rejected r = rejected(apply(tree, new CurateItems(CRITIC, "Triggers", List.of(),
+                List.of(new CurateItems.Merge(List.of("Client feedback emails", "nope"), "x")), "r")));
+        assertEquals(Reason.NOT_FOUND, r.reason());
+        assertTrue(r.message().contains("'nope'"), r.message());
+    }
+
+    @Test
+    void replay_isByteIdentical() {
+        List<Op> ops = List.of(new AppendItem(CRITIC, "evidence", ev("a", 1)), new AppendSection(CRITIC, "Evolution", "More."));
+        ApplyResult r1 = Declarations.apply(TestSupport.grammar(), TestSupport.source(tree), ops, TestSupport.NOW, TestSupport.HASHER);
+        ApplyResult r2 = Declarations.apply(TestSupport.grammar(), TestSupport.source(tree), ops, TestSupport.NOW, TestSupport.HASHER);
+        assertEquals(r1, r2);
+    }
+}

@@ -1,0 +1,39 @@
+package dev.memoryd.grammar;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RepoPathTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"../x", "/etc/passwd", "a/../../b", ".git/config", "a\u0000b", "a//b", "a\\b", "..\\x",
+            "", "./a", "a/.", "a/", ".memoryd/sock", "a\nb", "a\u007fb"})
+    void hostilePath_isRejected(String s) {
+        assertThrows(IllegalArgumentException.class, () -> RepoPath.of(s));
+    }
+
+    @Test
+    void tooLongPath_isRejected() {
+        assertThrows(IllegalArgumentException.class, () -> RepoPath.of("a".repeat(4097)));
+        assertEquals(4096, RepoPath.of("a".repeat(4096)).value().length());
+    }
+
+    @Test
+    void rejection_namesTheProblem() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RepoPath.of("a/../b")).getMessage().contains("'..'"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RepoPath.of("a\u0000b")).getMessage().contains("U+0000"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RepoPath.of(".git/x")).getMessage().contains(".git"));
+    }
+
+    @Test
+    void ordinaryPaths_areAccepted() {
+        assertEquals("users/sam/overview.md", RepoPath.of("users/sam/overview.md").value());
+        assertEquals(".gitignore", RepoPath.of(".gitignore").value());
+        assertEquals("a/.git", RepoPath.of("a/.git").value());
+    }
+}
