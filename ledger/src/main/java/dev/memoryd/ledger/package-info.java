@@ -1,2 +1,12 @@
-/** memoryd ledger. */
+/**
+ * memoryd's event ledger: HMAC-chained ndjson, one chain per branch (DESIGN "The ledger").
+ *
+ * <p>Entry points: {@link dev.memoryd.ledger.KeyRing} (key file, HKDF subkeys, content hashes),
+ * {@link dev.memoryd.ledger.Ledger} / {@link dev.memoryd.ledger.Chain} (append, sync, dirty
+ * segments for Git, read, crash-recovery truncation), {@link dev.memoryd.ledger.Verifier}
+ * (independent re-verification), {@link dev.memoryd.ledger.Jcs} (RFC 8785), and the values
+ * {@link dev.memoryd.ledger.Event}, {@link dev.memoryd.ledger.EventDraft},
+ * {@link dev.memoryd.ledger.EventId}, {@link dev.memoryd.ledger.EvidenceToken},
+ * {@link dev.memoryd.ledger.BranchName}. {@code ledger/AUDITOR.md} is the third-party recipe.
+ */
 package dev.memoryd.ledger;

@@ -1,0 +1,114 @@
+package dev.memoryd.daemon;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.CountDownLatch;
+
+import dev.memoryd.daemon.rpc.Dispatcher;
+import dev.memoryd.daemon.rpc.SocketServer;
+
+/**
+ * A running daemon: holds the root's lock (one daemon per root), the service and the socket.
+ * {@link #close()} stops accepting, lets the writer finish what it holds, and releases the lock;
+ * it is what SIGTERM runs.
+ */
+public final class Daemon implements AutoCloseable {
+  /** Thrown when another live process already serves the root. */
+  public static final class AlreadyServing extends IOException {
+    AlreadyServing(String msg) {
+      super(msg);
+    }
+  }
+
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+  private final Memoryd svc;
+  private final SocketServer server;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile boolean closed;
+
+  private Daemon(FileChannel lockChannel, FileLock lock, Memoryd svc, SocketServer server) {
+    this.lockChannel = lockChannel;
+    this.lock = lock;
+    this.svc = svc;
+    this.server = server;
+  }
+
+  public static Daemon start(MemorydConfig cfg) throws IOException {
+    Path state = cfg.stateDir();
+    if (!Files.isDirectory(cfg.root().resolve(".git"))) {
+      throw new IllegalStateException("no memory repository at " + cfg.root()
+          + "; create one with 'bin/memoryd init --root " + cfg.root() + "'");
+    }
+    Files.createDirectories(state);
+    Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwx------"));
+    Path lockFile = state.resolve("daemon.lock");
+    Path pidFile = state.resolve("daemon.pid");
+    FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileLock lock;
+    try {
+      lock = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    }
+    if (lock == null) {
+      ch.close();
+      String pid = Files.exists(pidFile) ? Files.readString(pidFile).strip() : "unknown";
+      throw new AlreadyServing("memoryd is already serving " + cfg.root() + " (pid " + pid
+          + "); stop it first (kill " + pid + ")");
+    }
+    Memoryd svc = null;
+    SocketServer server = null;
+    try {
+      Files.writeString(pidFile, ProcessHandle.current().pid() + "\n", StandardCharsets.UTF_8);
+      svc = Memoryd.open(cfg);
+      server = new SocketServer(cfg.socket(), new Dispatcher(svc), cfg.maxLineBytes(), cfg.idleTimeout());
+      server.start();
+      return new Daemon(ch, lock, svc, server);
+    } catch (IOException | RuntimeException e) {
+      if (server != null) {
+        server.close();
+      }
+      if (svc != null) {
+        svc.close();
+      }
+      lock.release();
+      ch.close();
+      throw e;
+    }
+  }
+
+  public Memoryd service() {
+    return svc;
+  }
+
+  public void awaitStop() throws InterruptedException {
+    stopped.await();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      server.close();
+      svc.close();
+      Files.deleteIfExists(svc.config().stateDir().resolve("daemon.pid"));
+      lock.release();
+      lockChannel.close();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } finally {
+      stopped.countDown();
+    }
+  }
+}

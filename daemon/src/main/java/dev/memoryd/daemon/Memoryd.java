@@ -1,0 +1,377 @@
+package dev.memoryd.daemon;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.eclipse.jgit.lib.ObjectId;
+
+import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.daemon.write.WriteOutcome;
+import dev.memoryd.daemon.write.WritePipeline;
+import dev.memoryd.daemon.write.WriteRequest;
+import dev.memoryd.grammar.Grammar;
+import dev.memoryd.grammar.LintProblem;
+import dev.memoryd.grammar.Linter;
+import dev.memoryd.grammar.MemoryDocument;
+import dev.memoryd.grammar.RepoPath;
+import dev.memoryd.ledger.BranchName;
+import dev.memoryd.ledger.Chain;
+import dev.memoryd.ledger.ContentHasher;
+import dev.memoryd.ledger.Event;
+import dev.memoryd.ledger.EvidenceToken;
+import dev.memoryd.ledger.IdGenerator;
+import dev.memoryd.ledger.KeyRing;
+import dev.memoryd.ledger.Ledger;
+import dev.memoryd.ledger.LedgerOptions;
+import dev.memoryd.ledger.Verifier;
+import dev.memoryd.ledger.VerifyResult;
+
+/**
+ * The memoryd service API over one memory root: the socket handlers and the CLI call this and
+ * nothing else. Reads are thread-safe and may run while writes are in flight; writes go through
+ * the single {@link WritePipeline}. {@link #openReadOnly} serves reads, lint and verify without
+ * a daemon (and without taking the writer's lock or changing anything on disk).
+ */
+public final class Memoryd implements AutoCloseable {
+  public static final String VERSION = Version.VERSION;
+  public static final String PROTOCOL_VERSION = "1";
+
+  private final MemorydConfig cfg;
+  private final Grammar grammar;
+  private final KeyRing keys;
+  private final ContentHasher hasher;
+  private final GitStore git;
+  private final WorkTree tree;
+  private final Ledger ledger; // null when read-only
+  private final WritePipeline writer; // null when read-only
+  private final Instant started;
+  private final Linter linter = new Linter();
+
+  private Memoryd(MemorydConfig cfg, boolean writable) throws IOException {
+    this.cfg = cfg;
+    this.grammar = Templates.load(cfg.templatesDir());
+    this.keys = KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
+    this.hasher = keys.contentHasher();
+    this.tree = new WorkTree(cfg.root());
+    this.started = cfg.clock().instant();
+    if (!Files.isDirectory(cfg.root().resolve(".git"))) {
+      throw new IllegalStateException("no memory repository at " + cfg.root()
+          + "; create one with 'memoryd init --root " + cfg.root() + "'");
+    }
+    this.git = GitStore.open(cfg.root(), cfg.branch());
+    if (!writable) {
+      this.ledger = null;
+      this.writer = null;
+      return;
+    }
+    git.removeStaleLocks();
+    IdGenerator ids = new IdGenerator(cfg.clock(), cfg.random());
+    this.ledger = Ledger.open(cfg.ledgerDir(), keys, new LedgerOptions(cfg.segmentLines(), ids));
+    BranchName branch = new BranchName(cfg.branch());
+    Chain chain = ledger.chain(branch);
+    WritePipeline.FileStore store = new WritePipeline.FileStore() {
+      @Override
+      public Optional<String> read(RepoPath p) throws IOException {
+        return tree.read(p);
+      }
+
+      @Override
+      public void writeAll(Map<String, byte[]> files) throws IOException {
+        tree.writeAll(files);
+      }
+
+      @Override
+      public Path root() {
+        return cfg.root();
+      }
+    };
+    this.writer = new WritePipeline(grammar, store, git, chain, hasher::hash, ids, cfg.clock(),
+        branch, cfg.maxBatch());
+    writer.recover();
+    writer.start();
+  }
+
+  /** Opens a root for serving writes; the caller holds the root's daemon lock. */
+  public static Memoryd open(MemorydConfig cfg) throws IOException {
+    return new Memoryd(cfg, true);
+  }
+
+  public static Memoryd openReadOnly(MemorydConfig cfg) throws IOException {
+    return new Memoryd(cfg, false);
+  }
+
+  /**
+   * Creates a memory root: a Git repository (JGit) on the configured branch with a
+   * {@code .gitignore} for local state, a 0700 state directory and the key file; optionally
+   * copies an example tree in. Idempotent.
+   */
+  public static List<String> init(MemorydConfig cfg, Path exampleTree) throws IOException {
+    List<String> did = new ArrayList<>();
+    Path root = cfg.root();
+    Files.createDirectories(root);
+    if (!Files.isDirectory(root.resolve(".git"))) {
+      GitStore.init(root, cfg.branch());
+      did.add("created Git repository " + root);
+    }
+    Path state = cfg.stateDir();
+    if (!Files.isDirectory(state)) {
+      Files.createDirectories(state);
+      did.add("created " + state);
+    }
+    Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwx------"));
+    Path ignore = root.resolve(".gitignore");
+    if (!Files.exists(ignore)) {
+      Files.writeString(ignore, "# memoryd local state: socket, caches, indexes (rebuildable)\n.memoryd/\n");
+      did.add("wrote .gitignore");
+    }
+    boolean newKey = !Files.exists(cfg.keyFile());
+    KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
+    if (newKey) {
+      did.add("created key file " + cfg.keyFile() + " (mode 0600; keep it outside the repository)");
+    }
+    if (exampleTree != null) {
+      try (Stream<Path> s = Files.walk(exampleTree)) {
+        for (Path src : (Iterable<Path>) s.filter(Files::isRegularFile)::iterator) {
+          Path dst = root.resolve("users").resolve(exampleTree.relativize(src).toString());
+          if (!Files.exists(dst)) {
+            Files.createDirectories(dst.getParent());
+            Files.copy(src, dst);
+          }
+        }
+      }
+      did.add("copied example tree from " + exampleTree);
+    }
+    try (GitStore g = GitStore.open(root, cfg.branch())) {
+      if (g.head() == null) {
+        Map<String, byte[]> files = new java.util.LinkedHashMap<>();
+        try (Stream<Path> s = Files.walk(root)) {
+          for (Path p : (Iterable<Path>) s.filter(Files::isRegularFile)::iterator) {
+            String rel = root.relativize(p).toString().replace('\\', '/');
+            if (!rel.startsWith(".git/") && !rel.startsWith(".memoryd/")) {
+              files.put(rel, Files.readAllBytes(p));
+            }
+          }
+        }
+        Instant now = cfg.clock().instant();
+        org.eclipse.jgit.lib.PersonIdent who =
+            new org.eclipse.jgit.lib.PersonIdent("memoryd", "memoryd@localhost", now, java.time.ZoneOffset.UTC);
+        try (GitStore.Batch b = g.batch()) {
+          b.commit(files, who, who, "memoryd: initialise memory repository\n");
+          b.publish();
+          g.updateIndex(root, b.written());
+        }
+        did.add("made the initial commit");
+      }
+    }
+    return did;
+  }
+
+  public MemorydConfig config() {
+    return cfg;
+  }
+
+  public Grammar grammar() {
+    return grammar;
+  }
+
+  public ObjectNode ping() {
+    ObjectNode r = JsonNodeFactory.instance.objectNode();
+    r.put("version", VERSION);
+    r.put("protocol", PROTOCOL_VERSION);
+    r.put("root", cfg.root().toString());
+    r.put("branch", cfg.branch());
+    ObjectId h = git.head();
+    r.put("head", h == null ? null : h.name());
+    r.put("started", started.toString());
+    if (writer != null) {
+      r.set("write_stats", JsonNodeFactory.instance.pojoNode(writer.stats().snapshot()));
+    }
+    return r;
+  }
+
+  public CompletableFuture<WriteOutcome> write(WriteRequest req) {
+    if (writer == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return writer.submit(req);
+  }
+
+  /** Reads a memory file (or one section) from the working tree, or from a commit with {@code at}. */
+  public Outcome<ObjectNode> read(String path, String section, String at) throws IOException {
+    RepoPath p;
+    try {
+      p = RepoPath.of(path);
+    } catch (IllegalArgumentException e) {
+      return Outcome.fail(ErrorReason.INVALID_REQUEST, "bad path: " + e.getMessage());
+    }
+    Optional<String> text;
+    ObjectId commit = git.head();
+    if (at != null) {
+      Optional<ObjectId> c = git.resolve(at);
+      if (c.isEmpty()) {
+        return Outcome.fail(ErrorReason.NOT_FOUND, "no commit '" + at + "'");
+      }
+      commit = c.get();
+      text = git.read(commit, p.value()).map(b -> new String(b, StandardCharsets.UTF_8));
+    } else {
+      try {
+        text = tree.read(p);
+      } catch (SecurityException e) {
+        return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
+      }
+    }
+    if (text.isEmpty()) {
+      return Outcome.fail(ErrorReason.NOT_FOUND, "no file " + p.value()
+          + (at != null ? " at " + at : ""));
+    }
+    MemoryDocument doc = MemoryDocument.parse(text.get());
+    ObjectNode r = JsonNodeFactory.instance.objectNode();
+    r.put("path", p.value());
+    r.put("commit", commit == null ? null : commit.name());
+    ArrayNode secs = r.putArray("sections");
+    MemoryDocument.Section target = null;
+    for (MemoryDocument.Section s : doc.sections()) {
+      if (s.level() != 2) {
+        continue;
+      }
+      ObjectNode o = secs.addObject();
+      o.put("name", s.heading());
+      o.put("anchor", s.anchor());
+      o.put("hash", hasher.hash(doc.canonicalBody(s)));
+      if (section != null && (section.equals(s.heading()) || section.equals(s.anchor()))) {
+        target = s;
+      }
+    }
+    if (section != null) {
+      if (target == null) {
+        return Outcome.fail(new Failure(ErrorReason.UNKNOWN_SECTION, "no section '" + section
+            + "' in " + p.value(), Map.of("sections", doc.sections().stream()
+                .filter(s -> s.level() == 2).map(MemoryDocument.Section::heading).toList())));
+      }
+      r.put("section", target.heading());
+      r.put("content", doc.canonicalBody(target));
+      r.put("hash", hasher.hash(doc.canonicalBody(target)));
+    } else {
+      r.put("content", text.get());
+      r.put("hash", hasher.hash(text.get()));
+    }
+    return Outcome.ok(r);
+  }
+
+  /** Lints one file, or every memory file under {@code users/}. */
+  public Outcome<List<LintProblem>> lint(String path) throws IOException {
+    List<LintProblem> out = new ArrayList<>();
+    List<RepoPath> paths = new ArrayList<>();
+    if (path != null) {
+      try {
+        paths.add(RepoPath.of(path));
+      } catch (IllegalArgumentException e) {
+        return Outcome.fail(ErrorReason.INVALID_REQUEST, "bad path: " + e.getMessage());
+      }
+    } else {
+      Path users = cfg.root().resolve("users");
+      if (Files.isDirectory(users)) {
+        try (Stream<Path> s = Files.walk(users)) {
+          s.filter(f -> f.toString().endsWith(".md") && Files.isRegularFile(f)).sorted()
+              .forEach(f -> paths.add(RepoPath.of(cfg.root().relativize(f).toString())));
+        }
+      }
+    }
+    for (RepoPath p : paths) {
+      Optional<String> text;
+      try {
+        text = tree.read(p);
+      } catch (SecurityException e) {
+        return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
+      }
+      if (text.isEmpty()) {
+        return Outcome.fail(ErrorReason.NOT_FOUND, "no file " + p.value());
+      }
+      out.addAll(linter.lint(grammar, p, text.get()));
+    }
+    return Outcome.ok(out);
+  }
+
+  /** Events that touched a file (and section), newest first. Scans the chain. */
+  public Outcome<List<Event>> history(String path, String section, int limit) throws IOException {
+    List<Event> all = new ArrayList<>();
+    Iterator<Event> it = readChain();
+    while (it.hasNext()) {
+      Event e = it.next();
+      if (path.equals(e.filePath()) && (section == null || section.equals(e.sectionAnchor())
+          || section.equals(sectionName(e)))) {
+        all.add(e);
+      }
+    }
+    List<Event> out = new ArrayList<>();
+    for (int i = all.size() - 1; i >= 0 && out.size() < limit; i--) {
+      out.add(all.get(i));
+    }
+    return Outcome.ok(out);
+  }
+
+  private static String sectionName(Event e) {
+    return e.payload() == null ? null : e.payload().path("op").path("section").asText(null);
+  }
+
+  /** The event an {@code ev:} token names. */
+  public Outcome<Event> resolve(String token) throws IOException {
+    EvidenceToken t;
+    try {
+      t = new EvidenceToken(token);
+    } catch (IllegalArgumentException e) {
+      return Outcome.fail(ErrorReason.INVALID_REQUEST, "not an evidence token: " + e.getMessage());
+    }
+    Iterator<Event> it = readChain();
+    String want = t.eventId().value();
+    while (it.hasNext()) {
+      Event e = it.next();
+      if (e.eventId().equals(want)) {
+        if (!EvidenceToken.of(Instant.parse(e.ts()), t.eventId()).equals(t)) {
+          return Outcome.fail(ErrorReason.NOT_FOUND, "event " + want
+              + " exists but its time is " + e.ts() + ", not the token's");
+        }
+        return Outcome.ok(e);
+      }
+    }
+    return Outcome.fail(ErrorReason.NOT_FOUND, "no event " + want + " in the ledger");
+  }
+
+  private Iterator<Event> readChain() throws IOException {
+    if (ledger != null) {
+      return ledger.chain(new BranchName(cfg.branch())).read(1);
+    }
+    return Ledger.readOnly(cfg.ledgerDir(), new BranchName(cfg.branch()));
+  }
+
+  /** Verifies every chain, checking the branch head's recorded ledger head for truncation. */
+  public VerifyResult verify() throws IOException {
+    return Verifier.verify(cfg.ledgerDir(), keys, Map.of());
+  }
+
+  @Override
+  public void close() {
+    if (writer != null) {
+      writer.close();
+    }
+    if (ledger != null) {
+      ledger.close();
+    }
+    git.close();
+  }
+}

@@ -1,0 +1,70 @@
+package dev.memoryd.daemon;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * Everything a daemon instance is built from. Clock, randomness and the key file are injected so
+ * tests are deterministic.
+ */
+public record MemorydConfig(
+    Path root,
+    Path keyFile,
+    String branch,
+    Path templatesDir,
+    int maxLineBytes,
+    Duration idleTimeout,
+    int maxBatch,
+    int segmentLines,
+    Clock clock,
+    SecureRandom random) {
+
+  public static final String DEFAULT_BRANCH = "main";
+
+  public MemorydConfig {
+    root = root.toAbsolutePath().normalize();
+  }
+
+  public static MemorydConfig defaults(Path root, Path keyFile) {
+    return new MemorydConfig(root, keyFile, DEFAULT_BRANCH, null, 1 << 20, Duration.ofSeconds(10),
+        256, 128, Clock.systemUTC(), new SecureRandom());
+  }
+
+  public MemorydConfig withIdleTimeout(Duration d) {
+    return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, d, maxBatch,
+        segmentLines, clock, random);
+  }
+
+  public MemorydConfig withTemplatesDir(Path dir) {
+    return new MemorydConfig(root, keyFile, branch, dir, maxLineBytes, idleTimeout, maxBatch,
+        segmentLines, clock, random);
+  }
+
+  public MemorydConfig withMaxLineBytes(int n) {
+    return new MemorydConfig(root, keyFile, branch, templatesDir, n, idleTimeout, maxBatch,
+        segmentLines, clock, random);
+  }
+
+  public Path stateDir() {
+    return root.resolve(".memoryd");
+  }
+
+  public Path socket() {
+    return stateDir().resolve("memoryd.sock");
+  }
+
+  public Path ledgerDir() {
+    return root.resolve("ledger");
+  }
+
+  /** Key file: flag, then {@code MEMORYD_KEY_FILE}, then {@code ~/.config/memoryd/ledger.key}. */
+  public static Path defaultKeyFile() {
+    String env = System.getenv("MEMORYD_KEY_FILE");
+    if (env != null && !env.isBlank()) {
+      return Path.of(env);
+    }
+    return Path.of(System.getProperty("user.home"), ".config", "memoryd", "ledger.key");
+  }
+}

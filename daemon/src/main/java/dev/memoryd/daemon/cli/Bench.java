@@ -1,0 +1,290 @@
+package dev.memoryd.daemon.cli;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.eclipse.jgit.lib.PersonIdent;
+
+import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.MemorydConfig;
+import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.daemon.rpc.JsonRpc;
+import dev.memoryd.ledger.VerifyResult;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Drives a real daemon (a child process) over its socket and prints one JSON line. Each client
+ * appends items to its own part's Triggers section, one declaration per request, waiting for each
+ * acknowledgement (closed loop). Also measures the physical floor in the same run: a bare 600-byte
+ * append + fsync and a bare low-level JGit commit; and ledger verify throughput.
+ */
+@Command(name = "bench", description = "Benchmark the write path against a real daemon; prints one JSON line.")
+final class Bench implements Callable<Integer> {
+  @Option(names = "--clients", defaultValue = "1") int clients;
+  @Option(names = "--writes", defaultValue = "2000", description = "measured declarations in total") int writes;
+  @Option(names = "--history", defaultValue = "0", description = "events to pre-fill before measuring") int history;
+  @Option(names = "--warmup", defaultValue = "300") int warmup;
+  @Option(names = "--root", description = "root to use (default: a fresh temp dir)") Path root;
+  @Option(names = "--floor", description = "also measure the physical floor") boolean floor;
+  @Option(names = "--verify", description = "also measure ledger verify throughput") boolean verify;
+
+  @Override
+  public Integer call() throws Exception {
+    Path dir = root != null ? root : Files.createTempDirectory("memoryd-bench");
+    Path key = dir.resolveSibling(dir.getFileName() + ".key");
+    MemorydConfig cfg = MemorydConfig.defaults(dir, key);
+    Memoryd.init(cfg, null);
+    Process daemon = startDaemon(cfg);
+    ObjectNode out = JsonRpc.MAPPER.createObjectNode();
+    try {
+      int parts = Math.max(clients, 1);
+      try (SocketClient c = SocketClient.connect(cfg.socket())) {
+        check(c.call("write", decl("bench-setup", createOps(parts))));
+      }
+      if (history > 0) {
+        prefill(cfg, parts);
+      }
+      run(cfg, parts, warmup, null);
+      long[] lat = new long[writes];
+      long t0 = System.nanoTime();
+      run(cfg, parts, writes, lat);
+      double secs = (System.nanoTime() - t0) / 1e9;
+      Arrays.sort(lat);
+      out.put("writes", writes);
+      out.put("clients", clients);
+      out.put("p50_ms", round(lat[lat.length / 2] / 1e6));
+      out.put("p99_ms", round(lat[(int) Math.min(lat.length - 1, Math.ceil(lat.length * 0.99) - 1)] / 1e6));
+      out.put("writes_per_s", round(writes / secs));
+      out.put("history_events", history);
+      try (SocketClient c = SocketClient.connect(cfg.socket())) {
+        out.set("write_stats", c.call("ping", null).path("result").path("write_stats"));
+      }
+    } finally {
+      daemon.destroy();
+      daemon.waitFor(30, TimeUnit.SECONDS);
+    }
+    if (verify) {
+      try (Memoryd m = Memoryd.openReadOnly(cfg)) {
+        long bytes = dirSize(cfg.ledgerDir());
+        long t = System.nanoTime();
+        VerifyResult v = m.verify();
+        double s = (System.nanoTime() - t) / 1e9;
+        out.put("verify_ok", v.ok());
+        out.put("verify_lines", v.lines());
+        out.put("verify_lines_per_s", round(v.lines() / s));
+        out.put("verify_mb_per_s", round(bytes / 1e6 / s));
+      }
+    }
+    if (floor) {
+      out.set("floor", floor(dir));
+    }
+    System.out.println(JsonRpc.MAPPER.writeValueAsString(out));
+    return 0;
+  }
+
+  private static double round(double d) {
+    return Math.round(d * 1000) / 1000.0;
+  }
+
+  private static Process startDaemon(MemorydConfig cfg) throws IOException, InterruptedException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> cmd = new ArrayList<>(List.of(java, "-XX:+UseParallelGC", "-cp",
+        System.getProperty("java.class.path"), Main.class.getName(), "serve", "--root",
+        cfg.root().toString(), "--key-file", cfg.keyFile().toString()));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(cfg.root().resolveSibling(cfg.root().getFileName() + ".daemon.log").toFile()).start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      if (Files.exists(cfg.socket())) {
+        try (SocketClient c = SocketClient.connect(cfg.socket())) {
+          if (c.call("ping", null).has("result")) {
+            return p;
+          }
+        } catch (IOException e) {
+          // not up yet
+        }
+      }
+      if (!p.isAlive()) {
+        throw new IOException("the daemon exited with " + p.exitValue());
+      }
+      Thread.sleep(50);
+    }
+    p.destroyForcibly();
+    throw new IOException("the daemon did not come up within 60 s");
+  }
+
+  private static ArrayNode createOps(int parts) {
+    ArrayNode ops = JsonRpc.MAPPER.createArrayNode();
+    ObjectNode u = ops.addObject();
+    u.put("op", "create_entity");
+    u.put("user_id", "bench");
+    u.put("entity_type", "user");
+    u.put("title", "Bench user");
+    for (int i = 0; i < parts; i++) {
+      ObjectNode p = ops.addObject();
+      p.put("op", "create_entity");
+      p.put("user_id", "bench");
+      p.put("entity_type", "part");
+      p.put("entity_id", "part-" + i);
+      p.put("title", "Part " + i);
+    }
+    return ops;
+  }
+
+  private static ObjectNode decl(String rationale, ArrayNode ops) {
+    ObjectNode d = JsonRpc.MAPPER.createObjectNode();
+    d.set("ops", ops);
+    d.put("rationale", rationale);
+    d.put("actor", "bench");
+    return d;
+  }
+
+  private static ObjectNode appendOp(int part, long n) {
+    ObjectNode o = JsonRpc.MAPPER.createObjectNode();
+    o.put("op", "replace_section");
+    o.put("path", "users/bench/parts/part-" + part + "/profile.md");
+    o.put("section", "Role");
+    o.put("content", "Keeps watch over the day's plans; revision " + n
+        + ". Steps in when the schedule slips and the inner critic gets loud.");
+    return o;
+  }
+
+  private void prefill(MemorydConfig cfg, int parts) throws Exception {
+    int perDecl = 50;
+    int decls = (history + perDecl - 1) / perDecl;
+    ExecutorService ex = Executors.newFixedThreadPool(4);
+    List<Future<?>> fs = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      final int thread = t;
+      fs.add(ex.submit(() -> {
+        try (SocketClient c = SocketClient.connect(cfg.socket())) {
+          for (int d = thread; d < decls; d += 4) {
+            ArrayNode ops = JsonRpc.MAPPER.createArrayNode();
+            for (int i = 0; i < perDecl; i++) {
+              ObjectNode o = JsonRpc.MAPPER.createObjectNode();
+              o.put("op", "replace_section");
+              o.put("path", "users/bench/parts/part-" + (thread % parts) + "/profile.md");
+              o.put("section", "Concerns");
+              o.put("content", "History filler " + d + "/" + i + ".");
+              ops.add(o);
+            }
+            check(c.call("write", decl("prefill", ops)));
+          }
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : fs) {
+      f.get();
+    }
+    ex.shutdown();
+  }
+
+  private void run(MemorydConfig cfg, int parts, int total, long[] lat) throws Exception {
+    ExecutorService ex = Executors.newFixedThreadPool(clients);
+    List<Future<?>> fs = new ArrayList<>();
+    for (int t = 0; t < clients; t++) {
+      final int client = t;
+      fs.add(ex.submit(() -> {
+        try (SocketClient c = SocketClient.connect(cfg.socket())) {
+          for (int i = client; i < total; i += clients) {
+            ArrayNode ops = JsonRpc.MAPPER.createArrayNode();
+            ops.add(appendOp(client % parts, (lat == null ? -1 : 1) * (long) i));
+            long s = System.nanoTime();
+            check(c.call("write", decl("bench", ops)));
+            if (lat != null) {
+              lat[i] = System.nanoTime() - s;
+            }
+          }
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : fs) {
+      f.get();
+    }
+    ex.shutdown();
+  }
+
+  private static void check(JsonNode reply) throws IOException {
+    if (reply == null || !reply.has("result")) {
+      throw new IOException("write failed: " + reply);
+    }
+  }
+
+  private static long dirSize(Path p) throws IOException {
+    try (var s = Files.walk(p)) {
+      return s.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+    }
+  }
+
+  /** The physical floor on this machine: what a write cannot be faster than. */
+  private static ObjectNode floor(Path dir) throws IOException {
+    ObjectNode f = JsonRpc.MAPPER.createObjectNode();
+    Path log = dir.resolveSibling(dir.getFileName() + ".floor.log");
+    byte[] line = new byte[600];
+    Arrays.fill(line, (byte) 'x');
+    line[599] = '\n';
+    long[] t = new long[2000];
+    try (FileChannel ch = FileChannel.open(log, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.APPEND)) {
+      for (int i = 0; i < t.length; i++) {
+        long s = System.nanoTime();
+        ch.write(ByteBuffer.wrap(line));
+        ch.force(false);
+        t[i] = System.nanoTime() - s;
+      }
+    }
+    Files.deleteIfExists(log);
+    f.put("append_fsync_p50_ms", round(pct(t, 50) / 1e6));
+    f.put("append_fsync_p99_ms", round(pct(t, 99) / 1e6));
+    Path repo = dir.resolveSibling(dir.getFileName() + ".floor-git");
+    GitStore.init(repo, "main");
+    long[] g = new long[1000];
+    try (GitStore gs = GitStore.open(repo, "main")) {
+      for (int i = 0; i < g.length + 200; i++) {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        files.put("users/u/parts/p/profile.md", ("content " + i + "\n").repeat(20).getBytes());
+        PersonIdent who = new PersonIdent("floor", "floor@localhost", Instant.now(), ZoneOffset.UTC);
+        long s = System.nanoTime();
+        try (GitStore.Batch b = gs.batch()) {
+          b.commit(files, who, who, "floor " + i + "\n");
+          b.publish();
+        }
+        if (i >= 200) {
+          g[i - 200] = System.nanoTime() - s;
+        }
+      }
+    }
+    f.put("jgit_commit_p50_ms", round(pct(g, 50) / 1e6));
+    f.put("jgit_commit_p99_ms", round(pct(g, 99) / 1e6));
+    return f;
+  }
+
+  private static long pct(long[] a, int p) {
+    long[] c = a.clone();
+    Arrays.sort(c);
+    return c[Math.min(c.length - 1, (int) Math.ceil(c.length * p / 100.0) - 1)];
+  }
+}

@@ -1,0 +1,310 @@
+package dev.memoryd.daemon.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.memoryd.daemon.Daemon;
+import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.MemorydConfig;
+import dev.memoryd.daemon.Outcome;
+import dev.memoryd.daemon.rpc.Dispatcher;
+import dev.memoryd.daemon.rpc.JsonRpc;
+import dev.memoryd.grammar.LintProblem;
+import dev.memoryd.ledger.VerifyResult;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The {@code memoryd} command line: parses flags, calls one service API, maps the outcome to an
+ * exit code (0 ok, 1 the check found problems or the daemon refused, 2 usage error) and prints
+ * errors to stderr in one line.
+ */
+@Command(name = "memoryd", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
+    description = "Git-backed, file-first memory daemon for AI agents.",
+    subcommands = {Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
+        Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Bench.class})
+public final class Main implements Runnable {
+  static final int OK = 0;
+  static final int PROBLEMS = 1;
+  static final int USAGE = 2;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  public static int run(String... args) {
+    CommandLine cl = new CommandLine(new Main());
+    cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
+      cmd.getErr().println("memoryd: " + oneLine(ex));
+      return PROBLEMS;
+    });
+    return cl.execute(args);
+  }
+
+  static String oneLine(Throwable t) {
+    String m = t.getMessage() == null ? t.toString() : t.getMessage();
+    return m.replace('\n', ' ');
+  }
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
+  }
+
+  static final class VersionProvider implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"memoryd " + Memoryd.VERSION + " (protocol " + Memoryd.PROTOCOL_VERSION + ")"};
+    }
+  }
+
+  /** Options every command takes. */
+  static class Common {
+    @Option(names = "--root", defaultValue = "./memory", description = "memory root (default ./memory)")
+    Path root;
+
+    @Option(names = "--key-file", description = "ledger key file (default $MEMORYD_KEY_FILE or ~/.config/memoryd/ledger.key)")
+    Path keyFile;
+
+    @Option(names = "--templates", description = "directory with grammar.yaml and templates (default: built in)")
+    Path templates;
+
+    MemorydConfig config() {
+      return MemorydConfig.defaults(root, keyFile != null ? keyFile : MemorydConfig.defaultKeyFile())
+          .withTemplatesDir(templates);
+    }
+  }
+
+  @Command(name = "init", description = "Create a memory root (a Git repository made with JGit).")
+  static final class Init extends Common implements Callable<Integer> {
+    @Option(names = "--example", description = "copy an example users/ tree in (e.g. ./users)")
+    Path example;
+
+    @Override
+    public Integer call() throws IOException {
+      for (String line : Memoryd.init(config(), example)) {
+        System.out.println(line);
+      }
+      System.out.println("memory root ready at " + config().root());
+      return OK;
+    }
+  }
+
+  @Command(name = "serve", description = "Run the daemon on <root>/.memoryd/memoryd.sock until SIGTERM.")
+  static final class Serve extends Common implements Callable<Integer> {
+    @Option(names = "--init", description = "create the root first if it does not exist")
+    boolean init;
+
+    @Option(names = "--idle-timeout-ms", defaultValue = "10000",
+        description = "close a connection stalled mid-line after this long")
+    long idleMs;
+
+    @Option(names = "--max-line-bytes", defaultValue = "1048576", description = "request size limit")
+    int maxLine;
+
+    @Override
+    public Integer call() throws Exception {
+      MemorydConfig cfg = config().withIdleTimeout(Duration.ofMillis(idleMs)).withMaxLineBytes(maxLine);
+      if (init || !Files.isDirectory(cfg.root().resolve(".git"))) {
+        if (!init && Files.exists(cfg.root()) && !isEmptyDir(cfg.root())) {
+          System.err.println("memoryd: " + cfg.root() + " is not a memory root; run 'bin/memoryd init --root "
+              + cfg.root() + "'");
+          return PROBLEMS;
+        }
+        Memoryd.init(cfg, null).forEach(System.out::println);
+      }
+      Daemon d;
+      try {
+        d = Daemon.start(cfg);
+      } catch (Daemon.AlreadyServing e) {
+        System.err.println("memoryd: " + e.getMessage());
+        return PROBLEMS;
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(d::close, "memoryd-shutdown"));
+      System.out.println("memoryd " + Memoryd.VERSION + " serving " + cfg.root() + " on " + cfg.socket());
+      System.out.flush();
+      d.awaitStop();
+      return OK;
+    }
+
+    private static boolean isEmptyDir(Path p) throws IOException {
+      try (var s = Files.list(p)) {
+        return s.findAny().isEmpty();
+      }
+    }
+  }
+
+  /** Connects to the daemon or explains exactly how to start one. */
+  static SocketClient connect(MemorydConfig cfg) throws IOException {
+    try {
+      return SocketClient.connect(cfg.socket());
+    } catch (ConnectException | NoSuchFileException e) {
+      throw new IOException("no memoryd is serving " + cfg.root() + " (no socket at " + cfg.socket()
+          + "); start one with: bin/memoryd serve --root " + cfg.root(), e);
+    } catch (IOException e) {
+      if (!Files.exists(cfg.socket())) {
+        throw new IOException("no memoryd is serving " + cfg.root() + "; start one with: bin/memoryd serve --root "
+            + cfg.root(), e);
+      }
+      throw e;
+    }
+  }
+
+  /** Prints a reply's result (exit 0) or its error in one line (exit 1). */
+  static int print(JsonNode reply) throws JsonProcessingException {
+    if (reply == null) {
+      System.err.println("memoryd: the daemon closed the connection without a reply");
+      return PROBLEMS;
+    }
+    if (reply.has("error")) {
+      JsonNode e = reply.get("error");
+      System.err.println("memoryd: " + e.path("data").path("reason").asText("error") + ": "
+          + e.path("message").asText());
+      return PROBLEMS;
+    }
+    System.out.println(JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(reply.get("result")));
+    return OK;
+  }
+
+  @Command(name = "ping", description = "Ask the running daemon for its version.")
+  static final class Ping extends Common implements Callable<Integer> {
+    @Override
+    public Integer call() throws IOException {
+      try (SocketClient c = connect(config())) {
+        return print(c.call("ping", null));
+      }
+    }
+  }
+
+  @Command(name = "write", description = "Send one declaration (JSON {ops, rationale, ...}) read from stdin or --file.")
+  static final class Write extends Common implements Callable<Integer> {
+    @Option(names = "--file", description = "read the declaration from this file instead of stdin")
+    Path file;
+
+    @Override
+    public Integer call() throws IOException {
+      String text = file != null ? Files.readString(file, StandardCharsets.UTF_8)
+          : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
+      JsonNode decl;
+      try {
+        decl = JsonRpc.MAPPER.readTree(text);
+      } catch (JsonProcessingException e) {
+        System.err.println("memoryd: the declaration is not valid JSON: " + e.getOriginalMessage());
+        return USAGE;
+      }
+      if (decl == null || !decl.isObject()) {
+        System.err.println("memoryd: the declaration must be a JSON object {\"ops\": [...], \"rationale\": ...}");
+        return USAGE;
+      }
+      try (SocketClient c = connect(config())) {
+        return print(c.call("write", decl));
+      }
+    }
+  }
+
+  @Command(name = "read", description = "Print a memory file or one section (works without a daemon).")
+  static final class Read extends Common implements Callable<Integer> {
+    @Parameters(index = "0", description = "path relative to the root, e.g. users/sam/overview.md")
+    String path;
+
+    @Option(names = "--section", description = "canonical heading or anchor slug")
+    String section;
+
+    @Option(names = "--at", description = "a commit (id, branch, HEAD~n) to read from")
+    String at;
+
+    @Option(names = "--json", description = "print the full JSON result")
+    boolean json;
+
+    @Override
+    public Integer call() throws IOException {
+      try (Memoryd m = Memoryd.openReadOnly(config())) {
+        Outcome<ObjectNode> o = m.read(path, section, at);
+        if (o instanceof Outcome.Failed<ObjectNode> f) {
+          return fail(f.failure());
+        }
+        ObjectNode r = ((Outcome.Ok<ObjectNode>) o).value();
+        System.out.print(json ? JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(r) + "\n"
+            : r.get("content").asText());
+        return OK;
+      }
+    }
+  }
+
+  static int fail(Failure f) {
+    System.err.println("memoryd: " + f.reason().wireName() + ": " + f.message());
+    return PROBLEMS;
+  }
+
+  @Command(name = "lint", description = "Lint one memory file or all of users/ (works without a daemon).")
+  static final class Lint extends Common implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", description = "path relative to the root")
+    String path;
+
+    @Override
+    public Integer call() throws IOException {
+      try (Memoryd m = Memoryd.openReadOnly(config())) {
+        Outcome<List<LintProblem>> o = m.lint(path);
+        if (o instanceof Outcome.Failed<List<LintProblem>> f) {
+          return fail(f.failure());
+        }
+        List<LintProblem> probs = ((Outcome.Ok<List<LintProblem>>) o).value();
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        for (LintProblem p : probs) {
+          out.println(p.path() + ":" + p.line() + ": " + p.rule() + ": " + p.message());
+        }
+        if (probs.isEmpty()) {
+          out.println("lint clean");
+        }
+        return probs.isEmpty() ? OK : PROBLEMS;
+      }
+    }
+  }
+
+  @Command(name = "ledger", description = "Ledger commands.", subcommands = {LedgerCmd.Verify.class})
+  static final class LedgerCmd implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+      throw new CommandLine.ParameterException(spec.commandLine(), "a ledger command is required (verify)");
+    }
+
+    @Command(name = "verify", description = "Re-verify every ledger line's HMAC chain (works without a daemon).")
+    static final class Verify extends Common implements Callable<Integer> {
+      @Override
+      public Integer call() throws IOException {
+        try (Memoryd m = Memoryd.openReadOnly(config())) {
+          VerifyResult v = m.verify();
+          if (v.ok()) {
+            System.out.println("ledger ok: " + v.lines() + " lines verified");
+            return OK;
+          }
+          System.err.println("memoryd: ledger verify failed at " + v.firstBadFile() + " line "
+              + v.firstBadLine() + ": " + v.reason() + ": " + v.message());
+          System.out.println(JsonRpc.MAPPER.writeValueAsString(Dispatcher.verifyJson(v)));
+          return PROBLEMS;
+        }
+      }
+    }
+  }
+}

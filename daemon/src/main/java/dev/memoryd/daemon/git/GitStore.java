@@ -1,0 +1,314 @@
+package dev.memoryd.daemon.git;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheEditor;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.errors.LockFailedException;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.TreeWalk;
+
+/**
+ * The memory repository as seen by the writer: low-level commits (inserter + incremental tree +
+ * ref compare-and-swap) on one branch, reads at any commit, and the index kept in step so plain
+ * {@code git status} stays clean after daemon writes.
+ *
+ * <p>Commits and index updates must come from one thread (the writer); reads may come from any.
+ * Git objects are not fsynced: the ledger, fsynced first, is the write-ahead log from which
+ * recovery rebuilds what a crash cut short.
+ */
+public final class GitStore implements AutoCloseable {
+  private final Repository repo;
+  private final String branchRef;
+  private final TreeModel tree = new TreeModel();
+  private ObjectId head;
+
+  private GitStore(Repository repo, String branch) throws IOException {
+    this.repo = repo;
+    this.branchRef = Constants.R_HEADS + branch;
+    this.head = repo.resolve(branchRef);
+    if (head != null) {
+      seedTree(head);
+    }
+  }
+
+  /** Creates a repository at {@code root} on branch {@code branch} if there is none. */
+  public static void init(Path root, String branch) throws IOException {
+    if (Files.isDirectory(root.resolve(".git"))) {
+      return;
+    }
+    try (Git git = Git.init().setDirectory(root.toFile()).setInitialBranch(branch).call()) {
+      git.getRepository().getConfig().setBoolean("core", null, "autocrlf", false);
+      git.getRepository().getConfig().save();
+    } catch (GitAPIException e) {
+      throw new IOException("cannot create a Git repository at " + root + ": " + e.getMessage(), e);
+    }
+  }
+
+  public static GitStore open(Path root, String branch) throws IOException {
+    Repository r = new FileRepositoryBuilder()
+        .setGitDir(root.resolve(".git").toFile())
+        .setWorkTree(root.toFile())
+        .setMustExist(true)
+        .build();
+    return new GitStore(r, branch);
+  }
+
+  public Repository repository() {
+    return repo;
+  }
+
+  /** The branch head, or null before the first commit. */
+  public ObjectId head() {
+    return head;
+  }
+
+  /** Re-reads the branch ref (e.g. after another process moved it). */
+  public ObjectId reloadHead() throws IOException {
+    ObjectId now = repo.resolve(branchRef);
+    if (now != null && !now.equals(head)) {
+      head = now;
+      seedTree(now);
+    }
+    return head;
+  }
+
+  private void seedTree(ObjectId commit) throws IOException {
+    try (RevWalk rw = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo)) {
+      RevCommit c = rw.parseCommit(commit);
+      tw.addTree(c.getTree());
+      tw.setRecursive(true);
+      while (tw.next()) {
+        tree.put(tw.getPathString(), tw.getObjectId(0));
+      }
+    }
+  }
+
+  /** All file paths in the head tree. */
+  public List<String> listFiles(ObjectId commit) throws IOException {
+    List<String> out = new ArrayList<>();
+    if (commit == null) {
+      return out;
+    }
+    try (RevWalk rw = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo)) {
+      tw.addTree(rw.parseCommit(commit).getTree());
+      tw.setRecursive(true);
+      while (tw.next()) {
+        out.add(tw.getPathString());
+      }
+    }
+    return out;
+  }
+
+  /** A file's bytes at a commit, or empty if it does not exist there. */
+  public Optional<byte[]> read(ObjectId commit, String path) throws IOException {
+    if (commit == null) {
+      return Optional.empty();
+    }
+    try (RevWalk rw = new RevWalk(repo); ObjectReader reader = repo.newObjectReader()) {
+      RevCommit c = rw.parseCommit(commit);
+      try (TreeWalk tw = TreeWalk.forPath(reader, path, c.getTree())) {
+        if (tw == null || tw.getFileMode(0) == FileMode.TREE) {
+          return Optional.empty();
+        }
+        return Optional.of(reader.open(tw.getObjectId(0)).getBytes());
+      }
+    }
+  }
+
+  /** Resolves a revision string (commit id, branch, {@code HEAD~2}) or returns empty. */
+  public Optional<ObjectId> resolve(String rev) {
+    try {
+      ObjectId id = repo.resolve(rev + "^{commit}");
+      return Optional.ofNullable(id);
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The trailers ({@code Key: value} lines of the last paragraph) of a commit, in order. */
+  public List<Map.Entry<String, String>> trailers(ObjectId commit) throws IOException {
+    try (RevWalk rw = new RevWalk(repo)) {
+      return parseTrailers(rw.parseCommit(commit).getFullMessage());
+    }
+  }
+
+  public static List<Map.Entry<String, String>> parseTrailers(String message) {
+    String[] paras = message.strip().split("\n\n");
+    List<Map.Entry<String, String>> out = new ArrayList<>();
+    for (String line : paras[paras.length - 1].split("\n")) {
+      int c = line.indexOf(": ");
+      if (c > 0 && line.substring(0, c).matches("[A-Za-z][A-Za-z0-9-]*")) {
+        out.add(Map.entry(line.substring(0, c), line.substring(c + 2)));
+      }
+    }
+    return out;
+  }
+
+  /** Starts a group of chained commits that share one object flush and one ref update. */
+  public Batch batch() {
+    return new Batch();
+  }
+
+  /**
+   * A group of commits, each on top of the previous; {@link #publish()} flushes objects and moves
+   * the branch with a compare-and-swap on the head it started from.
+   */
+  public final class Batch implements AutoCloseable {
+    private final ObjectInserter ins = repo.newObjectInserter();
+    private final ObjectId base = head;
+    private ObjectId tip = head;
+    private final Map<String, ObjectId> written = new LinkedHashMap<>();
+
+    private Batch() {}
+
+    public ObjectId commit(Map<String, byte[]> files, PersonIdent author, PersonIdent committer,
+        String message) throws IOException {
+      for (Map.Entry<String, byte[]> f : files.entrySet()) {
+        ObjectId blob = ins.insert(Constants.OBJ_BLOB, f.getValue());
+        tree.put(f.getKey(), blob);
+        written.put(f.getKey(), blob);
+      }
+      CommitBuilder cb = new CommitBuilder();
+      cb.setTreeId(tree.write(ins));
+      if (tip != null) {
+        cb.setParentId(tip);
+      }
+      cb.setAuthor(author);
+      cb.setCommitter(committer);
+      cb.setMessage(message);
+      tip = ins.insert(cb);
+      return tip;
+    }
+
+    public ObjectId tip() {
+      return tip;
+    }
+
+    /** Blob ids written in this batch, by path (last write wins). */
+    public Map<String, ObjectId> written() {
+      return written;
+    }
+
+    public void publish() throws IOException {
+      if (tip == null || tip.equals(base)) {
+        return;
+      }
+      ins.flush();
+      RefUpdate ru = repo.updateRef(branchRef);
+      ru.setExpectedOldObjectId(base == null ? ObjectId.zeroId() : base);
+      ru.setNewObjectId(tip);
+      ru.setRefLogMessage("memoryd write", false);
+      RefUpdate.Result r = ru.update();
+      switch (r) {
+        case NEW, FAST_FORWARD, FORCED -> head = tip;
+        default -> {
+          // The in-memory tree now disagrees with the ref; re-seed before failing.
+          seedTree(repo.resolve(branchRef));
+          head = repo.resolve(branchRef);
+          throw new IOException("branch " + branchRef + " moved under the writer: " + r);
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      ins.close();
+    }
+  }
+
+  /**
+   * Records the given working-tree files in the index as clean at these blob ids, so that a
+   * human's {@code git status} shows no spurious changes. Returns false if the index is locked
+   * by someone else (retry later).
+   */
+  public boolean updateIndex(Path workTree, Map<String, ObjectId> blobs) throws IOException {
+    if (blobs.isEmpty()) {
+      return true;
+    }
+    DirCache dc;
+    try {
+      dc = repo.lockDirCache();
+    } catch (LockFailedException e) {
+      return false;
+    }
+    try {
+      DirCacheEditor ed = dc.editor();
+      for (Map.Entry<String, ObjectId> b : blobs.entrySet()) {
+        Path file = workTree.resolve(b.getKey());
+        long len;
+        Instant mtime;
+        try {
+          len = Files.size(file);
+          mtime = Files.getLastModifiedTime(file).toInstant();
+        } catch (IOException e) {
+          continue;
+        }
+        ed.add(new DirCacheEditor.PathEdit(b.getKey()) {
+          @Override
+          public void apply(DirCacheEntry ent) {
+            ent.setFileMode(FileMode.REGULAR_FILE);
+            ent.setObjectId(b.getValue());
+            ent.setLength(len);
+            ent.setLastModified(mtime);
+          }
+        });
+      }
+      ed.commit();
+    } finally {
+      dc.unlock();
+    }
+    return true;
+  }
+
+  /** Removes stale JGit lock files a killed writer may have left in refs and the index. */
+  public List<Path> removeStaleLocks() throws IOException {
+    List<Path> removed = new ArrayList<>();
+    Path gitDir = repo.getDirectory().toPath();
+    List<Path> candidates = new ArrayList<>();
+    candidates.add(gitDir.resolve("index.lock"));
+    candidates.add(gitDir.resolve("HEAD.lock"));
+    candidates.add(gitDir.resolve("packed-refs.lock"));
+    Path refs = gitDir.resolve("refs");
+    if (Files.isDirectory(refs)) {
+      try (Stream<Path> s = Files.walk(refs)) {
+        s.filter(p -> p.getFileName().toString().endsWith(".lock")).forEach(candidates::add);
+      }
+    }
+    for (Path p : candidates) {
+      if (Files.deleteIfExists(p)) {
+        removed.add(p);
+      }
+    }
+    return removed;
+  }
+
+  @Override
+  public void close() {
+    repo.close();
+  }
+
+}

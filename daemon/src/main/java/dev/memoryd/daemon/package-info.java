@@ -1,2 +1,0 @@
-/** memoryd daemon. */
-package dev.memoryd.daemon;

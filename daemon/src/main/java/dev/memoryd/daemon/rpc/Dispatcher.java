@@ -1,0 +1,288 @@
+package dev.memoryd.daemon.rpc;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.memoryd.daemon.ErrorReason;
+import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.Outcome;
+import dev.memoryd.daemon.write.WriteOutcome;
+import dev.memoryd.daemon.write.WriteRequest;
+import dev.memoryd.grammar.LintProblem;
+import dev.memoryd.grammar.Op;
+import dev.memoryd.grammar.OpCodec;
+import dev.memoryd.grammar.OpParse;
+import dev.memoryd.ledger.Event;
+import dev.memoryd.ledger.VerifyResult;
+
+/**
+ * Maps one JSON-RPC request line to one {@link Memoryd} call and its outcome to a reply: parsing
+ * and error mapping only. Thread-safe; called from every connection thread.
+ */
+public final class Dispatcher implements Function<String, Optional<String>> {
+  private static final Logger LOG = Logger.getLogger(Dispatcher.class.getName());
+  private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+  private final Memoryd svc;
+
+  public Dispatcher(Memoryd svc) {
+    this.svc = svc;
+  }
+
+  /** Thrown for a malformed request; carries the JSON-RPC id if one was read. */
+  private static final class BadRequest extends Exception {
+    final transient Failure failure;
+
+    BadRequest(ErrorReason r, String msg) {
+      this(new Failure(r, msg, Map.of()));
+    }
+
+    BadRequest(Failure f) {
+      super(f.message(), null, false, false);
+      this.failure = f;
+    }
+  }
+
+  @Override
+  public Optional<String> apply(String line) {
+    JsonNode req;
+    try {
+      req = JsonRpc.MAPPER.readTree(line);
+    } catch (JsonProcessingException e) {
+      return Optional.of(JsonRpc.error(null, ErrorReason.INVALID_REQUEST,
+          "malformed JSON: " + e.getOriginalMessage(), Map.of("rpc_code", -32700)));
+    }
+    if (req == null || !req.isObject()) {
+      return Optional.of(JsonRpc.error(null, ErrorReason.INVALID_REQUEST,
+          req != null && req.isArray() ? "batch requests are not supported; send one request per line"
+              : "a request must be a JSON object", null));
+    }
+    JsonNode id = req.get("id");
+    boolean notification = id == null;
+    if (id != null && !(id.isTextual() || id.isIntegralNumber() || id.isNull())) {
+      return Optional.of(JsonRpc.error(null, ErrorReason.INVALID_REQUEST,
+          "id must be a string, an integer or null", null));
+    }
+    try {
+      if (!"2.0".equals(req.path("jsonrpc").asText(null))) {
+        throw new BadRequest(ErrorReason.INVALID_REQUEST, "jsonrpc must be \"2.0\"");
+      }
+      JsonNode m = req.get("method");
+      if (m == null || !m.isTextual()) {
+        throw new BadRequest(ErrorReason.INVALID_REQUEST, "method must be a string");
+      }
+      JsonNode params = req.get("params");
+      if (params == null || params.isNull()) {
+        params = F.objectNode();
+      } else if (!params.isObject()) {
+        throw new BadRequest(ErrorReason.INVALID_REQUEST, "params must be an object");
+      }
+      JsonNode result = call(m.asText(), (ObjectNode) params);
+      return notification ? Optional.empty() : Optional.of(JsonRpc.result(id, result));
+    } catch (BadRequest e) {
+      return notification ? Optional.empty()
+          : Optional.of(JsonRpc.error(id, e.failure.reason(), e.failure.message(), e.failure.details()));
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.SEVERE, "request failed", e);
+      return notification ? Optional.empty() : Optional.of(JsonRpc.error(id, ErrorReason.INTERNAL,
+          "internal error: " + e, null));
+    }
+  }
+
+  private JsonNode call(String method, ObjectNode p) throws BadRequest, IOException {
+    switch (method) {
+      case "ping":
+        only(p);
+        return svc.ping();
+      case "write":
+        return write(p);
+      case "read": {
+        only(p, "path", "section", "branch", "at");
+        branch(p);
+        return unwrap(svc.read(str(p, "path", true), str(p, "section", false), str(p, "at", false)));
+      }
+      case "lint": {
+        only(p, "path");
+        ArrayNode probs = F.arrayNode();
+        for (LintProblem lp : unwrap(svc.lint(str(p, "path", false)))) {
+          ObjectNode o = probs.addObject();
+          o.put("path", lp.path());
+          o.put("line", lp.line());
+          o.put("rule", lp.rule());
+          o.put("message", lp.message());
+        }
+        ObjectNode r = F.objectNode();
+        r.set("problems", probs);
+        return r;
+      }
+      case "history": {
+        only(p, "path", "section", "limit", "branch");
+        branch(p);
+        int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 100;
+        ArrayNode evs = F.arrayNode();
+        for (Event e : unwrap(svc.history(str(p, "path", true), str(p, "section", false), limit))) {
+          evs.add(e.toJson());
+        }
+        ObjectNode r = F.objectNode();
+        r.set("events", evs);
+        return r;
+      }
+      case "resolve": {
+        only(p, "token");
+        return unwrap(svc.resolve(str(p, "token", true))).toJson();
+      }
+      case "ledger.verify": {
+        only(p);
+        return verifyJson(svc.verify());
+      }
+      default:
+        throw new BadRequest(ErrorReason.UNKNOWN_METHOD, "unknown method '" + method
+            + "'; known: ping, write, read, lint, history, resolve, ledger.verify");
+    }
+  }
+
+  public static ObjectNode verifyJson(VerifyResult v) {
+    ObjectNode r = F.objectNode();
+    r.put("ok", v.ok());
+    r.put("lines", v.lines());
+    if (!v.ok()) {
+      r.put("first_bad_line", v.firstBadLine());
+      r.put("file", v.firstBadFile());
+      r.put("reason", v.reason());
+      r.put("message", v.message());
+    }
+    return r;
+  }
+
+  private JsonNode write(ObjectNode p) throws BadRequest {
+    only(p, "ops", "rationale", "actor", "branch", "idempotency_key", "tool_call_id");
+    branch(p);
+    JsonNode opsNode = p.get("ops");
+    if (opsNode == null || !opsNode.isArray() || opsNode.isEmpty()) {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST, "ops must be a non-empty array");
+    }
+    List<Op> ops = new ArrayList<>();
+    for (int i = 0; i < opsNode.size(); i++) {
+      OpParse r = OpCodec.parse(opsNode.get(i));
+      if (r instanceof OpParse.Invalid inv) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("op_index", i);
+        if (inv.fieldPath() != null) {
+          d.put("field", "ops[" + i + "]." + inv.fieldPath());
+        }
+        throw new BadRequest(new Failure(ErrorReason.fromWire(inv.reason()),
+            "ops[" + i + "]: " + inv.message(), d));
+      }
+      ops.add(((OpParse.Ok) r).op());
+    }
+    WriteRequest req = new WriteRequest(ops, str(p, "rationale", false), str(p, "actor", false),
+        str(p, "idempotency_key", false), str(p, "tool_call_id", false));
+    WriteOutcome out;
+    try {
+      out = svc.write(req).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while waiting for the writer");
+    } catch (ExecutionException e) {
+      throw new BadRequest(ErrorReason.UNAVAILABLE, "the write was not recorded: "
+          + e.getCause().getMessage());
+    }
+    ObjectNode r = F.objectNode();
+    if (out instanceof WriteOutcome.Rejected rej) {
+      Map<String, Object> d = new LinkedHashMap<>(rej.failure().details());
+      if (rej.opIndex() >= 0) {
+        d.put("op_index", rej.opIndex());
+      }
+      throw new BadRequest(new Failure(rej.failure().reason(),
+          (rej.opIndex() >= 0 ? "ops[" + rej.opIndex() + "]: " : "") + rej.failure().message(), d));
+    } else if (out instanceof WriteOutcome.Unchanged u) {
+      r.put("commit", u.commit());
+      r.putArray("events");
+      r.put("changed", false);
+      r.put("message", "nothing changed: every op left its section as it was; no commit made");
+    } else {
+      WriteOutcome.Committed c = (WriteOutcome.Committed) out;
+      r.put("commit", c.commit());
+      ArrayNode evs = r.putArray("events");
+      for (WriteOutcome.EventRef e : c.events()) {
+        ObjectNode o = evs.addObject();
+        o.put("event_id", e.eventId());
+        o.put("token", e.token());
+        o.put("after_hash", e.afterHash());
+        o.put("path", e.path());
+        o.put("section", e.section());
+      }
+      r.put("changed", true);
+      if (c.replayed()) {
+        r.put("idempotent_replay", true);
+      }
+    }
+    return r;
+  }
+
+  private static <T> T unwrap(Outcome<T> o) throws BadRequest {
+    if (o instanceof Outcome.Failed<T> f) {
+      throw new BadRequest(f.failure());
+    }
+    return ((Outcome.Ok<T>) o).value();
+  }
+
+  private void branch(ObjectNode p) throws BadRequest {
+    String b = str(p, "branch", false);
+    if (b != null && !b.equals(svc.config().branch())) {
+      throw new BadRequest(ErrorReason.NOT_FOUND, "branch '" + b + "' is not served; this daemon"
+          + " serves '" + svc.config().branch() + "' (other branches arrive with branch.create)");
+    }
+  }
+
+  private static void only(ObjectNode p, String... allowed) throws BadRequest {
+    Set<String> ok = Set.of(allowed);
+    for (Iterator<String> it = p.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!ok.contains(f)) {
+        throw new BadRequest(ErrorReason.INVALID_REQUEST, "unknown parameter '" + f + "'"
+            + (allowed.length == 0 ? "; this method takes none" : "; expected " + String.join(", ", allowed)));
+      }
+    }
+  }
+
+  private static String str(ObjectNode p, String name, boolean required) throws BadRequest {
+    JsonNode n = p.get(name);
+    if (n == null || n.isNull()) {
+      if (required) {
+        throw new BadRequest(ErrorReason.INVALID_REQUEST, "missing parameter '" + name + "'");
+      }
+      return null;
+    }
+    if (!n.isTextual()) {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST, "parameter '" + name + "' must be a string");
+    }
+    return n.asText();
+  }
+
+  private static int intParam(ObjectNode p, String name, int min, int max) throws BadRequest {
+    JsonNode n = p.get(name);
+    if (!n.isIntegralNumber() || n.asLong() < min || n.asLong() > max) {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST, "parameter '" + name
+          + "' must be an integer in [" + min + ", " + max + "]");
+    }
+    return n.asInt();
+  }
+}

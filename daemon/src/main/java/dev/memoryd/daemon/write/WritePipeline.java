@@ -1,0 +1,532 @@
+package dev.memoryd.daemon.write;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.PersonIdent;
+
+import dev.memoryd.daemon.ErrorReason;
+import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.grammar.ApplyResult;
+import dev.memoryd.grammar.CreateEntity;
+import dev.memoryd.grammar.Declarations;
+import dev.memoryd.grammar.FileSource;
+import dev.memoryd.grammar.Grammar;
+import dev.memoryd.grammar.Op;
+import dev.memoryd.grammar.OpCodec;
+import dev.memoryd.grammar.OpOutcome;
+import dev.memoryd.grammar.OpParse;
+import dev.memoryd.grammar.RepoPath;
+import dev.memoryd.grammar.SectionHasher;
+import dev.memoryd.ledger.BranchName;
+import dev.memoryd.ledger.Chain;
+import dev.memoryd.ledger.Event;
+import dev.memoryd.ledger.EventDraft;
+import dev.memoryd.ledger.EventId;
+import dev.memoryd.ledger.EvidenceToken;
+import dev.memoryd.ledger.IdGenerator;
+
+/**
+ * The single writer of one branch. Declarations queue up; the writer takes every declaration
+ * waiting (up to {@code maxBatch}) and validates each against the state left by the ones before
+ * it. The accepted ones then share one ledger fsync, one object flush and one ref update, while
+ * each still becomes its own commit and its own run of ledger lines (group commit). A future
+ * completes only after its declaration is durable in the ledger and published on the branch.
+ *
+ * <p>Ordering: declarations are applied in submission order. Durability: the ledger is the
+ * write-ahead log: it is fsynced before files or refs change, and {@link #recover()} rolls a
+ * ledger tail that never reached the branch forward into files and commits.
+ */
+public final class WritePipeline implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
+  static final String TRAILER_HEAD = "Memoryd-Ledger-Head";
+  static final String TRAILER_EVENT = "Memoryd-Event";
+
+  private final Grammar grammar;
+  private final FileStore files;
+  private final GitStore git;
+  private final Chain chain;
+  private final SectionHasher hasher;
+  private final IdGenerator ids;
+  private final Clock clock;
+  private final BranchName branch;
+  private final int maxBatch;
+  private final PhaseStats stats = new PhaseStats();
+  private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+  private final Map<String, WriteOutcome> idempotent = new ConcurrentHashMap<>();
+  private final Map<String, ObjectId> indexBacklog = new LinkedHashMap<>();
+  private final Thread thread;
+  private volatile boolean running = true;
+  private volatile boolean accepting = true;
+  private volatile Throwable broken;
+
+  /** Where the writer reads current file text and writes new text (the working tree). */
+  public interface FileStore {
+    Optional<String> read(RepoPath p) throws IOException;
+
+    void writeAll(Map<String, byte[]> files) throws IOException;
+
+    java.nio.file.Path root();
+  }
+
+  private record Pending(WriteRequest req, CompletableFuture<WriteOutcome> future) {}
+
+  /** Poison pill: interrupting the writer could close its file channels mid-write. */
+  private static final Pending STOP = new Pending(null, null);
+
+  private record Accepted(Pending p, List<OpOutcome> outcomes, Map<RepoPath, String> contents,
+      List<EventDraft> drafts) {}
+
+  public WritePipeline(Grammar grammar, FileStore files, GitStore git, Chain chain,
+      SectionHasher hasher, IdGenerator ids, Clock clock, BranchName branch, int maxBatch) {
+    this.grammar = grammar;
+    this.files = files;
+    this.git = git;
+    this.chain = chain;
+    this.hasher = hasher;
+    this.ids = ids;
+    this.clock = clock;
+    this.branch = branch;
+    this.maxBatch = maxBatch;
+    this.thread = new Thread(this::loop, "memoryd-writer-" + branch.value());
+    this.thread.setDaemon(true);
+  }
+
+  public PhaseStats stats() {
+    return stats;
+  }
+
+  /** Loads idempotency keys from the chain; rolls an unpublished ledger tail forward. */
+  public void recover() throws IOException {
+    Iterator<Event> it = chain.read(1);
+    while (it.hasNext()) {
+      Event e = it.next();
+      if (e.idempotencyKey() != null) {
+        idempotent.computeIfAbsent(e.idempotencyKey(), k -> new WriteOutcome.Committed(
+            null, new ArrayList<>(), true));
+        WriteOutcome.Committed c = (WriteOutcome.Committed) idempotent.get(e.idempotencyKey());
+        c.events().add(ref(e));
+      }
+    }
+    long published = publishedSeq();
+    long durable = chain.head().seq();
+    if (durable < published) {
+      throw new IllegalStateException("the ledger of " + branch.value() + " ends at line " + durable
+          + " but the branch head records line " + published
+          + ": the ledger lost lines; run 'memoryd ledger verify'");
+    }
+    if (durable > published) {
+      rollForward(published);
+    }
+  }
+
+  private static WriteOutcome.EventRef ref(Event e) {
+    return new WriteOutcome.EventRef(e.eventId(),
+        EvidenceToken.of(Instant.parse(e.ts()), new EventId(e.eventId())).value(), e.afterHash(),
+        e.filePath(), e.sectionAnchor());
+  }
+
+  /** The ledger seq the branch head (or its nearest memoryd ancestor) says is published. */
+  private long publishedSeq() throws IOException {
+    ObjectId c = git.head();
+    try (org.eclipse.jgit.revwalk.RevWalk rw =
+        new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
+      while (c != null) {
+        org.eclipse.jgit.revwalk.RevCommit rc = rw.parseCommit(c);
+        for (Map.Entry<String, String> t : GitStore.parseTrailers(rc.getFullMessage())) {
+          if (t.getKey().equals(TRAILER_HEAD)) {
+            return Long.parseLong(t.getValue().substring(0, t.getValue().indexOf(':')));
+          }
+        }
+        c = rc.getParentCount() == 0 ? null : rc.getParent(0);
+      }
+    }
+    return 0;
+  }
+
+  private void rollForward(long published) throws IOException {
+    List<List<Event>> groups = new ArrayList<>();
+    Iterator<Event> it = chain.read(published + 1);
+    String current = null;
+    while (it.hasNext()) {
+      Event e = it.next();
+      String decl = e.payload().path("decl").path("id").asText(null);
+      if (groups.isEmpty() || decl == null || !decl.equals(current)) {
+        groups.add(new ArrayList<>());
+        current = decl;
+      }
+      groups.get(groups.size() - 1).add(e);
+    }
+    ObjectId head = git.head();
+    Map<RepoPath, String> overlay = new HashMap<>();
+    Map<RepoPath, String> atHead = new HashMap<>();
+    FileSource src = p -> {
+      if (overlay.containsKey(p)) {
+        return Optional.of(overlay.get(p));
+      }
+      try {
+        Optional<String> s = git.read(head, p.value()).map(b -> new String(b, StandardCharsets.UTF_8));
+        s.ifPresent(v -> atHead.put(p, v));
+        return s;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    };
+    try (GitStore.Batch batch = git.batch()) {
+      for (List<Event> g : groups) {
+        List<Op> ops = new ArrayList<>();
+        for (Event e : g) {
+          OpParse parsed = OpCodec.parse(e.payload().get("op"));
+          if (!(parsed instanceof OpParse.Ok ok)) {
+            throw new IllegalStateException("ledger line " + e.seq() + " holds an op replay cannot parse");
+          }
+          ops.add(ok.op());
+        }
+        Instant now = Instant.parse(g.get(0).ts());
+        ApplyResult r = Declarations.apply(grammar, src, ops, now, hasher);
+        if (!(r instanceof ApplyResult.Applied a)) {
+          throw new IllegalStateException("ledger lines " + g.get(0).seq() + ".." + g.get(g.size() - 1).seq()
+              + " cannot be replayed onto the branch head: " + r);
+        }
+        overlay.putAll(a.newContents());
+        Map<String, byte[]> commitFiles = new LinkedHashMap<>();
+        a.newContents().forEach((p, t) -> commitFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
+        commitFiles.putAll(segmentsThrough(g.get(g.size() - 1).seq(), published));
+        Event last = g.get(g.size() - 1);
+        batch.commit(commitFiles, author(g.get(0).actor(), now), committer(now),
+            message(summaries(a.outcomes()), g.get(0).rationale(), g.get(0).actor(),
+                g.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash()));
+      }
+      Map<String, byte[]> toWrite = new LinkedHashMap<>();
+      for (Map.Entry<RepoPath, String> e : overlay.entrySet()) {
+        Optional<String> onDisk = files.read(e.getKey());
+        String before = atHead.get(e.getKey());
+        // Only our own (possibly half-done) write may be replaced; anything else is a human's.
+        if (onDisk.isEmpty() || onDisk.get().equals(before) || onDisk.get().equals(e.getValue())) {
+          toWrite.put(e.getKey().value(), e.getValue().getBytes(StandardCharsets.UTF_8));
+        } else {
+          LOG.warning("recovery left " + e.getKey().value()
+              + " as found: it holds edits that are neither the branch head's nor memoryd's");
+        }
+      }
+      files.writeAll(toWrite);
+      batch.publish();
+      indexBacklog.putAll(batch.written());
+    }
+    LOG.info("recovery rolled " + groups.size() + " unpublished declaration(s) forward");
+  }
+
+  /** Bytes of each ledger segment holding lines (published, seq], cut at line {@code seq}. */
+  private Map<String, byte[]> segmentsThrough(long seq, long published) throws IOException {
+    Map<String, byte[]> out = new LinkedHashMap<>();
+    for (long s = published + 1; s <= seq; s++) {
+      String path = chain.segmentPath(s);
+      if (!out.containsKey(path)) {
+        out.put(path, null);
+      }
+    }
+    for (String path : new ArrayList<>(out.keySet())) {
+      byte[] all = java.nio.file.Files.readAllBytes(files.root().resolve(path));
+      long firstSeq = chain.firstSeqOf(path);
+      long keep = seq - firstSeq + 1;
+      int end = 0;
+      for (long n = 0; n < keep && end < all.length; end++) {
+        if (all[end] == '\n') {
+          n++;
+        }
+      }
+      out.put(path, java.util.Arrays.copyOf(all, end));
+    }
+    return out;
+  }
+
+  public void start() {
+    thread.start();
+  }
+
+  /** Queues a declaration; the future completes once it is durable and published, or refused. */
+  public CompletableFuture<WriteOutcome> submit(WriteRequest req) {
+    CompletableFuture<WriteOutcome> f = new CompletableFuture<>();
+    Throwable b = broken;
+    if (b != null || !running || !accepting) {
+      f.completeExceptionally(new IllegalStateException("the writer has stopped", b));
+      return f;
+    }
+    queue.add(new Pending(req, f));
+    return f;
+  }
+
+  private void loop() {
+    List<Pending> batch = new ArrayList<>();
+    while (running) {
+      try {
+        Pending first = queue.take();
+        if (first == STOP) {
+          break;
+        }
+        batch.add(first);
+        queue.drainTo(batch, maxBatch - 1);
+        boolean stop = batch.remove(STOP);
+        process(batch);
+        if (stop) {
+          running = false;
+        }
+        if (queue.isEmpty() && !indexBacklog.isEmpty()) {
+          long t0 = System.nanoTime();
+          if (git.updateIndex(files.root(), indexBacklog)) {
+            indexBacklog.clear();
+          }
+          stats.add(PhaseStats.Phase.INDEX, System.nanoTime() - t0);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      } catch (IOException | RuntimeException | Error e) {
+        // The state on disk may be half-applied; stop taking writes. A restart rolls forward.
+        LOG.log(Level.SEVERE, "writer failed; refusing further writes until restart", e);
+        broken = e;
+        running = false;
+        for (Pending p : batch) {
+          p.future.completeExceptionally(e);
+        }
+      } finally {
+        batch.clear();
+      }
+    }
+    running = false;
+    Throwable cause = broken != null ? broken : new IllegalStateException("memoryd is shutting down");
+    for (Pending p; (p = queue.poll()) != null; ) {
+      if (p != STOP) {
+        p.future.completeExceptionally(cause);
+      }
+    }
+  }
+
+  private void process(List<Pending> batch) throws IOException {
+    long t0 = System.nanoTime();
+    Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+    Map<RepoPath, String> overlay = new HashMap<>();
+    FileSource src = p -> {
+      if (overlay.containsKey(p)) {
+        return Optional.of(overlay.get(p));
+      }
+      try {
+        return files.read(p);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    };
+    List<Accepted> accepted = new ArrayList<>();
+    Map<String, Pending> keysInBatch = new HashMap<>();
+    for (Pending p : batch) {
+      WriteRequest req = p.req;
+      if (req.idempotencyKey() != null) {
+        WriteOutcome prior = idempotent.get(req.idempotencyKey());
+        if (prior != null) {
+          p.future.complete(prior);
+          continue;
+        }
+        Pending twin = keysInBatch.putIfAbsent(req.idempotencyKey(), p);
+        if (twin != null) {
+          twin.future.thenAccept(p.future::complete);
+          continue;
+        }
+      }
+      List<Op> ops = withSliceIds(req.ops());
+      ApplyResult r;
+      try {
+        r = Declarations.apply(grammar, src, ops, now, hasher);
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      } catch (SecurityException e) {
+        p.future.complete(new WriteOutcome.Rejected(-1,
+            Failure.of(ErrorReason.INVALID_REQUEST, e.getMessage())));
+        continue;
+      }
+      if (r instanceof ApplyResult.Rejected rej) {
+        p.future.complete(new WriteOutcome.Rejected(rej.opIndex(), new Failure(
+            ErrorReason.fromWire(rej.reason().wireName()), rej.message(), rej.details())));
+        continue;
+      }
+      ApplyResult.Applied a = (ApplyResult.Applied) r;
+      if (!a.changed()) {
+        p.future.complete(new WriteOutcome.Unchanged(git.head() == null ? null : git.head().name()));
+        continue;
+      }
+      overlay.putAll(a.newContents());
+      accepted.add(new Accepted(p, a.outcomes(), a.newContents(), drafts(req, a.outcomes(), now)));
+    }
+    stats.add(PhaseStats.Phase.APPLY, System.nanoTime() - t0);
+    if (accepted.isEmpty()) {
+      return;
+    }
+
+    long t1 = System.nanoTime();
+    List<List<Event>> events = new ArrayList<>();
+    List<Map<String, byte[]>> segments = new ArrayList<>();
+    for (Accepted a : accepted) {
+      events.add(chain.append(a.drafts));
+      segments.add(chain.dirtySegments());
+    }
+    long t2 = System.nanoTime();
+    chain.sync();
+    long t3 = System.nanoTime();
+    stats.add(PhaseStats.Phase.LEDGER_APPEND, t2 - t1);
+    stats.add(PhaseStats.Phase.LEDGER_FSYNC, t3 - t2);
+
+    Map<String, byte[]> finalFiles = new LinkedHashMap<>();
+    overlay.forEach((p, t) -> finalFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
+    files.writeAll(finalFiles);
+    long t4 = System.nanoTime();
+    stats.add(PhaseStats.Phase.FILES, t4 - t3);
+
+    List<ObjectId> commits = new ArrayList<>();
+    try (GitStore.Batch gb = git.batch()) {
+      for (int i = 0; i < accepted.size(); i++) {
+        Accepted a = accepted.get(i);
+        List<Event> ev = events.get(i);
+        Event last = ev.get(ev.size() - 1);
+        Map<String, byte[]> commitFiles = new LinkedHashMap<>();
+        a.contents.forEach((p, t) -> commitFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
+        commitFiles.putAll(segments.get(i));
+        commits.add(gb.commit(commitFiles, author(a.p.req.actor(), now), committer(now),
+            message(summaries(a.outcomes), a.p.req.rationale(), a.p.req.actor(),
+                ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash())));
+      }
+      long t5 = System.nanoTime();
+      stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t4);
+      gb.publish();
+      stats.add(PhaseStats.Phase.GIT_PUBLISH, System.nanoTime() - t5);
+      indexBacklog.putAll(gb.written());
+    }
+    stats.batch(accepted.size());
+    for (int i = 0; i < accepted.size(); i++) {
+      Accepted a = accepted.get(i);
+      WriteOutcome out = new WriteOutcome.Committed(commits.get(i).name(),
+          events.get(i).stream().map(WritePipeline::ref).toList(), false);
+      if (a.p.req.idempotencyKey() != null) {
+        idempotent.put(a.p.req.idempotencyKey(), out);
+      }
+      a.p.future.complete(out);
+    }
+  }
+
+  private List<Op> withSliceIds(List<Op> ops) {
+    List<Op> out = new ArrayList<>(ops.size());
+    for (Op op : ops) {
+      if (op instanceof CreateEntity c && (c.sliceIds() == null || c.sliceIds().isEmpty())) {
+        out.add(c.withSliceIds(List.of(ids.next().value(), ids.next().value())));
+      } else {
+        out.add(op);
+      }
+    }
+    return out;
+  }
+
+  private List<EventDraft> drafts(WriteRequest req, List<OpOutcome> outcomes, Instant now) {
+    List<EventDraft> out = new ArrayList<>();
+    List<OpOutcome> changed = outcomes.stream().filter(OpOutcome::changed).toList();
+    String declId = null;
+    for (int i = 0; i < changed.size(); i++) {
+      OpOutcome o = changed.get(i);
+      String eventId = ids.next().value();
+      if (declId == null) {
+        declId = eventId;
+      }
+      ObjectNode payload = JsonNodeFactory.instance.objectNode();
+      payload.set("op", OpCodec.toJson(o.op()));
+      ObjectNode decl = payload.putObject("decl");
+      decl.put("id", declId);
+      decl.put("index", i);
+      decl.put("count", changed.size());
+      EntityRef ent = EntityRef.of(o.path());
+      out.add(new EventDraft(eventId, now.toString(), branch.value(), req.actor(), ent.userId(),
+          ent.entityType(), ent.entityId(), o.path().value(), opName(o.op()), o.sectionAnchor(),
+          o.beforeHash(), o.afterHash(), payload, req.rationale(), evidenceRefs(o.op()),
+          req.idempotencyKey(), req.toolCallId()));
+    }
+    return out;
+  }
+
+  private static List<String> evidenceRefs(Op op) {
+    return op.evidenceRefs() == null ? List.of() : op.evidenceRefs();
+  }
+
+  private static String opName(Op op) {
+    JsonNode j = OpCodec.toJson(op);
+    return j.path("op").asText();
+  }
+
+  private static List<String> summaries(List<OpOutcome> outcomes) {
+    return outcomes.stream().filter(OpOutcome::changed).map(OpOutcome::summary).toList();
+  }
+
+  static String message(List<String> summaries, String rationale, String actor,
+      List<String> eventIds, long headSeq, String headHash) {
+    String subject = "memoryd: " + String.join("; ", summaries);
+    if (subject.length() > 72) {
+      subject = subject.substring(0, 69) + "...";
+    }
+    StringBuilder sb = new StringBuilder(subject).append("\n\n");
+    if (rationale != null && !rationale.isBlank()) {
+      sb.append(rationale.strip()).append("\n\n");
+    }
+    sb.append("Memoryd-Actor: ").append(actor).append('\n');
+    for (String id : eventIds) {
+      sb.append(TRAILER_EVENT).append(": ").append(id).append('\n');
+    }
+    sb.append(TRAILER_HEAD).append(": ").append(headSeq).append(':').append(headHash).append('\n');
+    return sb.toString();
+  }
+
+  private static PersonIdent author(String actor, Instant now) {
+    String safe = actor.replaceAll("[^A-Za-z0-9._-]", "-");
+    return new PersonIdent(actor, safe + "@agents.memoryd", now, java.time.ZoneOffset.UTC);
+  }
+
+  private static PersonIdent committer(Instant now) {
+    return new PersonIdent("memoryd", "memoryd@localhost", now, java.time.ZoneOffset.UTC);
+  }
+
+  /** Stops taking writes, finishes the batch in hand and flushes the index. */
+  @Override
+  public void close() {
+    accepting = false;
+    queue.add(STOP);
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (broken == null && !indexBacklog.isEmpty()) {
+      try {
+        git.updateIndex(files.root(), indexBacklog);
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, "could not update the index at shutdown", e);
+      }
+    }
+  }
+}

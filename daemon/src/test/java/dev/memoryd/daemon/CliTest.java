@@ -1,0 +1,113 @@
+package dev.memoryd.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.memoryd.daemon.cli.Main;
+
+class CliTest {
+  @TempDir Path tmp;
+  TestRoot root;
+  final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  PrintStream oldOut;
+  PrintStream oldErr;
+  InputStream oldIn;
+
+  @BeforeEach
+  void up() throws Exception {
+    root = new TestRoot(tmp);
+    oldOut = System.out;
+    oldErr = System.err;
+    oldIn = System.in;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @AfterEach
+  void down() {
+    System.setOut(oldOut);
+    System.setErr(oldErr);
+    System.setIn(oldIn);
+    root.close();
+  }
+
+  private int run(String... args) {
+    String[] full = new String[args.length + 4];
+    System.arraycopy(args, 0, full, 0, args.length);
+    full[args.length] = "--root";
+    full[args.length + 1] = root.dir.toString();
+    full[args.length + 2] = "--key-file";
+    full[args.length + 3] = root.cfg.keyFile().toString();
+    return Main.run(full);
+  }
+
+  @Test
+  void readAndLintAndVerify_workWithoutDaemon() {
+    assertEquals(0, run("read", "users/sam/overview.md", "--section", "Identity"));
+    assertEquals(0, run("lint"), err.toString());
+    assertTrue(out.toString().contains("lint clean"));
+    assertEquals(0, run("ledger", "verify"), err.toString());
+  }
+
+  @Test
+  void lint_findsProblems_exitsOne() throws Exception {
+    Path f = root.dir.resolve("users/sam/overview.md");
+    Files.writeString(f, Files.readString(f).replace("<!-- @anchor: identity v1 -->", ""));
+    assertEquals(1, run("lint", "users/sam/overview.md"));
+    assertTrue(out.toString().contains("anchor-missing"), out.toString());
+  }
+
+  @Test
+  void write_withoutDaemon_saysHowToStartOne() {
+    System.setIn(new ByteArrayInputStream("{\"ops\":[]}".getBytes()));
+    assertEquals(1, run("write"));
+    assertTrue(err.toString().contains("bin/memoryd serve --root " + root.dir), err.toString());
+  }
+
+  @Test
+  void write_malformedJson_isUsageError() throws Exception {
+    root.serve();
+    System.setIn(new ByteArrayInputStream("{nope".getBytes()));
+    assertEquals(2, run("write"));
+  }
+
+  @Test
+  void write_throughDaemon_exitsZero_andRefusalExitsOne() throws Exception {
+    root.serve();
+    System.setIn(new ByteArrayInputStream(("{\"rationale\":\"cli\",\"ops\":[{\"op\":\"append_item\",\"path\":"
+        + "\"users/sam/overview.md\",\"section\":\"Active Themes\",\"item\":\"Rest without guilt\"}]}").getBytes()));
+    assertEquals(0, run("write"), err.toString());
+    assertTrue(root.file("users/sam/overview.md").contains("- Rest without guilt\n"));
+    System.setIn(new ByteArrayInputStream(("{\"ops\":[{\"op\":\"append_item\",\"path\":"
+        + "\"users/sam/overview.md\",\"section\":\"Nope\",\"item\":\"x\"}]}").getBytes()));
+    assertEquals(1, run("write"));
+    assertTrue(err.toString().contains("unknown_section"), err.toString());
+  }
+
+  @Test
+  void secondServe_onSameRoot_refusesAndNamesHolder() throws Exception {
+    root.serve();
+    Daemon.AlreadyServing e = assertThrows(Daemon.AlreadyServing.class, () -> Daemon.start(root.cfg));
+    assertTrue(e.getMessage().contains("pid " + ProcessHandle.current().pid()), e.getMessage());
+  }
+
+  @Test
+  void unknownCommand_isUsageError() {
+    assertEquals(2, Main.run("frobnicate"));
+  }
+}

@@ -1,0 +1,160 @@
+package dev.memoryd.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.Status;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.memoryd.daemon.cli.Main;
+import dev.memoryd.daemon.cli.SocketClient;
+
+/**
+ * Streams two-op declarations at a real daemon child process and SIGKILLs it at random moments.
+ * After every restart: each acknowledged declaration is present, each unacknowledged one is
+ * wholly present or wholly absent, the ledger verifies, and the working tree matches the branch
+ * head. {@code -Dmemoryd.soak=true} raises the kill count from 30 to 1,000.
+ */
+class CrashSafetyTest {
+  static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
+  static final String YOUNG = "users/sam/parts/young-one/profile.md";
+
+  @TempDir Path tmp;
+
+  @Test
+  void killNineAtRandomMoments_neverLosesAnAcknowledgedWrite() throws Exception {
+    int kills = Boolean.getBoolean("memoryd.soak") ? 1000 : 30;
+    Path rootDir = tmp.resolve("memory");
+    MemorydConfig cfg = MemorydConfig.defaults(rootDir, tmp.resolve("ledger.key"));
+    Memoryd.init(cfg, TestRoot.exampleTree());
+    Random rnd = new Random(42);
+    Set<String> acked = ConcurrentHashMap.newKeySet();
+    Set<String> sent = ConcurrentHashMap.newKeySet();
+    for (int k = 0; k < kills; k++) {
+      Process p = start(cfg);
+      try {
+        checkInvariants(cfg, acked, sent, k);
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> clients = new ArrayList<>();
+        for (int c = 0; c < 3; c++) {
+          final String prefix = "k" + k + "c" + c + "w";
+          Thread t = new Thread(() -> stream(cfg, prefix, acked, sent, stop));
+          t.start();
+          clients.add(t);
+        }
+        Thread.sleep(30 + rnd.nextInt(400));
+        p.destroyForcibly(); // SIGKILL on Linux
+        p.waitFor(10, TimeUnit.SECONDS);
+        stop.set(true);
+        for (Thread t : clients) {
+          t.join(10_000);
+        }
+      } finally {
+        p.destroyForcibly();
+        p.waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+    Process p = start(cfg);
+    try {
+      checkInvariants(cfg, acked, sent, kills);
+    } finally {
+      p.destroy();
+      p.waitFor(20, TimeUnit.SECONDS);
+    }
+    assertTrue(acked.size() > kills, "too few acknowledged writes to prove anything: " + acked.size());
+    Process fsck = new ProcessBuilder("git", "fsck", "--full").directory(rootDir.toFile())
+        .redirectErrorStream(true).start();
+    String out = new String(fsck.getInputStream().readAllBytes());
+    assertEquals(0, fsck.waitFor(), "git fsck --full: " + out);
+  }
+
+  private static void stream(MemorydConfig cfg, String prefix, Set<String> acked, Set<String> sent,
+      AtomicBoolean stop) {
+    try (SocketClient c = SocketClient.connect(cfg.socket())) {
+      for (int i = 0; !stop.get(); i++) {
+        String item = prefix + i;
+        sent.add(item);
+        JsonNode r = c.call("write", TestRoot.json("{\"rationale\":\"crash test\",\"ops\":["
+            + "{\"op\":\"append_item\",\"path\":\"" + CRITIC + "\",\"section\":\"Triggers\",\"item\":\"" + item + "\"},"
+            + "{\"op\":\"append_item\",\"path\":\"" + YOUNG + "\",\"section\":\"Needs\",\"item\":\"" + item + "\"}]}"));
+        if (r == null) {
+          return;
+        }
+        if (!r.has("result")) {
+          fail("write refused: " + r);
+        }
+        acked.add(item);
+      }
+    } catch (IOException e) {
+      // the daemon was killed under us
+    }
+  }
+
+  private static void checkInvariants(MemorydConfig cfg, Set<String> acked, Set<String> sent, int k)
+      throws Exception {
+    String critic = Files.readString(cfg.root().resolve(CRITIC));
+    String young = Files.readString(cfg.root().resolve(YOUNG));
+    for (String item : sent) {
+      boolean a = critic.contains("- " + item + "\n");
+      boolean b = young.contains("- " + item + "\n");
+      if (acked.contains(item)) {
+        assertTrue(a && b, "after kill " + k + ": acknowledged " + item + " lost (critic=" + a + ", young=" + b + ")");
+      } else {
+        assertEquals(a, b, "after kill " + k + ": unacknowledged " + item + " half-applied");
+      }
+    }
+    try (SocketClient c = SocketClient.connect(cfg.socket())) {
+      JsonNode v = c.call("ledger.verify", null).get("result");
+      assertTrue(v.get("ok").asBoolean(), "after kill " + k + ": " + v);
+    }
+    try (Git g = Git.open(cfg.root().toFile())) {
+      Status s = g.status().call();
+      assertTrue(s.getModified().isEmpty() && s.getMissing().isEmpty(),
+          "after kill " + k + ": working tree differs from the branch head: modified=" + s.getModified()
+              + " missing=" + s.getMissing());
+    }
+  }
+
+  static Process start(MemorydConfig cfg) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp",
+        System.getProperty("java.class.path"), Main.class.getName(), "serve", "--root",
+        cfg.root().toString(), "--key-file", cfg.keyFile().toString())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(cfg.root().resolveSibling("daemon.log").toFile()))
+        .start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      if (!p.isAlive()) {
+        fail("daemon exited with " + p.exitValue() + "; log: "
+            + Files.readString(cfg.root().resolveSibling("daemon.log")));
+      }
+      try (SocketClient c = SocketClient.connect(cfg.socket())) {
+        if (c.call("ping", null).has("result")) {
+          return p;
+        }
+      } catch (IOException e) {
+        Thread.sleep(20);
+      }
+    }
+    p.destroyForcibly();
+    fail("daemon did not come up");
+    return p;
+  }
+}

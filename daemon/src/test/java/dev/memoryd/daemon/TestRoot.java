@@ -1,0 +1,71 @@
+package dev.memoryd.daemon;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.memoryd.daemon.cli.SocketClient;
+import dev.memoryd.daemon.rpc.JsonRpc;
+
+/**
+ * A memory root in a temp directory with the example tree, its key file beside it (never inside),
+ * and optionally a daemon serving it in-process over the real socket.
+ */
+final class TestRoot implements AutoCloseable {
+  final Path dir;
+  final MemorydConfig cfg;
+  Daemon daemon;
+
+  TestRoot(Path tmp) throws IOException {
+    this(tmp, Duration.ofSeconds(10));
+  }
+
+  TestRoot(Path tmp, Duration idle) throws IOException {
+    this.dir = tmp.resolve("memory");
+    this.cfg = MemorydConfig.defaults(dir, tmp.resolve("keys/ledger.key")).withIdleTimeout(idle);
+    Memoryd.init(cfg, exampleTree());
+  }
+
+  static Path exampleTree() {
+    try {
+      return Path.of(TestRoot.class.getClassLoader().getResource("users").toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  TestRoot serve() throws IOException {
+    daemon = Daemon.start(cfg);
+    return this;
+  }
+
+  SocketClient client() throws IOException {
+    return SocketClient.connect(cfg.socket());
+  }
+
+  JsonNode call(String method, String paramsJson) throws IOException {
+    try (SocketClient c = client()) {
+      return c.call(method, paramsJson == null ? null : JsonRpc.MAPPER.readTree(paramsJson));
+    }
+  }
+
+  static ObjectNode json(String s) throws IOException {
+    return (ObjectNode) JsonRpc.MAPPER.readTree(s);
+  }
+
+  String file(String rel) throws IOException {
+    return Files.readString(dir.resolve(rel));
+  }
+
+  @Override
+  public void close() {
+    if (daemon != null) {
+      daemon.close();
+    }
+  }
+}

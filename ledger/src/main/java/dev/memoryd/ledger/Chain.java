@@ -1,0 +1,575 @@
+package dev.memoryd.ledger;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.TreeMap;
+import javax.crypto.Mac;
+
+/**
+ * The hash chain of one branch.
+ *
+ * <p><b>Thread-safety:</b> single writer. A chain is not thread-safe; the caller (the daemon's
+ * write path) serializes every call on a given chain. Different chains are independent.
+ *
+ * <p><b>Ordering:</b> {@link #append} assigns {@code seq} head+1, head+2, … in list order, sets
+ * {@code prev} to the previous line's {@code line_hash} and {@code chain} to this chain's id, and
+ * writes the lines at the end of the segment files (a batch may span segments).
+ *
+ * <p><b>Durability:</b> {@link #append} writes through a {@link FileChannel} without fsync: the
+ * lines are visible to readers but may be lost on power failure. {@link #sync} is the durability
+ * point: it forces every segment written since the last sync and every directory that gained an
+ * entry. An {@link IOException} while writing leaves the file in an unknown state, so the chain
+ * then refuses further appends ({@link IllegalStateException}); reopen the {@link Ledger}, whose
+ * torn-tail recovery and {@link #truncateAfter} restore a consistent state.
+ *
+ * <p><b>Cost:</b> append, sync and {@link #dirtySegments} are O(batch + one segment), independent
+ * of history size: the active segment's bytes are kept in memory and only it is written.
+ */
+public final class Chain {
+    private final BranchName branch;
+    private final Path ledgerDir;
+    private final Path dir;
+    private final KeyRing keys;
+    private final LedgerOptions options;
+    private final int n;
+    private final Map<Integer, Mac> macs = new HashMap<>();
+
+    private String chainId;
+    private long headSeq;
+    private String headHash;
+
+    /** Index of the segment the next line goes to, and its current bytes. */
+    private long activeSeg;
+    private byte[] activeBuf;
+    private int activeLen;
+    private FileChannel activeCh;
+    private boolean activeUnsynced;
+    private boolean activeDirty;
+
+    /** Channels of segments left behind by rollover, still to be forced by {@link #sync}. */
+    private final List<FileChannel> unsynced = new ArrayList<>();
+    /** Directories that gained or lost an entry since the last sync. */
+    private final Set<Path> dirsToSync = new LinkedHashSet<>();
+    /** Snapshots of finished segments touched since the last {@link #dirtySegments} call. */
+    private final Map<String, byte[]> dirty = new LinkedHashMap<>();
+    private boolean broken;
+
+    private Chain(BranchName branch, Path ledgerDir, KeyRing keys, LedgerOptions options) {
+        this.branch = branch;
+        this.ledgerDir = ledgerDir;
+        this.dir = Layout.chainDir(ledgerDir, branch);
+        this.keys = keys;
+        this.options = options;
+        this.n = options.segmentLines();
+        this.headSeq = 0;
+        this.headHash = Integrity.GENESIS_PREV;
+        this.activeSeg = 0;
+        this.activeBuf = new byte[0];
+    }
+
+    /** A chain with no lines yet; its id is drawn on the first append. */
+    static Chain empty(BranchName branch, Path ledgerDir, KeyRing keys, LedgerOptions options) {
+        return new Chain(branch, ledgerDir, keys, options);
+    }
+
+    /**
+     * Loads an existing chain reading only its last non-empty segment (plus any empty ones after
+     * it). A torn final line (no trailing newline, or an unparseable last line) is cut off and
+     * reported in {@code notes}.
+     */
+    static Chain load(BranchName branch, Path ledgerDir, KeyRing keys, LedgerOptions options,
+                      TreeMap<Long, Path> segments, List<String> notes) throws IOException {
+        Chain c = new Chain(branch, ledgerDir, keys, options);
+        for (Map.Entry<Long, Path> e : segments.descendingMap().entrySet()) {
+            long idx = e.getKey();
+            Path file = e.getValue();
+            byte[] bytes = Files.readAllBytes(file);
+            int len = recoverTail(bytes, file, ledgerDir, notes);
+            if (len == 0) {
+                continue; // an empty segment (created, then crashed before the first line): look further back
+            }
+            Event first = parseLine(bytes, 0, lineEnd(bytes, 0, len), file);
+            if (first.seq() != idx * c.n + 1) {
+                throw new IllegalStateException("segment " + file + " starts at seq " + first.seq() + " but segment "
+                        + idx + " of " + c.n + "-line segments starts at " + (idx * c.n + 1)
+                        + "; was the ledger written with another segmentLines?");
+            }
+            int lastStart = lastLineStart(bytes, len);
+            Event last = parseLine(bytes, lastStart, len - 1, file);
+            if ((last.seq() - 1) / c.n != idx) {
+                throw new IllegalStateException("segment " + file + " ends at seq " + last.seq()
+                        + ", beyond its " + c.n + "-line range");
+            }
+            c.chainId = last.chain();
+            c.headSeq = last.seq();
+            c.headHash = last.integrity().lineHash();
+            c.activeSeg = c.headSeq / c.n;
+            if (c.activeSeg == idx) {
+                c.activeBuf = Arrays.copyOf(bytes, Math.max(len, 1024));
+                c.activeLen = len;
+            }
+            break;
+        }
+        if (c.activeBuf.length == 0) {
+            c.activeBuf = new byte[1024];
+        }
+        return c;
+    }
+
+    /** Cuts a torn final line; returns the length to keep (truncating the file if shorter). */
+    private static int recoverTail(byte[] bytes, Path file, Path ledgerDir, List<String> notes) throws IOException {
+        int len = bytes.length;
+        String rel = Layout.relative(ledgerDir, file);
+        if (len > 0 && bytes[len - 1] != '\n') {
+            int keep = lastNewline(bytes, len) + 1;
+            notes.add(rel + ": dropped a torn final line (" + (len - keep) + " bytes without a trailing newline)");
+            len = keep;
+        }
+        if (len > 0) {
+            int start = lastLineStart(bytes, len);
+            try {
+                Event.fromJson(LineCodec.parse(bytes, start, len - 1 - start));
+            } catch (IOException | IllegalArgumentException e) {
+                notes.add(rel + ": dropped an unparseable final line (" + (len - start) + " bytes): " + e.getMessage());
+                len = start;
+            }
+        }
+        if (len != bytes.length) {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                ch.truncate(len);
+                ch.force(false);
+            }
+        }
+        return len;
+    }
+
+    private static int lastNewline(byte[] b, int len) {
+        for (int i = len - 1; i >= 0; i--) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Start of the last line in {@code b[0, len)}, which ends with a newline. */
+    private static int lastLineStart(byte[] b, int len) {
+        return lastNewline(b, len - 1) + 1;
+    }
+
+    private static int lineEnd(byte[] b, int from, int len) {
+        for (int i = from; i < len; i++) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return len;
+    }
+
+    private static Event parseLine(byte[] b, int start, int end, Path file) {
+        try {
+            return Event.fromJson(LineCodec.parse(b, start, end - start));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalStateException("unreadable line in " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The branch this chain records. */
+    public BranchName branch() {
+        return branch;
+    }
+
+    /** The chain id (a ULID), or null while the chain has no lines. */
+    public String id() {
+        return chainId;
+    }
+
+    /** The last line's seq and line_hash; {@link Head#EMPTY} for an empty chain. */
+    public Head head() {
+        return new Head(headSeq, headHash);
+    }
+
+    /**
+     * Appends the drafts as consecutive lines and returns the events as written. All drafts are
+     * validated and encoded before any byte is written, so a bad draft writes nothing.
+     *
+     * @throws IllegalArgumentException if a draft's branch is not this chain's branch
+     * @throws UncheckedIOException if writing fails (the chain is then unusable; reopen the ledger)
+     */
+    public List<Event> append(List<EventDraft> drafts) {
+        ensureUsable();
+        for (EventDraft d : drafts) {
+            if (!branch.value().equals(d.branch())) {
+                throw new IllegalArgumentException("draft " + d.eventId() + " is for branch \"" + d.branch()
+                        + "\" but this chain records \"" + branch + "\"");
+            }
+        }
+        if (drafts.isEmpty()) {
+            return List.of();
+        }
+        String id = chainId != null ? chainId : options.ids().next().value();
+        int version = keys.current();
+        Mac mac = macs.computeIfAbsent(version, keys::lineMac);
+        List<Event> events = new ArrayList<>(drafts.size());
+        List<byte[]> lines = new ArrayList<>(drafts.size());
+        long seq = headSeq;
+        String prev = headHash;
+        for (EventDraft d : drafts) {
+            seq++;
+            // The HMAC input omits line_hash, so any valid placeholder works for the unsigned event.
+            Event unsigned = event(seq, id, d, new Integrity(prev, Integrity.GENESIS_PREV, Integrity.ALGO, version));
+            String[] signed = LineCodec.signAndEncode(mac, unsigned);
+            String hash = signed[0];
+            events.add(event(seq, id, d, new Integrity(prev, hash, Integrity.ALGO, version)));
+            lines.add(signed[1].getBytes(StandardCharsets.UTF_8));
+            prev = hash;
+        }
+        try {
+            ByteArrayOutputStream batch = new ByteArrayOutputStream();
+            long batchSeg = (headSeq) / n; // segment of the first new line
+            for (int i = 0; i < lines.size(); i++) {
+                long seg = (events.get(i).seq() - 1) / n;
+                if (seg != batchSeg) {
+                    write(batchSeg, batch.toByteArray());
+                    batch.reset();
+                    batchSeg = seg;
+                }
+                batch.writeBytes(lines.get(i));
+            }
+            write(batchSeg, batch.toByteArray());
+        } catch (IOException e) {
+            broken = true;
+            throw new UncheckedIOException("cannot append to the ledger of branch " + branch, e);
+        }
+        chainId = id;
+        headSeq = seq;
+        headHash = prev;
+        return events;
+    }
+
+    private static Event event(long seq, String chain, EventDraft d, Integrity integrity) {
+        return new Event(seq, d.eventId(), d.ts(), d.branch(), chain, d.actor(), d.userId(), d.entityType(),
+                d.entityId(), d.filePath(), d.op(), d.sectionAnchor(), d.beforeHash(), d.afterHash(), d.payload(),
+                d.rationale(), d.evidenceRefs(), d.idempotencyKey(), d.toolCallId(), integrity);
+    }
+
+    private void write(long seg, byte[] bytes) throws IOException {
+        if (bytes.length == 0) {
+            return;
+        }
+        if (seg != activeSeg) {
+            retireActive();
+            activeSeg = seg;
+            activeLen = 0;
+        }
+        if (activeCh == null) {
+            activeCh = openSegment(seg);
+        }
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        long pos = activeLen;
+        while (buf.hasRemaining()) {
+            pos += activeCh.write(buf, pos); // positional write: the file's end is exactly activeLen
+        }
+        if (activeLen + bytes.length > activeBuf.length) {
+            activeBuf = Arrays.copyOf(activeBuf, Math.max(activeBuf.length * 2, activeLen + bytes.length));
+        }
+        System.arraycopy(bytes, 0, activeBuf, activeLen, bytes.length);
+        activeLen += bytes.length;
+        activeUnsynced = true;
+        activeDirty = true;
+    }
+
+    /** Hands the finished active segment to sync/dirty bookkeeping before moving to the next. */
+    private void retireActive() throws IOException {
+        if (activeDirty) {
+            dirty.put(relPath(activeSeg), Arrays.copyOf(activeBuf, activeLen));
+            activeDirty = false;
+        }
+        if (activeCh != null) {
+            if (activeUnsynced) {
+                unsynced.add(activeCh);
+            } else {
+                activeCh.close();
+            }
+        }
+        activeCh = null;
+        activeUnsynced = false;
+    }
+
+    private FileChannel openSegment(long seg) throws IOException {
+        Path file = Layout.segmentFile(dir, seg);
+        Path parent = file.getParent();
+        if (!Files.isDirectory(parent)) {
+            // Remember the parent of every directory we create: its entry must be made durable too.
+            List<Path> missing = new ArrayList<>();
+            for (Path p = parent; !Files.isDirectory(p); p = p.getParent()) {
+                missing.add(p);
+            }
+            for (int i = missing.size() - 1; i >= 0; i--) {
+                Files.createDirectories(missing.get(i));
+                dirsToSync.add(missing.get(i).getParent());
+            }
+        }
+        boolean existed = Files.exists(file);
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        if (!existed) {
+            dirsToSync.add(parent);
+        }
+        long size = ch.size();
+        if (size != activeLen) {
+            ch.close();
+            throw new IllegalStateException("segment " + file + " has " + size + " bytes but the chain expects "
+                    + activeLen + "; refusing to overwrite");
+        }
+        return ch;
+    }
+
+    /**
+     * The durability point: forces every segment file written since the last sync
+     * ({@code force(false)}) and every directory that gained or lost an entry.
+     */
+    public void sync() {
+        try {
+            for (FileChannel ch : unsynced) {
+                ch.force(false);
+                ch.close();
+            }
+            unsynced.clear();
+            if (activeUnsynced && activeCh != null) {
+                activeCh.force(false);
+                activeUnsynced = false;
+            }
+            for (Path d : dirsToSync) {
+                Layout.fsyncDir(d);
+            }
+            dirsToSync.clear();
+        } catch (IOException e) {
+            broken = true;
+            throw new UncheckedIOException("cannot sync the ledger of branch " + branch, e);
+        }
+    }
+
+    /**
+     * The full current bytes of every segment touched since the last call, keyed by its path
+     * relative to the memory root ({@code ledger/<branch>/<group>/<segment>.ndjson}), in segment
+     * order; then forgets them. O(touched segments), not O(history). Segments deleted by
+     * {@link #truncateAfter} are not reported.
+     */
+    public Map<String, byte[]> dirtySegments() {
+        Map<String, byte[]> out = new LinkedHashMap<>(dirty);
+        if (activeDirty) {
+            out.put(relPath(activeSeg), Arrays.copyOf(activeBuf, activeLen));
+            activeDirty = false;
+        }
+        dirty.clear();
+        return out;
+    }
+
+    /** Path, relative to the memory root, of the segment holding line {@code seq}. */
+    public String segmentPath(long seq) {
+        return relPath((seq - 1) / n);
+    }
+
+    /** The seq of the first line of the segment at {@code relPath} (as given by {@link #segmentPath}). */
+    public long firstSeqOf(String relPath) {
+        String name = relPath.substring(relPath.lastIndexOf('/') + 1, relPath.length() - ".ndjson".length());
+        return Long.parseLong(name) * n + 1;
+    }
+
+    /** Path of segment {@code seg} relative to the memory root. */
+    String relPath(long seg) {
+        return Layout.relative(ledgerDir, Layout.segmentFile(dir, seg));
+    }
+
+    /**
+     * Events with {@code seq >= fromSeq} up to the head at the time of this call, in order,
+     * read lazily segment by segment. Must not be interleaved with {@link #truncateAfter}.
+     */
+    public Iterator<Event> read(long fromSeq) {
+        final long end = headSeq;
+        final long start = Math.max(1, fromSeq);
+        return new Iterator<>() {
+            private long nextSeg = (start - 1) / n;
+            private final List<Event> buffered = new ArrayList<>();
+            private int pos;
+            private long expect = start;
+
+            @Override
+            public boolean hasNext() {
+                while (pos >= buffered.size() && expect <= end) {
+                    loadSegment(nextSeg++);
+                }
+                return pos < buffered.size();
+            }
+
+            @Override
+            public Event next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                Event e = buffered.get(pos++);
+                expect = e.seq() + 1;
+                return e;
+            }
+
+            private void loadSegment(long seg) {
+                buffered.clear();
+                pos = 0;
+                Path file = Layout.segmentFile(dir, seg);
+                byte[] bytes;
+                int len;
+                if (seg == activeSeg) {
+                    bytes = activeBuf;
+                    len = activeLen;
+                } else {
+                    try {
+                        bytes = Files.readAllBytes(file);
+                    } catch (NoSuchFileException e) {
+                        throw new IllegalStateException("ledger segment missing: " + file, e);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    len = bytes.length;
+                }
+                int off = 0;
+                while (off < len) {
+                    int nl = lineEnd(bytes, off, len);
+                    Event e = parseLine(bytes, off, nl, file);
+                    if (e.seq() >= expect && e.seq() <= end) {
+                        buffered.add(e);
+                    }
+                    off = nl + 1;
+                }
+                if (buffered.isEmpty() && expect <= end) {
+                    throw new IllegalStateException("ledger segment " + file + " lacks seq " + expect);
+                }
+            }
+        };
+    }
+
+    /**
+     * Crash recovery: drops every line after {@code seq} (lines written but never acknowledged,
+     * i.e. not in the Git commit the daemon restarts from). Deletes whole segments past the one
+     * holding {@code seq} and truncates that one; no other file is rewritten. The result is
+     * forced to disk before returning. A no-op if {@code seq >= head().seq()}.
+     */
+    public void truncateAfter(long seq) {
+        if (seq < 0) {
+            throw new IllegalArgumentException("seq must be >= 0");
+        }
+        if (seq >= headSeq) {
+            return;
+        }
+        try {
+            closeChannels();
+            long keepSeg = seq == 0 ? -1 : (seq - 1) / n;
+            long lastSeg = Math.max((headSeq - 1) / n, activeSeg);
+            for (long s = lastSeg; s > keepSeg; s--) {
+                Path f = Layout.segmentFile(dir, s);
+                if (Files.deleteIfExists(f)) {
+                    dirsToSync.add(f.getParent());
+                }
+                dirty.remove(relPath(s));
+            }
+            if (keepSeg < 0) {
+                headSeq = 0;
+                headHash = Integrity.GENESIS_PREV;
+                activeSeg = 0;
+                activeLen = 0;
+                activeDirty = false;
+            } else {
+                Path f = Layout.segmentFile(dir, keepSeg);
+                byte[] bytes = Files.readAllBytes(f);
+                long wantLines = seq - keepSeg * n;
+                int off = 0;
+                int lineStart = 0;
+                for (long i = 0; i < wantLines; i++) {
+                    lineStart = off;
+                    int nl = lineEnd(bytes, off, bytes.length);
+                    if (nl >= bytes.length) {
+                        throw new IllegalStateException("segment " + f + " has fewer lines than seq " + seq + " needs");
+                    }
+                    off = nl + 1;
+                }
+                Event last = parseLine(bytes, lineStart, off - 1, f);
+                if (last.seq() != seq) {
+                    throw new IllegalStateException("segment " + f + " holds seq " + last.seq() + " where " + seq + " belongs");
+                }
+                if (off < bytes.length) {
+                    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                        ch.truncate(off);
+                        ch.force(false);
+                    }
+                }
+                headSeq = seq;
+                headHash = last.integrity().lineHash();
+                activeSeg = seq / n;
+                if (activeSeg == keepSeg) {
+                    activeBuf = Arrays.copyOf(bytes, Math.max(off, 1024));
+                    activeLen = off;
+                    activeDirty = true; // its bytes changed; report them so Git and disk agree
+                } else {
+                    activeLen = 0;
+                    activeDirty = false;
+                }
+            }
+            for (Path d : dirsToSync) {
+                Layout.fsyncDir(d);
+            }
+            dirsToSync.clear();
+            broken = false; // disk and memory agree again
+        } catch (IOException e) {
+            broken = true;
+            throw new UncheckedIOException("cannot truncate the ledger of branch " + branch, e);
+        }
+    }
+
+    private void closeChannels() throws IOException {
+        for (FileChannel ch : unsynced) {
+            ch.close();
+        }
+        unsynced.clear();
+        if (activeCh != null) {
+            activeCh.close();
+            activeCh = null;
+        }
+        activeUnsynced = false;
+    }
+
+    /** Syncs and releases file handles. */
+    void close() {
+        try {
+            if (!broken) {
+                sync();
+            }
+            closeChannels();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void ensureUsable() {
+        if (broken) {
+            throw new IllegalStateException("the ledger chain of branch " + branch
+                    + " failed an earlier write; reopen the ledger to recover");
+        }
+    }
+}
