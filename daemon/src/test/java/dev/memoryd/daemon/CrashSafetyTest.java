@@ -46,6 +46,7 @@ class CrashSafetyTest {
     Random rnd = new Random(42);
     Set<String> acked = ConcurrentHashMap.newKeySet();
     Set<String> sent = ConcurrentHashMap.newKeySet();
+    List<Throwable> clientErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
     for (int k = 0; k < kills; k++) {
       Process p = start(cfg);
       try {
@@ -55,10 +56,11 @@ class CrashSafetyTest {
         for (int c = 0; c < 3; c++) {
           final String prefix = "k" + k + "c" + c + "w";
           Thread t = new Thread(() -> stream(cfg, prefix, acked, sent, stop));
+          t.setUncaughtExceptionHandler((th, e) -> clientErrors.add(e));
           t.start();
           clients.add(t);
         }
-        Thread.sleep(30 + rnd.nextInt(400));
+        Thread.sleep(50 + rnd.nextInt(750));
         p.destroyForcibly(); // SIGKILL on Linux
         p.waitFor(10, TimeUnit.SECONDS);
         stop.set(true);
@@ -77,7 +79,11 @@ class CrashSafetyTest {
       p.destroy();
       p.waitFor(20, TimeUnit.SECONDS);
     }
+    assertTrue(clientErrors.isEmpty(), "client threads failed: " + clientErrors);
     assertTrue(acked.size() > kills, "too few acknowledged writes to prove anything: " + acked.size());
+    String log = Files.readString(tmp.resolve("daemon.log"));
+    System.out.println("acknowledged=" + acked.size() + " sent=" + sent.size() + " roll-forwards="
+        + log.split("recovery rolled", -1).length + " torn-tail notes=" + log.split("torn", -1).length);
     Process fsck = new ProcessBuilder("git", "fsck", "--full").directory(rootDir.toFile())
         .redirectErrorStream(true).start();
     String out = new String(fsck.getInputStream().readAllBytes());
@@ -93,9 +99,6 @@ class CrashSafetyTest {
         JsonNode r = c.call("write", TestRoot.json("{\"rationale\":\"crash test\",\"ops\":["
             + "{\"op\":\"append_item\",\"path\":\"" + CRITIC + "\",\"section\":\"Triggers\",\"item\":\"" + item + "\"},"
             + "{\"op\":\"append_item\",\"path\":\"" + YOUNG + "\",\"section\":\"Needs\",\"item\":\"" + item + "\"}]}"));
-        if (r == null) {
-          return;
-        }
         if (!r.has("result")) {
           fail("write refused: " + r);
         }

@@ -48,7 +48,11 @@ public final class SocketClient implements AutoCloseable {
     if (params != null) {
       req.set("params", params);
     }
-    return JsonRpc.MAPPER.readTree(raw(JsonRpc.MAPPER.writeValueAsString(req)));
+    String reply = raw(JsonRpc.MAPPER.writeValueAsString(req));
+    if (reply == null) {
+      throw new java.io.EOFException("the daemon closed the connection without a reply");
+    }
+    return JsonRpc.MAPPER.readTree(reply);
   }
 
   /** Sends one raw line and returns the raw reply line (null if the daemon closed). */

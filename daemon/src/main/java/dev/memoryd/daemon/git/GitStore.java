@@ -284,6 +284,30 @@ public final class GitStore implements AutoCloseable {
     return true;
   }
 
+  /**
+   * After a crash the index may lag the branch: records every head-tree file whose working copy
+   * has exactly the head's bytes as clean. Files that differ (a human's edits) are left alone.
+   */
+  public boolean syncIndexToHead(Path workTree) throws IOException {
+    if (head == null) {
+      return true;
+    }
+    Map<String, ObjectId> clean = new LinkedHashMap<>();
+    try (RevWalk rw = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo);
+        ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
+      tw.addTree(rw.parseCommit(head).getTree());
+      tw.setRecursive(true);
+      while (tw.next()) {
+        Path f = workTree.resolve(tw.getPathString());
+        if (Files.isRegularFile(f) && !Files.isSymbolicLink(f)
+            && fmt.idFor(Constants.OBJ_BLOB, Files.readAllBytes(f)).equals(tw.getObjectId(0))) {
+          clean.put(tw.getPathString(), tw.getObjectId(0));
+        }
+      }
+    }
+    return updateIndex(workTree, clean);
+  }
+
   /** Removes stale JGit lock files a killed writer may have left in refs and the index. */
   public List<Path> removeStaleLocks() throws IOException {
     List<Path> removed = new ArrayList<>();

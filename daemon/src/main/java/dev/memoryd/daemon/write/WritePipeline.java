@@ -141,6 +141,7 @@ public final class WritePipeline implements AutoCloseable {
     if (durable > published) {
       rollForward(published);
     }
+    git.syncIndexToHead(files.root());
   }
 
   private static WriteOutcome.EventRef ref(Event e) {
