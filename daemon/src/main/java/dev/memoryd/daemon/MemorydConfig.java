@@ -29,7 +29,7 @@ public record MemorydConfig(
 
   public static MemorydConfig defaults(Path root, Path keyFile) {
     return new MemorydConfig(root, keyFile, DEFAULT_BRANCH, null, 1 << 20, Duration.ofSeconds(10),
-        256, 128, Clock.systemUTC(), new SecureRandom());
+        256, 32, Clock.systemUTC(), new SecureRandom());
   }
 
   public MemorydConfig withIdleTimeout(Duration d) {

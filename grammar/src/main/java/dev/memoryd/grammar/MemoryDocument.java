@@ -9,6 +9,7 @@ import com.vladsch.flexmark.util.ast.Document;
 import com.vladsch.flexmark.util.ast.Node;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -163,8 +164,33 @@ public final class MemoryDocument {
 
     /** Parses a memory file. Never throws. */
     public static MemoryDocument parse(String text) {
-        return new MemoryDocument(text == null ? "" : text);
+        String t = text == null ? "" : text;
+        synchronized (RECENT) {
+            MemoryDocument d = RECENT.get(t);
+            if (d != null) {
+                return d;
+            }
+        }
+        MemoryDocument d = new MemoryDocument(t);
+        synchronized (RECENT) {
+            RECENT.put(t, d);
+        }
+        return d;
     }
+
+    /**
+     * Documents are immutable, and one write parses the same text several times (apply, Change
+     * Log, lint before and after; the next write starts from this one's result), so the most
+     * recent parses are kept.
+     */
+    private static final Map<String, MemoryDocument> RECENT = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, MemoryDocument> e) {
+            return size() > 32;
+        }
+    };
 
     /**
      * End offset (after the closing fence line) of a frontmatter block that opens on the

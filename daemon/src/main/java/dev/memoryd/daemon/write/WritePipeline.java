@@ -96,6 +96,7 @@ public final class WritePipeline implements AutoCloseable {
 
   /** Poison pill: interrupting the writer could close its file channels mid-write. */
   private static final Pending STOP = new Pending(null, null);
+  private static final long INDEX_DELAY_MS = 50;
 
   private record Accepted(Pending p, List<OpOutcome> outcomes, Map<RepoPath, String> contents,
       List<EventDraft> drafts) {}
@@ -284,7 +285,17 @@ public final class WritePipeline implements AutoCloseable {
     List<Pending> batch = new ArrayList<>();
     while (running) {
       try {
-        Pending first = queue.take();
+        // The index only serves humans' `git status`: refresh it when writes pause.
+        Pending first = indexBacklog.isEmpty() ? queue.take()
+            : queue.poll(INDEX_DELAY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        if (first == null) {
+          long t0 = System.nanoTime();
+          if (git.updateIndex(files.root(), indexBacklog)) {
+            indexBacklog.clear();
+          }
+          stats.add(PhaseStats.Phase.INDEX, System.nanoTime() - t0);
+          continue;
+        }
         if (first == STOP) {
           break;
         }
@@ -294,13 +305,6 @@ public final class WritePipeline implements AutoCloseable {
         process(batch);
         if (stop) {
           running = false;
-        }
-        if (queue.isEmpty() && !indexBacklog.isEmpty()) {
-          long t0 = System.nanoTime();
-          if (git.updateIndex(files.root(), indexBacklog)) {
-            indexBacklog.clear();
-          }
-          stats.add(PhaseStats.Phase.INDEX, System.nanoTime() - t0);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
