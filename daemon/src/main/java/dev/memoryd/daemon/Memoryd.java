@@ -361,7 +361,9 @@ public final class Memoryd implements AutoCloseable {
 
   /** Verifies every chain, checking the branch head's recorded ledger head for truncation. */
   public VerifyResult verify() throws IOException {
-    return Verifier.verify(cfg.ledgerDir(), keys, Map.of());
+    Map<BranchName, dev.memoryd.ledger.Head> expected = new java.util.HashMap<>();
+    WritePipeline.publishedHead(git).ifPresent(h -> expected.put(new BranchName(cfg.branch()), h));
+    return Verifier.verify(cfg.ledgerDir(), keys, expected);
   }
 
   @Override

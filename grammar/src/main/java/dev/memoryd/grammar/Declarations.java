@@ -583,14 +583,18 @@ public final class Declarations {
                 return text; // notes files have no Change Log
             }
             MemoryDocument doc = MemoryDocument.parse(text);
-            List<MemoryDocument.Section> found = doc.find(cl.get());
-            if (found.size() != 1) {
-                throw new Reject(Reason.DRIFT, "the Change Log of " + path + " is missing or duplicated; the file waits for a maintainer");
-            }
-            MemoryDocument.Section s = found.get(0);
+            MemoryDocument.Section s = changeLogOf(doc, cl.get(), path);
             String body = s.body(text);
             String newBody = appendBullet(body, doc.canonicalBody(s), line, s.end() == text.length());
             return MemoryDocument.splice(text, s.bodyStart(), s.end(), newBody);
+        }
+
+        private static MemoryDocument.Section changeLogOf(MemoryDocument doc, SectionDef cl, RepoPath path) {
+            List<MemoryDocument.Section> found = doc.find(cl);
+            if (found.size() != 1) {
+                throw new Reject(Reason.DRIFT, "the Change Log of " + path + " is missing or duplicated; the file waits for a maintainer");
+            }
+            return found.get(0);
         }
 
         /** Merges this declaration's phrases into the day's rollup bullet. */
@@ -600,11 +604,7 @@ public final class Declarations {
                 return text;
             }
             MemoryDocument doc = MemoryDocument.parse(text);
-            List<MemoryDocument.Section> found = doc.find(cl.get());
-            if (found.size() != 1) {
-                throw new Reject(Reason.DRIFT, "the Change Log of " + path + " is missing or duplicated; the file waits for a maintainer");
-            }
-            MemoryDocument.Section s = found.get(0);
+            MemoryDocument.Section s = changeLogOf(doc, cl.get(), path);
             String body = s.body(text);
             String prefix = date + ": ";
             for (Bodies.Bullet b : Bodies.bullets(body, 1)) {

@@ -153,6 +153,11 @@ public final class WritePipeline implements AutoCloseable {
 
   /** The ledger seq the branch head (or its nearest memoryd ancestor) says is published. */
   private long publishedSeq() throws IOException {
+    return publishedHead(git).map(dev.memoryd.ledger.Head::seq).orElse(0L);
+  }
+
+  /** The ledger head recorded in the trailer of the branch's latest memoryd commit, if any. */
+  public static Optional<dev.memoryd.ledger.Head> publishedHead(GitStore git) throws IOException {
     ObjectId c = git.head();
     try (org.eclipse.jgit.revwalk.RevWalk rw =
         new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
@@ -160,13 +165,16 @@ public final class WritePipeline implements AutoCloseable {
         org.eclipse.jgit.revwalk.RevCommit rc = rw.parseCommit(c);
         for (Map.Entry<String, String> t : GitStore.parseTrailers(rc.getFullMessage())) {
           if (t.getKey().equals(TRAILER_HEAD)) {
-            return Long.parseLong(t.getValue().substring(0, t.getValue().indexOf(':')));
+            String v = t.getValue();
+            int colon = v.indexOf(':');
+            return Optional.of(new dev.memoryd.ledger.Head(Long.parseLong(v.substring(0, colon)),
+                v.substring(colon + 1)));
           }
         }
         c = rc.getParentCount() == 0 ? null : rc.getParent(0);
       }
     }
-    return 0;
+    return Optional.empty();
   }
 
   private void rollForward(long published) throws IOException {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Measures verify throughput on 100,000 lines of ~600 bytes (target: >= 100,000 lines/s) and
  * append throughput; writes the figures to target/ledger-throughput.txt.
  */
-class VerifierThroughputTest {
+class VerifierScaleTest {
     private static final int LINES = 100_000;
 
     @TempDir
@@ -31,7 +31,7 @@ class VerifierThroughputTest {
     }
 
     @Test
-    void verifiesAHundredThousandLinesQuickly() throws Exception {
+    void verifiesAHundredThousandLines_andReportsThroughput() throws Exception {
         Path dir = tmp.resolve("ledger");
         long t0 = System.nanoTime();
         try (Ledger l = Fixtures.open(dir, LedgerOptions.DEFAULT_SEGMENT_LINES)) {
@@ -67,7 +67,6 @@ class VerifierThroughputTest {
         if (Files.isDirectory(out.getParent())) {
             Files.writeString(out, report);
         }
-        // Generous floor so a loaded CI machine does not flake; the figure itself is reported above.
-        assertTrue(LINES / best > 20_000, report);
+        // No timing assertion: figures belong in docs/BENCHMARKS.md, measured by bin/memoryd bench.
     }
 }
