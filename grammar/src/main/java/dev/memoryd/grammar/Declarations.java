@@ -32,6 +32,19 @@ import java.util.regex.Pattern;
  * blank line. Empty list sections hold no placeholder text.
  */
 public final class Declarations {
+    /** Recent lint findings by path and text (see {@code Run.lintKeys}); bounded, thread-safe under its lock. */
+    private static final Map<LintKey, List<String>> LINTED = new java.util.LinkedHashMap<>(32, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<LintKey, List<String>> e) {
+            return size() > 16;
+        }
+    };
+
+    /** Grammar compares by identity: findings are only reused under the same grammar. */
+    private record LintKey(Grammar grammar, RepoPath path, String text) {}
+
 
     private static final Pattern ULID = Pattern.compile("[0-7][0-9A-HJKMNP-TV-Z]{25}");
     private static final Pattern LAST_UPDATED =
@@ -666,13 +679,35 @@ public final class Declarations {
             return MemoryDocument.splice(text, m.start(2), m.end(2), value);
         }
 
+        /**
+         * Lint findings of a text, cached: the text a write starts from is usually the one the
+         * previous write produced and linted.
+         */
+        private List<String> lintKeys(Linter linter, RepoPath p, String text) {
+            LintKey key = new LintKey(g, p, text);
+            synchronized (LINTED) {
+                List<String> hit = LINTED.get(key);
+                if (hit != null) {
+                    return hit;
+                }
+            }
+            List<String> keys = linter.lint(g, p, text).stream().map(x -> x.rule() + ": " + x.message()).toList();
+            synchronized (LINTED) {
+                LINTED.put(key, keys);
+            }
+            return keys;
+        }
+
         /** A write must not add lint problems other than caps (caps are decided per op). */
         private void postLint(RepoPath p, String orig, String text) {
             Linter linter = new Linter();
-            List<String> before = orig == null ? List.of()
-                    : linter.lint(g, p, orig).stream().map(x -> x.rule() + ": " + x.message()).toList();
+            List<String> before = orig == null ? List.of() : lintKeys(linter, p, orig);
             List<String> remaining = new ArrayList<>(before);
-            for (LintProblem x : linter.lint(g, p, text)) {
+            List<LintProblem> after = linter.lint(g, p, text);
+            synchronized (LINTED) {
+                LINTED.put(new LintKey(g, p, text), after.stream().map(x -> x.rule() + ": " + x.message()).toList());
+            }
+            for (LintProblem x : after) {
                 if (x.rule().startsWith("cap-")) {
                     continue;
                 }

@@ -10,9 +10,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -109,9 +107,13 @@ final class Bench implements Callable<Integer> {
 
   private static Process startDaemon(MemorydConfig cfg) throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java, "-XX:+UseParallelGC", "-cp",
-        System.getProperty("java.class.path"), Main.class.getName(), "serve", "--root",
-        cfg.root().toString(), "--key-file", cfg.keyFile().toString()));
+    List<String> cmd = new ArrayList<>(List.of(java, "-XX:+UseParallelGC"));
+    String extra = System.getenv("MEMORYD_DAEMON_JAVA_OPTS"); // e.g. a JFR recording
+    if (extra != null && !extra.isBlank()) {
+      cmd.addAll(List.of(extra.trim().split("\\s+")));
+    }
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve",
+        "--root", cfg.root().toString(), "--key-file", cfg.keyFile().toString()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(cfg.root().resolveSibling(cfg.root().getFileName() + ".daemon.log").toFile()).start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -262,15 +264,33 @@ final class Bench implements Callable<Integer> {
     Path repo = dir.resolveSibling(dir.getFileName() + ".floor-git");
     GitStore.init(repo, "main");
     long[] g = new long[1000];
-    try (GitStore gs = GitStore.open(repo, "main")) {
+    // A bare low-level JGit commit as JGit does it by default (loose objects): one blob, one
+    // tree, one commit, one ref update.
+    try (org.eclipse.jgit.lib.Repository r = new org.eclipse.jgit.storage.file.FileRepositoryBuilder()
+        .setGitDir(repo.resolve(".git").toFile()).build()) {
+      org.eclipse.jgit.lib.ObjectId parent = null;
       for (int i = 0; i < g.length + 200; i++) {
-        Map<String, byte[]> files = new LinkedHashMap<>();
-        files.put("users/u/parts/p/profile.md", ("content " + i + "\n").repeat(20).getBytes());
         PersonIdent who = new PersonIdent("floor", "floor@localhost", Instant.now(), ZoneOffset.UTC);
         long s = System.nanoTime();
-        try (GitStore.Batch b = gs.batch()) {
-          b.commit(files, who, who, "floor " + i + "\n");
-          b.publish();
+        try (org.eclipse.jgit.lib.ObjectInserter ins = r.newObjectInserter()) {
+          org.eclipse.jgit.lib.ObjectId blob = ins.insert(org.eclipse.jgit.lib.Constants.OBJ_BLOB,
+              ("content " + i + "\n").repeat(20).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          org.eclipse.jgit.lib.TreeFormatter tf = new org.eclipse.jgit.lib.TreeFormatter();
+          tf.append("profile.md", org.eclipse.jgit.lib.FileMode.REGULAR_FILE, blob);
+          org.eclipse.jgit.lib.CommitBuilder cb = new org.eclipse.jgit.lib.CommitBuilder();
+          cb.setTreeId(ins.insert(tf));
+          if (parent != null) {
+            cb.setParentId(parent);
+          }
+          cb.setAuthor(who);
+          cb.setCommitter(who);
+          cb.setMessage("floor " + i + "\n");
+          org.eclipse.jgit.lib.ObjectId c = ins.insert(cb);
+          ins.flush();
+          org.eclipse.jgit.lib.RefUpdate ru = r.updateRef("refs/heads/main");
+          ru.setNewObjectId(c);
+          ru.update();
+          parent = c;
         }
         if (i >= 200) {
           g[i - 200] = System.nanoTime() - s;

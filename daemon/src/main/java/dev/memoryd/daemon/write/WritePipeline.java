@@ -16,6 +16,10 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -97,6 +101,17 @@ public final class WritePipeline implements AutoCloseable {
   /** Poison pill: interrupting the writer could close its file channels mid-write. */
   private static final Pending STOP = new Pending(null, null);
   private static final long INDEX_DELAY_MS = 50;
+  private static final int COMPACT_EVERY = 16;
+  private int batchesSinceCompaction;
+  private Future<?> compaction;
+  private final ExecutorService io = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-durable"));
+  private final ExecutorService compactor = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-compact"));
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
 
   private record Accepted(Pending p, List<OpOutcome> outcomes, Map<RepoPath, String> contents,
       List<EventDraft> drafts) {}
@@ -405,34 +420,45 @@ public final class WritePipeline implements AutoCloseable {
       segments.add(chain.dirtySegments());
     }
     long t2 = System.nanoTime();
-    chain.sync();
-    long t3 = System.nanoTime();
     stats.add(PhaseStats.Phase.LEDGER_APPEND, t2 - t1);
-    stats.add(PhaseStats.Phase.LEDGER_FSYNC, t3 - t2);
-
     Map<String, byte[]> finalFiles = new LinkedHashMap<>();
     overlay.forEach((p, t) -> finalFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
-    files.writeAll(finalFiles);
-    long t4 = System.nanoTime();
-    stats.add(PhaseStats.Phase.FILES, t4 - t3);
+    // Objects stay invisible until the ref moves, so they are built while another thread makes
+    // the ledger durable and only then replaces the files; the ref moves after both.
+    Future<?> durable = io.submit(() -> {
+      long s0 = System.nanoTime();
+      chain.sync();
+      long s1 = System.nanoTime();
+      files.writeAll(finalFiles);
+      stats.add(PhaseStats.Phase.LEDGER_FSYNC, s1 - s0);
+      stats.add(PhaseStats.Phase.FILES, System.nanoTime() - s1);
+      return null;
+    });
 
     List<ObjectId> commits = new ArrayList<>();
     try (GitStore.Batch gb = git.batch()) {
-      for (int i = 0; i < accepted.size(); i++) {
-        Accepted a = accepted.get(i);
-        List<Event> ev = events.get(i);
-        Event last = ev.get(ev.size() - 1);
-        Map<String, byte[]> commitFiles = new LinkedHashMap<>();
-        a.contents.forEach((p, t) -> commitFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
-        commitFiles.putAll(segments.get(i));
-        commits.add(gb.commit(commitFiles, author(a.p.req.actor(), now), committer(now),
-            message(summaries(a.outcomes), a.p.req.rationale(), a.p.req.actor(),
-                ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash())));
+      try {
+        for (int i = 0; i < accepted.size(); i++) {
+          Accepted a = accepted.get(i);
+          List<Event> ev = events.get(i);
+          Event last = ev.get(ev.size() - 1);
+          Map<String, byte[]> commitFiles = new LinkedHashMap<>();
+          a.contents.forEach((p, t) -> commitFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
+          commitFiles.putAll(segments.get(i));
+          commits.add(gb.commit(commitFiles, author(a.p.req.actor(), now), committer(now),
+              message(summaries(a.outcomes), a.p.req.rationale(), a.p.req.actor(),
+                  ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash())));
+        }
+      } finally {
+        awaitDurable(durable);
       }
       long t5 = System.nanoTime();
-      stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t4);
-      gb.publish();
-      stats.add(PhaseStats.Phase.GIT_PUBLISH, System.nanoTime() - t5);
+      stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t2);
+      gb.flush();
+      long t6 = System.nanoTime();
+      stats.add(PhaseStats.Phase.GIT_FLUSH, t6 - t5);
+      gb.moveRef();
+      stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - t6);
       indexBacklog.putAll(gb.written());
     }
     stats.batch(accepted.size());
@@ -444,6 +470,10 @@ public final class WritePipeline implements AutoCloseable {
         idempotent.put(a.p.req.idempotencyKey(), out);
       }
       a.p.future.complete(out);
+    }
+    if (++batchesSinceCompaction >= COMPACT_EVERY && (compaction == null || compaction.isDone())) {
+      batchesSinceCompaction = 0;
+      compaction = compactor.submit(this::compact);
     }
   }
 
@@ -482,6 +512,31 @@ public final class WritePipeline implements AutoCloseable {
           req.idempotencyKey(), req.toolCallId()));
     }
     return out;
+  }
+
+  private static void awaitDurable(Future<?> f) throws IOException {
+    try {
+      f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while making a batch durable");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      throw new IllegalStateException("making a batch durable failed", e.getCause());
+    }
+  }
+
+  /** Off the writer thread: a failed roll-up leaves more packs, never wrong data. */
+  private void compact() {
+    long t = System.nanoTime();
+    try {
+      git.compactPacks();
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.WARNING, "pack roll-up failed; packs stay as they are and the next roll-up retries", e);
+    }
+    stats.add(PhaseStats.Phase.COMPACT, System.nanoTime() - t);
   }
 
   private static List<String> evidenceRefs(Op op) {
@@ -531,6 +586,13 @@ public final class WritePipeline implements AutoCloseable {
     queue.add(STOP);
     try {
       thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    io.shutdown();
+    compactor.shutdown();
+    try {
+      compactor.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -1,0 +1,161 @@
+package dev.memoryd.daemon.git;
+
+import java.io.BufferedOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
+import org.eclipse.jgit.internal.storage.file.Pack;
+import org.eclipse.jgit.internal.storage.file.PackIndex;
+import org.eclipse.jgit.internal.storage.pack.PackWriter;
+import org.eclipse.jgit.lib.NullProgressMonitor;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevObject;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.pack.PackConfig;
+
+/**
+ * Keeps the number of packs small while every batch of writes adds one: small packs are rolled
+ * into one geometrically (as {@code git repack --geometric=2} does), so after a roll-up each pack
+ * holds at least twice the objects of all smaller ones together and the pack count stays
+ * logarithmic in the number of objects. Compressed object data is copied, not re-deflated, and
+ * no deltas are searched, so a roll-up costs about a copy of the packs it combines.
+ *
+ * <p>Crash-safe: the combined pack is in place (renamed, registered) before the packs it
+ * replaces are deleted, so a crash leaves at worst duplicate objects. Called by the writer only.
+ */
+final class PackCompactor {
+  /** Below this many packs nothing is combined. */
+  static final int MIN_PACKS = 8;
+
+  private PackCompactor() {}
+
+  /** Combines small packs if there are too many; returns how many packs were combined. */
+  static int maybeCompact(Repository repo) throws IOException {
+    ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
+    List<Pack> packs = new ArrayList<>();
+    List<Long> counts = new ArrayList<>();
+    for (Pack p : odb.getPacks()) {
+      if (!p.shouldBeKept()) {
+        packs.add(p);
+      }
+    }
+    if (packs.size() < MIN_PACKS) {
+      return 0;
+    }
+    packs.sort(Comparator.comparingLong(PackCompactor::count));
+    for (Pack p : packs) {
+      counts.add(count(p));
+    }
+    // Smallest split such that every pack from it on outweighs twice all packs before it.
+    int split = packs.size();
+    long below = 0;
+    for (long c : counts) {
+      below += c;
+    }
+    while (split > 0) {
+      long c = counts.get(split - 1);
+      below -= c;
+      if (c < 2 * below) {
+        break;
+      }
+      split--;
+    }
+    if (split < 2) {
+      return 0;
+    }
+    combine(repo, odb, packs.subList(0, split));
+    return split;
+  }
+
+  private static long count(Pack p) {
+    try {
+      return p.getIndex().getObjectCount();
+    } catch (IOException e) {
+      return Long.MAX_VALUE; // unreadable: leave it alone
+    }
+  }
+
+  private static void combine(Repository repo, ObjectDirectory odb, List<Pack> chosen) throws IOException {
+    File packDir = odb.getPackDirectory();
+    PackConfig pc = new PackConfig(repo);
+    pc.setDeltaCompress(false);
+    pc.setReuseObjects(true);
+    pc.setReuseDeltas(true);
+    pc.setBuildBitmaps(false);
+    Path tmpPack = Files.createTempFile(packDir.toPath(), "memoryd_compact_", ".pack.tmp");
+    Path tmpIdx = Files.createTempFile(packDir.toPath(), "memoryd_compact_", ".idx.tmp");
+    ObjectId name;
+    try (ObjectReader reader = repo.newObjectReader(); RevWalk rw = new RevWalk(reader);
+        PackWriter pw = new PackWriter(pc, reader)) {
+      Set<ObjectId> seen = new HashSet<>();
+      List<RevObject> objs = new ArrayList<>();
+      for (Pack p : chosen) {
+        for (PackIndex.MutableEntry e : p) {
+          ObjectId id = e.toObjectId();
+          if (seen.add(id)) {
+            objs.add(rw.lookupAny(id, reader.open(id).getType()));
+          }
+        }
+      }
+      pw.preparePack(objs.iterator());
+      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmpPack))) {
+        pw.writePack(NullProgressMonitor.INSTANCE, NullProgressMonitor.INSTANCE, out);
+      }
+      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmpIdx))) {
+        pw.writeIndex(out);
+      }
+      name = pw.computeName();
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(tmpPack);
+      Files.deleteIfExists(tmpIdx);
+      throw e;
+    }
+    Path realPack = packDir.toPath().resolve("pack-" + name.name() + ".pack");
+    Path realIdx = packDir.toPath().resolve("pack-" + name.name() + ".idx");
+    Files.move(tmpPack, realPack, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Files.move(tmpIdx, realIdx, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    odb.openPack(realPack.toFile());
+    for (Pack p : chosen) {
+      if (p.getPackName().equals(name.name())) {
+        continue;
+      }
+      p.close();
+      String base = "pack-" + p.getPackName();
+      for (String ext : new String[] {".pack", ".idx", ".rev", ".bitmap"}) {
+        Files.deleteIfExists(packDir.toPath().resolve(base + ext));
+      }
+    }
+  }
+
+  /** Removes temp files a killed writer may have left in the object store. */
+  static void removeTempFiles(Repository repo) throws IOException {
+    ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
+    for (Path dir : new Path[] {odb.getDirectory().toPath(), odb.getPackDirectory().toPath()}) {
+      if (!Files.isDirectory(dir)) {
+        continue;
+      }
+      try (Stream<Path> s = Files.list(dir)) {
+        for (Path p : (Iterable<Path>) s::iterator) {
+          String n = p.getFileName().toString();
+          if ((n.startsWith("insert_") && (n.endsWith(".pack") || n.endsWith(".idx")))
+              || n.startsWith("memoryd_compact_")) {
+            Files.deleteIfExists(p);
+          }
+        }
+      }
+    }
+  }
+}
