@@ -7,7 +7,8 @@
  * <li>{@link dev.memoryd.grammar.MemoryDocument}: parsing with exact offsets, canonical bodies;</li>
  * <li>{@link dev.memoryd.grammar.Linter}: lint rules with stable ids;</li>
  * <li>{@link dev.memoryd.grammar.Op}, {@link dev.memoryd.grammar.OpCodec}: the write ops and their JSON;</li>
- * <li>{@link dev.memoryd.grammar.Declarations}: deterministic application of a declaration.</li>
+ * <li>{@link dev.memoryd.grammar.Declarations}: deterministic application of a declaration;</li>
+ * <li>{@link dev.memoryd.grammar.slip}: SLIP agent messages, their nSLIP and JSON forms.</li>
  * </ul>
  */
 package dev.memoryd.grammar;
