@@ -1,6 +1,8 @@
 package dev.memoryd.grammar;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.memoryd.grammar.slices.SliceProblem;
+import dev.memoryd.grammar.slices.SliceValidator;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -8,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Checks a memory file against the grammar. Pure and stateless; thread-safe.
@@ -19,7 +20,10 @@ import java.util.Set;
  * <li>{@code frontmatter-missing}: the file does not open with a {@code ---} frontmatter block</li>
  * <li>{@code frontmatter-invalid}: unclosed block, broken YAML, or no {@code slice:} mapping</li>
  * <li>{@code slice-required-field}: {@code slice.v} is not "1", or {@code id}, {@code title},
- *     {@code summary} is missing/empty, or {@code body.type} is not {@code markdown}</li>
+ *     {@code summary} is missing/empty, or {@code body.type} is not {@code markdown} (the
+ *     required-field checks of {@link SliceValidator})</li>
+ * <li>{@code slice-invalid}: any other {@link SliceValidator} problem of the {@code slice:}
+ *     mapping (bad enum, link, hash, id format, unknown field; the message names the field path)</li>
  * <li>{@code identity-field}: {@code slice.meta.user_id}, {@code entity_type}, {@code entity_id}
  *     missing or inconsistent with the path, or {@code last_updated} missing / not ISO-8601 UTC</li>
  * <li>{@code h1-missing}: no H1 title before the first section (at the first line after the frontmatter)</li>
@@ -39,9 +43,6 @@ import java.util.Set;
  * Problems are returned in line order (stable for equal lines).
  */
 public final class Linter {
-
-    private static final Set<String> BODY_TYPES =
-            Set.of("markdown", "jsonl", "none", "code", "conversation", "text", "yaml", "routine");
 
     /** Lints one file. */
     public List<LintProblem> lint(Grammar grammar, RepoPath path, String text) {
@@ -85,20 +86,17 @@ public final class Linter {
             out.add(new LintProblem(p, 2, "frontmatter-invalid", "frontmatter needs a 'slice:' mapping"));
             return;
         }
-        JsonNode v = slice.get("v");
-        if (v == null || !v.isTextual() || !v.asText().equals("1")) {
-            out.add(new LintProblem(p, keyLine(doc, "v", 2), "slice-required-field", "slice.v must be the string \"1\""));
-        }
-        for (String f : List.of("id", "title", "summary")) {
-            JsonNode n = slice.get(f);
-            if (n == null || !n.isValueNode() || n.isNull() || n.asText().isBlank()) {
-                out.add(new LintProblem(p, keyLine(doc, f, 2), "slice-required-field", "slice." + f + " is required and must not be empty"));
+        for (SliceProblem sp : SliceValidator.validate(slice)) {
+            String field = sp.fieldPath();
+            if (SliceValidator.REQUIRED_FIELDS.contains(field) && !sp.rule().equals("format")) {
+                String key = field.equals("slice.body.type") ? "body" : field.substring("slice.".length());
+                out.add(new LintProblem(p, keyLine(doc, key, 2), "slice-required-field", sp.message()));
+            } else {
+                out.add(new LintProblem(p, keyLine(doc, lastKey(field), 2), "slice-invalid", sp.message()));
             }
         }
         JsonNode bt = slice.path("body").get("type");
-        if (bt == null || !bt.isTextual() || !BODY_TYPES.contains(bt.asText())) {
-            out.add(new LintProblem(p, keyLine(doc, "body", 2), "slice-required-field", "slice.body.type is required (one of " + BODY_TYPES.stream().sorted().toList() + ")"));
-        } else if (!bt.asText().equals("markdown")) {
+        if (bt != null && bt.isTextual() && SliceValidator.BODY_TYPES.contains(bt.asText()) && !bt.asText().equals("markdown")) {
             out.add(new LintProblem(p, keyLine(doc, "type", 2), "slice-required-field", "memory files need slice.body.type markdown, not " + bt.asText()));
         }
         JsonNode meta = slice.get("meta");
@@ -130,6 +128,13 @@ public final class Linter {
                         "slice.meta.last_updated '" + lu.asText() + "' is not an ISO-8601 UTC timestamp"));
             }
         }
+    }
+
+    /** The last key of a field path: {@code slice.links[1].rel} gives {@code rel}, {@code slice.links[1]} gives {@code links}. */
+    private static String lastKey(String fieldPath) {
+        String f = fieldPath.replaceAll("\\[\\d+]$", "");
+        f = f.substring(f.lastIndexOf('.') + 1);
+        return f.replaceAll("\\[\\d+]", "");
     }
 
     /** Line of the first frontmatter line whose key is {@code key}, else {@code fallback}. */

@@ -1,8 +1,6 @@
 package dev.memoryd.grammar;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.vladsch.flexmark.ast.Heading;
 import com.vladsch.flexmark.parser.Parser;
 import com.vladsch.flexmark.util.ast.Document;
@@ -51,7 +49,6 @@ public final class MemoryDocument {
 
     // One parser for all documents: flexmark parsers are reusable across threads.
     private static final Parser PARSER = Parser.builder().build();
-    private static final YAMLMapper YAML = new YAMLMapper();
     static final Pattern ANCHOR_COMMENT = Pattern.compile("^\\s*<!--\\s*@anchor:\\s*(\\S+)\\s+v1\\s*-->\\s*$");
     static final Pattern ANCHOR_LINKREF = Pattern.compile("^\\s*\\[//]:\\s*#\\s*\\(anchor:\\s*(\\S+)\\s+v1\\)\\s*$");
 
@@ -68,33 +65,12 @@ public final class MemoryDocument {
     private MemoryDocument(String text) {
         this.text = text;
         this.lineStarts = lineStarts(text);
-        int fmEnd = frontmatterEnd(text);
-        JsonNode fm = null;
-        String err = null;
-        int errLine = 1;
-        if (fmEnd > 0) {
-            frontmatterSpan = new Span(0, fmEnd);
-            int contentStart = text.indexOf('\n') + 1;
-            int closeLineStart = text.lastIndexOf('\n', fmEnd - 2) + 1;
-            String yaml = text.substring(contentStart, closeLineStart);
-            try {
-                fm = YAML.readTree(yaml);
-                if (fm == null || fm.isMissingNode()) {
-                    fm = null;
-                    err = "frontmatter is empty";
-                }
-            } catch (JsonProcessingException | RuntimeException e) {
-                err = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.toString();
-                if (e instanceof JsonProcessingException j && j.getLocation() != null && j.getLocation().getLineNr() > 0) {
-                    errLine = j.getLocation().getLineNr() + 1;
-                }
-            }
-        } else {
-            frontmatterSpan = null;
-            if (text.startsWith("---\n") || text.startsWith("---\r\n")) {
-                err = "frontmatter has no closing '---' line";
-            }
-        }
+        Frontmatter parsed = Frontmatter.parse(text);
+        int fmEnd = parsed.end();
+        frontmatterSpan = parsed.present() ? new Span(0, fmEnd) : null;
+        JsonNode fm = parsed.tree();
+        String err = parsed.error();
+        int errLine = parsed.errorLine();
         this.frontmatter = fm;
         this.frontmatterError = err;
         this.frontmatterErrorLine = errLine;

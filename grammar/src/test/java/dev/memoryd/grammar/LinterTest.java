@@ -95,6 +95,14 @@ class LinterTest {
     }
 
     @Test
+    void badContractWriteMode_reportsSliceInvalidAtItsLine() {
+        String t = critic().replaceFirst("    write: replace", "    write: overwrite");
+        List<LintProblem> ps = lint(TestSupport.CRITIC, t);
+        assertOnly("slice-invalid", lineOf(t, "write: overwrite"), ps);
+        assertTrue(ps.get(0).message().contains("slice.contract.write"), ps::toString);
+    }
+
+    @Test
     void entityIdNotMatchingPath_reportsIdentityField() {
         String t = critic().replace("entity_id: inner-critic", "entity_id: someone-else");
         assertOnly("identity-field", lineOf(t, "entity_id:"), lint(TestSupport.CRITIC, t));

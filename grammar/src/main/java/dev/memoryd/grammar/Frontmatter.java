@@ -1,0 +1,58 @@
+package dev.memoryd.grammar;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * The YAML frontmatter block of a memory file or {@code .slice} file, split off the text
+ * and parsed with Jackson YAML. Shared by {@link MemoryDocument} and
+ * {@link dev.memoryd.grammar.slices.SliceFile}.
+ *
+ * <p>Contract: {@link #parse} never throws. A block opens with {@code ---} on the first
+ * line and closes at the next line that is exactly {@code ---} or {@code ...}
+ * ({@code \r\n} allowed). Without a complete block, {@link #end()} is -1 and
+ * {@link #tree()} is null; {@link #error()} is non-null when the block is unclosed, empty
+ * or not valid YAML. Immutable.
+ *
+ * @param end       offset just after the closing fence line, or -1 when there is no complete block
+ * @param tree      the parsed YAML, or null when absent or broken
+ * @param error     why the block could not be parsed, or null
+ * @param errorLine 1-based line of the error in the whole text (1 if unknown)
+ */
+public record Frontmatter(int end, JsonNode tree, String error, int errorLine) {
+
+    private static final YAMLMapper YAML = new YAMLMapper();
+
+    /** Splits and parses the frontmatter of {@code text}. Never throws. */
+    public static Frontmatter parse(String text) {
+        String t = text == null ? "" : text;
+        int fmEnd = MemoryDocument.frontmatterEnd(t);
+        if (fmEnd <= 0) {
+            String err = t.startsWith("---\n") || t.startsWith("---\r\n") ? "frontmatter has no closing '---' line" : null;
+            return new Frontmatter(-1, null, err, 1);
+        }
+        int contentStart = t.indexOf('\n') + 1;
+        int closeLineStart = t.lastIndexOf('\n', fmEnd - 2) + 1;
+        String yaml = t.substring(contentStart, closeLineStart);
+        try {
+            JsonNode fm = YAML.readTree(yaml);
+            if (fm == null || fm.isMissingNode()) {
+                return new Frontmatter(fmEnd, null, "frontmatter is empty", 1);
+            }
+            return new Frontmatter(fmEnd, fm, null, 1);
+        } catch (JsonProcessingException | RuntimeException e) {
+            String err = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.toString();
+            int errLine = 1;
+            if (e instanceof JsonProcessingException j && j.getLocation() != null && j.getLocation().getLineNr() > 0) {
+                errLine = j.getLocation().getLineNr() + 1;
+            }
+            return new Frontmatter(fmEnd, null, err, errLine);
+        }
+    }
+
+    /** Whether the text has a complete (closed) block, parseable or not. */
+    public boolean present() {
+        return end > 0;
+    }
+}
