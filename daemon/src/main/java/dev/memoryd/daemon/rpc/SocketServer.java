@@ -50,10 +50,18 @@ public final class SocketServer implements AutoCloseable {
       Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "memoryd-idle-watchdog"));
   private ServerSocketChannel server;
   private UserPrincipal owner;
+  private final String ownerName;
   private volatile boolean closed;
 
   public SocketServer(Path socketPath, Function<String, Optional<String>> handler,
       int maxLineBytes, Duration idleTimeout) {
+    this(socketPath, handler, maxLineBytes, idleTimeout, System.getProperty("user.name"));
+  }
+
+  /** {@code ownerName}: the only user whose connections are served (tests use another). */
+  SocketServer(Path socketPath, Function<String, Optional<String>> handler, int maxLineBytes,
+      Duration idleTimeout, String ownerName) {
+    this.ownerName = ownerName;
     this.socketPath = socketPath;
     this.handler = handler;
     this.maxLineBytes = maxLineBytes;
@@ -67,7 +75,7 @@ public final class SocketServer implements AutoCloseable {
     server.bind(UnixDomainSocketAddress.of(socketPath));
     Files.setPosixFilePermissions(socketPath, PosixFilePermissions.fromString("rw-------"));
     owner = socketPath.getFileSystem().getUserPrincipalLookupService()
-        .lookupPrincipalByName(System.getProperty("user.name"));
+        .lookupPrincipalByName(ownerName);
     Thread t = new Thread(this::acceptLoop, "memoryd-accept");
     t.setDaemon(true);
     t.start();
