@@ -9,5 +9,8 @@
  * <li>{@link dev.memoryd.grammar.Op}, {@link dev.memoryd.grammar.OpCodec}: the write ops and their JSON;</li>
  * <li>{@link dev.memoryd.grammar.Declarations}: deterministic application of a declaration.</li>
  * </ul>
+ *
+ * <p>Sub-packages: {@code dev.memoryd.grammar.json} (RFC 8785 canonical JSON) and
+ * {@code dev.memoryd.grammar.policy} (SlicePolicy v1 context selection).
  */
 package dev.memoryd.grammar;
