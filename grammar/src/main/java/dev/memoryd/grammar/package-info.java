@@ -10,5 +10,8 @@
  * <li>{@link dev.memoryd.grammar.Declarations}: deterministic application of a declaration;</li>
  * <li>{@link dev.memoryd.grammar.slip}: SLIP agent messages, their nSLIP and JSON forms.</li>
  * </ul>
+ *
+ * <p>Sub-packages: {@code dev.memoryd.grammar.json} (RFC 8785 canonical JSON) and
+ * {@code dev.memoryd.grammar.policy} (SlicePolicy v1 context selection).
  */
 package dev.memoryd.grammar;

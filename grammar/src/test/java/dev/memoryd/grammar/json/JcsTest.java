@@ -1,4 +1,4 @@
-package dev.memoryd.ledger;
+package dev.memoryd.grammar.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

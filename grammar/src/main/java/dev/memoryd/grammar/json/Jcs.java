@@ -1,4 +1,4 @@
-package dev.memoryd.ledger;
+package dev.memoryd.grammar.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
