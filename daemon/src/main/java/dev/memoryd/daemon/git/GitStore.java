@@ -3,6 +3,7 @@ package dev.memoryd.daemon.git;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -253,30 +254,53 @@ public final class GitStore implements AutoCloseable {
       ins.flush();
     }
 
-    /** Moves the branch to the tip, compare-and-swap on the head the batch started from. */
+    /**
+     * Moves the branch to the tip, compare-and-swap on the head the batch started from. Done as
+     * git itself does it (create {@code <ref>.lock} exclusively, check the current value, write,
+     * rename), which costs half of JGit's RefUpdate here; the batch is a fast-forward by
+     * construction, and no reflog is written (the ledger and the commit chain are the history).
+     */
     public void moveRef() throws IOException {
       if (tip == null || tip.equals(base)) {
         return;
       }
-      RefUpdate ru = repo.updateRef(branchRef);
-      ru.setExpectedOldObjectId(base == null ? ObjectId.zeroId() : base);
-      ru.setNewObjectId(tip);
-      // No reflog: the ledger and the commit chain are the history, and the reflog's extra
-      // files cost more than the ref update itself.
-      ru.disableRefLog();
-      // The batch was built on `base` and the compare-and-swap guards it, so it is a
-      // fast-forward by construction; forcing skips JGit's merge-base walk.
-      ru.setForceUpdate(true);
-      RefUpdate.Result r = ru.update();
-      switch (r) {
-        case NEW, FAST_FORWARD, FORCED -> head = tip;
-        default -> {
-          // The in-memory tree now disagrees with the ref; re-seed before failing.
-          seedTree(repo.resolve(branchRef));
-          head = repo.resolve(branchRef);
-          throw new IOException("branch " + branchRef + " moved under the writer: " + r);
+      Path refFile = repo.getDirectory().toPath().resolve(branchRef);
+      Path lock = refFile.resolveSibling(refFile.getFileName() + ".lock");
+      Files.createDirectories(refFile.getParent());
+      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lock,
+          java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+        ObjectId current = currentRef(refFile);
+        if (!java.util.Objects.equals(current, base)) {
+          Files.deleteIfExists(lock);
+          head = current;
+          if (current != null) {
+            seedTree(current);
+          }
+          throw new IOException("branch " + branchRef + " moved under the writer (now "
+              + (current == null ? "absent" : current.name()) + ")");
         }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(
+            (tip.name() + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        throw new IOException("cannot lock " + branchRef + ": " + lock + " exists (another git process?)", e);
+      } catch (IOException | RuntimeException e) {
+        Files.deleteIfExists(lock);
+        throw e;
       }
+      Files.move(lock, refFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      head = tip;
+    }
+
+    private ObjectId currentRef(Path refFile) throws IOException {
+      if (Files.exists(refFile)) {
+        String v = Files.readString(refFile, java.nio.charset.StandardCharsets.US_ASCII).strip();
+        return ObjectId.isId(v) ? ObjectId.fromString(v) : repo.resolve(branchRef);
+      }
+      org.eclipse.jgit.lib.Ref packed = repo.getRefDatabase().exactRef(branchRef);
+      return packed == null ? null : packed.getObjectId();
     }
 
     @Override

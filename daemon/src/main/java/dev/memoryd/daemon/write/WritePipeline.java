@@ -449,14 +449,16 @@ public final class WritePipeline implements AutoCloseable {
               message(summaries(a.outcomes), a.p.req.rationale(), a.p.req.actor(),
                   ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash())));
         }
+        long t5 = System.nanoTime();
+        stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t2);
+        gb.flush();
+        stats.add(PhaseStats.Phase.GIT_FLUSH, System.nanoTime() - t5);
       } finally {
+        long w = System.nanoTime();
         awaitDurable(durable);
+        stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - w);
       }
-      long t5 = System.nanoTime();
-      stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t2);
-      gb.flush();
       long t6 = System.nanoTime();
-      stats.add(PhaseStats.Phase.GIT_FLUSH, t6 - t5);
       gb.moveRef();
       stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - t6);
       indexBacklog.putAll(gb.written());
