@@ -59,6 +59,7 @@ public final class Memoryd implements AutoCloseable {
   private final WorkTree tree;
   private final Ledger ledger; // null when read-only
   private final WritePipeline writer; // null when read-only
+  private final dev.memoryd.daemon.slip.SlipRelay slip; // null when read-only
   private final Instant started;
   private final Linter linter = new Linter();
 
@@ -77,6 +78,7 @@ public final class Memoryd implements AutoCloseable {
     if (!writable) {
       this.ledger = null;
       this.writer = null;
+      this.slip = null;
       return;
     }
     git.removeStaleLocks();
@@ -102,6 +104,9 @@ public final class Memoryd implements AutoCloseable {
     };
     this.writer = new WritePipeline(grammar, store, git, chain, hasher::hash, ids, cfg.clock(),
         branch, cfg.maxBatch());
+    // Extensions register before recovery, which may need to redo their events.
+    this.slip = new dev.memoryd.daemon.slip.SlipRelay(writer);
+    slip.load(chain.read(1));
     writer.recover();
     writer.start();
   }
@@ -209,6 +214,14 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return writer.submit(req);
+  }
+
+  /** The SLIP relay (serving daemons only). */
+  public dev.memoryd.daemon.slip.SlipRelay slip() {
+    if (slip == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return slip;
   }
 
   /** Reads a memory file (or one section) from the working tree, or from a commit with {@code at}. */

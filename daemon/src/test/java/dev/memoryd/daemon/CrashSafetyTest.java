@@ -46,6 +46,8 @@ class CrashSafetyTest {
     Random rnd = new Random(42);
     Set<String> acked = ConcurrentHashMap.newKeySet();
     Set<String> sent = ConcurrentHashMap.newKeySet();
+    Set<Long> slipAcked = ConcurrentHashMap.newKeySet();
+    java.util.concurrent.atomic.AtomicLong slipTurn = new java.util.concurrent.atomic.AtomicLong();
     List<Throwable> clientErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
     for (int k = 0; k < kills; k++) {
       Process p = start(cfg);
@@ -60,6 +62,10 @@ class CrashSafetyTest {
           t.start();
           clients.add(t);
         }
+        Thread slipper = new Thread(() -> slip(cfg, slipTurn, slipAcked, stop));
+        slipper.setUncaughtExceptionHandler((th, e) -> clientErrors.add(e));
+        slipper.start();
+        clients.add(slipper);
         Thread.sleep(50 + rnd.nextInt(750));
         p.destroyForcibly(); // SIGKILL on Linux
         p.waitFor(10, TimeUnit.SECONDS);
@@ -75,6 +81,18 @@ class CrashSafetyTest {
     Process p = start(cfg);
     try {
       checkInvariants(cfg, acked, sent, kills);
+      // Every acknowledged SLIP message survives the kills and is delivered exactly once.
+      Set<Long> delivered = new java.util.HashSet<>();
+      try (SocketClient c = SocketClient.connect(cfg.socket())) {
+        JsonNode r = c.call("slip.recv", TestRoot.json("{\"agent\":1,\"max\":10000}")).get("result");
+        for (JsonNode m : r.get("messages")) {
+          assertTrue(delivered.add(m.get("turn").asLong()), "delivered twice: " + m);
+        }
+      }
+      for (Long t : slipAcked) {
+        assertTrue(delivered.contains(t), "acknowledged SLIP message " + t + " lost");
+      }
+      System.out.println("slip acknowledged=" + slipAcked.size() + " delivered=" + delivered.size());
     } finally {
       p.destroy();
       p.waitFor(20, TimeUnit.SECONDS);
@@ -103,6 +121,23 @@ class CrashSafetyTest {
           fail("write refused: " + r);
         }
         acked.add(item);
+      }
+    } catch (IOException e) {
+      // the daemon was killed under us
+    }
+  }
+
+  private static void slip(MemorydConfig cfg, java.util.concurrent.atomic.AtomicLong turn,
+      Set<Long> acked, AtomicBoolean stop) {
+    try (SocketClient c = SocketClient.connect(cfg.socket())) {
+      while (!stop.get()) {
+        long t = turn.incrementAndGet();
+        JsonNode r = c.call("slip.send", TestRoot.json("{\"message\":{\"conv_id\":1,\"turn\":" + t
+            + ",\"src\":2,\"dst\":1,\"act\":\"INFORM\",\"frame\":\"TASK\",\"slots\":{}}}"));
+        if (!r.has("result")) {
+          fail("slip.send refused: " + r);
+        }
+        acked.add(t);
       }
     } catch (IOException e) {
       // the daemon was killed under us

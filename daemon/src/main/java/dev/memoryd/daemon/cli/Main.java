@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "memoryd", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
     description = "Git-backed, file-first memory daemon for AI agents.",
     subcommands = {Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
-        Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Bench.class})
+        Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Bench.class})
 public final class Main implements Runnable {
   static final int OK = 0;
   static final int PROBLEMS = 1;
@@ -303,6 +303,68 @@ public final class Main implements Runnable {
               + v.firstBadLine() + ": " + v.reason() + ": " + v.message());
           System.out.println(JsonRpc.MAPPER.writeValueAsString(Dispatcher.verifyJson(v)));
           return PROBLEMS;
+        }
+      }
+    }
+  }
+
+  @Command(name = "slip", description = "Relay SLIP agent messages through the daemon.",
+      subcommands = {SlipCmd.Send.class, SlipCmd.Recv.class})
+  static final class SlipCmd implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+      throw new CommandLine.ParameterException(spec.commandLine(), "a slip command is required (send, recv)");
+    }
+
+    @Command(name = "send", description = "Send one message: nSLIP text, or its JSON form with --json.")
+    static final class Send extends Common implements Callable<Integer> {
+      @Parameters(index = "0", description = "the message (nSLIP, or JSON with --json)")
+      String message;
+
+      @Option(names = "--json", description = "the message is the JSON form")
+      boolean json;
+
+      @Override
+      public Integer call() throws IOException {
+        ObjectNode params = JsonRpc.MAPPER.createObjectNode();
+        if (json) {
+          try {
+            params.set("message", JsonRpc.MAPPER.readTree(message));
+          } catch (JsonProcessingException e) {
+            System.err.println("memoryd: --json message is not valid JSON: " + e.getOriginalMessage());
+            return USAGE;
+          }
+        } else {
+          params.put("message", message);
+        }
+        try (SocketClient c = connect(config())) {
+          return print(c.call("slip.send", params));
+        }
+      }
+    }
+
+    @Command(name = "recv", description = "Receive the messages queued for an agent (each is delivered once).")
+    static final class Recv extends Common implements Callable<Integer> {
+      @Option(names = "--agent", required = true, description = "the destination agent id")
+      long agent;
+
+      @Option(names = "--wait-ms", defaultValue = "0", description = "wait this long for a first message")
+      int waitMs;
+
+      @Option(names = "--max", defaultValue = "100", description = "at most this many messages")
+      int max;
+
+      @Override
+      public Integer call() throws IOException {
+        ObjectNode params = JsonRpc.MAPPER.createObjectNode();
+        params.put("agent", agent);
+        params.put("wait_ms", waitMs);
+        params.put("max", max);
+        try (SocketClient c = connect(config())) {
+          return print(c.call("slip.recv", params));
         }
       }
     }

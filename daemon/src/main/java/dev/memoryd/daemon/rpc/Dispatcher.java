@@ -23,12 +23,18 @@ import dev.memoryd.daemon.ErrorReason;
 import dev.memoryd.daemon.Failure;
 import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.Outcome;
+import dev.memoryd.daemon.slip.SlipRelay;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WriteRequest;
 import dev.memoryd.grammar.LintProblem;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.OpCodec;
 import dev.memoryd.grammar.OpParse;
+import dev.memoryd.grammar.slip.Nslip;
+import dev.memoryd.grammar.slip.SlipJson;
+import dev.memoryd.grammar.slip.SlipJsonParse;
+import dev.memoryd.grammar.slip.SlipMessage;
+import dev.memoryd.grammar.slip.SlipParse;
 import dev.memoryd.ledger.Event;
 import dev.memoryd.ledger.VerifyResult;
 
@@ -152,9 +158,13 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         only(p);
         return verifyJson(svc.verify());
       }
+      case "slip.send":
+        return slipSend(p);
+      case "slip.recv":
+        return slipRecv(p);
       default:
         throw new BadRequest(ErrorReason.UNKNOWN_METHOD, "unknown method '" + method
-            + "'; known: ping, write, read, lint, history, resolve, ledger.verify");
+            + "'; known: ping, write, read, lint, history, resolve, ledger.verify, slip.send, slip.recv");
     }
   }
 
@@ -235,6 +245,91 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       }
     }
     return r;
+  }
+
+  private JsonNode slipSend(ObjectNode p) throws BadRequest {
+    only(p, "message", "actor");
+    JsonNode m = p.get("message");
+    SlipMessage msg;
+    if (m != null && m.isTextual()) {
+      SlipParse r = Nslip.decode(m.asText());
+      if (r instanceof SlipParse.Error e) {
+        throw new BadRequest(new Failure(ErrorReason.INVALID_REQUEST, "message: nSLIP " + e.reason()
+            + " at position " + e.position() + ": " + e.message(),
+            Map.of("position", e.position(), "slip_reason", e.reason())));
+      }
+      msg = ((SlipParse.Ok) r).message();
+    } else if (m != null && m.isObject()) {
+      SlipJsonParse r = SlipJson.parse(m);
+      if (r instanceof SlipJsonParse.Error e) {
+        throw new BadRequest(new Failure(ErrorReason.INVALID_REQUEST, "message." + e.fieldPath()
+            + ": " + e.message(), Map.of("field", "message." + e.fieldPath(), "slip_reason", e.reason())));
+      }
+      msg = ((SlipJsonParse.Ok) r).message();
+    } else {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST,
+          "message must be an nSLIP string or the JSON form of a SLIP message");
+    }
+    WriteOutcome out = await(svc.slip().send(msg, str(p, "actor", false)));
+    WriteOutcome.Committed c = (WriteOutcome.Committed) out;
+    ObjectNode r = F.objectNode();
+    r.put("event_id", c.events().get(0).eventId());
+    r.put("token", c.events().get(0).token());
+    r.put("nslip", Nslip.encode(msg));
+    r.put("commit", c.commit());
+    return r;
+  }
+
+  private JsonNode slipRecv(ObjectNode p) throws BadRequest {
+    only(p, "agent", "wait_ms", "max");
+    if (!p.has("agent")) {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST, "missing parameter 'agent'");
+    }
+    long agent = intParam(p, "agent", 0, Integer.MAX_VALUE);
+    int waitMs = p.has("wait_ms") ? intParam(p, "wait_ms", 0, 300_000) : 0;
+    int max = p.has("max") ? intParam(p, "max", 1, 10_000) : 100;
+    List<SlipRelay.Queued> got;
+    try {
+      got = svc.slip().recv(agent, waitMs, max);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while waiting for messages");
+    } catch (ExecutionException e) {
+      throw new BadRequest(ErrorReason.UNAVAILABLE, "delivery was not recorded; the messages stay queued: "
+          + e.getCause().getMessage());
+    }
+    ObjectNode r = F.objectNode();
+    ArrayNode msgs = r.putArray("messages");
+    for (SlipRelay.Queued q : got) {
+      ObjectNode o = msgs.addObject();
+      o.put("event_id", q.eventId());
+      o.put("nslip", q.nslip());
+      ObjectNode j = SlipJson.toJson(q.message());
+      o.put("act", j.get("act").asText());
+      o.put("frame", j.get("frame").asText());
+      o.set("conv_id", j.get("conv_id"));
+      o.set("turn", j.get("turn"));
+      o.set("src", j.get("src"));
+      o.set("dst", j.get("dst"));
+      o.set("slots", j.get("slots"));
+    }
+    return r;
+  }
+
+  private static WriteOutcome await(java.util.concurrent.CompletableFuture<WriteOutcome> f) throws BadRequest {
+    WriteOutcome out;
+    try {
+      out = f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while waiting for the writer");
+    } catch (ExecutionException e) {
+      throw new BadRequest(ErrorReason.UNAVAILABLE, "not recorded: " + e.getCause().getMessage());
+    }
+    if (out instanceof WriteOutcome.Rejected rej) {
+      throw new BadRequest(rej.failure());
+    }
+    return out;
   }
 
   private static <T> T unwrap(Outcome<T> o) throws BadRequest {

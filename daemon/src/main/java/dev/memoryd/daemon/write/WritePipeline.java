@@ -34,14 +34,11 @@ import org.eclipse.jgit.lib.PersonIdent;
 import dev.memoryd.daemon.ErrorReason;
 import dev.memoryd.daemon.Failure;
 import dev.memoryd.daemon.git.GitStore;
-import dev.memoryd.grammar.ApplyResult;
 import dev.memoryd.grammar.CreateEntity;
-import dev.memoryd.grammar.Declarations;
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.Grammar;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.OpCodec;
-import dev.memoryd.grammar.OpOutcome;
 import dev.memoryd.grammar.OpParse;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.SectionHasher;
@@ -113,8 +110,30 @@ public final class WritePipeline implements AutoCloseable {
     return t;
   }
 
-  private record Accepted(Pending p, List<OpOutcome> outcomes, Map<RepoPath, String> contents,
+  private record Accepted(Pending p, List<Mutation.EventSpec> specs, Map<RepoPath, String> contents,
       List<EventDraft> drafts) {}
+
+  /** Rebuilds an extension's mutation from its events, for recovery. Keyed by event op. */
+  public interface Replayer {
+    Mutation fromEvents(List<Event> events);
+  }
+
+  private final Map<String, Replayer> replayers = new ConcurrentHashMap<>();
+  private final List<java.util.function.Consumer<List<Event>>> listeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** Registers how to redo events whose op is {@code op} (extensions; grammar ops are built in). */
+  public void registerReplayer(String op, Replayer r) {
+    replayers.put(op, r);
+  }
+
+  /**
+   * Called on the writer thread with every batch's events, in ledger order, once they are
+   * published; also with the events a recovery rolled forward. Must be quick and not write.
+   */
+  public void addListener(java.util.function.Consumer<List<Event>> l) {
+    listeners.add(l);
+  }
 
   public WritePipeline(Grammar grammar, FileStore files, GitStore git, Chain chain,
       SectionHasher hasher, IdGenerator ids, Clock clock, BranchName branch, int maxBatch) {
@@ -222,17 +241,10 @@ public final class WritePipeline implements AutoCloseable {
     };
     try (GitStore.Batch batch = git.batch()) {
       for (List<Event> g : groups) {
-        List<Op> ops = new ArrayList<>();
-        for (Event e : g) {
-          OpParse parsed = OpCodec.parse(e.payload().get("op"));
-          if (!(parsed instanceof OpParse.Ok ok)) {
-            throw new IllegalStateException("ledger line " + e.seq() + " holds an op replay cannot parse");
-          }
-          ops.add(ok.op());
-        }
+        Mutation m = replayMutation(g);
         Instant now = Instant.parse(g.get(0).ts());
-        ApplyResult r = Declarations.apply(grammar, src, ops, now, hasher);
-        if (!(r instanceof ApplyResult.Applied a)) {
+        Mutation.Result r = m.apply(src, now);
+        if (!(r instanceof Mutation.Done a)) {
           throw new IllegalStateException("ledger lines " + g.get(0).seq() + ".." + g.get(g.size() - 1).seq()
               + " cannot be replayed onto the branch head: " + r);
         }
@@ -242,7 +254,7 @@ public final class WritePipeline implements AutoCloseable {
         commitFiles.putAll(segmentsThrough(g.get(g.size() - 1).seq(), published));
         Event last = g.get(g.size() - 1);
         batch.commit(commitFiles, author(g.get(0).actor(), now), committer(now),
-            message(summaries(a.outcomes()), g.get(0).rationale(), g.get(0).actor(),
+            message(summaries(a.events()), g.get(0).rationale(), g.get(0).actor(),
                 g.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash()));
       }
       Map<String, byte[]> toWrite = new LinkedHashMap<>();
@@ -261,7 +273,36 @@ public final class WritePipeline implements AutoCloseable {
       batch.publish();
       indexBacklog.putAll(batch.written());
     }
+    for (List<Event> g : groups) {
+      notifyListeners(g);
+    }
     LOG.info("recovery rolled " + groups.size() + " unpublished declaration(s) forward");
+  }
+
+  private Mutation replayMutation(List<Event> g) {
+    if (g.get(0).payload().path("op").isObject()) {
+      List<Op> ops = new ArrayList<>();
+      for (Event e : g) {
+        OpParse parsed = OpCodec.parse(e.payload().get("op"));
+        if (!(parsed instanceof OpParse.Ok ok)) {
+          throw new IllegalStateException("ledger line " + e.seq() + " holds an op replay cannot parse");
+        }
+        ops.add(ok.op());
+      }
+      return new GrammarMutation(grammar, ops, hasher);
+    }
+    Replayer r = replayers.get(g.get(0).op());
+    if (r == null) {
+      throw new IllegalStateException("ledger line " + g.get(0).seq() + " has op '" + g.get(0).op()
+          + "' that this daemon cannot replay");
+    }
+    return r.fromEvents(g);
+  }
+
+  private void notifyListeners(List<Event> events) {
+    for (java.util.function.Consumer<List<Event>> l : listeners) {
+      l.accept(events);
+    }
   }
 
   /** Bytes of each ledger segment holding lines (published, seq], cut at line {@code seq}. */
@@ -383,10 +424,11 @@ public final class WritePipeline implements AutoCloseable {
           continue;
         }
       }
-      List<Op> ops = withSliceIds(req.ops());
-      ApplyResult r;
+      Mutation m = req.mutation() != null ? req.mutation()
+          : new GrammarMutation(grammar, withSliceIds(req.ops()), hasher);
+      Mutation.Result r;
       try {
-        r = Declarations.apply(grammar, src, ops, now, hasher);
+        r = m.apply(src, now);
       } catch (UncheckedIOException e) {
         throw e.getCause();
       } catch (SecurityException e) {
@@ -394,18 +436,17 @@ public final class WritePipeline implements AutoCloseable {
             Failure.of(ErrorReason.INVALID_REQUEST, e.getMessage())));
         continue;
       }
-      if (r instanceof ApplyResult.Rejected rej) {
-        p.future.complete(new WriteOutcome.Rejected(rej.opIndex(), new Failure(
-            ErrorReason.fromWire(rej.reason().wireName()), rej.message(), rej.details())));
+      if (r instanceof Mutation.Refused rej) {
+        p.future.complete(new WriteOutcome.Rejected(rej.opIndex(), rej.failure()));
         continue;
       }
-      ApplyResult.Applied a = (ApplyResult.Applied) r;
-      if (!a.changed()) {
+      Mutation.Done a = (Mutation.Done) r;
+      if (!a.changed() || a.events().isEmpty()) {
         p.future.complete(new WriteOutcome.Unchanged(git.head() == null ? null : git.head().name()));
         continue;
       }
       overlay.putAll(a.newContents());
-      accepted.add(new Accepted(p, a.outcomes(), a.newContents(), drafts(req, a.outcomes(), now)));
+      accepted.add(new Accepted(p, a.events(), a.newContents(), drafts(req, a.events(), now)));
     }
     stats.add(PhaseStats.Phase.APPLY, System.nanoTime() - t0);
     if (accepted.isEmpty()) {
@@ -446,7 +487,7 @@ public final class WritePipeline implements AutoCloseable {
           a.contents.forEach((p, t) -> commitFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
           commitFiles.putAll(segments.get(i));
           commits.add(gb.commit(commitFiles, author(a.p.req.actor(), now), committer(now),
-              message(summaries(a.outcomes), a.p.req.rationale(), a.p.req.actor(),
+              message(summaries(a.specs), a.p.req.rationale(), a.p.req.actor(),
                   ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash())));
         }
         long t5 = System.nanoTime();
@@ -464,6 +505,10 @@ public final class WritePipeline implements AutoCloseable {
       indexBacklog.putAll(gb.written());
     }
     stats.batch(accepted.size());
+    // Listeners see the batch before any client hears of it, so a reply never outruns them.
+    for (List<Event> ev : events) {
+      notifyListeners(ev);
+    }
     for (int i = 0; i < accepted.size(); i++) {
       Accepted a = accepted.get(i);
       WriteOutcome out = new WriteOutcome.Committed(commits.get(i).name(),
@@ -491,27 +536,26 @@ public final class WritePipeline implements AutoCloseable {
     return out;
   }
 
-  private List<EventDraft> drafts(WriteRequest req, List<OpOutcome> outcomes, Instant now) {
+  private List<EventDraft> drafts(WriteRequest req, List<Mutation.EventSpec> specs, Instant now) {
     List<EventDraft> out = new ArrayList<>();
-    List<OpOutcome> changed = outcomes.stream().filter(OpOutcome::changed).toList();
     String declId = null;
-    for (int i = 0; i < changed.size(); i++) {
-      OpOutcome o = changed.get(i);
+    for (int i = 0; i < specs.size(); i++) {
+      Mutation.EventSpec o = specs.get(i);
       String eventId = ids.next().value();
       if (declId == null) {
         declId = eventId;
       }
-      ObjectNode payload = JsonNodeFactory.instance.objectNode();
-      payload.set("op", OpCodec.toJson(o.op()));
+      ObjectNode payload = o.payload().deepCopy();
       ObjectNode decl = payload.putObject("decl");
       decl.put("id", declId);
       decl.put("index", i);
-      decl.put("count", changed.size());
-      EntityRef ent = EntityRef.of(o.path());
+      decl.put("count", specs.size());
+      EntityRef ent = o.path() == null ? new EntityRef(null, null, null) : EntityRef.of(o.path());
       out.add(new EventDraft(eventId, now.toString(), branch.value(), req.actor(), ent.userId(),
-          ent.entityType(), ent.entityId(), o.path().value(), opName(o.op()), o.sectionAnchor(),
-          o.beforeHash(), o.afterHash(), payload, req.rationale(), evidenceRefs(o.op()),
-          req.idempotencyKey(), req.toolCallId()));
+          ent.entityType(), ent.entityId(), o.path() == null ? null : o.path().value(), o.op(),
+          o.sectionAnchor(), o.beforeHash(), o.afterHash(), payload, req.rationale(),
+          o.evidenceRefs() == null ? List.of() : o.evidenceRefs(), req.idempotencyKey(),
+          req.toolCallId()));
     }
     return out;
   }
@@ -541,17 +585,8 @@ public final class WritePipeline implements AutoCloseable {
     stats.add(PhaseStats.Phase.COMPACT, System.nanoTime() - t);
   }
 
-  private static List<String> evidenceRefs(Op op) {
-    return op.evidenceRefs() == null ? List.of() : op.evidenceRefs();
-  }
-
-  private static String opName(Op op) {
-    JsonNode j = OpCodec.toJson(op);
-    return j.path("op").asText();
-  }
-
-  private static List<String> summaries(List<OpOutcome> outcomes) {
-    return outcomes.stream().filter(OpOutcome::changed).map(OpOutcome::summary).toList();
+  private static List<String> summaries(List<Mutation.EventSpec> specs) {
+    return specs.stream().map(Mutation.EventSpec::summary).distinct().toList();
   }
 
   static String message(List<String> summaries, String rationale, String actor,
