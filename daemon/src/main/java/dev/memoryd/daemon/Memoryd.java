@@ -60,6 +60,7 @@ public final class Memoryd implements AutoCloseable {
   private final Ledger ledger; // null when read-only
   private final WritePipeline writer; // null when read-only
   private final dev.memoryd.daemon.slip.SlipRelay slip; // null when read-only
+  private final dev.memoryd.daemon.conversation.ConversationStore conversations; // null when read-only
   private final Instant started;
   private final Linter linter = new Linter();
 
@@ -79,6 +80,7 @@ public final class Memoryd implements AutoCloseable {
       this.ledger = null;
       this.writer = null;
       this.slip = null;
+      this.conversations = null;
       return;
     }
     git.removeStaleLocks();
@@ -107,6 +109,8 @@ public final class Memoryd implements AutoCloseable {
     // Extensions register before recovery, which may need to redo their events.
     this.slip = new dev.memoryd.daemon.slip.SlipRelay(writer);
     slip.load(chain.read(1));
+    this.conversations = new dev.memoryd.daemon.conversation.ConversationStore(writer, ids);
+    conversations.load(chain.read(1));
     writer.recover();
     writer.start();
   }
@@ -222,6 +226,14 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return slip;
+  }
+
+  /** Stored conversations and context selection (serving daemons only). */
+  public dev.memoryd.daemon.conversation.ConversationStore conversations() {
+    if (conversations == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return conversations;
   }
 
   /** Reads a memory file (or one section) from the working tree, or from a commit with {@code at}. */

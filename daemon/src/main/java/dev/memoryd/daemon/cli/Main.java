@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "memoryd", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
     description = "Git-backed, file-first memory daemon for AI agents.",
     subcommands = {Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
-        Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Bench.class})
+        Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Bench.class})
 public final class Main implements Runnable {
   static final int OK = 0;
   static final int PROBLEMS = 1;
@@ -366,6 +366,37 @@ public final class Main implements Runnable {
         try (SocketClient c = connect(config())) {
           return print(c.call("slip.recv", params));
         }
+      }
+    }
+  }
+
+  @Command(name = "context", description = "SlicePolicy v1 context for an anchor turn (SliceExport, printed as RFC 8785 JSON).")
+  static final class Context extends Common implements Callable<Integer> {
+    @Option(names = "--anchor", required = true, description = "the anchor turn id")
+    String anchor;
+
+    @Option(names = "--policy", description = "policy configuration as JSON (default: the spec's defaults)")
+    String policy;
+
+    @Override
+    public Integer call() throws IOException {
+      ObjectNode params = JsonRpc.MAPPER.createObjectNode();
+      params.put("anchor_turn_id", anchor);
+      if (policy != null) {
+        try {
+          params.set("policy", JsonRpc.MAPPER.readTree(policy));
+        } catch (JsonProcessingException e) {
+          System.err.println("memoryd: --policy is not valid JSON: " + e.getOriginalMessage());
+          return USAGE;
+        }
+      }
+      try (SocketClient c = connect(config())) {
+        JsonNode reply = c.call("context", params);
+        if (reply.has("error")) {
+          return print(reply);
+        }
+        System.out.println(dev.memoryd.grammar.json.Jcs.canonicalize(reply.get("result")));
+        return OK;
       }
     }
   }

@@ -30,6 +30,8 @@ import dev.memoryd.grammar.LintProblem;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.OpCodec;
 import dev.memoryd.grammar.OpParse;
+import dev.memoryd.grammar.policy.PolicyConfig;
+import dev.memoryd.grammar.policy.PolicyInputException;
 import dev.memoryd.grammar.slip.Nslip;
 import dev.memoryd.grammar.slip.SlipJson;
 import dev.memoryd.grammar.slip.SlipJsonParse;
@@ -158,13 +160,18 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         only(p);
         return verifyJson(svc.verify());
       }
+      case "conversation.append":
+        return conversationAppend(p);
+      case "context":
+        return context(p);
       case "slip.send":
         return slipSend(p);
       case "slip.recv":
         return slipRecv(p);
       default:
         throw new BadRequest(ErrorReason.UNKNOWN_METHOD, "unknown method '" + method
-            + "'; known: ping, write, read, lint, history, resolve, ledger.verify, slip.send, slip.recv");
+            + "'; known: ping, write, read, lint, history, resolve, ledger.verify, slip.send, slip.recv, "
+            + "conversation.append, context");
     }
   }
 
@@ -245,6 +252,49 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       }
     }
     return r;
+  }
+
+  private JsonNode conversationAppend(ObjectNode p) throws BadRequest {
+    only(p, "session_id", "turns", "actor");
+    WriteOutcome out;
+    try {
+      out = svc.conversations().append(str(p, "session_id", true), p.get("turns"), str(p, "actor", false));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while waiting for the writer");
+    } catch (ExecutionException e) {
+      throw new BadRequest(ErrorReason.UNAVAILABLE, "not recorded: " + e.getCause().getMessage());
+    }
+    if (out instanceof WriteOutcome.Rejected rej) {
+      Map<String, Object> d = new LinkedHashMap<>(rej.failure().details());
+      if (rej.opIndex() >= 0) {
+        d.put("turn_index", rej.opIndex());
+      }
+      throw new BadRequest(new Failure(rej.failure().reason(), rej.failure().message(), d));
+    }
+    WriteOutcome.Committed c = (WriteOutcome.Committed) out;
+    ObjectNode r = F.objectNode();
+    r.put("commit", c.commit());
+    r.put("event_id", c.events().get(0).eventId());
+    r.put("token", c.events().get(0).token());
+    r.put("path", c.events().get(0).path());
+    r.put("turns", p.get("turns").size());
+    return r;
+  }
+
+  private JsonNode context(ObjectNode p) throws BadRequest {
+    only(p, "anchor_turn_id", "policy");
+    String anchor = str(p, "anchor_turn_id", true);
+    JsonNode policy = p.get("policy");
+    try {
+      PolicyConfig cfg = policy == null || policy.isNull() ? PolicyConfig.DEFAULT : PolicyConfig.fromJson(policy);
+      return svc.conversations().context(anchor, cfg);
+    } catch (PolicyInputException e) {
+      throw new BadRequest(new Failure(e.kind() == PolicyInputException.Kind.NOT_FOUND
+          ? ErrorReason.NOT_FOUND : ErrorReason.INVALID_REQUEST,
+          (policy != null && e.kind() != PolicyInputException.Kind.NOT_FOUND ? "policy." : "") + e.getMessage(),
+          Map.of("field", e.field())));
+    }
   }
 
   private JsonNode slipSend(ObjectNode p) throws BadRequest {

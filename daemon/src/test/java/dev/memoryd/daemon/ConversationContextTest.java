@@ -1,0 +1,133 @@
+package dev.memoryd.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import dev.memoryd.daemon.rpc.JsonRpc;
+import dev.memoryd.grammar.json.Jcs;
+
+/** conversation.append and context through the running daemon. */
+class ConversationContextTest {
+  static final Path GOLDEN = Path.of("..", "grammar", "src", "test", "resources", "policy", "golden");
+
+  @TempDir Path tmp;
+
+  static Stream<Path> goldens() throws Exception {
+    return Files.list(GOLDEN).filter(Files::isDirectory).sorted();
+  }
+
+  /** Appends every turn of a DAG, parents first, one append per turn in its own session. */
+  static void appendAll(TestRoot root, JsonNode dag) throws Exception {
+    List<JsonNode> pending = new ArrayList<>();
+    dag.get("turns").forEach(pending::add);
+    Set<String> done = new HashSet<>();
+    while (!pending.isEmpty()) {
+      boolean progress = false;
+      for (java.util.Iterator<JsonNode> it = pending.iterator(); it.hasNext(); ) {
+        JsonNode t = it.next();
+        boolean ready = true;
+        for (JsonNode p : t.path("parents")) {
+          ready &= done.contains(p.get("id").asText());
+        }
+        if (ready) {
+          ObjectNode req = JsonRpc.MAPPER.createObjectNode();
+          req.put("session_id", t.get("session_id").asText());
+          req.putArray("turns").add(t);
+          JsonNode r = root.call("conversation.append", JsonRpc.MAPPER.writeValueAsString(req));
+          assertTrue(r.has("result"), r.toString());
+          done.add(t.get("id").asText());
+          it.remove();
+          progress = true;
+        }
+      }
+      assertTrue(progress, "input DAG has a cycle or a missing parent");
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("goldens")
+  void context_throughDaemon_matchesGoldenSliceExport_byteForByte(Path dir) throws Exception {
+    JsonNode in = JsonRpc.MAPPER.readTree(dir.resolve("input.json").toFile());
+    JsonNode expected = JsonRpc.MAPPER.readTree(dir.resolve("expected.json").toFile());
+    try (TestRoot root = new TestRoot(tmp).serve()) {
+      appendAll(root, in.get("dag"));
+      ObjectNode req = JsonRpc.MAPPER.createObjectNode();
+      req.put("anchor_turn_id", in.get("anchor_turn_id").asText());
+      req.set("policy", in.get("config"));
+      String params = JsonRpc.MAPPER.writeValueAsString(req);
+      JsonNode got = root.call("context", params).get("result");
+      assertEquals(Jcs.canonicalize(expected), Jcs.canonicalize(got));
+      // survives a restart: the DAG is folded back from the ledger
+      root.daemon.close();
+      root.serve();
+      assertEquals(Jcs.canonicalize(expected), Jcs.canonicalize(root.call("context", params).get("result")));
+      assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+    }
+  }
+
+  private static String turn(String id, String parent) {
+    return "{\"id\":\"" + id + "\",\"role\":\"user\",\"phase\":\"planning\",\"salience\":0.5,"
+        + "\"trajectory_depth\":0,\"trajectory_sibling_order\":0,\"trajectory_homogeneity\":0.5,"
+        + "\"trajectory_temporal\":0.5,\"trajectory_complexity\":1.0,\"created_at\":\"2026-01-01T00:00:00Z\""
+        + (parent == null ? "" : ",\"parents\":[{\"id\":\"" + parent + "\",\"edge_type\":\"reply\"}]") + "}";
+  }
+
+  static final String T1 = "00000000-0000-4000-8000-000000000001";
+  static final String T2 = "00000000-0000-4000-8000-000000000002";
+  static final String T3 = "00000000-0000-4000-8000-000000000003";
+
+  @Test
+  void badAppendsAndQueries_getPreciseErrors_andRecordNothing() throws Exception {
+    try (TestRoot root = new TestRoot(tmp).serve()) {
+      JsonNode ok = root.call("conversation.append", "{\"session_id\":\"s1\",\"turns\":[" + turn(T1, null) + ","
+          + turn(T2, T1) + "]}");
+      assertTrue(ok.has("result"), ok.toString());
+      assertTrue(ok.get("result").get("path").asText().matches("\\.slices/[0-9A-Z]{26}\\.slice"));
+      String slice = root.file(ok.get("result").get("path").asText());
+      assertTrue(slice.contains("type: conversation"), slice);
+      assertEquals(2, slice.lines().filter(l -> l.startsWith("{")).count());
+
+      assertEquals("conflict", reason(root.call("conversation.append",
+          "{\"session_id\":\"s1\",\"turns\":[" + turn(T1, null) + "]}")));
+      assertEquals("not_found", reason(root.call("conversation.append",
+          "{\"session_id\":\"s1\",\"turns\":[" + turn(T3, "00000000-0000-4000-8000-000000000099") + "]}")));
+      assertEquals("invalid_request", reason(root.call("conversation.append",
+          "{\"session_id\":\"s1\",\"turns\":[{\"id\":\"" + T3 + "\",\"role\":\"wizard\"}]}")));
+      assertEquals("invalid_request", reason(root.call("conversation.append",
+          "{\"session_id\":\"bad session!\",\"turns\":[" + turn(T3, null) + "]}")));
+      assertEquals("not_found", reason(root.call("context", "{\"anchor_turn_id\":\"" + T3 + "\"}")));
+      JsonNode badPolicy = root.call("context", "{\"anchor_turn_id\":\"" + T1 + "\",\"policy\":{\"max_nodes\":0}}");
+      assertEquals("invalid_request", reason(badPolicy));
+      assertEquals("max_nodes", badPolicy.get("error").get("data").get("field").asText(), badPolicy.toString());
+      assertEquals(1, root.call("ledger.verify", null).get("result").get("lines").asInt(),
+          "only the first append is recorded");
+
+      JsonNode ctx = root.call("context", "{\"anchor_turn_id\":\"" + T2 + "\"}").get("result");
+      assertEquals("b0351b23b393541b", ctx.get("policy_params_hash").asText());
+      assertEquals("1.0.0", ctx.get("schema_version").asText());
+      assertEquals(2, ctx.get("turns").size());
+      String again = Jcs.canonicalize(root.call("context", "{\"anchor_turn_id\":\"" + T2 + "\"}").get("result"));
+      assertEquals(Jcs.canonicalize(ctx), again);
+    }
+  }
+
+  private static String reason(JsonNode r) {
+    return r.path("error").path("data").path("reason").asText("(no error: " + r + ")");
+  }
+}
