@@ -298,6 +298,51 @@ public final class Memoryd implements AutoCloseable {
     return Outcome.ok(r);
   }
 
+  /**
+   * Typed links from a slice id, over every memory file and {@code .slices/*.slice} in the working
+   * tree (frontmatter only: a pointer's payload is never opened), with inverse, transitive and
+   * symmetric inference when asked.
+   */
+  public Outcome<List<dev.memoryd.grammar.slices.LinkGraph.ExploredLink>> explore(String id, String rel,
+      boolean infer) throws IOException {
+    if (rel != null && !dev.memoryd.grammar.slices.Relations.isKnown(rel)) {
+      return Outcome.fail(ErrorReason.INVALID_REQUEST, "unknown relation '" + rel + "'; known: "
+          + new java.util.TreeSet<>(dev.memoryd.grammar.slices.Relations.names()));
+    }
+    List<com.fasterxml.jackson.databind.JsonNode> slices = new ArrayList<>();
+    boolean found = false;
+    for (Path f : sliceFiles()) {
+      java.util.Optional<com.fasterxml.jackson.databind.JsonNode> s =
+          dev.memoryd.grammar.slices.SliceFile.parse(Files.readString(f, StandardCharsets.UTF_8)).slice();
+      if (s.isPresent()) {
+        slices.add(s.get());
+        found |= id.equals(s.get().path("id").asText(null));
+      }
+    }
+    dev.memoryd.grammar.slices.LinkGraph g = dev.memoryd.grammar.slices.LinkGraph.of(slices);
+    List<dev.memoryd.grammar.slices.LinkGraph.ExploredLink> links =
+        g.explore(id, java.util.Optional.ofNullable(rel), infer);
+    if (!found && links.isEmpty()) {
+      return Outcome.fail(ErrorReason.NOT_FOUND, "no slice with id " + id);
+    }
+    return Outcome.ok(links);
+  }
+
+  private List<Path> sliceFiles() throws IOException {
+    List<Path> out = new ArrayList<>();
+    for (String dir : new String[] {"users", ".slices"}) {
+      Path d = cfg.root().resolve(dir);
+      if (Files.isDirectory(d) && !Files.isSymbolicLink(d)) {
+        try (Stream<Path> s = Files.walk(d)) {
+          s.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+              .filter(f -> f.toString().endsWith(".md") || f.toString().endsWith(".slice"))
+              .sorted().forEach(out::add);
+        }
+      }
+    }
+    return out;
+  }
+
   /** Lints one file, or every memory file under {@code users/}. */
   public Outcome<List<LintProblem>> lint(String path) throws IOException {
     List<LintProblem> out = new ArrayList<>();

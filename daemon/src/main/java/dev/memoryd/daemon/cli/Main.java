@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "memoryd", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
     description = "Git-backed, file-first memory daemon for AI agents.",
     subcommands = {Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
-        Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Bench.class})
+        Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Main.Explore.class, Bench.class})
 public final class Main implements Runnable {
   static final int OK = 0;
   static final int PROBLEMS = 1;
@@ -396,6 +396,33 @@ public final class Main implements Runnable {
           return print(reply);
         }
         System.out.println(dev.memoryd.grammar.json.Jcs.canonicalize(reply.get("result")));
+        return OK;
+      }
+    }
+  }
+
+  @Command(name = "explore", description = "Typed links from a slice id, with --infer for inferred ones (works without a daemon).")
+  static final class Explore extends Common implements Callable<Integer> {
+    @Parameters(index = "0", description = "a slice id")
+    String id;
+
+    @Option(names = "--rel", description = "only this relation (e.g. part_of, has_part, see_also)")
+    String rel;
+
+    @Option(names = "--infer", description = "include inverse, transitive and symmetric inferences")
+    boolean infer;
+
+    @Override
+    public Integer call() throws IOException {
+      try (Memoryd m = Memoryd.openReadOnly(config())) {
+        var o = m.explore(id, rel, infer);
+        if (o instanceof Outcome.Failed<?> f) {
+          return fail(f.failure());
+        }
+        var links = ((Outcome.Ok<List<dev.memoryd.grammar.slices.LinkGraph.ExploredLink>>) o).value();
+        for (var l : links) {
+          System.out.println(l.from() + " " + l.rel() + " " + l.to() + (l.inferred() ? (l.via().isEmpty() ? "  (inferred: inverse)" : "  (inferred via " + String.join(" ", l.via()) + ")") : ""));
+        }
         return OK;
       }
     }

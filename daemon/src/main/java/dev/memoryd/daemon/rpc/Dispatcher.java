@@ -160,6 +160,17 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         only(p);
         return verifyJson(svc.verify());
       }
+      case "explore": {
+        only(p, "id", "rel", "infer");
+        boolean infer = false;
+        if (p.has("infer")) {
+          if (!p.get("infer").isBoolean()) {
+            throw new BadRequest(ErrorReason.INVALID_REQUEST, "parameter 'infer' must be a boolean");
+          }
+          infer = p.get("infer").asBoolean();
+        }
+        return exploreJson(unwrap(svc.explore(str(p, "id", true), str(p, "rel", false), infer)));
+      }
       case "conversation.append":
         return conversationAppend(p);
       case "context":
@@ -171,8 +182,22 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       default:
         throw new BadRequest(ErrorReason.UNKNOWN_METHOD, "unknown method '" + method
             + "'; known: ping, write, read, lint, history, resolve, ledger.verify, slip.send, slip.recv, "
-            + "conversation.append, context");
+            + "conversation.append, context, explore");
     }
+  }
+
+  public static ObjectNode exploreJson(List<dev.memoryd.grammar.slices.LinkGraph.ExploredLink> links) {
+    ObjectNode r = F.objectNode();
+    ArrayNode arr = r.putArray("links");
+    for (dev.memoryd.grammar.slices.LinkGraph.ExploredLink l : links) {
+      ObjectNode o = arr.addObject();
+      o.put("from", l.from());
+      o.put("rel", l.rel());
+      o.put("to", l.to());
+      o.put("inferred", l.inferred());
+      l.via().forEach(o.putArray("via")::add);
+    }
+    return r;
   }
 
   public static ObjectNode verifyJson(VerifyResult v) {

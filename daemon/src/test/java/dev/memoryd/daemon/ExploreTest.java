@@ -1,0 +1,86 @@
+package dev.memoryd.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** explore over the example tree's typed links, through the socket. */
+class ExploreTest {
+  static final String USER = "01JC7X00000000000000000001";
+  static final String CRITIC = "01JC7X00000000000000000003";
+  static final String CRITIC_NOTES = "01JC7X00000000000000000004";
+  static final String YOUNG = "01JC7X00000000000000000005";
+  static final String REL = "01JC7X00000000000000000007";
+
+  @TempDir Path tmp;
+  TestRoot root;
+
+  @BeforeEach
+  void up() throws Exception {
+    root = new TestRoot(tmp).serve();
+  }
+
+  @AfterEach
+  void down() {
+    root.close();
+  }
+
+  private List<String> links(String params) throws Exception {
+    JsonNode r = root.call("explore", params);
+    assertTrue(r.has("result"), r.toString());
+    List<String> out = new ArrayList<>();
+    for (JsonNode l : r.get("result").get("links")) {
+      out.add(l.get("rel").asText() + " " + l.get("to").asText() + (l.get("inferred").asBoolean() ? " *" : ""));
+    }
+    return out;
+  }
+
+  @Test
+  void statedLinks_only_withoutInfer() throws Exception {
+    List<String> l = links("{\"id\":\"" + CRITIC_NOTES + "\"}");
+    assertEquals(List.of("part_of " + CRITIC), l);
+  }
+
+  @Test
+  void transitiveInverseAndSymmetric_inferred() throws Exception {
+    List<String> l = links("{\"id\":\"" + CRITIC_NOTES + "\",\"infer\":true}");
+    assertTrue(l.contains("part_of " + USER + " *"), l.toString());
+    List<String> has = links("{\"id\":\"" + USER + "\",\"rel\":\"has_part\",\"infer\":true}");
+    assertTrue(has.contains("has_part " + CRITIC + " *"), has.toString());
+    assertTrue(has.contains("has_part " + CRITIC_NOTES + " *"), has.toString());
+    List<String> sym = links("{\"id\":\"" + CRITIC + "\",\"rel\":\"see_also\",\"infer\":true}");
+    assertEquals(List.of("see_also " + REL + " *"), sym);
+    assertFalse(links("{\"id\":\"" + YOUNG + "\",\"rel\":\"see_also\",\"infer\":true}").contains("see_also " + CRITIC + " *"),
+        "see_also must not chain through the relationship");
+  }
+
+  @Test
+  void cycles_terminate() throws Exception {
+    Path f = root.dir.resolve("users/sam/overview.md");
+    Files.writeString(f, Files.readString(f).replaceFirst("  links: \\[\\]", "  links:\n    - rel: part_of\n      to: " + CRITIC_NOTES));
+    List<String> l = links("{\"id\":\"" + USER + "\",\"infer\":true}");
+    assertFalse(l.isEmpty());
+  }
+
+  @Test
+  void unknownRelationOrId_isPreciseError() throws Exception {
+    assertEquals("invalid_request", root.call("explore", "{\"id\":\"" + USER + "\",\"rel\":\"likes\"}")
+        .get("error").get("data").get("reason").asText());
+    assertEquals("not_found", root.call("explore", "{\"id\":\"01JC7X0000000000000000ZZZZ\"}")
+        .get("error").get("data").get("reason").asText());
+    assertEquals("invalid_request", root.call("explore", "{\"id\":\"" + USER + "\",\"infer\":\"yes\"}")
+        .get("error").get("data").get("reason").asText());
+  }
+}
