@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Runs every write-path benchmark in one go, so ratios are measured in the same run.
+# Runs every benchmark in one go, so ratios are measured in the same run. Each run starts its own
+# daemon (a child JVM) on a fresh root and drives it over the socket. Prints one JSON line per run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin/memoryd --version >/dev/null
-for args in "--clients 1 --floor" "--clients 4" "--clients 16 --writes 4000" \
-            "--clients 1 --history 1000" "--clients 1 --history 100000 --verify"; do
-  echo "## bench $args"
-  bin/memoryd bench $args | tail -n 1
-done
+run() { echo "## bench $*"; bin/memoryd bench "$@" | tail -n 1; }
+run --clients 1 --floor
+run --clients 4
+run --clients 16 --writes 4000
+run --clients 1 --history 1000
+run --clients 1 --history 100000 --verify
+run --mode slip --clients 4 --writes 4000
+run --mode context --turns 100000 --writes 2000

@@ -46,6 +46,8 @@ final class Bench implements Callable<Integer> {
   @Option(names = "--root", description = "root to use (default: a fresh temp dir)") Path root;
   @Option(names = "--floor", description = "also measure the physical floor") boolean floor;
   @Option(names = "--verify", description = "also measure ledger verify throughput") boolean verify;
+  @Option(names = "--mode", defaultValue = "write", description = "write (default), slip (relay throughput) or context (SlicePolicy queries)") String mode;
+  @Option(names = "--turns", defaultValue = "100000", description = "context mode: turns in the stored DAG") int turns;
 
   @Override
   public Integer call() throws Exception {
@@ -55,6 +57,23 @@ final class Bench implements Callable<Integer> {
     Memoryd.init(cfg, null);
     Process daemon = startDaemon(cfg);
     ObjectNode out = JsonRpc.MAPPER.createObjectNode();
+    if (!mode.equals("write")) {
+      try {
+        if (mode.equals("slip")) {
+          benchSlip(cfg, out);
+        } else if (mode.equals("context")) {
+          benchContext(cfg, out);
+        } else {
+          throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+              "--mode must be write, slip or context");
+        }
+      } finally {
+        daemon.destroy();
+        daemon.waitFor(30, TimeUnit.SECONDS);
+      }
+      System.out.println(JsonRpc.MAPPER.writeValueAsString(out));
+      return 0;
+    }
     try {
       int parts = Math.max(clients, 1);
       try (SocketClient c = SocketClient.connect(cfg.socket())) {
@@ -99,6 +118,135 @@ final class Bench implements Callable<Integer> {
     }
     System.out.println(JsonRpc.MAPPER.writeValueAsString(out));
     return 0;
+  }
+
+  /** Senders send {@code writes} messages to {@code clients} agents; one receiver per agent long-polls. */
+  private void benchSlip(MemorydConfig cfg, ObjectNode out) throws Exception {
+    int agents = Math.max(1, clients);
+    long[] lat = new long[writes];
+    java.util.concurrent.atomic.AtomicInteger received = new java.util.concurrent.atomic.AtomicInteger();
+    ExecutorService ex = Executors.newFixedThreadPool(clients + agents);
+    List<Future<?>> fs = new ArrayList<>();
+    long t0 = System.nanoTime();
+    for (int a = 0; a < agents; a++) {
+      final int agent = a;
+      fs.add(ex.submit(() -> {
+        try (SocketClient c = SocketClient.connect(cfg.socket())) {
+          int mine = writes / agents + (agent < writes % agents ? 1 : 0);
+          int got = 0;
+          while (got < mine) {
+            ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("agent", 1000 + agent).put("wait_ms", 2000).put("max", 1000);
+            JsonNode r = c.call("slip.recv", p);
+            check(r);
+            got += r.get("result").get("messages").size();
+          }
+          received.addAndGet(got);
+        }
+        return null;
+      }));
+    }
+    for (int t = 0; t < clients; t++) {
+      final int sender = t;
+      fs.add(ex.submit(() -> {
+        try (SocketClient c = SocketClient.connect(cfg.socket())) {
+          for (int i = sender; i < writes; i += clients) {
+            ObjectNode p = JsonRpc.MAPPER.createObjectNode();
+            p.put("message", "@a1|f2|c1|S1|d"
+                + dev.memoryd.grammar.slip.Base62.encode(1000 + i % agents) + "|T"
+                + dev.memoryd.grammar.slip.Base62.encode(i) + "|u\"bench\"#");
+            long s = System.nanoTime();
+            check(c.call("slip.send", p));
+            lat[i] = System.nanoTime() - s;
+          }
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : fs) {
+      f.get();
+    }
+    double secs = (System.nanoTime() - t0) / 1e9;
+    ex.shutdown();
+    Arrays.sort(lat);
+    out.put("mode", "slip");
+    out.put("messages", writes);
+    out.put("senders", clients);
+    out.put("receivers", agents);
+    out.put("delivered", received.get());
+    out.put("messages_per_s", round(writes / secs));
+    out.put("send_p50_ms", round(lat[lat.length / 2] / 1e6));
+    out.put("send_p99_ms", round(lat[(int) Math.min(lat.length - 1, Math.ceil(lat.length * 0.99) - 1)] / 1e6));
+  }
+
+  /** Stores a random {@code turns}-turn DAG (200 sessions), then times {@code writes} context queries. */
+  private void benchContext(MemorydConfig cfg, ObjectNode out) throws Exception {
+    java.util.Random rnd = new java.util.Random(42);
+    int perAppend = Math.max(1, turns / 200);
+    long tLoad = System.nanoTime();
+    try (SocketClient c = SocketClient.connect(cfg.socket())) {
+      String[] phases = {"exploration", "debugging", "planning", "consolidation", "synthesis"};
+      for (int start = 0; start < turns; start += perAppend) {
+        ObjectNode req = JsonRpc.MAPPER.createObjectNode();
+        String session = "bench-" + (start / perAppend);
+        req.put("session_id", session);
+        ArrayNode ts = req.putArray("turns");
+        for (int i = start; i < Math.min(turns, start + perAppend); i++) {
+          ObjectNode t = ts.addObject();
+          t.put("id", uuid(i));
+          t.put("role", i % 2 == 0 ? "user" : "assistant");
+          t.put("phase", phases[rnd.nextInt(phases.length)]);
+          t.put("salience", rnd.nextInt(1000) / 1000.0);
+          t.put("trajectory_depth", i % 50);
+          t.put("trajectory_sibling_order", rnd.nextInt(4));
+          t.put("trajectory_homogeneity", rnd.nextInt(1000) / 1000.0);
+          t.put("trajectory_temporal", rnd.nextInt(1000) / 1000.0);
+          t.put("trajectory_complexity", rnd.nextInt(5000) / 1000.0);
+          t.put("created_at", Instant.ofEpochSecond(1_767_225_600L + i).toString());
+          ArrayNode ps = t.putArray("parents");
+          if (i > 0) {
+            ps.addObject().put("id", uuid(Math.max(0, i - 1 - rnd.nextInt(Math.min(i, 50))))).put("edge_type", "reply");
+            if (i > 10 && rnd.nextInt(10) == 0) {
+              int second = Math.max(0, i - 1 - rnd.nextInt(Math.min(i, 500)));
+              if (!uuid(second).equals(ps.get(0).get("id").asText())) {
+                ps.addObject().put("id", uuid(second)).put("edge_type", "reference");
+              }
+            }
+          }
+        }
+        check(c.call("conversation.append", req));
+      }
+      double loadSecs = (System.nanoTime() - tLoad) / 1e9;
+      ObjectNode warm = JsonRpc.MAPPER.createObjectNode().put("anchor_turn_id", uuid(turns / 2));
+      long tFirst = System.nanoTime();
+      check(c.call("context", warm)); // builds the in-memory DAG once
+      double firstMs = (System.nanoTime() - tFirst) / 1e6;
+      for (int i = 0; i < warmup; i++) {
+        check(c.call("context", JsonRpc.MAPPER.createObjectNode().put("anchor_turn_id", uuid(rnd.nextInt(turns)))));
+      }
+      long[] lat = new long[writes];
+      int selected = 0;
+      for (int i = 0; i < writes; i++) {
+        ObjectNode q = JsonRpc.MAPPER.createObjectNode().put("anchor_turn_id", uuid(rnd.nextInt(turns)));
+        long s = System.nanoTime();
+        JsonNode r = c.call("context", q);
+        lat[i] = System.nanoTime() - s;
+        check(r);
+        selected += r.get("result").get("turns").size();
+      }
+      Arrays.sort(lat);
+      out.put("mode", "context");
+      out.put("turns", turns);
+      out.put("queries", writes);
+      out.put("p50_ms", round(lat[lat.length / 2] / 1e6));
+      out.put("p99_ms", round(lat[(int) Math.min(lat.length - 1, Math.ceil(lat.length * 0.99) - 1)] / 1e6));
+      out.put("mean_selected_turns", round((double) selected / writes));
+      out.put("load_s", round(loadSecs));
+      out.put("first_query_ms", round(firstMs));
+    }
+  }
+
+  private static String uuid(int i) {
+    return String.format("%08x-0000-4000-8000-%012x", i >>> 16, (long) i);
   }
 
   private static double round(double d) {
