@@ -106,12 +106,17 @@ public final class ContextSelector {
         for (String id : ids) {
             turns.add(dag.turn(id).orElseThrow());
         }
+        // The edges among the selection, found from each selected child's own parents (not by a
+        // scan of the whole DAG, which made a query cost grow with the conversation).
         List<ConversationDag.Edge> edges = new ArrayList<>();
-        for (ConversationDag.Edge e : dag.edges()) { // already sorted by (parent, child, edge_type)
-            if (ids.contains(e.parent()) && ids.contains(e.child())) {
-                edges.add(e);
+        for (Turn t : turns) {
+            for (ParentRef p : t.parents()) {
+                if (ids.contains(p.id())) {
+                    edges.add(new ConversationDag.Edge(p.id(), t.id(), p.edgeType()));
+                }
             }
         }
+        edges.sort(ConversationDag.Edge.ORDER);
         String paramsHash = config.paramsHash();
 
         JsonNodeFactory f = JsonNodeFactory.instance;
