@@ -50,6 +50,8 @@ import dev.memoryd.ledger.VerifyResult;
 public final class Memoryd implements AutoCloseable {
   public static final String VERSION = Version.VERSION;
   public static final String PROTOCOL_VERSION = "1";
+  /** Size limit a slice's contract {@code overflow} policy applies to (bytes of body). */
+  public static final long MAX_SLICE_BODY = 1L << 20;
 
   private final MemorydConfig cfg;
   private final Grammar grammar;
@@ -61,6 +63,7 @@ public final class Memoryd implements AutoCloseable {
   private final WritePipeline writer; // null when read-only
   private final dev.memoryd.daemon.slip.SlipRelay slip; // null when read-only
   private final dev.memoryd.daemon.conversation.ConversationStore conversations; // null when read-only
+  private final dev.memoryd.daemon.slices.SliceStore slices;
   private final Instant started;
   private final Linter linter = new Linter();
 
@@ -81,6 +84,7 @@ public final class Memoryd implements AutoCloseable {
       this.writer = null;
       this.slip = null;
       this.conversations = null;
+      this.slices = new dev.memoryd.daemon.slices.SliceStore(null, null, cfg.root(), MAX_SLICE_BODY);
       return;
     }
     git.removeStaleLocks();
@@ -111,6 +115,7 @@ public final class Memoryd implements AutoCloseable {
     slip.load(chain.read(1));
     this.conversations = new dev.memoryd.daemon.conversation.ConversationStore(writer, ids);
     conversations.load(chain.read(1));
+    this.slices = new dev.memoryd.daemon.slices.SliceStore(writer, ids, cfg.root(), MAX_SLICE_BODY);
     writer.recover();
     writer.start();
   }
@@ -226,6 +231,11 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return slip;
+  }
+
+  /** Generic slices: create, append rows, list with staleness. Listing works read-only too. */
+  public dev.memoryd.daemon.slices.SliceStore slices() {
+    return slices;
   }
 
   /** Stored conversations and context selection (serving daemons only). */

@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "memoryd", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
     description = "Git-backed, file-first memory daemon for AI agents.",
     subcommands = {Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
-        Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Main.Explore.class, Bench.class})
+        Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Main.Explore.class, Main.SlicesCmd.class, Bench.class})
 public final class Main implements Runnable {
   static final int OK = 0;
   static final int PROBLEMS = 1;
@@ -424,6 +424,55 @@ public final class Main implements Runnable {
           System.out.println(l.from() + " " + l.rel() + " " + l.to() + (l.inferred() ? (l.via().isEmpty() ? "  (inferred: inverse)" : "  (inferred via " + String.join(" ", l.via()) + ")") : ""));
         }
         return OK;
+      }
+    }
+  }
+
+  @Command(name = "slices", description = "Generic slices.", subcommands = {SlicesCmd.ListCmd.class, SlicesCmd.AppendRow.class})
+  static final class SlicesCmd implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+      throw new CommandLine.ParameterException(spec.commandLine(), "a slices command is required (list, append-row)");
+    }
+
+    @Command(name = "list", description = "Every slice with FRESH/STALE and its age (works without a daemon).")
+    static final class ListCmd extends Common implements Callable<Integer> {
+      @Override
+      public Integer call() throws IOException {
+        try (Memoryd m = Memoryd.openReadOnly(config())) {
+          for (ObjectNode o : m.slices().list(java.time.Instant.now())) {
+            System.out.println(o.path("id").asText() + "  " + o.path("path").asText() + "  "
+                + o.path("tag").asText("[no date]") + "  " + o.path("title").asText(""));
+          }
+          return OK;
+        }
+      }
+    }
+
+    @Command(name = "append-row", description = "Append one JSONL row (a JSON object with _meta.id) to a jsonl slice.")
+    static final class AppendRow extends Common implements Callable<Integer> {
+      @Parameters(index = "0", description = "the slice id")
+      String id;
+
+      @Parameters(index = "1", description = "the row as JSON")
+      String row;
+
+      @Override
+      public Integer call() throws IOException {
+        ObjectNode params = JsonRpc.MAPPER.createObjectNode();
+        params.put("id", id);
+        try {
+          params.set("row", JsonRpc.MAPPER.readTree(row));
+        } catch (JsonProcessingException e) {
+          System.err.println("memoryd: the row is not valid JSON: " + e.getOriginalMessage());
+          return USAGE;
+        }
+        try (SocketClient c = connect(config())) {
+          return print(c.call("append_row", params));
+        }
       }
     }
   }

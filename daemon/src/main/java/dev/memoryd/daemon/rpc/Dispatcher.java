@@ -173,6 +173,53 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       }
       case "conversation.append":
         return conversationAppend(p);
+      case "slices.create": {
+        only(p, "slice", "body", "actor");
+        JsonNode sl = p.get("slice");
+        if (sl == null || !sl.isObject()) {
+          throw new BadRequest(ErrorReason.INVALID_REQUEST, "slice must be an object (the slice: mapping)");
+        }
+        WriteOutcome.Committed c = (WriteOutcome.Committed) await(svc.slices().create((ObjectNode) sl,
+            str(p, "body", false), str(p, "actor", false)));
+        ObjectNode r = F.objectNode();
+        String path = c.events().get(0).path();
+        r.put("id", path.substring(".slices/".length(), path.length() - ".slice".length()));
+        r.put("path", path);
+        r.put("commit", c.commit());
+        r.put("event_id", c.events().get(0).eventId());
+        return r;
+      }
+      case "append_row": {
+        only(p, "id", "row", "actor");
+        WriteOutcome.Committed c = (WriteOutcome.Committed) await(svc.slices().appendRow(str(p, "id", true),
+            p.get("row"), str(p, "actor", false)));
+        ObjectNode r = F.objectNode();
+        r.put("commit", c.commit());
+        r.put("event_id", c.events().get(0).eventId());
+        r.put("token", c.events().get(0).token());
+        return r;
+      }
+      case "slices.list": {
+        only(p);
+        ObjectNode r = F.objectNode();
+        ArrayNode items = r.putArray("items");
+        svc.slices().list(svc.config().clock().instant()).forEach(items::add);
+        return r;
+      }
+      case "slices.rows": {
+        only(p, "id", "all");
+        String id = str(p, "id", true);
+        String text = svc.slices().read(id).orElseThrow(() -> new BadRequest(ErrorReason.NOT_FOUND, "no slice " + id));
+        dev.memoryd.grammar.slices.SliceFile sf = dev.memoryd.grammar.slices.SliceFile.parse(text);
+        ObjectNode r = F.objectNode();
+        ArrayNode rows = r.putArray("rows");
+        if (p.path("all").asBoolean(false)) {
+          dev.memoryd.grammar.slices.JsonlBody.rows(sf.body()).forEach(x -> rows.add(x.node()));
+        } else {
+          dev.memoryd.grammar.slices.JsonlBody.activeRows(sf.body()).forEach(rows::add);
+        }
+        return r;
+      }
       case "context":
         return context(p);
       case "slip.send":
@@ -182,7 +229,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       default:
         throw new BadRequest(ErrorReason.UNKNOWN_METHOD, "unknown method '" + method
             + "'; known: ping, write, read, lint, history, resolve, ledger.verify, slip.send, slip.recv, "
-            + "conversation.append, context, explore");
+            + "conversation.append, context, explore, slices.create, slices.list, slices.rows, append_row");
     }
   }
 

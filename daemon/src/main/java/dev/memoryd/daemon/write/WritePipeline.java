@@ -98,7 +98,7 @@ public final class WritePipeline implements AutoCloseable {
   /** Poison pill: interrupting the writer could close its file channels mid-write. */
   private static final Pending STOP = new Pending(null, null);
   private static final long INDEX_DELAY_MS = 50;
-  private static final int COMPACT_EVERY = 16;
+  private static final int COMPACT_EVERY = Integer.getInteger("memoryd.compactEvery", 16);
   private int batchesSinceCompaction;
   private Future<?> compaction;
   private final ExecutorService io = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-durable"));
