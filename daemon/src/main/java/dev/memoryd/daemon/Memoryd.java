@@ -88,6 +88,7 @@ public final class Memoryd implements AutoCloseable {
       return;
     }
     git.removeStaleLocks();
+    tree.removeTempFiles();
     IdGenerator ids = new IdGenerator(cfg.clock(), cfg.random());
     this.ledger = Ledger.open(cfg.ledgerDir(), keys, new LedgerOptions(cfg.segmentLines(), ids));
     BranchName branch = new BranchName(cfg.branch());
@@ -101,6 +102,12 @@ public final class Memoryd implements AutoCloseable {
       @Override
       public void writeAll(Map<String, byte[]> files) throws IOException {
         tree.writeAll(files);
+      }
+
+      @Override
+      public WritePipeline.IoAction stage(Map<String, byte[]> files) throws IOException {
+        WorkTree.Staged st = tree.stage(files);
+        return st::publish;
       }
 
       @Override
@@ -150,7 +157,8 @@ public final class Memoryd implements AutoCloseable {
     Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwx------"));
     Path ignore = root.resolve(".gitignore");
     if (!Files.exists(ignore)) {
-      Files.writeString(ignore, "# memoryd local state: socket, caches, indexes (rebuildable)\n.memoryd/\n");
+      Files.writeString(ignore, "# memoryd local state: socket, caches, indexes (rebuildable)\n.memoryd/\n"
+          + "# memoryd's temp files while it replaces a file (removed at start after a crash)\n*.memoryd-tmp\n");
       did.add("wrote .gitignore");
     }
     boolean newKey = !Files.exists(cfg.keyFile());

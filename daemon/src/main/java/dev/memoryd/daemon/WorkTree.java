@@ -11,7 +11,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -25,6 +27,7 @@ import dev.memoryd.grammar.RepoPath;
  * directory (JGit LockFile's discipline). Thread-safe for reads; writes come from the writer.
  */
 final class WorkTree {
+  static final String TMP_SUFFIX = ".memoryd-tmp";
   private final Path root;
 
   WorkTree(Path root) {
@@ -62,32 +65,90 @@ final class WorkTree {
 
   /** Writes all files, each atomically; directories touched are fsynced once at the end. */
   void writeAll(Map<String, byte[]> files) throws IOException {
+    stage(files).publish();
+  }
+
+  /**
+   * First half of {@link #writeAll}: each file's bytes go to a temp file beside it and are
+   * fsynced; nothing a reader sees changes yet, so this may run while the ledger is still being
+   * made durable. {@link Staged#publish()} renames them into place.
+   */
+  Staged stage(Map<String, byte[]> files) throws IOException {
+    List<Path[]> moves = new ArrayList<>();
     Set<Path> dirs = new LinkedHashSet<>();
-    for (Map.Entry<String, byte[]> e : files.entrySet()) {
-      Path target = resolve(RepoPath.of(e.getKey()));
-      Path dir = target.getParent();
-      if (!Files.isDirectory(dir)) {
-        Files.createDirectories(dir);
-        dirs.add(dir.getParent());
-      }
-      Path tmp = dir.resolve("." + target.getFileName() + ".memoryd-tmp");
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE,
-          StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-        ByteBuffer b = ByteBuffer.wrap(e.getValue());
-        while (b.hasRemaining()) {
-          ch.write(b);
+    try {
+      for (Map.Entry<String, byte[]> e : files.entrySet()) {
+        Path target = resolve(RepoPath.of(e.getKey()));
+        Path dir = target.getParent();
+        if (!Files.isDirectory(dir)) {
+          Files.createDirectories(dir);
+          dirs.add(dir.getParent());
         }
-        ch.force(false);
+        Path tmp = dir.resolve("." + target.getFileName() + TMP_SUFFIX);
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+          ByteBuffer b = ByteBuffer.wrap(e.getValue());
+          while (b.hasRemaining()) {
+            ch.write(b);
+          }
+          ch.force(false);
+        }
+        moves.add(new Path[] {tmp, target});
+        dirs.add(dir);
       }
-      try {
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException ex) {
-        throw new IOException("the file system of " + root + " cannot rename atomically", ex);
+    } catch (IOException | RuntimeException e) {
+      for (Path[] m : moves) {
+        Files.deleteIfExists(m[0]);
       }
-      dirs.add(dir);
+      throw e;
     }
-    for (Path d : dirs) {
-      fsyncDir(d);
+    return new Staged(moves, dirs);
+  }
+
+  /** Temp files of {@link #stage}, waiting to be renamed into place. */
+  final class Staged {
+    private final List<Path[]> moves;
+    private final Set<Path> dirs;
+
+    private Staged(List<Path[]> moves, Set<Path> dirs) {
+      this.moves = moves;
+      this.dirs = dirs;
+    }
+
+    void publish() throws IOException {
+      for (Path[] m : moves) {
+        try {
+          Files.move(m[0], m[1], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException ex) {
+          throw new IOException("the file system of " + root + " cannot rename atomically", ex);
+        }
+      }
+      for (Path d : dirs) {
+        fsyncDir(d);
+      }
+    }
+
+    void abort() throws IOException {
+      for (Path[] m : moves) {
+        Files.deleteIfExists(m[0]);
+      }
+    }
+  }
+
+  /** Removes temp files a killed writer left beside memory files. */
+  void removeTempFiles() throws IOException {
+    for (String top : new String[] {"users", ".slices"}) {
+      Path d = root.resolve(top);
+      if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+        continue;
+      }
+      try (java.util.stream.Stream<Path> s = Files.walk(d)) {
+        for (Path p : (Iterable<Path>) s::iterator) {
+          if (p.getFileName().toString().endsWith(TMP_SUFFIX) && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+            Files.delete(p);
+          }
+        }
+      }
     }
   }
 

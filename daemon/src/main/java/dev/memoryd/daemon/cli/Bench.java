@@ -70,6 +70,9 @@ final class Bench implements Callable<Integer> {
       } finally {
         daemon.destroy();
         daemon.waitFor(30, TimeUnit.SECONDS);
+        if (root == null) {
+          deleteTree(dir.getParent(), dir.getFileName().toString());
+        }
       }
       System.out.println(JsonRpc.MAPPER.writeValueAsString(out));
       return 0;
@@ -83,6 +86,7 @@ final class Bench implements Callable<Integer> {
         prefill(cfg, parts);
       }
       run(cfg, parts, warmup, null);
+      settle();
       long[] lat = new long[writes];
       long t0 = System.nanoTime();
       run(cfg, parts, writes, lat);
@@ -114,10 +118,33 @@ final class Bench implements Callable<Integer> {
       }
     }
     if (floor) {
+      settle();
       out.set("floor", floor(dir));
+    }
+    if (root == null) {
+      deleteTree(dir.getParent(), dir.getFileName().toString());
     }
     System.out.println(JsonRpc.MAPPER.writeValueAsString(out));
     return 0;
+  }
+
+  /**
+   * Flushes other dirty pages (earlier runs, the prefill) before measuring: on a shared disk,
+   * background write-back otherwise lands inside our fsyncs and runs stop being comparable.
+   */
+  private static void settle() throws IOException, InterruptedException {
+    new ProcessBuilder("sync").inheritIO().start().waitFor(60, TimeUnit.SECONDS);
+  }
+
+  /** Removes what a run made in a temp dir: the root, its key, log and floor files. */
+  private static void deleteTree(Path parent, String prefix) throws IOException {
+    try (var s = Files.list(parent)) {
+      for (Path p : (Iterable<Path>) s.filter(f -> f.getFileName().toString().startsWith(prefix))::iterator) {
+        try (var w = Files.walk(p)) {
+          w.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+      }
+    }
   }
 
   /** Senders send {@code writes} messages to {@code clients} agents; one receiver per agent long-polls. */
@@ -255,8 +282,11 @@ final class Bench implements Callable<Integer> {
 
   private static Process startDaemon(MemorydConfig cfg) throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java, "-XX:+UseParallelGC"));
-    String extra = System.getenv("MEMORYD_DAEMON_JAVA_OPTS"); // e.g. a JFR recording
+    List<String> cmd = new ArrayList<>(List.of(java));
+    String extra = System.getenv("MEMORYD_DAEMON_JAVA_OPTS"); // e.g. a JFR recording, another GC
+    if (extra == null || !extra.contains("GC")) {
+      cmd.add("-XX:+UseParallelGC");
+    }
     if (extra != null && !extra.isBlank()) {
       cmd.addAll(List.of(extra.trim().split("\\s+")));
     }

@@ -187,11 +187,8 @@ public final class GitStore implements AutoCloseable {
    * dominated the cost of a write. {@link PackCompactor} keeps the pack count down.
    */
   private ObjectInserter packInserter() {
-    org.eclipse.jgit.internal.storage.file.PackInserter pi =
-        ((org.eclipse.jgit.internal.storage.file.ObjectDirectory) repo.getObjectDatabase()).newPackInserter();
-    pi.checkExisting(false); // duplicates are harmless and compaction drops them
-    pi.setCompressionLevel(1);
-    return pi;
+    return new BatchPackInserter(
+        (org.eclipse.jgit.internal.storage.file.ObjectDirectory) repo.getObjectDatabase(), 1);
   }
 
   /** Rolls small packs into bigger ones when there are many; returns packs combined. */

@@ -76,7 +76,10 @@ final class PackCompactor {
     if (split < 2) {
       return 0;
     }
-    combine(repo, odb, packs.subList(0, split));
+    List<Pack> chosen = packs.subList(0, split);
+    if (!combineRaw(odb, chosen)) {
+      combine(repo, odb, chosen);
+    }
     return split;
   }
 
@@ -85,6 +88,107 @@ final class PackCompactor {
       return p.getIndex().getObjectCount();
     } catch (IOException e) {
       return Long.MAX_VALUE; // unreadable: leave it alone
+    }
+  }
+
+  /**
+   * Concatenates the packs' object entries byte for byte (no inflate, no re-deflate). Works when
+   * every entry is a whole object, as in the packs memoryd writes; returns false (nothing
+   * written) if a pack holds deltas, whose offsets would not survive the move.
+   */
+  private static boolean combineRaw(ObjectDirectory odb, List<Pack> chosen) throws IOException {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    out.write(new byte[12], 0, 12);
+    List<org.eclipse.jgit.transport.PackedObjectInfo> infos = new ArrayList<>();
+    Set<ObjectId> seen = new HashSet<>();
+    for (Pack p : chosen) {
+      byte[] data = Files.readAllBytes(p.getPackFile().toPath());
+      PackIndex idx = p.getIndex();
+      List<long[]> entries = new ArrayList<>(); // offset, index into ids
+      List<ObjectId> ids = new ArrayList<>();
+      for (PackIndex.MutableEntry e : idx) {
+        entries.add(new long[] {e.getOffset(), ids.size()});
+        ids.add(e.toObjectId());
+      }
+      entries.sort(Comparator.comparingLong(a -> a[0]));
+      for (int i = 0; i < entries.size(); i++) {
+        int off = Math.toIntExact(entries.get(i)[0]);
+        int end = i + 1 < entries.size() ? Math.toIntExact(entries.get(i + 1)[0]) : data.length - 20;
+        int type = (data[off] >> 4) & 7;
+        if (type < 1 || type > 4) {
+          return false;
+        }
+        ObjectId id = ids.get((int) entries.get(i)[1]);
+        if (!seen.add(id)) {
+          continue;
+        }
+        org.eclipse.jgit.transport.PackedObjectInfo info = new org.eclipse.jgit.transport.PackedObjectInfo(id);
+        info.setOffset(out.size());
+        info.setCRC((int) idx.findCRC32(id));
+        out.write(data, off, end - off);
+        infos.add(info);
+      }
+    }
+    byte[] bytes = out.toByteArray();
+    bytes[0] = 'P';
+    bytes[1] = 'A';
+    bytes[2] = 'C';
+    bytes[3] = 'K';
+    org.eclipse.jgit.util.NB.encodeInt32(bytes, 4, 2);
+    org.eclipse.jgit.util.NB.encodeInt32(bytes, 8, infos.size());
+    java.security.MessageDigest md;
+    java.security.MessageDigest nameMd;
+    try {
+      md = java.security.MessageDigest.getInstance("SHA-1");
+      nameMd = java.security.MessageDigest.getInstance("SHA-1");
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    byte[] packHash = md.digest(bytes);
+    java.util.Collections.sort(infos);
+    byte[] raw = new byte[20];
+    for (org.eclipse.jgit.transport.PackedObjectInfo o : infos) {
+      o.copyRawTo(raw, 0);
+      nameMd.update(raw);
+    }
+    ObjectId name = ObjectId.fromRaw(nameMd.digest());
+    java.io.ByteArrayOutputStream idxOut = new java.io.ByteArrayOutputStream();
+    org.eclipse.jgit.internal.storage.file.BasePackIndexWriter.createVersion(idxOut, 2).write(infos, packHash);
+    Path dir = odb.getPackDirectory().toPath();
+    Path tmpPack = Files.createTempFile(dir, "memoryd_compact_", ".pack.tmp");
+    Path tmpIdx = Files.createTempFile(dir, "memoryd_compact_", ".idx.tmp");
+    try {
+      try (OutputStream o = Files.newOutputStream(tmpPack)) {
+        o.write(bytes);
+        o.write(packHash);
+      }
+      Files.write(tmpIdx, idxOut.toByteArray());
+      install(odb, chosen, name, tmpPack, tmpIdx);
+    } finally {
+      Files.deleteIfExists(tmpPack);
+      Files.deleteIfExists(tmpIdx);
+    }
+    return true;
+  }
+
+  /** Renames the combined pack into place, registers it, then deletes the packs it replaces. */
+  private static void install(ObjectDirectory odb, List<Pack> chosen, ObjectId name, Path tmpPack,
+      Path tmpIdx) throws IOException {
+    Path packDir = odb.getPackDirectory().toPath();
+    Path realPack = packDir.resolve("pack-" + name.name() + ".pack");
+    Path realIdx = packDir.resolve("pack-" + name.name() + ".idx");
+    Files.move(tmpPack, realPack, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Files.move(tmpIdx, realIdx, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    odb.openPack(realPack.toFile());
+    for (Pack p : chosen) {
+      if (p.getPackName().equals(name.name())) {
+        continue;
+      }
+      p.close();
+      String base = "pack-" + p.getPackName();
+      for (String ext : new String[] {".pack", ".idx", ".rev", ".bitmap"}) {
+        Files.deleteIfExists(packDir.resolve(base + ext));
+      }
     }
   }
 
@@ -123,21 +227,7 @@ final class PackCompactor {
       Files.deleteIfExists(tmpIdx);
       throw e;
     }
-    Path realPack = packDir.toPath().resolve("pack-" + name.name() + ".pack");
-    Path realIdx = packDir.toPath().resolve("pack-" + name.name() + ".idx");
-    Files.move(tmpPack, realPack, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    Files.move(tmpIdx, realIdx, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    odb.openPack(realPack.toFile());
-    for (Pack p : chosen) {
-      if (p.getPackName().equals(name.name())) {
-        continue;
-      }
-      p.close();
-      String base = "pack-" + p.getPackName();
-      for (String ext : new String[] {".pack", ".idx", ".rev", ".bitmap"}) {
-        Files.deleteIfExists(packDir.toPath().resolve(base + ext));
-      }
-    }
+    install(odb, chosen, name, tmpPack, tmpIdx);
   }
 
   /** Removes temp files a killed writer may have left in the object store. */
@@ -151,7 +241,7 @@ final class PackCompactor {
         for (Path p : (Iterable<Path>) s::iterator) {
           String n = p.getFileName().toString();
           if ((n.startsWith("insert_") && (n.endsWith(".pack") || n.endsWith(".idx")))
-              || n.startsWith("memoryd_compact_")) {
+              || n.startsWith("memoryd_compact_") || n.startsWith("memoryd_insert_")) {
             Files.deleteIfExists(p);
           }
         }

@@ -90,10 +90,18 @@ public final class WritePipeline implements AutoCloseable {
 
     void writeAll(Map<String, byte[]> files) throws IOException;
 
+    /** Writes and fsyncs temp files; the returned action renames them into place. */
+    IoAction stage(Map<String, byte[]> files) throws IOException;
+
     java.nio.file.Path root();
   }
 
   private record Pending(WriteRequest req, CompletableFuture<WriteOutcome> future) {}
+
+  /** An I/O step that may fail. */
+  public interface IoAction {
+    void run() throws IOException;
+  }
 
   /** Poison pill: interrupting the writer could close its file channels mid-write. */
   private static final Pending STOP = new Pending(null, null);
@@ -102,6 +110,7 @@ public final class WritePipeline implements AutoCloseable {
   private int batchesSinceCompaction;
   private Future<?> compaction;
   private final ExecutorService io = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-durable"));
+  private final ExecutorService stager = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-stage"));
   private final ExecutorService compactor = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-compact"));
 
   private static Thread daemon(Runnable r, String name) {
@@ -464,18 +473,21 @@ public final class WritePipeline implements AutoCloseable {
     stats.add(PhaseStats.Phase.LEDGER_APPEND, t2 - t1);
     Map<String, byte[]> finalFiles = new LinkedHashMap<>();
     overlay.forEach((p, t) -> finalFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
-    // Objects stay invisible until the ref moves, so they are built while another thread makes
-    // the ledger durable and only then replaces the files; the ref moves after both.
+    // Objects stay invisible until the ref moves, and temp files until they are renamed, so
+    // both are written while the ledger is made durable; the renames wait for the ledger, and
+    // the ref moves last.
     Future<?> durable = io.submit(() -> {
       long s0 = System.nanoTime();
       chain.sync();
-      long s1 = System.nanoTime();
-      files.writeAll(finalFiles);
-      stats.add(PhaseStats.Phase.LEDGER_FSYNC, s1 - s0);
-      stats.add(PhaseStats.Phase.FILES, System.nanoTime() - s1);
+      stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - s0);
       return null;
     });
-
+    Future<IoAction> staged = stager.submit(() -> {
+      long s0 = System.nanoTime();
+      IoAction a = files.stage(finalFiles);
+      stats.add(PhaseStats.Phase.FILES, System.nanoTime() - s0);
+      return a;
+    });
     List<ObjectId> commits = new ArrayList<>();
     try (GitStore.Batch gb = git.batch()) {
       try {
@@ -494,11 +506,19 @@ public final class WritePipeline implements AutoCloseable {
         stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t2);
         gb.flush();
         stats.add(PhaseStats.Phase.GIT_FLUSH, System.nanoTime() - t5);
-      } finally {
-        long w = System.nanoTime();
-        awaitDurable(durable);
-        stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - w);
+      } catch (IOException | RuntimeException e) {
+        // Never leave the I/O threads running past a failed batch.
+        awaitQuietly(durable);
+        awaitQuietly(staged);
+        throw e;
       }
+      long w = System.nanoTime();
+      awaitDurable(durable);
+      IoAction rename = awaitDurable(staged);
+      stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - w);
+      long r0 = System.nanoTime();
+      rename.run(); // only now: the ledger holds every line these files reflect
+      stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - r0);
       long t6 = System.nanoTime();
       gb.moveRef();
       stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - t6);
@@ -560,9 +580,19 @@ public final class WritePipeline implements AutoCloseable {
     return out;
   }
 
-  private static void awaitDurable(Future<?> f) throws IOException {
+  private static void awaitQuietly(Future<?> f) {
     try {
       f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      LOG.log(Level.FINE, "I/O of a failed batch also failed", e.getCause());
+    }
+  }
+
+  private static <T> T awaitDurable(Future<T> f) throws IOException {
+    try {
+      return f.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new java.io.InterruptedIOException("interrupted while making a batch durable");
@@ -627,6 +657,7 @@ public final class WritePipeline implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     io.shutdown();
+    stager.shutdown();
     compactor.shutdown();
     try {
       compactor.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);

@@ -1,0 +1,182 @@
+package dev.memoryd.daemon.git;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32;
+import java.util.zip.Deflater;
+
+import org.eclipse.jgit.internal.storage.file.BasePackIndexWriter;
+import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.transport.PackParser;
+import org.eclipse.jgit.transport.PackedObjectInfo;
+import org.eclipse.jgit.util.IO;
+import org.eclipse.jgit.util.NB;
+
+/**
+ * Collects one batch's objects in memory and writes them as one pack and one index on
+ * {@link #flush()}: two file writes and two renames however many objects the batch made (JGit's
+ * PackInserter writes each object to disk as it comes and reads the pack back to hash it).
+ * Objects cannot be read back before the flush; the writer never needs to. Not thread-safe.
+ */
+final class BatchPackInserter extends ObjectInserter {
+  private static final AtomicLong SEQ = new AtomicLong();
+
+  private final ObjectDirectory odb;
+  private final ByteArrayOutputStream pack = new ByteArrayOutputStream(64 * 1024);
+  private final List<PackedObjectInfo> objects = new ArrayList<>();
+  private final Set<ObjectId> seen = new HashSet<>();
+  private final Deflater deflater;
+  private final byte[] buf = new byte[16 * 1024];
+
+  BatchPackInserter(ObjectDirectory odb, int level) {
+    this.odb = odb;
+    this.deflater = new Deflater(level);
+    pack.write(new byte[12], 0, 12); // header, filled in at flush
+  }
+
+  @Override
+  public ObjectId insert(int type, byte[] data, int off, int len) throws IOException {
+    ObjectId id = idFor(type, data, off, len);
+    if (!seen.add(id)) {
+      return id;
+    }
+    long offset = pack.size();
+    CRC32 crc = new CRC32();
+    byte[] hdr = new byte[16];
+    int n = header(hdr, type, len);
+    pack.write(hdr, 0, n);
+    crc.update(hdr, 0, n);
+    deflater.reset();
+    deflater.setInput(data, off, len);
+    deflater.finish();
+    while (!deflater.finished()) {
+      int k = deflater.deflate(buf);
+      pack.write(buf, 0, k);
+      crc.update(buf, 0, k);
+    }
+    PackedObjectInfo info = new PackedObjectInfo(id);
+    info.setOffset(offset);
+    info.setCRC((int) crc.getValue());
+    objects.add(info);
+    return id;
+  }
+
+  @Override
+  public ObjectId insert(int type, long len, InputStream in) throws IOException {
+    byte[] data = new byte[Math.toIntExact(len)];
+    IO.readFully(in, data, 0, data.length);
+    return insert(type, data, 0, data.length);
+  }
+
+  private static int header(byte[] b, int type, long size) {
+    long next = size >>> 4;
+    b[0] = (byte) ((next > 0 ? 0x80 : 0x00) | (type << 4) | (size & 0x0F));
+    int n = 1;
+    while (next > 0) {
+      long rest = next >>> 7;
+      b[n++] = (byte) ((rest > 0 ? 0x80 : 0x00) | (next & 0x7F));
+      next = rest;
+    }
+    return n;
+  }
+
+  @Override
+  public PackParser newPackParser(InputStream in) {
+    throw new UnsupportedOperationException("memoryd's batch inserter does not parse packs");
+  }
+
+  @Override
+  public ObjectReader newReader() {
+    return odb.newReader(); // sees flushed objects only
+  }
+
+  @Override
+  public void flush() throws IOException {
+    if (objects.isEmpty()) {
+      return;
+    }
+    byte[] bytes = pack.toByteArray();
+    System.arraycopy(new byte[] {'P', 'A', 'C', 'K'}, 0, bytes, 0, 4);
+    NB.encodeInt32(bytes, 4, 2);
+    NB.encodeInt32(bytes, 8, objects.size());
+    MessageDigest sha1 = sha1();
+    sha1.update(bytes);
+    byte[] packHash = sha1.digest();
+
+    Collections.sort(objects);
+    MessageDigest nameMd = sha1();
+    byte[] raw = new byte[20];
+    for (PackedObjectInfo o : objects) {
+      o.copyRawTo(raw, 0);
+      nameMd.update(raw);
+    }
+    String name = ObjectId.fromRaw(nameMd.digest()).name();
+    ByteArrayOutputStream idx = new ByteArrayOutputStream(1024 + objects.size() * 28);
+    BasePackIndexWriter.createVersion(idx, 2).write(objects, packHash);
+
+    Path dir = odb.getPackDirectory().toPath();
+    Files.createDirectories(dir);
+    String tmpBase = "memoryd_insert_" + ProcessHandle.current().pid() + "_" + SEQ.incrementAndGet();
+    Path tmpPack = dir.resolve(tmpBase + ".pack.tmp");
+    Path tmpIdx = dir.resolve(tmpBase + ".idx.tmp");
+    try {
+      write(tmpPack, bytes, packHash);
+      write(tmpIdx, idx.toByteArray(), null);
+      Path realPack = dir.resolve("pack-" + name + ".pack");
+      Files.move(tmpPack, realPack, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(tmpIdx, dir.resolve("pack-" + name + ".idx"), StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+      odb.openPack(realPack.toFile());
+    } finally {
+      Files.deleteIfExists(tmpPack);
+      Files.deleteIfExists(tmpIdx);
+    }
+    objects.clear();
+    seen.clear();
+    pack.reset();
+    pack.write(new byte[12], 0, 12);
+  }
+
+  private static void write(Path p, byte[] a, byte[] trailer) throws IOException {
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      ByteBuffer[] bufs = trailer == null ? new ByteBuffer[] {ByteBuffer.wrap(a)}
+          : new ByteBuffer[] {ByteBuffer.wrap(a), ByteBuffer.wrap(trailer)};
+      long total = a.length + (trailer == null ? 0 : trailer.length);
+      long done = 0;
+      while (done < total) {
+        done += ch.write(bufs);
+      }
+    }
+  }
+
+  private static MessageDigest sha1() {
+    try {
+      return MessageDigest.getInstance("SHA-1");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    deflater.end();
+  }
+}
