@@ -51,6 +51,63 @@ final class LineCodec {
         return Hex.encode(mac.doFinal(Jcs.canonicalBytes(unsignedOrSigned.toJson(false))));
     }
 
+    /** The fields verification needs, read by streaming over the line (no tree, no record). */
+    record Peek(long seq, String chain, String prev, String lineHash, String algo, int saltVersion) {}
+
+    private static final com.fasterxml.jackson.core.JsonFactory FACTORY = new com.fasterxml.jackson.core.JsonFactory();
+
+    /** Reads a line's seq, chain and integrity, checking that it is one well-formed JSON object. */
+    static Peek peek(byte[] buf, int off, int len) throws IOException {
+        Long seq = null;
+        String chain = null;
+        String prev = null;
+        String lineHash = null;
+        String algo = null;
+        Integer salt = null;
+        try (com.fasterxml.jackson.core.JsonParser p = FACTORY.createParser(buf, off, len)) {
+            if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                throw new IOException("a line must be one JSON object");
+            }
+            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                String name = p.getCurrentName();
+                com.fasterxml.jackson.core.JsonToken t = p.nextToken();
+                switch (name) {
+                    case "seq" -> seq = t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : null;
+                    case "chain" -> chain = t == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
+                    case "integrity" -> {
+                        if (t != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                            throw new IOException("integrity must be an object");
+                        }
+                        while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                            String k = p.getCurrentName();
+                            com.fasterxml.jackson.core.JsonToken v = p.nextToken();
+                            switch (k) {
+                                case "prev" -> prev = v == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
+                                case "line_hash" -> lineHash = v == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
+                                case "algo" -> algo = v == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
+                                case "salt_version" -> salt = v == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : null;
+                                default -> p.skipChildren();
+                            }
+                        }
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+            if (p.nextToken() != null) {
+                throw new IOException("trailing content after the event object");
+            }
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IOException(e.getOriginalMessage(), e);
+        }
+        if (seq == null || chain == null || prev == null || lineHash == null || algo == null || salt == null) {
+            throw new IOException("missing or mistyped seq, chain or integrity fields");
+        }
+        if (!lineHash.matches("[0-9a-f]{64}")) {
+            throw new IOException("integrity.line_hash is not 64 lowercase hex digits");
+        }
+        return new Peek(seq, chain, prev, lineHash, algo, salt);
+    }
+
     static JsonNode parse(byte[] buf, int off, int len) throws IOException {
         return JSON.readTree(buf, off, len);
     }
@@ -62,7 +119,13 @@ final class LineCodec {
      * HMAC input is rebuilt with {@link Jcs} from the parsed event, which is the definition.
      */
     static boolean verify(Mac mac, byte[] buf, int off, int len, Event parsed) {
-        byte[] expected = Hex.decode(parsed.integrity().lineHash());
+        return verify(mac, buf, off, len, parsed.integrity().lineHash(), () -> parsed);
+    }
+
+    /** As {@link #verify(Mac, byte[], int, int, Event)}, parsing the full event only if the fast path fails. */
+    static boolean verify(Mac mac, byte[] buf, int off, int len, String lineHash,
+            java.util.function.Supplier<Event> parsed) {
+        byte[] expected = Hex.decode(lineHash);
         int mark = indexOf(buf, off, len, HASH_MARK);
         if (mark >= 0) {
             int cut = mark + "\"integrity\":{\"algo\":\"HMAC-SHA256\",".length();
@@ -75,7 +138,11 @@ final class LineCodec {
                 }
             }
         }
-        byte[] canonical = Jcs.canonicalBytes(parsed.toJson(false));
+        Event full = parsed.get();
+        if (full == null) {
+            return false;
+        }
+        byte[] canonical = Jcs.canonicalBytes(full.toJson(false));
         return MessageDigest.isEqual(mac.doFinal(canonical), expected);
     }
 

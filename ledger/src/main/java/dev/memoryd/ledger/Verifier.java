@@ -49,8 +49,9 @@ import javax.crypto.Mac;
  * line with that seq has a different {@code line_hash}. Files that are not
  * {@code <branch>/<4 digits>/<8 digits>.ndjson} are ignored.
  *
- * <p>Cost: one pass over the bytes; per line one JSON parse and one HMAC over the line as stored
- * (its canonical form; only a non-canonical line is re-serialized). Memory: 4 bytes per line of
+ * <p>Cost: one pass over the bytes; per line one streaming JSON scan (no tree: only seq, chain
+ * and integrity are read) and one HMAC over the line as stored (its canonical form; only a line
+ * that fails is parsed strictly or re-serialized). Memory: 4 bytes per line of
  * the largest chain (hash fingerprints for duplicate detection) plus one segment.
  *
  * <p>Thread-safety: stateless; concurrent calls are safe. Reading while a {@link Chain} appends
@@ -208,13 +209,13 @@ public final class Verifier {
         }
 
         /** A parsed line, or the reason it cannot be used. */
-        private record Parsed(Event event, String malformed) {}
+        private record Parsed(LineCodec.Peek event, String malformed) {}
 
         private static Parsed parse(Line l) {
             try {
-                Event e = Event.fromJson(LineCodec.parse(l.buf(), l.start(), l.end() - l.start()));
-                if (!Integrity.ALGO.equals(e.integrity().algo())) {
-                    return new Parsed(null, "integrity.algo is \"" + e.integrity().algo() + "\", not HMAC-SHA256");
+                LineCodec.Peek e = LineCodec.peek(l.buf(), l.start(), l.end() - l.start());
+                if (!Integrity.ALGO.equals(e.algo())) {
+                    return new Parsed(null, "integrity.algo is \"" + e.algo() + "\", not HMAC-SHA256");
                 }
                 return new Parsed(e, null);
             } catch (IOException | IllegalArgumentException ex) {
@@ -222,9 +223,24 @@ public final class Verifier {
             }
         }
 
-        private boolean macOk(Line l, Event e) {
-            Mac mac = macs.computeIfAbsent(e.integrity().saltVersion(), keys::lineMac);
-            return LineCodec.verify(mac, l.buf(), l.start(), l.end() - l.start(), e);
+        private static String strictProblem(Line l) {
+            try {
+                Event.fromJson(LineCodec.parse(l.buf(), l.start(), l.end() - l.start()));
+                return null;
+            } catch (IOException | IllegalArgumentException ex) {
+                return ex.getMessage() == null ? ex.toString() : ex.getMessage().split("\n")[0];
+            }
+        }
+
+        private boolean macOk(Line l, LineCodec.Peek e) {
+            Mac mac = macs.computeIfAbsent(e.saltVersion(), keys::lineMac);
+            return LineCodec.verify(mac, l.buf(), l.start(), l.end() - l.start(), e.lineHash(), () -> {
+                try {
+                    return Event.fromJson(LineCodec.parse(l.buf(), l.start(), l.end() - l.start()));
+                } catch (IOException | IllegalArgumentException ex) {
+                    return null; // not an event at all: the HMAC cannot match
+                }
+            });
         }
 
         private Problem problem(Line l, Long seq, String reason, String message) {
@@ -254,9 +270,9 @@ public final class Verifier {
                 if (p.event() == null) {
                     return problem(l, null, VerifyResult.MALFORMED, where(l) + " is not a well-formed event: " + p.malformed() + ".");
                 }
-                Event e = p.event();
+                LineCodec.Peek e = p.event();
                 long seq = e.seq();
-                int version = e.integrity().saltVersion();
+                int version = e.saltVersion();
                 if (!keys.hasVersion(version)) {
                     return problem(l, seq, VerifyResult.UNKNOWN_KEY_VERSION, where(l) + " is signed with key version "
                             + version + ", which the key file does not hold (it has " + keys.versions() + ").");
@@ -267,6 +283,12 @@ public final class Verifier {
                             + chainId + (ok ? " (its HMAC is valid: it was copied from another ledger)" : "") + ".");
                 }
                 if (!ok) {
+                    // Only a failing line pays for the strict parse that tells a damaged event
+                    // (a member missing or mistyped) from one whose values were changed.
+                    String strict = strictProblem(l);
+                    if (strict != null) {
+                        return problem(l, null, VerifyResult.MALFORMED, where(l) + " is not a well-formed event: " + strict + ".");
+                    }
                     if (chainId == null && !nextAuthenticates(walk.copy())) {
                         return problem(l, seq, VerifyResult.WRONG_KEY, "No line of chain " + branch
                                 + " authenticates (the first two fail their HMAC): the key file is not the one this ledger was written with.");
@@ -276,7 +298,7 @@ public final class Verifier {
                 if (chainId == null) {
                     chainId = e.chain();
                 }
-                String hash = e.integrity().lineHash();
+                String hash = e.lineHash();
                 long want = lastSeq + 1;
                 if (seq > want) {
                     if (occursLater(walk.copy(), want)) {
@@ -292,7 +314,7 @@ public final class Verifier {
                     }
                     return problem(l, seq, VerifyResult.REORDERED, where(l) + " has seq " + seq + " after seq " + lastSeq + ": lines were reordered.");
                 }
-                if (!prevHash.equals(e.integrity().prev())) {
+                if (!prevHash.equals(e.prev())) {
                     return problem(l, seq, VerifyResult.BROKEN_PREV, where(l) + " (seq " + seq + ") has an authentic HMAC but its prev does not match the previous line's line_hash: the chain link is broken.");
                 }
                 if (seq > fingerprints.length) {
@@ -325,7 +347,7 @@ public final class Verifier {
                 return false;
             }
             Parsed p = parse(n);
-            return p.event() != null && keys.hasVersion(p.event().integrity().saltVersion()) && macOk(n, p.event());
+            return p.event() != null && keys.hasVersion(p.event().saltVersion()) && macOk(n, p.event());
         }
 
         private static boolean occursLater(Walk ahead, long seq) {

@@ -108,13 +108,22 @@ final class Bench implements Callable<Integer> {
     if (verify) {
       try (Memoryd m = Memoryd.openReadOnly(cfg)) {
         long bytes = dirSize(cfg.ledgerDir());
-        long t = System.nanoTime();
-        VerifyResult v = m.verify();
-        double s = (System.nanoTime() - t) / 1e9;
+        double first = 0;
+        double best = Double.MAX_VALUE;
+        VerifyResult v = null;
+        for (int i = 0; i < 3; i++) { // the first pass includes JIT warm-up and a cold page cache
+          long t = System.nanoTime();
+          v = m.verify();
+          double s = (System.nanoTime() - t) / 1e9;
+          first = i == 0 ? s : first;
+          best = Math.min(best, s);
+        }
         out.put("verify_ok", v.ok());
         out.put("verify_lines", v.lines());
-        out.put("verify_lines_per_s", round(v.lines() / s));
-        out.put("verify_mb_per_s", round(bytes / 1e6 / s));
+        out.put("verify_bytes", bytes);
+        out.put("verify_lines_per_s", round(v.lines() / best));
+        out.put("verify_mb_per_s", round(bytes / 1e6 / best));
+        out.put("verify_first_pass_lines_per_s", round(v.lines() / first));
       }
     }
     if (floor) {
