@@ -64,6 +64,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.slip.SlipRelay slip; // null when read-only
   private final dev.memoryd.daemon.conversation.ConversationStore conversations; // null when read-only
   private final dev.memoryd.daemon.slices.SliceStore slices;
+  private final dev.memoryd.daemon.search.SearchIndex search; // null when read-only
   private final Instant started;
   private final Linter linter = new Linter();
 
@@ -85,6 +86,7 @@ public final class Memoryd implements AutoCloseable {
       this.slip = null;
       this.conversations = null;
       this.slices = new dev.memoryd.daemon.slices.SliceStore(null, null, cfg.root(), MAX_SLICE_BODY);
+      this.search = null;
       return;
     }
     git.removeStaleLocks();
@@ -123,6 +125,8 @@ public final class Memoryd implements AutoCloseable {
     this.conversations = new dev.memoryd.daemon.conversation.ConversationStore(writer, ids);
     conversations.load(chain.read(1));
     this.slices = new dev.memoryd.daemon.slices.SliceStore(writer, ids, cfg.root(), MAX_SLICE_BODY);
+    this.search = new dev.memoryd.daemon.search.SearchIndex(cfg.root(), cfg.branch());
+    writer.addListener(search);
     writer.recover();
     writer.start();
   }
@@ -244,6 +248,14 @@ public final class Memoryd implements AutoCloseable {
   /** Generic slices: create, append rows, list with staleness. Listing works read-only too. */
   public dev.memoryd.daemon.slices.SliceStore slices() {
     return slices;
+  }
+
+  /** Full-text search over memory sections and slices (serving daemons only). */
+  public dev.memoryd.daemon.search.SearchIndex search() {
+    if (search == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return search;
   }
 
   /** Stored conversations and context selection (serving daemons only). */
@@ -458,6 +470,13 @@ public final class Memoryd implements AutoCloseable {
   public void close() {
     if (writer != null) {
       writer.close();
+    }
+    if (search != null) {
+      try {
+        search.close();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
     if (ledger != null) {
       ledger.close();

@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "memoryd", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
     description = "Git-backed, file-first memory daemon for AI agents.",
     subcommands = {Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
-        Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Main.Explore.class, Main.SlicesCmd.class, Bench.class})
+        Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Main.Explore.class, Main.SlicesCmd.class, Main.Search.class, Bench.class})
 public final class Main implements Runnable {
   static final int OK = 0;
   static final int PROBLEMS = 1;
@@ -473,6 +473,36 @@ public final class Main implements Runnable {
         try (SocketClient c = connect(config())) {
           return print(c.call("append_row", params));
         }
+      }
+    }
+  }
+
+  @Command(name = "search", description = "Full-text search over memory sections and slices, with FRESH/STALE ages.")
+  static final class Search extends Common implements Callable<Integer> {
+    @Parameters(index = "0", description = "the query (Lucene syntax: words, \"phrases\", OR, -not, field:word)")
+    String q;
+
+    @Option(names = "--limit", defaultValue = "10")
+    int limit;
+
+    @Option(names = "--json", description = "print the full JSON result")
+    boolean json;
+
+    @Override
+    public Integer call() throws IOException {
+      ObjectNode params = JsonRpc.MAPPER.createObjectNode();
+      params.put("q", q);
+      params.put("limit", limit);
+      try (SocketClient c = connect(config())) {
+        JsonNode reply = c.call("search", params);
+        if (json || reply.has("error")) {
+          return print(reply);
+        }
+        for (JsonNode h : reply.get("result").get("hits")) {
+          System.out.println(h.path("path").asText() + (h.path("section").isTextual() ? " § " + h.path("section").asText() : "")
+              + "  " + h.path("tag").asText("") + "  (" + h.path("score").asDouble() + ")");
+        }
+        return OK;
       }
     }
   }

@@ -199,6 +199,22 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         r.put("token", c.events().get(0).token());
         return r;
       }
+      case "search": {
+        only(p, "q", "limit", "branch");
+        branch(p);
+        int limit = p.has("limit") ? intParam(p, "limit", 1, 1000) : 10;
+        try {
+          ObjectNode r = F.objectNode();
+          ArrayNode hits = r.putArray("hits");
+          svc.search().search(str(p, "q", true), limit, svc.config().clock().instant()).forEach(hits::add);
+          return r;
+        } catch (dev.memoryd.daemon.search.SearchIndex.BadQuery e) {
+          throw new BadRequest(ErrorReason.INVALID_REQUEST, e.getMessage());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while searching");
+        }
+      }
       case "slices.list": {
         only(p);
         ObjectNode r = F.objectNode();
@@ -229,7 +245,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       default:
         throw new BadRequest(ErrorReason.UNKNOWN_METHOD, "unknown method '" + method
             + "'; known: ping, write, read, lint, history, resolve, ledger.verify, slip.send, slip.recv, "
-            + "conversation.append, context, explore, slices.create, slices.list, slices.rows, append_row");
+            + "conversation.append, context, explore, slices.create, slices.list, slices.rows, append_row, search");
     }
   }
 

@@ -1,0 +1,297 @@
+package dev.memoryd.daemon.search;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.queryparser.classic.MultiFieldQueryParser;
+import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+
+import dev.memoryd.grammar.MemoryDocument;
+import dev.memoryd.grammar.slices.JsonlBody;
+import dev.memoryd.grammar.slices.SliceFile;
+import dev.memoryd.grammar.slices.Staleness;
+import dev.memoryd.ledger.Event;
+
+/**
+ * Full-text search (Lucene) over every memory-file section and every {@code .slices/*.slice}
+ * (names, titles, summaries and every string value of JSONL rows). The index is derived state:
+ * built from the working tree at start, kept in memory, and updated after every published batch
+ * from the paths its events touched (in batch order, on its own thread); {@link #search} first
+ * waits for updates already queued, so a search after an acknowledged write sees it. Hits carry
+ * their file, section, slice id, branch and FRESH/STALE age. Thread-safe.
+ */
+public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(SearchIndex.class.getName());
+
+  private final Path root;
+  private final String branch;
+  private final Directory dir = new ByteBuffersDirectory();
+  private final StandardAnalyzer analyzer = new StandardAnalyzer();
+  private final IndexWriter writer;
+  private final SearcherManager searchers;
+  private final ExecutorService updates =
+      Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "memoryd-search-index");
+        t.setDaemon(true);
+        return t;
+      });
+
+  public SearchIndex(Path root, String branch) throws IOException {
+    this.root = root;
+    this.branch = branch;
+    this.writer = new IndexWriter(dir, new IndexWriterConfig(analyzer));
+    rebuild();
+    this.searchers = new SearcherManager(writer, null);
+  }
+
+  /** Drops everything and indexes the working tree again. */
+  public void rebuild() throws IOException {
+    writer.deleteAll();
+    for (String rel : files()) {
+      index(rel);
+    }
+    writer.commit();
+  }
+
+  private List<String> files() throws IOException {
+    List<String> out = new ArrayList<>();
+    for (String top : new String[] {"users", ".slices"}) {
+      Path d = root.resolve(top);
+      if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+        try (Stream<Path> s = Files.walk(d)) {
+          s.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
+              .filter(f -> f.toString().endsWith(".md") || f.toString().endsWith(".slice"))
+              .sorted().forEach(f -> out.add(root.relativize(f).toString().replace('\\', '/')));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Re-indexes the files a batch touched. Runs on the writer thread: only queues the work. */
+  @Override
+  public void accept(List<Event> events) {
+    Set<String> paths = new LinkedHashSet<>();
+    for (Event e : events) {
+      if (e.filePath() != null) {
+        paths.add(e.filePath());
+      }
+    }
+    if (!paths.isEmpty()) {
+      updates.submit(() -> reindex(paths));
+    }
+  }
+
+  private void reindex(Collection<String> paths) {
+    try {
+      for (String p : paths) {
+        writer.deleteDocuments(new Term("path", p));
+        index(p);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.WARNING, "search index update failed for " + paths + "; rebuilding", e);
+      try {
+        rebuild();
+      } catch (IOException ex) {
+        throw new UncheckedIOException(ex);
+      }
+    }
+  }
+
+  private void index(String rel) throws IOException {
+    Path f = root.resolve(rel);
+    if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    String text = Files.readString(f, StandardCharsets.UTF_8);
+    SliceFile sf = SliceFile.parse(text);
+    Optional<JsonNode> slice = sf.slice();
+    String id = slice.map(s -> s.path("id").asText(null)).orElse(null);
+    String title = slice.map(s -> s.path("title").asText("")).orElse("");
+    String updated = slice.map(SearchIndex::updated).orElse(null);
+    if (rel.endsWith(".md")) {
+      MemoryDocument doc = MemoryDocument.parse(text);
+      for (MemoryDocument.Section s : doc.h2Sections()) {
+        String body = doc.canonicalBody(s);
+        writer.addDocument(doc(rel, id, title, s.heading(), s.anchor(), s.heading() + "\n" + body, updated));
+      }
+    } else {
+      StringBuilder all = new StringBuilder();
+      slice.ifPresent(s -> all.append(s.path("summary").asText("")).append('\n'));
+      String type = slice.map(s -> s.path("body").path("type").asText("")).orElse("");
+      if (type.equals("jsonl") || type.equals("conversation")) {
+        for (JsonlBody.Line l : JsonlBody.lines(sf.body())) {
+          if (l.node() != null) {
+            strings(l.node(), all);
+          }
+        }
+        if (type.equals("jsonl")) {
+          updated = newestRow(sf.body(), updated);
+        }
+      } else if (!type.equals("none")) {
+        all.append(sf.body()); // a pointer's payload is elsewhere and never read
+      }
+      writer.addDocument(doc(rel, id, title, null, null, all.toString(), updated));
+    }
+  }
+
+  private static String newestRow(String body, String fallback) {
+    Instant newest = null;
+    for (JsonlBody.Row r : JsonlBody.rows(body)) {
+      if (r.createdAt() != null && (newest == null || r.createdAt().isAfter(newest))) {
+        newest = r.createdAt();
+      }
+    }
+    return newest == null ? fallback : newest.toString();
+  }
+
+  private static String updated(JsonNode slice) {
+    for (String k : new String[] {"last_updated", "created_at"}) {
+      String v = slice.path("meta").path(k).asText(null);
+      if (v != null) {
+        try {
+          return Instant.parse(v).toString();
+        } catch (DateTimeParseException e) {
+          // not a timestamp: try the next field
+        }
+      }
+    }
+    return null;
+  }
+
+  private static void strings(JsonNode n, StringBuilder out) {
+    if (n.isTextual()) {
+      out.append(n.asText()).append('\n');
+    } else if (n.isContainerNode()) {
+      n.forEach(c -> strings(c, out));
+    }
+  }
+
+  private static Document doc(String path, String id, String title, String section, String anchor,
+      String text, String updated) {
+    Document d = new Document();
+    d.add(new StringField("path", path, Field.Store.YES));
+    if (id != null) {
+      d.add(new StringField("slice_id", id, Field.Store.YES));
+    }
+    d.add(new TextField("title", title, Field.Store.YES));
+    if (section != null) {
+      d.add(new TextField("section", section, Field.Store.YES));
+      d.add(new StoredField("anchor", anchor == null ? "" : anchor));
+    }
+    d.add(new TextField("text", text, Field.Store.YES));
+    if (updated != null) {
+      d.add(new StoredField("updated", updated));
+    }
+    return d;
+  }
+
+  /** Thrown for a query Lucene cannot parse; the message says where. */
+  public static final class BadQuery extends Exception {
+    BadQuery(String msg, Throwable cause) {
+      super(msg, cause);
+    }
+  }
+
+  /** Ranked hits for a query in Lucene's classic syntax, each with its staleness as of {@code now}. */
+  public List<ObjectNode> search(String q, int limit, Instant now)
+      throws IOException, BadQuery, InterruptedException {
+    try {
+      updates.submit(() -> { }).get(30, TimeUnit.SECONDS); // updates queued before us first
+    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IOException("search index update did not finish", e);
+    }
+    Query query;
+    try {
+      MultiFieldQueryParser p = new MultiFieldQueryParser(new String[] {"text", "title", "section"}, analyzer);
+      p.setDefaultOperator(QueryParser.Operator.AND);
+      query = p.parse(q);
+    } catch (ParseException e) {
+      throw new BadQuery("cannot parse query: " + e.getMessage().split("\n")[0], e);
+    }
+    searchers.maybeRefreshBlocking();
+    IndexSearcher s = searchers.acquire();
+    try {
+      TopDocs top = s.search(query, limit);
+      List<ObjectNode> out = new ArrayList<>();
+      for (ScoreDoc sd : top.scoreDocs) {
+        Document d = s.storedFields().document(sd.doc);
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("path", d.get("path"));
+        o.put("section", d.get("section"));
+        o.put("anchor", d.get("anchor"));
+        o.put("slice_id", d.get("slice_id"));
+        o.put("title", d.get("title"));
+        o.put("branch", branch);
+        o.put("score", Math.round(sd.score * 1000) / 1000.0);
+        String text = d.get("text");
+        o.put("snippet", text.length() > 160 ? text.substring(0, 160) + "..." : text);
+        String updated = d.get("updated");
+        if (updated != null) {
+          Staleness.TimeStaleness t = Staleness.time(Instant.parse(updated), now);
+          o.put("label", t.label().name());
+          o.put("age", t.age());
+          o.put("tag", t.tag());
+        }
+        out.add(o);
+      }
+      return out;
+    } finally {
+      searchers.release(s);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    updates.shutdown();
+    try {
+      updates.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    searchers.close();
+    writer.close();
+    dir.close();
+  }
+}
