@@ -125,7 +125,7 @@ public final class Memoryd implements AutoCloseable {
     this.conversations = new dev.memoryd.daemon.conversation.ConversationStore(writer, ids);
     conversations.load(chain.read(1));
     this.slices = new dev.memoryd.daemon.slices.SliceStore(writer, ids, cfg.root(), MAX_SLICE_BODY);
-    this.search = new dev.memoryd.daemon.search.SearchIndex(cfg.root(), cfg.branch());
+    this.search = new dev.memoryd.daemon.search.SearchIndex(cfg.root(), cfg.branch(), cfg.halfLife());
     writer.addListener(search);
     writer.recover();
     writer.start();

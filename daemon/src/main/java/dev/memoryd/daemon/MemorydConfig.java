@@ -19,7 +19,8 @@ public record MemorydConfig(
     int maxBatch,
     int segmentLines,
     Clock clock,
-    SecureRandom random) {
+    SecureRandom random,
+    Duration halfLife) {
 
   public static final String DEFAULT_BRANCH = "main";
 
@@ -29,22 +30,31 @@ public record MemorydConfig(
 
   public static MemorydConfig defaults(Path root, Path keyFile) {
     return new MemorydConfig(root, keyFile, DEFAULT_BRANCH, null, 1 << 20, Duration.ofSeconds(10),
-        256, 32, Clock.systemUTC(), new SecureRandom());
+        256, 32, Clock.systemUTC(), new SecureRandom(), Duration.ofDays(90));
   }
 
   public MemorydConfig withIdleTimeout(Duration d) {
     return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, d, maxBatch,
-        segmentLines, clock, random);
+        segmentLines, clock, random, halfLife);
   }
 
   public MemorydConfig withTemplatesDir(Path dir) {
     return new MemorydConfig(root, keyFile, branch, dir, maxLineBytes, idleTimeout, maxBatch,
-        segmentLines, clock, random);
+        segmentLines, clock, random, halfLife);
   }
 
   public MemorydConfig withMaxLineBytes(int n) {
     return new MemorydConfig(root, keyFile, branch, templatesDir, n, idleTimeout, maxBatch,
-        segmentLines, clock, random);
+        segmentLines, clock, random, halfLife);
+  }
+
+  /** Half-life of time-based staleness (Slices v1): FRESH/STALE in listings and search. */
+  public MemorydConfig withHalfLife(Duration d) {
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException("the staleness half-life must be positive");
+    }
+    return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, idleTimeout, maxBatch,
+        segmentLines, clock, random, d);
   }
 
   public Path stateDir() {

@@ -107,6 +107,26 @@ class CliTest {
   }
 
   @Test
+  void slicesList_halfLifeIsConfigurable() throws Exception {
+    root.serve();
+    String id = root.call("slices.create", "{\"slice\":{\"title\":\"Log\",\"summary\":\"S.\",\"body\":{\"type\":\"jsonl\"}}}")
+        .get("result").get("id").asText();
+    String sixtyDaysAgo = java.time.Instant.now().minus(java.time.Duration.ofDays(60))
+        .truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    assertTrue(root.call("append_row", "{\"id\":\"" + id + "\",\"row\":{\"_meta\":{\"id\":\"r\",\"created_at\":\""
+        + sixtyDaysAgo + "\"}}}").has("result"));
+    root.daemon.close();
+    root.daemon = null;
+    assertEquals(0, run("slices", "list"));
+    String line = out.toString().lines().filter(l -> l.startsWith(id)).findFirst().orElseThrow();
+    assertTrue(line.contains("[FRESH - 2 months ago]"), line);
+    out.reset();
+    assertEquals(0, run("slices", "list", "--half-life-days", "30"));
+    line = out.toString().lines().filter(l -> l.startsWith(id)).findFirst().orElseThrow();
+    assertTrue(line.contains("[STALE - 2 months ago]"), line);
+  }
+
+  @Test
   void unknownCommand_isUsageError() {
     assertEquals(2, Main.run("frobnicate"));
   }

@@ -87,9 +87,14 @@ public final class Main implements Runnable {
     @Option(names = "--templates", description = "directory with grammar.yaml and templates (default: built in)")
     Path templates;
 
+    @Option(names = "--half-life-days", defaultValue = "90",
+        description = "half-life of time-based staleness, in days (FRESH/STALE in listings and search)")
+    double halfLifeDays;
+
     MemorydConfig config() {
       return MemorydConfig.defaults(root, keyFile != null ? keyFile : MemorydConfig.defaultKeyFile())
-          .withTemplatesDir(templates);
+          .withTemplatesDir(templates)
+          .withHalfLife(Duration.ofSeconds(Math.round(halfLifeDays * 86_400)));
     }
   }
 
@@ -443,7 +448,7 @@ public final class Main implements Runnable {
       @Override
       public Integer call() throws IOException {
         try (Memoryd m = Memoryd.openReadOnly(config())) {
-          for (ObjectNode o : m.slices().list(java.time.Instant.now())) {
+          for (ObjectNode o : m.slices().list(java.time.Instant.now(), m.config().halfLife())) {
             System.out.println(o.path("id").asText() + "  " + o.path("path").asText() + "  "
                 + o.path("tag").asText("[no date]") + "  " + o.path("title").asText(""));
           }

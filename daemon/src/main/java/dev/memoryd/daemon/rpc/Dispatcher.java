@@ -219,7 +219,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         only(p);
         ObjectNode r = F.objectNode();
         ArrayNode items = r.putArray("items");
-        svc.slices().list(svc.config().clock().instant()).forEach(items::add);
+        svc.slices().list(svc.config().clock().instant(), svc.config().halfLife()).forEach(items::add);
         return r;
       }
       case "slices.rows": {

@@ -66,6 +66,7 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
 
   private final Path root;
   private final String branch;
+  private final java.time.Duration halfLife;
   private final Directory dir = new ByteBuffersDirectory();
   private final StandardAnalyzer analyzer = new StandardAnalyzer();
   private final IndexWriter writer;
@@ -77,9 +78,10 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
         return t;
       });
 
-  public SearchIndex(Path root, String branch) throws IOException {
+  public SearchIndex(Path root, String branch, java.time.Duration halfLife) throws IOException {
     this.root = root;
     this.branch = branch;
+    this.halfLife = halfLife;
     this.writer = new IndexWriter(dir, new IndexWriterConfig(analyzer));
     rebuild();
     this.searchers = new SearcherManager(writer, null);
@@ -269,7 +271,7 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
         o.put("snippet", text.length() > 160 ? text.substring(0, 160) + "..." : text);
         String updated = d.get("updated");
         if (updated != null) {
-          Staleness.TimeStaleness t = Staleness.time(Instant.parse(updated), now);
+          Staleness.TimeStaleness t = Staleness.time(Instant.parse(updated), now, halfLife);
           o.put("label", t.label().name());
           o.put("age", t.age());
           o.put("tag", t.tag());

@@ -122,7 +122,7 @@ public final class SliceStore {
   }
 
   /** Every slice (memory files and {@code .slices/}) with its staleness as of {@code now}. */
-  public List<ObjectNode> list(Instant now) throws IOException {
+  public List<ObjectNode> list(Instant now, java.time.Duration halfLife) throws IOException {
     List<Path> files = new ArrayList<>();
     for (String dir : new String[] {"users", ".slices"}) {
       Path d = root.resolve(dir);
@@ -158,7 +158,7 @@ public final class SliceStore {
       o.put("body_type", s.path("body").path("type").asText(null));
       Instant updated = updated(s, sf);
       if (updated != null) {
-        Staleness.TimeStaleness t = Staleness.time(updated, now);
+        Staleness.TimeStaleness t = Staleness.time(updated, now, halfLife);
         o.put("updated", updated.toString());
         o.put("staleness", Math.round(t.staleness() * 1000) / 1000.0);
         o.put("label", t.label().name());
