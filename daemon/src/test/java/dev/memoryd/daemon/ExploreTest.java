@@ -11,31 +11,18 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** explore over the example tree's typed links, through the socket. */
-class ExploreTest {
+class ExploreTest extends ServedRootTest {
   static final String USER = "01JC7X00000000000000000001";
   static final String CRITIC = "01JC7X00000000000000000003";
   static final String CRITIC_NOTES = "01JC7X00000000000000000004";
   static final String YOUNG = "01JC7X00000000000000000005";
   static final String REL = "01JC7X00000000000000000007";
 
-  @TempDir Path tmp;
-  TestRoot root;
 
-  @BeforeEach
-  void up() throws Exception {
-    root = new TestRoot(tmp).serve();
-  }
 
-  @AfterEach
-  void down() {
-    root.close();
-  }
 
   private List<String> links(String params) throws Exception {
     JsonNode r = root.call("explore", params);

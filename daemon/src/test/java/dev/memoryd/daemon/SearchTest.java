@@ -3,29 +3,15 @@ package dev.memoryd.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** search through the daemon: sections and slices, updated by writes, hits with staleness. */
-class SearchTest {
-  @TempDir Path tmp;
-  TestRoot root;
+class SearchTest extends ServedRootTest {
 
-  @BeforeEach
-  void up() throws Exception {
-    root = new TestRoot(tmp).serve();
-  }
 
-  @AfterEach
-  void down() {
-    root.close();
-  }
 
   private JsonNode hits(String q) throws Exception {
     JsonNode r = root.call("search", "{\"q\":\"" + q + "\"}");

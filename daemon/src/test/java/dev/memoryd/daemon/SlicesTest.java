@@ -3,29 +3,15 @@ package dev.memoryd.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Generic slices through the daemon: create, append_row under contracts, supersession, listings. */
-class SlicesTest {
-  @TempDir Path tmp;
-  TestRoot root;
+class SlicesTest extends ServedRootTest {
 
-  @BeforeEach
-  void up() throws Exception {
-    root = new TestRoot(tmp).serve();
-  }
 
-  @AfterEach
-  void down() {
-    root.close();
-  }
 
   private String create(String contract) throws Exception {
     JsonNode r = root.call("slices.create", "{\"slice\":{\"kind\":\"context\",\"title\":\"Decisions\","

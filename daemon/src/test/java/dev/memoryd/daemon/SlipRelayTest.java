@@ -3,7 +3,6 @@ package dev.memoryd.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -13,29 +12,16 @@ import java.util.concurrent.Future;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.memoryd.daemon.cli.SocketClient;
 
 /** slip.send / slip.recv through the running daemon: order, exactly-once hand-over, restarts. */
-class SlipRelayTest {
+class SlipRelayTest extends ServedRootTest {
   static final String SPEC_EXAMPLE = "@a3|f0|c3|S0|d1|T1|gH|kg|q2|t\\\"refactor_auth\\\"#";
 
-  @TempDir Path tmp;
-  TestRoot root;
 
-  @BeforeEach
-  void up() throws Exception {
-    root = new TestRoot(tmp).serve();
-  }
 
-  @AfterEach
-  void down() {
-    root.close();
-  }
 
   private JsonNode send(String messageJson) throws Exception {
     return root.call("slip.send", "{\"message\":" + messageJson + "}");

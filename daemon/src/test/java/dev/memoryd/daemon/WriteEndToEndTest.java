@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,28 +16,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.Status;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.memoryd.daemon.cli.SocketClient;
 
-class WriteEndToEndTest {
+class WriteEndToEndTest extends ServedRootTest {
   static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
 
-  @TempDir Path tmp;
-  TestRoot root;
 
-  @BeforeEach
-  void up() throws Exception {
-    root = new TestRoot(tmp).serve();
-  }
 
-  @AfterEach
-  void down() {
-    root.close();
-  }
 
   private static String replace(String section, String content) {
     return "{\"op\":\"replace_section\",\"path\":\"" + CRITIC + "\",\"section\":\"" + section

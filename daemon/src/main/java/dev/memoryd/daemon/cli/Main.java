@@ -173,6 +173,13 @@ public final class Main implements Runnable {
     }
   }
 
+  /** Sends one request to the daemon serving {@code cfg} and prints the reply. */
+  static int callAndPrint(MemorydConfig cfg, String method, JsonNode params) throws IOException {
+    try (SocketClient c = connect(cfg)) {
+      return print(c.call(method, params));
+    }
+  }
+
   /** Prints a reply's result (exit 0) or its error in one line (exit 1). */
   static int print(JsonNode reply) throws JsonProcessingException {
     if (reply == null) {
@@ -193,9 +200,7 @@ public final class Main implements Runnable {
   static final class Ping extends Common implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
-      try (SocketClient c = connect(config())) {
-        return print(c.call("ping", null));
-      }
+      return callAndPrint(config(), "ping", null);
     }
   }
 
@@ -219,9 +224,7 @@ public final class Main implements Runnable {
         System.err.println("memoryd: the declaration must be a JSON object {\"ops\": [...], \"rationale\": ...}");
         return USAGE;
       }
-      try (SocketClient c = connect(config())) {
-        return print(c.call("write", decl));
-      }
+      return callAndPrint(config(), "write", decl);
     }
   }
 
@@ -345,9 +348,7 @@ public final class Main implements Runnable {
         } else {
           params.put("message", message);
         }
-        try (SocketClient c = connect(config())) {
-          return print(c.call("slip.send", params));
-        }
+        return callAndPrint(config(), "slip.send", params);
       }
     }
 
@@ -368,9 +369,7 @@ public final class Main implements Runnable {
         params.put("agent", agent);
         params.put("wait_ms", waitMs);
         params.put("max", max);
-        try (SocketClient c = connect(config())) {
-          return print(c.call("slip.recv", params));
-        }
+        return callAndPrint(config(), "slip.recv", params);
       }
     }
   }
@@ -475,9 +474,7 @@ public final class Main implements Runnable {
           System.err.println("memoryd: the row is not valid JSON: " + e.getOriginalMessage());
           return USAGE;
         }
-        try (SocketClient c = connect(config())) {
-          return print(c.call("append_row", params));
-        }
+        return callAndPrint(config(), "append_row", params);
       }
     }
   }
