@@ -48,6 +48,9 @@ class SlicesTest extends ServedRootTest {
     String id = create(",\"contract\":{\"write\":\"append\"}");
     String before = root.file(".slices/" + id + ".slice");
     assertEquals("spec_violation", reason(row(id, "{\"text\":\"no meta\"}")));
+    JsonNode noTime = row(id, "{\"_meta\":{\"id\":\"z\"},\"text\":\"no created_at\"}");
+    assertEquals("spec_violation", reason(noTime));
+    assertEquals("row._meta.created_at", noTime.get("error").get("data").get("field").asText(), noTime.toString());
     assertTrue(row(id, "{\"_meta\":{\"id\":\"a\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"x\"}").has("result"));
     assertEquals("spec_violation", reason(row(id, "{\"_meta\":{\"id\":\"a\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"dup\"}")));
     assertEquals("prohibited", reason(row(id, "{\"_meta\":{\"id\":\"b\",\"created_at\":\"2026-11-01T10:00:00Z\","

@@ -265,6 +265,13 @@ public final class SliceStore {
       if (row == null || !row.isObject()) {
         return new Refused(-1, Failure.of(ErrorReason.INVALID_REQUEST, "row must be a JSON object"));
       }
+      // Slices v1 requires both; the library would stamp a missing created_at, memoryd does not.
+      for (String f : new String[] {"id", "created_at"}) {
+        if (!row.path("_meta").path(f).isTextual()) {
+          return new Refused(-1, new Failure(ErrorReason.SPEC_VIOLATION, "row._meta." + f
+              + " is required (a string)", Map.of("field", "row._meta." + f)));
+        }
+      }
       JsonlBody.AppendResult r = JsonlBody.appendRow(sf.body(), row, now, Contract.of(s.get()), limit);
       if (r instanceof JsonlBody.Rejected rej) {
         return new Refused(-1, problems(ErrorReason.SPEC_VIOLATION, "row refused", rej.problems()));
