@@ -91,11 +91,11 @@ final class WorkTree {
           while (b.hasRemaining()) {
             ch.write(b);
           }
-          ch.force(false);
         }
         moves.add(new Path[] {tmp, target});
         dirs.add(dir);
       }
+      fsyncAll(moves);
     } catch (IOException | RuntimeException e) {
       for (Path[] m : moves) {
         Files.deleteIfExists(m[0]);
@@ -104,6 +104,61 @@ final class WorkTree {
     }
     return new Staged(moves, dirs);
   }
+
+  /**
+   * Concurrent fsyncs of one batch's files share the file system's journal commits, where one
+   * after the other each paid for its own.
+   */
+  private void fsyncAll(List<Path[]> moves) throws IOException {
+    forEach(moves, m -> fsync(m[0]));
+  }
+
+  private interface IoStep {
+    void run(Path[] move) throws IOException;
+  }
+
+  /** Runs one I/O step per file, concurrently when there are several. */
+  private void forEach(List<Path[]> moves, IoStep step) throws IOException {
+    if (moves.size() == 1) {
+      step.run(moves.get(0));
+      return;
+    }
+    List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
+    for (Path[] m : moves) {
+      fs.add(syncers.submit(() -> {
+        step.run(m);
+        return null;
+      }));
+    }
+    IOException first = null;
+    for (java.util.concurrent.Future<?> f : fs) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted during file I/O");
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (first == null) {
+          first = e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  private static void fsync(Path p) throws IOException {
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
+      ch.force(false);
+    }
+  }
+
+  private final java.util.concurrent.ExecutorService syncers = java.util.concurrent.Executors.newFixedThreadPool(4, r -> {
+    Thread t = new Thread(r, "memoryd-fsync");
+    t.setDaemon(true);
+    return t;
+  });
 
   /** Temp files of {@link #stage}, waiting to be renamed into place. */
   final class Staged {
@@ -116,13 +171,15 @@ final class WorkTree {
     }
 
     void publish() throws IOException {
-      for (Path[] m : moves) {
+      // Each rename is atomic on its own; a batch's renames may land in any order, since the
+      // ledger already holds all of them and recovery redoes whatever a crash cut short.
+      forEach(moves, m -> {
         try {
           Files.move(m[0], m[1], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException ex) {
           throw new IOException("the file system of " + root + " cannot rename atomically", ex);
         }
-      }
+      });
       for (Path d : dirs) {
         fsyncDir(d);
       }
