@@ -56,7 +56,8 @@ public final class Memoryd implements AutoCloseable {
   private final MemorydConfig cfg;
   private final Grammar grammar;
   private final KeyRing keys;
-  private final ContentHasher hasher;
+  /** The content hasher of the current key version; replaced when the key rotates. */
+  private final java.util.concurrent.atomic.AtomicReference<ContentHasher> hasher;
   private final GitStore git;
   private final WorkTree tree;
   private final Ledger ledger; // null when read-only
@@ -72,7 +73,7 @@ public final class Memoryd implements AutoCloseable {
     this.cfg = cfg;
     this.grammar = Templates.load(cfg.templatesDir());
     this.keys = KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
-    this.hasher = keys.contentHasher();
+    this.hasher = new java.util.concurrent.atomic.AtomicReference<>(keys.contentHasher());
     this.tree = new WorkTree(cfg.root());
     this.started = cfg.clock().instant();
     if (!Files.isDirectory(cfg.root().resolve(".git"))) {
@@ -117,7 +118,7 @@ public final class Memoryd implements AutoCloseable {
         return cfg.root();
       }
     };
-    this.writer = new WritePipeline(grammar, store, git, chain, hasher::hash, ids, cfg.clock(),
+    this.writer = new WritePipeline(grammar, store, git, chain, text -> hasher.get().hash(text), ids, cfg.clock(),
         branch, cfg.maxBatch());
     // Extensions register before recovery, which may need to redo their events.
     this.slip = new dev.memoryd.daemon.slip.SlipRelay(writer);
@@ -127,6 +128,8 @@ public final class Memoryd implements AutoCloseable {
     this.slices = new dev.memoryd.daemon.slices.SliceStore(writer, ids, cfg.root(), MAX_SLICE_BODY);
     this.search = new dev.memoryd.daemon.search.SearchIndex(cfg.root(), cfg.branch(), cfg.halfLife());
     writer.addListener(search);
+    writer.registerReplayer(Verifier.KEY_ROTATE, evs -> new KeyRotate(
+        evs.get(0).payload().path("retired").asInt(), evs.get(0).payload().path("current").asInt(), null, hasher));
     writer.recover();
     writer.start();
   }
@@ -237,6 +240,43 @@ public final class Memoryd implements AutoCloseable {
     return writer.submit(req);
   }
 
+  /**
+   * Rotates the ledger key: the key file gains a new salt version and makes it current (written
+   * durably first), then a {@code key_rotate} line, signed with the retiring key, records the
+   * retirement point; every later line is signed with the new key.
+   */
+  public synchronized CompletableFuture<WriteOutcome> rotateKey(String actor) {
+    if (writer == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    int retiring = KeyRing.loadOrCreate(cfg.keyFile(), cfg.random()).current();
+    KeyRing next = KeyRing.rotate(cfg.keyFile(), cfg.random());
+    return writer.submit(WriteRequest.of(new KeyRotate(retiring, next.current(), next, hasher),
+        "rotate the ledger key", actor == null ? "maintainer" : actor));
+  }
+
+  /** The ledger line of a key rotation; touches no file. {@code ring} is null when replayed. */
+  private record KeyRotate(int retired, int current, KeyRing ring,
+      java.util.concurrent.atomic.AtomicReference<ContentHasher> hasher)
+      implements dev.memoryd.daemon.write.Mutation, WritePipeline.ChainHook {
+    @Override
+    public Result apply(dev.memoryd.grammar.FileSource files, Instant now) {
+      com.fasterxml.jackson.databind.node.ObjectNode payload = JsonNodeFactory.instance.objectNode();
+      payload.put("retired", retired);
+      payload.put("current", current);
+      return new Done(Map.of(), List.of(new EventSpec(Verifier.KEY_ROTATE, null, null, null, null, payload,
+          List.of(), "rotated the ledger key " + retired + " -> " + current)), true);
+    }
+
+    @Override
+    public void afterAppend(Chain chain) {
+      if (ring != null) {
+        chain.useKeys(ring);
+        hasher.set(ring.contentHasher());
+      }
+    }
+  }
+
   /** The SLIP relay (serving daemons only). */
   public dev.memoryd.daemon.slip.SlipRelay slip() {
     if (slip == null) {
@@ -307,7 +347,7 @@ public final class Memoryd implements AutoCloseable {
       ObjectNode o = secs.addObject();
       o.put("name", s.heading());
       o.put("anchor", s.anchor());
-      o.put("hash", hasher.hash(doc.canonicalBody(s)));
+      o.put("hash", hasher.get().hash(doc.canonicalBody(s)));
       if (section != null && (section.equals(s.heading()) || section.equals(s.anchor()))) {
         target = s;
       }
@@ -320,10 +360,10 @@ public final class Memoryd implements AutoCloseable {
       }
       r.put("section", target.heading());
       r.put("content", doc.canonicalBody(target));
-      r.put("hash", hasher.hash(doc.canonicalBody(target)));
+      r.put("hash", hasher.get().hash(doc.canonicalBody(target)));
     } else {
       r.put("content", text.get());
-      r.put("hash", hasher.hash(text.get()));
+      r.put("hash", hasher.get().hash(text.get()));
     }
     return Outcome.ok(r);
   }
@@ -463,7 +503,8 @@ public final class Memoryd implements AutoCloseable {
   public VerifyResult verify() throws IOException {
     Map<BranchName, dev.memoryd.ledger.Head> expected = new java.util.HashMap<>();
     WritePipeline.publishedHead(git).ifPresent(h -> expected.put(new BranchName(cfg.branch()), h));
-    return Verifier.verify(cfg.ledgerDir(), keys, expected);
+    // The key file, not the ring loaded at start: a rotation may have added a version since.
+    return Verifier.verify(cfg.ledgerDir(), KeyRing.loadOrCreate(cfg.keyFile(), cfg.random()), expected);
   }
 
   @Override

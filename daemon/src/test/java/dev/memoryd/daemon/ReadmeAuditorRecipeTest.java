@@ -39,8 +39,14 @@ class ReadmeAuditorRecipeTest {
             + "\"path\":\"users/sam/overview.md\",\"section\":\"Active Themes\",\"item\":\"theme " + i + "\"}]}");
         assertTrue(r.has("result"), r.toString());
       }
+      assertTrue(root.call("ledger.rotate_key", null).has("result"));
+      for (int i = 40; i < 45; i++) {
+        JsonNode r = root.call("write", "{\"rationale\":\"audit\",\"ops\":[{\"op\":\"append_item\","
+            + "\"path\":\"users/sam/overview.md\",\"section\":\"Active Themes\",\"item\":\"theme " + i + "\"}]}");
+        assertTrue(r.has("result"), r.toString());
+      }
       root.daemon.close();
-      assertEquals(0, run(script, root), "clean ledger must verify");
+      assertEquals(0, run(script, root), "clean ledger, with a key rotation in it, must verify");
 
       Path seg;
       try (Stream<Path> s = Files.walk(root.cfg.ledgerDir())) {

@@ -47,7 +47,7 @@ public final class Chain {
     private final BranchName branch;
     private final Path ledgerDir;
     private final Path dir;
-    private final KeyRing keys;
+    private KeyRing keys;
     private final LedgerOptions options;
     private final int n;
     private final Map<Integer, Mac> macs = new HashMap<>();
@@ -193,6 +193,17 @@ public final class Chain {
     }
 
     /** The branch this chain records. */
+    /**
+     * Signs lines appended from now on with {@code ring}'s current key (after a key rotation has
+     * been recorded). The ring must hold every version the old one did.
+     */
+    public void useKeys(KeyRing ring) {
+        if (!ring.versions().containsAll(keys.versions())) {
+            throw new IllegalArgumentException("the new key ring lacks versions " + keys.versions());
+        }
+        this.keys = ring;
+    }
+
     public BranchName branch() {
         return branch;
     }

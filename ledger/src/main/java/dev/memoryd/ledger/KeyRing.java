@@ -158,6 +158,46 @@ public final class KeyRing {
         return new KeyRing(masters, cur.intValue());
     }
 
+    /**
+     * Adds a new salt version (one more random master secret) to the key file and makes it
+     * current. The file is replaced atomically (0600 temp file, fsync, rename, directory fsync),
+     * so it is never seen half-written; earlier versions stay, so old lines keep verifying.
+     *
+     * @return the ring the file now holds
+     */
+    public static KeyRing rotate(Path keyFile, SecureRandom random) {
+        try {
+            KeyRing old = load(keyFile);
+            JsonNode root = JSON.readTree(Files.readAllBytes(keyFile));
+            int next = old.versions().stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
+            byte[] master = new byte[MASTER_LEN];
+            random.nextBytes(master);
+            ObjectNode out = JSON.createObjectNode();
+            out.put("current", next);
+            ObjectNode ks = out.putObject("keys");
+            root.get("keys").fields().forEachRemaining(e -> ks.set(e.getKey(), e.getValue()));
+            ks.put(Integer.toString(next), Hex.encode(master));
+            byte[] bytes = (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out) + "\n").getBytes(StandardCharsets.UTF_8);
+            Path abs = keyFile.toAbsolutePath();
+            Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp-" + Long.toUnsignedString(random.nextLong(), 36));
+            try {
+                Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+                try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                    ch.write(ByteBuffer.wrap(bytes));
+                    ch.force(true);
+                }
+                Files.move(tmp, abs, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                fsyncDir(abs.getParent());
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+            return load(keyFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot rotate key file " + keyFile, e);
+        }
+    }
+
     private static IllegalStateException malformed(String where, String why) {
         return new IllegalStateException("key file " + where + " is malformed: " + why);
     }

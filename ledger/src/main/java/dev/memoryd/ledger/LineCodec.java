@@ -52,7 +52,7 @@ final class LineCodec {
     }
 
     /** The fields verification needs, read by streaming over the line (no tree, no record). */
-    record Peek(long seq, String chain, String prev, String lineHash, String algo, int saltVersion) {}
+    record Peek(long seq, String chain, String prev, String lineHash, String algo, int saltVersion, String op) {}
 
     private static final com.fasterxml.jackson.core.JsonFactory FACTORY = new com.fasterxml.jackson.core.JsonFactory();
 
@@ -64,6 +64,7 @@ final class LineCodec {
         String lineHash = null;
         String algo = null;
         Integer salt = null;
+        String op = null;
         try (com.fasterxml.jackson.core.JsonParser p = FACTORY.createParser(buf, off, len)) {
             if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
                 throw new IOException("a line must be one JSON object");
@@ -74,6 +75,7 @@ final class LineCodec {
                 switch (name) {
                     case "seq" -> seq = t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : null;
                     case "chain" -> chain = t == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
+                    case "op" -> op = t == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
                     case "integrity" -> {
                         if (t != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
                             throw new IOException("integrity must be an object");
@@ -105,7 +107,7 @@ final class LineCodec {
         if (!lineHash.matches("[0-9a-f]{64}")) {
             throw new IOException("integrity.line_hash is not 64 lowercase hex digits");
         }
-        return new Peek(seq, chain, prev, lineHash, algo, salt);
+        return new Peek(seq, chain, prev, lineHash, algo, salt, op);
     }
 
     static JsonNode parse(byte[] buf, int off, int len) throws IOException {

@@ -58,6 +58,9 @@ import javax.crypto.Mac;
  * may see a partially written last line and report it as truncated.
  */
 public final class Verifier {
+    /** The op of the ledger line that records a key rotation; its payload names the retired version. */
+    public static final String KEY_ROTATE = "key_rotate";
+
     private Verifier() {}
 
     /**
@@ -198,6 +201,8 @@ public final class Verifier {
         private final Head expected;
         long lines;
         private int[] fingerprints = new int[1024];
+        /** Key version → seq of the authenticated rotation line that retired it. */
+        private final Map<Integer, Long> retired = new HashMap<>();
 
         ChainCheck(Path ledgerDir, BranchName branch, List<Path> files, KeyRing keys, Map<Integer, Mac> macs, Head expected) {
             this.ledgerDir = ledgerDir;
@@ -220,6 +225,15 @@ public final class Verifier {
                 return new Parsed(e, null);
             } catch (IOException | IllegalArgumentException ex) {
                 return new Parsed(null, ex.getMessage() == null ? ex.toString() : ex.getMessage().split("\n")[0]);
+            }
+        }
+
+        /** The version a key_rotate line retires (its payload.retired), or 0. */
+        private static int retiredVersion(Line l) {
+            try {
+                return LineCodec.parse(l.buf(), l.start(), l.end() - l.start()).path("payload").path("retired").asInt(0);
+            } catch (IOException e) {
+                return 0;
             }
         }
 
@@ -297,6 +311,17 @@ public final class Verifier {
                 }
                 if (chainId == null) {
                     chainId = e.chain();
+                }
+                Long retiredAt = retired.get(version);
+                if (retiredAt != null) {
+                    return problem(l, seq, VerifyResult.RETIRED_KEY, where(l) + " (seq " + seq + ") is signed with key version "
+                            + version + ", which the rotation at seq " + retiredAt + " retired.");
+                }
+                if (KEY_ROTATE.equals(e.op())) {
+                    int gone = retiredVersion(l);
+                    if (gone > 0) {
+                        retired.put(gone, seq);
+                    }
                 }
                 String hash = e.lineHash();
                 long want = lastSeq + 1;

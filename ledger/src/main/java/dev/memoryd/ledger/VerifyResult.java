@@ -29,6 +29,8 @@ public record VerifyResult(
     public static final String SPLICED = "spliced";
     public static final String WRONG_KEY = "wrong_key";
     public static final String BROKEN_PREV = "broken_prev";
+    /** A line signed with a key version after a recorded rotation retired that version. */
+    public static final String RETIRED_KEY = "retired_key";
     public static final String MALFORMED = "malformed";
     public static final String UNKNOWN_KEY_VERSION = "unknown_key_version";
 

@@ -287,7 +287,7 @@ public final class Main implements Runnable {
     }
   }
 
-  @Command(name = "ledger", description = "Ledger commands.", subcommands = {LedgerCmd.Verify.class})
+  @Command(name = "ledger", description = "Ledger commands.", subcommands = {LedgerCmd.Verify.class, LedgerCmd.RotateKey.class})
   static final class LedgerCmd implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -295,6 +295,14 @@ public final class Main implements Runnable {
     @Override
     public void run() {
       throw new CommandLine.ParameterException(spec.commandLine(), "a ledger command is required (verify)");
+    }
+
+    @Command(name = "rotate-key", description = "Add a new key version, make it current, and record the rotation in the ledger (needs the daemon).")
+    static final class RotateKey extends Common implements Callable<Integer> {
+      @Override
+      public Integer call() throws IOException {
+        return callAndPrint(config(), "ledger.rotate_key", null);
+      }
     }
 
     @Command(name = "verify", description = "Re-verify every ledger line's HMAC chain (works without a daemon).")

@@ -160,6 +160,14 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         only(p);
         return verifyJson(svc.verify());
       }
+      case "ledger.rotate_key": {
+        only(p, "actor");
+        WriteOutcome.Committed c = (WriteOutcome.Committed) await(svc.rotateKey(str(p, "actor", false)));
+        ObjectNode r = F.objectNode();
+        r.put("commit", c.commit());
+        r.put("event_id", c.events().get(0).eventId());
+        return r;
+      }
       case "explore": {
         only(p, "id", "rel", "infer");
         boolean infer = false;
@@ -245,7 +253,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       default:
         throw new BadRequest(ErrorReason.UNKNOWN_METHOD, "unknown method '" + method
             + "'; known: ping, write, read, lint, history, resolve, ledger.verify, slip.send, slip.recv, "
-            + "conversation.append, context, explore, slices.create, slices.list, slices.rows, append_row, search");
+            + "conversation.append, context, explore, slices.create, slices.list, slices.rows, append_row, search, ledger.rotate_key");
     }
   }
 

@@ -122,6 +122,11 @@ public final class WritePipeline implements AutoCloseable {
   private record Accepted(Pending p, List<Mutation.EventSpec> specs, Map<RepoPath, String> contents,
       List<EventDraft> drafts) {}
 
+  /** A mutation that must act on the chain right after its own lines are appended. */
+  public interface ChainHook {
+    void afterAppend(Chain chain);
+  }
+
   /** Rebuilds an extension's mutation from its events, for recovery. Keyed by event op. */
   public interface Replayer {
     Mutation fromEvents(List<Event> events);
@@ -468,6 +473,9 @@ public final class WritePipeline implements AutoCloseable {
     for (Accepted a : accepted) {
       events.add(chain.append(a.drafts));
       segments.add(chain.dirtySegments());
+      if (a.p.req.mutation() instanceof ChainHook hook) {
+        hook.afterAppend(chain); // e.g. a key rotation: lines after this one use the new key
+      }
     }
     long t2 = System.nanoTime();
     stats.add(PhaseStats.Phase.LEDGER_APPEND, t2 - t1);
