@@ -39,7 +39,7 @@ class CrashSafetyTest {
 
   @Test
   void killNineAtRandomMoments_neverLosesAnAcknowledgedWrite() throws Exception {
-    int kills = Boolean.getBoolean("memoryd.soak") ? 1000 : 30;
+    int kills = Integer.getInteger("memoryd.kills", Boolean.getBoolean("memoryd.soak") ? 1000 : 30);
     Path rootDir = tmp.resolve("memory");
     MemorydConfig cfg = MemorydConfig.defaults(rootDir, tmp.resolve("ledger.key"));
     Memoryd.init(cfg, TestRoot.exampleTree());
@@ -52,7 +52,13 @@ class CrashSafetyTest {
     for (int k = 0; k < kills; k++) {
       Process p = start(cfg);
       try {
-        checkInvariants(cfg, acked, sent, k);
+        try {
+          checkInvariants(cfg, acked, sent, k);
+        } catch (AssertionError e) {
+          List<String> log = Files.readAllLines(tmp.resolve("daemon.log"));
+          throw new AssertionError(e.getMessage() + "\n--- daemon log tail ---\n"
+              + String.join("\n", log.subList(Math.max(0, log.size() - 60), log.size())), e);
+        }
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> clients = new ArrayList<>();
         for (int c = 0; c < 3; c++) {
