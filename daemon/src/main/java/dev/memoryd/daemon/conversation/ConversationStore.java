@@ -160,10 +160,6 @@ public final class ConversationStore implements Consumer<List<Event>> {
     return ContextSelector.select(d, anchorTurnId, config);
   }
 
-  public synchronized int size() {
-    return turns.size();
-  }
-
   static List<Turn> parseStored(JsonNode arr) {
     List<Turn> out = new ArrayList<>();
     for (int i = 0; i < arr.size(); i++) {

@@ -141,12 +141,6 @@ public final class SlipRelay implements Consumer<List<Event>> {
     }
   }
 
-  /** Messages waiting for an agent (for ping and tests). */
-  public synchronized int pending(long agent) {
-    Deque<Queued> q = queues.get(agent);
-    return q == null ? 0 : q.size();
-  }
-
   static SlipMessage message(JsonNode payload) {
     SlipJsonParse p = SlipJson.parse(payload.get("message"));
     if (p instanceof SlipJsonParse.Ok ok) {
