@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -47,7 +46,7 @@ import dev.memoryd.ledger.IdGenerator;
  * <p>Appends are serialised (one in flight at a time) so that the uniqueness of turn ids and the
  * existence of parents are checked against everything recorded before. Thread-safe.
  */
-public final class ConversationStore implements Consumer<List<Event>> {
+public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold {
   public static final String OP = "conversation_append";
   static final Pattern SESSION = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
@@ -57,7 +56,6 @@ public final class ConversationStore implements Consumer<List<Event>> {
   private final Map<String, String> sliceBySession = new HashMap<>();
   private final Map<String, Turn> turns = new LinkedHashMap<>();
   private ConversationDag dag;
-  private long foldedSeq;
 
   public ConversationStore(WritePipeline writer, IdGenerator ids) {
     this.writer = writer;
@@ -70,28 +68,15 @@ public final class ConversationStore implements Consumer<List<Event>> {
     });
   }
 
-  /** Folds the chain's history; call before the writer starts. */
-  public synchronized void load(Iterator<Event> chain) {
-    List<Event> all = new ArrayList<>();
-    chain.forEachRemaining(all::add);
-    accept(all);
-  }
-
   @Override
-  public synchronized void accept(List<Event> events) {
-    for (Event e : events) {
-      if (e.seq() <= foldedSeq) {
-        continue;
+  protected void fold(Event e) {
+    if (OP.equals(e.op())) {
+      JsonNode p = e.payload();
+      sliceBySession.put(p.get("session_id").asText(), p.get("slice_id").asText());
+      for (Turn t : parseStored(p.get("turns"))) {
+        turns.put(t.id(), t);
       }
-      foldedSeq = e.seq();
-      if (OP.equals(e.op())) {
-        JsonNode p = e.payload();
-        sliceBySession.put(p.get("session_id").asText(), p.get("slice_id").asText());
-        for (Turn t : parseStored(p.get("turns"))) {
-          turns.put(t.id(), t);
-        }
-        dag = null;
-      }
+      dag = null;
     }
   }
 

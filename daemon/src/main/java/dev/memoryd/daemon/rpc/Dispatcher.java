@@ -307,25 +307,9 @@ public final class Dispatcher implements Function<String, Optional<String>> {
     }
     WriteRequest req = new WriteRequest(ops, str(p, "rationale", false), str(p, "actor", false),
         str(p, "idempotency_key", false), str(p, "tool_call_id", false));
-    WriteOutcome out;
-    try {
-      out = svc.write(req).get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while waiting for the writer");
-    } catch (ExecutionException e) {
-      throw new BadRequest(ErrorReason.UNAVAILABLE, "the write was not recorded: "
-          + e.getCause().getMessage());
-    }
+    WriteOutcome out = await(svc.write(req));
     ObjectNode r = F.objectNode();
-    if (out instanceof WriteOutcome.Rejected rej) {
-      Map<String, Object> d = new LinkedHashMap<>(rej.failure().details());
-      if (rej.opIndex() >= 0) {
-        d.put("op_index", rej.opIndex());
-      }
-      throw new BadRequest(new Failure(rej.failure().reason(),
-          (rej.opIndex() >= 0 ? "ops[" + rej.opIndex() + "]: " : "") + rej.failure().message(), d));
-    } else if (out instanceof WriteOutcome.Unchanged u) {
+    if (out instanceof WriteOutcome.Unchanged u) {
       r.put("commit", u.commit());
       r.putArray("events");
       r.put("changed", false);
@@ -473,7 +457,12 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       throw new BadRequest(ErrorReason.UNAVAILABLE, "not recorded: " + e.getCause().getMessage());
     }
     if (out instanceof WriteOutcome.Rejected rej) {
-      throw new BadRequest(rej.failure());
+      Map<String, Object> d = new LinkedHashMap<>(rej.failure().details());
+      if (rej.opIndex() >= 0) {
+        d.put("op_index", rej.opIndex());
+      }
+      throw new BadRequest(new Failure(rej.failure().reason(),
+          (rej.opIndex() >= 0 ? "ops[" + rej.opIndex() + "]: " : "") + rej.failure().message(), d));
     }
     return out;
   }

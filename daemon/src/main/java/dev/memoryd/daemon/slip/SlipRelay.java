@@ -14,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -41,7 +40,7 @@ import dev.memoryd.ledger.Event;
  * served one at a time; senders and receivers of different agents do not wait for each other
  * beyond the shared writer.
  */
-public final class SlipRelay implements Consumer<List<Event>> {
+public final class SlipRelay extends dev.memoryd.daemon.write.LedgerFold {
   public static final String OP_SEND = "slip_send";
   public static final String OP_DELIVER = "slip_deliver";
 
@@ -51,7 +50,6 @@ public final class SlipRelay implements Consumer<List<Event>> {
   private final WritePipeline writer;
   private final Map<Long, Deque<Queued>> queues = new HashMap<>();
   private final Map<Long, ReentrantLock> receivers = new ConcurrentHashMap<>();
-  private long foldedSeq;
 
   public SlipRelay(WritePipeline writer) {
     this.writer = writer;
@@ -65,34 +63,25 @@ public final class SlipRelay implements Consumer<List<Event>> {
     });
   }
 
-  /** Folds the chain's history; call before the writer starts. */
-  public synchronized void load(Iterator<Event> chain) {
-    List<Event> all = new ArrayList<>();
-    chain.forEachRemaining(all::add);
-    accept(all);
+  @Override
+  protected void fold(Event e) {
+    if (OP_SEND.equals(e.op())) {
+      SlipMessage m = message(e.payload());
+      queues.computeIfAbsent(m.dst(), k -> new ArrayDeque<>())
+          .addLast(new Queued(e.eventId(), m, Nslip.encode(m)));
+    } else if (OP_DELIVER.equals(e.op())) {
+      Set<String> ids = new HashSet<>();
+      e.payload().path("event_ids").forEach(n -> ids.add(n.asText()));
+      Deque<Queued> q = queues.get(e.payload().path("agent").asLong());
+      if (q != null) {
+        q.removeIf(x -> ids.contains(x.eventId()));
+      }
+    }
   }
 
   @Override
-  public synchronized void accept(List<Event> events) {
-    for (Event e : events) {
-      if (e.seq() <= foldedSeq) {
-        continue; // already folded (recovery re-announces a tail that load() saw)
-      }
-      foldedSeq = e.seq();
-      if (OP_SEND.equals(e.op())) {
-        SlipMessage m = message(e.payload());
-        queues.computeIfAbsent(m.dst(), k -> new ArrayDeque<>())
-            .addLast(new Queued(e.eventId(), m, Nslip.encode(m)));
-      } else if (OP_DELIVER.equals(e.op())) {
-        Set<String> ids = new HashSet<>();
-        e.payload().path("event_ids").forEach(n -> ids.add(n.asText()));
-        Deque<Queued> q = queues.get(e.payload().path("agent").asLong());
-        if (q != null) {
-          q.removeIf(x -> ids.contains(x.eventId()));
-        }
-      }
-    }
-    notifyAll();
+  protected void folded() {
+    notifyAll(); // wake receivers waiting for messages
   }
 
   /** Records and queues a message; completes once it is durable and committed. */
