@@ -170,6 +170,16 @@ public final class WritePipeline implements AutoCloseable {
 
   /** Loads idempotency keys from the chain; rolls an unpublished ledger tail forward. */
   public void recover() throws IOException {
+    long published = publishedSeq();
+    long durable = chain.head().seq();
+    if (durable < published) {
+      throw new IllegalStateException("the ledger of " + branch.value() + " ends at line " + durable
+          + " but the branch head records line " + published
+          + ": the ledger lost lines; run 'memoryd ledger verify'");
+    }
+    if (durable > published) {
+      rollForward(published); // first: it may drop a cut-off declaration's lines
+    }
     Iterator<Event> it = chain.read(1);
     while (it.hasNext()) {
       Event e = it.next();
@@ -180,18 +190,9 @@ public final class WritePipeline implements AutoCloseable {
         c.events().add(ref(e));
       }
     }
-    long published = publishedSeq();
-    long durable = chain.head().seq();
-    if (durable < published) {
-      throw new IllegalStateException("the ledger of " + branch.value() + " ends at line " + durable
-          + " but the branch head records line " + published
-          + ": the ledger lost lines; run 'memoryd ledger verify'");
-    }
-    if (durable > published) {
-      rollForward(published);
-    }
     git.syncIndexToHead(files.root());
   }
+
 
   private static WriteOutcome.EventRef ref(Event e) {
     return new WriteOutcome.EventRef(e.eventId(),
@@ -237,6 +238,22 @@ public final class WritePipeline implements AutoCloseable {
         current = decl;
       }
       groups.get(groups.size() - 1).add(e);
+    }
+    // A kill while a batch's lines were being written can leave the last declaration with only
+    // some of its events (the torn line itself is dropped by Ledger.open). It was never
+    // acknowledged; redoing part of it would half-apply it, so its lines are dropped too.
+    if (!groups.isEmpty()) {
+      List<Event> last = groups.get(groups.size() - 1);
+      int count = last.get(0).payload().path("decl").path("count").asInt(last.size());
+      if (last.size() < count) {
+        chain.truncateAfter(last.get(0).seq() - 1);
+        groups.remove(groups.size() - 1);
+        LOG.warning("recovery dropped ledger lines " + last.get(0).seq() + ".." + last.get(last.size() - 1).seq()
+            + ": an unacknowledged declaration of " + count + " events was cut off after " + last.size());
+      }
+    }
+    if (groups.isEmpty()) {
+      return;
     }
     ObjectId head = git.head();
     Map<RepoPath, String> overlay = new HashMap<>();
