@@ -346,11 +346,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       throw new BadRequest(ErrorReason.UNAVAILABLE, "not recorded: " + e.getCause().getMessage());
     }
     if (out instanceof WriteOutcome.Rejected rej) {
-      Map<String, Object> d = new LinkedHashMap<>(rej.failure().details());
-      if (rej.opIndex() >= 0) {
-        d.put("turn_index", rej.opIndex());
-      }
-      throw new BadRequest(new Failure(rej.failure().reason(), rej.failure().message(), d));
+      throw refused(rej, "turn_index", false);
     }
     WriteOutcome.Committed c = (WriteOutcome.Committed) out;
     ObjectNode r = F.objectNode();
@@ -446,6 +442,16 @@ public final class Dispatcher implements Function<String, Optional<String>> {
     return r;
   }
 
+  /** A refusal as a reply: the failing item's index under {@code indexKey}, optionally in the message. */
+  private static BadRequest refused(WriteOutcome.Rejected rej, String indexKey, boolean prefixOp) {
+    Map<String, Object> d = new LinkedHashMap<>(rej.failure().details());
+    if (rej.opIndex() >= 0) {
+      d.put(indexKey, rej.opIndex());
+    }
+    String prefix = prefixOp && rej.opIndex() >= 0 ? "ops[" + rej.opIndex() + "]: " : "";
+    return new BadRequest(new Failure(rej.failure().reason(), prefix + rej.failure().message(), d));
+  }
+
   private static WriteOutcome await(java.util.concurrent.CompletableFuture<WriteOutcome> f) throws BadRequest {
     WriteOutcome out;
     try {
@@ -457,12 +463,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       throw new BadRequest(ErrorReason.UNAVAILABLE, "not recorded: " + e.getCause().getMessage());
     }
     if (out instanceof WriteOutcome.Rejected rej) {
-      Map<String, Object> d = new LinkedHashMap<>(rej.failure().details());
-      if (rej.opIndex() >= 0) {
-        d.put("op_index", rej.opIndex());
-      }
-      throw new BadRequest(new Failure(rej.failure().reason(),
-          (rej.opIndex() >= 0 ? "ops[" + rej.opIndex() + "]: " : "") + rej.failure().message(), d));
+      throw refused(rej, "op_index", true);
     }
     return out;
   }
