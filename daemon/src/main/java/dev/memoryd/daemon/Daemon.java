@@ -41,7 +41,16 @@ public final class Daemon implements AutoCloseable {
     this.server = server;
   }
 
+  /** Starts serving, watching the working tree for humans' edits. */
   public static Daemon start(MemorydConfig cfg) throws IOException {
+    return start(cfg, true);
+  }
+
+  /**
+   * Starts serving; with {@code watch} false, humans' edits are captured only when a write
+   * touches their file or a capture is asked for (tests that script edits step by step).
+   */
+  public static Daemon start(MemorydConfig cfg, boolean watch) throws IOException {
     Path state = cfg.stateDir();
     if (!Files.isDirectory(cfg.root().resolve(".git"))) {
       throw new IllegalStateException("no memory repository at " + cfg.root()
@@ -71,6 +80,9 @@ public final class Daemon implements AutoCloseable {
       svc = Memoryd.open(cfg);
       server = new SocketServer(cfg.socket(), new Dispatcher(svc), cfg.maxLineBytes(), cfg.idleTimeout());
       server.start();
+      if (watch) {
+        svc.startWatching();
+      }
       return new Daemon(ch, lock, svc, server);
     } catch (IOException | RuntimeException e) {
       if (server != null) {

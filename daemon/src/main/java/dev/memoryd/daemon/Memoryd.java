@@ -66,6 +66,8 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.conversation.ConversationStore conversations; // null when read-only
   private final dev.memoryd.daemon.slices.SliceStore slices;
   private final dev.memoryd.daemon.search.SearchIndex search; // null when read-only
+  private final dev.memoryd.daemon.drift.DriftQueue drift; // null when read-only
+  private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final Instant started;
   private final Linter linter = new Linter();
 
@@ -88,6 +90,7 @@ public final class Memoryd implements AutoCloseable {
       this.conversations = null;
       this.slices = new dev.memoryd.daemon.slices.SliceStore(null, null, cfg.root(), MAX_SLICE_BODY);
       this.search = null;
+      this.drift = null;
       return;
     }
     git.removeStaleLocks();
@@ -130,8 +133,80 @@ public final class Memoryd implements AutoCloseable {
     writer.addListener(search);
     writer.registerReplayer(Verifier.KEY_ROTATE, evs -> new KeyRotate(
         evs.get(0).payload().path("retired").asInt(), evs.get(0).payload().path("current").asInt(), null, hasher));
+    this.drift = new dev.memoryd.daemon.drift.DriftQueue(writer);
+    drift.load(chain.read(1));
+    writer.addListener(drift);
+    writer.setDriftView(drift);
     writer.recover();
     writer.start();
+  }
+
+  /**
+   * Starts capturing humans' edits of the working tree and commits made with git (serving
+   * daemons; tests that script edits call {@link #captureNow} instead, or start it too).
+   */
+  public synchronized void startWatching() throws IOException {
+    if (writer == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    if (watcher == null) {
+      watcher = new dev.memoryd.daemon.watch.HumanWatcher(cfg.root(), writer, git, cfg.quiet(),
+          cfg.rescanEvery(), cfg.clock());
+      watcher.start();
+    }
+  }
+
+  /** The watcher, once started. */
+  public Optional<dev.memoryd.daemon.watch.HumanWatcher> watcher() {
+    return Optional.ofNullable(watcher);
+  }
+
+  /** Captures humans' edits of the given files (every memory file when empty) and their git commits now. */
+  public CompletableFuture<WriteOutcome> captureNow(List<RepoPath> paths) throws IOException {
+    if (writer == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    if (paths.isEmpty()) {
+      java.util.Set<RepoPath> all = new java.util.TreeSet<>(java.util.Comparator.comparing(RepoPath::value));
+      all.addAll(writer.recordedPaths());
+      Path users = cfg.root().resolve("users");
+      if (Files.isDirectory(users)) {
+        try (Stream<Path> s = Files.walk(users)) {
+          s.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+              .map(f -> cfg.root().relativize(f).toString().replace('\\', '/'))
+              .filter(WritePipeline::isMemoryFile).forEach(f -> all.add(RepoPath.of(f)));
+        }
+      }
+      return writer.capture(all);
+    }
+    return writer.capture(paths);
+  }
+
+  /** The drift queue (serving daemons only). */
+  public dev.memoryd.daemon.drift.DriftQueue drift() {
+    if (drift == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return drift;
+  }
+
+  /** A readable unified diff from a file's recorded text (the branch head's) to the given text. */
+  public String diffFromRecorded(RepoPath path, String text) throws IOException {
+    String recorded = git.head() == null ? "" : git.read(git.head(), path.value())
+        .map(b -> new String(b, StandardCharsets.UTF_8)).orElse("");
+    org.eclipse.jgit.diff.RawText a = new org.eclipse.jgit.diff.RawText(recorded.getBytes(StandardCharsets.UTF_8));
+    org.eclipse.jgit.diff.RawText b = new org.eclipse.jgit.diff.RawText(
+        (text == null ? "" : text).getBytes(StandardCharsets.UTF_8));
+    org.eclipse.jgit.diff.EditList edits = org.eclipse.jgit.diff.DiffAlgorithm.getAlgorithm(
+        org.eclipse.jgit.diff.DiffAlgorithm.SupportedAlgorithm.HISTOGRAM)
+        .diff(org.eclipse.jgit.diff.RawTextComparator.DEFAULT, a, b);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    try (org.eclipse.jgit.diff.DiffFormatter f = new org.eclipse.jgit.diff.DiffFormatter(out)) {
+      out.write(("--- a/" + path.value() + " (recorded)\n+++ b/" + path.value()
+          + (text == null ? " (deleted)" : " (drifted)") + "\n").getBytes(StandardCharsets.UTF_8));
+      f.format(edits, a, b);
+    }
+    return out.toString(StandardCharsets.UTF_8);
   }
 
   /** Opens a root for serving writes; the caller holds the root's daemon lock. */
@@ -229,6 +304,8 @@ public final class Memoryd implements AutoCloseable {
     r.put("started", started.toString());
     if (writer != null) {
       r.set("write_stats", JsonNodeFactory.instance.pojoNode(writer.stats().snapshot()));
+      r.set("watcher", watcher == null ? JsonNodeFactory.instance.objectNode().put("state", "off") : watcher.health());
+      r.put("drift_open", drift.list().size());
     }
     return r;
   }
@@ -509,6 +586,9 @@ public final class Memoryd implements AutoCloseable {
 
   @Override
   public void close() {
+    if (watcher != null) {
+      watcher.close();
+    }
     if (writer != null) {
       writer.close();
     }

@@ -20,7 +20,9 @@ public record MemorydConfig(
     int segmentLines,
     Clock clock,
     SecureRandom random,
-    Duration halfLife) {
+    Duration halfLife,
+    Duration quiet,
+    Duration rescanEvery) {
 
   public static final String DEFAULT_BRANCH = "main";
 
@@ -30,22 +32,23 @@ public record MemorydConfig(
 
   public static MemorydConfig defaults(Path root, Path keyFile) {
     return new MemorydConfig(root, keyFile, DEFAULT_BRANCH, null, 1 << 20, Duration.ofSeconds(10),
-        256, 32, Clock.systemUTC(), new SecureRandom(), Duration.ofDays(90));
+        256, 32, Clock.systemUTC(), new SecureRandom(), Duration.ofDays(90), Duration.ofSeconds(2),
+        Duration.ofSeconds(60));
   }
 
   public MemorydConfig withIdleTimeout(Duration d) {
     return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, d, maxBatch,
-        segmentLines, clock, random, halfLife);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery);
   }
 
   public MemorydConfig withTemplatesDir(Path dir) {
     return new MemorydConfig(root, keyFile, branch, dir, maxLineBytes, idleTimeout, maxBatch,
-        segmentLines, clock, random, halfLife);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery);
   }
 
   public MemorydConfig withMaxLineBytes(int n) {
     return new MemorydConfig(root, keyFile, branch, templatesDir, n, idleTimeout, maxBatch,
-        segmentLines, clock, random, halfLife);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery);
   }
 
   /** Half-life of time-based staleness (Slices v1): FRESH/STALE in listings and search. */
@@ -54,7 +57,19 @@ public record MemorydConfig(
       throw new IllegalArgumentException("the staleness half-life must be positive");
     }
     return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, idleTimeout, maxBatch,
-        segmentLines, clock, random, d);
+        segmentLines, clock, random, d, quiet, rescanEvery);
+  }
+
+  /**
+   * How long the working tree must be still before humans' edits are captured, and how often
+   * everything is rescanned in case the file watch missed an event (zero: never).
+   */
+  public MemorydConfig withWatch(Duration quiet, Duration rescanEvery) {
+    if (quiet.isNegative() || rescanEvery.isNegative()) {
+      throw new IllegalArgumentException("the quiet period and the rescan interval cannot be negative");
+    }
+    return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, idleTimeout, maxBatch,
+        segmentLines, clock, random, halfLife, quiet, rescanEvery);
   }
 
   public Path stateDir() {

@@ -1,6 +1,7 @@
 package dev.memoryd.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -53,7 +54,10 @@ class ReadmeAuditorRecipeTest {
         seg = s.filter(p -> p.toString().endsWith(".ndjson")).sorted().findFirst().orElseThrow();
       }
       List<String> lines = Files.readAllLines(seg, StandardCharsets.UTF_8);
-      lines.set(2, lines.get(2).replace("\"rationale\":\"audit\"", "\"rationale\":\"forged\""));
+      int victim = TestRoot.IMPORT_LINES + 2;
+      String forged = lines.get(victim).replace("\"rationale\":\"audit\"", "\"rationale\":\"forged\"");
+      assertNotEquals(lines.get(victim), forged, "the test must really change a line");
+      lines.set(victim, forged);
       Files.write(seg, lines, StandardCharsets.UTF_8);
       assertEquals(1, run(script, root), "tampered ledger must fail");
     }

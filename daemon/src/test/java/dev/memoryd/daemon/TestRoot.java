@@ -40,7 +40,25 @@ final class TestRoot implements AutoCloseable {
   }
 
   TestRoot serve() throws IOException {
-    daemon = Daemon.start(cfg);
+    daemon = Daemon.start(cfg, false);
+    importExample();
+    return this;
+  }
+
+  /**
+   * Records the example tree the init commit holds as the human's import (what the watcher does
+   * at a daemon's start), so tests start from a ledger that already replays to the tree.
+   */
+  void importExample() throws IOException {
+    daemon.service().captureNow(java.util.List.of()).join();
+  }
+
+  /** Ledger lines of the example tree's import: tests count their own lines past it. */
+  static final int IMPORT_LINES = 8;
+
+  /** Serves with the file watcher on. */
+  TestRoot serveWatching() throws IOException {
+    daemon = Daemon.start(cfg, true);
     return this;
   }
 

@@ -125,9 +125,22 @@ public final class Main implements Runnable {
     @Option(names = "--max-line-bytes", defaultValue = "1048576", description = "request size limit")
     int maxLine;
 
+    @Option(names = "--quiet-ms", defaultValue = "2000",
+        description = "capture a human's edits once the working tree has been still this long")
+    long quietMs;
+
+    @Option(names = "--rescan-s", defaultValue = "60",
+        description = "rescan every memory file this often, in case the file watch missed an event (0: never)")
+    long rescanS;
+
+    @Option(names = "--no-watch", description = "do not watch the working tree (edits are still captured"
+        + " before any agent write to their file)")
+    boolean noWatch;
+
     @Override
     public Integer call() throws Exception {
-      MemorydConfig cfg = config().withIdleTimeout(Duration.ofMillis(idleMs)).withMaxLineBytes(maxLine);
+      MemorydConfig cfg = config().withIdleTimeout(Duration.ofMillis(idleMs)).withMaxLineBytes(maxLine)
+          .withWatch(Duration.ofMillis(quietMs), Duration.ofSeconds(rescanS));
       if (init || !Files.isDirectory(cfg.root().resolve(".git"))) {
         if (!init && Files.exists(cfg.root()) && !isEmptyDir(cfg.root())) {
           System.err.println("memoryd: " + cfg.root() + " is not a memory root; run 'bin/memoryd init --root "
@@ -138,7 +151,7 @@ public final class Main implements Runnable {
       }
       Daemon d;
       try {
-        d = Daemon.start(cfg);
+        d = Daemon.start(cfg, !noWatch);
       } catch (Daemon.AlreadyServing e) {
         System.err.println("memoryd: " + e.getMessage());
         return PROBLEMS;

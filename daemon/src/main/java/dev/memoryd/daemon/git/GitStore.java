@@ -110,6 +110,7 @@ public final class GitStore implements AutoCloseable {
   }
 
   private void seedTree(ObjectId commit) throws IOException {
+    tree.clear();
     try (RevWalk rw = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo)) {
       RevCommit c = rw.parseCommit(commit);
       tw.addTree(c.getTree());
@@ -118,6 +119,75 @@ public final class GitStore implements AutoCloseable {
         tree.put(tw.getPathString(), tw.getObjectId(0));
       }
     }
+  }
+
+  /**
+   * The branch ref as it is on disk now (another process, such as a human's {@code git commit},
+   * may have moved it); does not change {@link #head()}.
+   */
+  public ObjectId refNow() throws IOException {
+    Path refFile = repo.getDirectory().toPath().resolve(branchRef);
+    if (Files.exists(refFile)) {
+      String v = Files.readString(refFile, java.nio.charset.StandardCharsets.US_ASCII).strip();
+      if (ObjectId.isId(v)) {
+        return ObjectId.fromString(v);
+      }
+    }
+    org.eclipse.jgit.lib.Ref r = repo.getRefDatabase().exactRef(branchRef);
+    return r == null ? null : r.getObjectId();
+  }
+
+  /** Whether {@code ancestor} is {@code commit} or reachable from it; a null ancestor is. */
+  public boolean isAncestor(ObjectId ancestor, ObjectId commit) throws IOException {
+    if (ancestor == null) {
+      return true;
+    }
+    try (RevWalk rw = new RevWalk(repo)) {
+      return rw.isMergedInto(rw.parseCommit(ancestor), rw.parseCommit(commit));
+    }
+  }
+
+  /** Paths whose blob differs between two commits (null: the empty tree), filtered. */
+  public List<String> changedPaths(ObjectId from, ObjectId to, java.util.function.Predicate<String> keep)
+      throws IOException {
+    List<String> out = new ArrayList<>();
+    try (RevWalk rw = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo)) {
+      if (from == null) {
+        tw.addTree(new org.eclipse.jgit.treewalk.EmptyTreeIterator());
+      } else {
+        tw.addTree(rw.parseCommit(from).getTree());
+      }
+      tw.addTree(rw.parseCommit(to).getTree());
+      tw.setRecursive(true);
+      tw.setFilter(org.eclipse.jgit.treewalk.filter.TreeFilter.ANY_DIFF);
+      while (tw.next()) {
+        if (keep.test(tw.getPathString())) {
+          out.add(tw.getPathString());
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A commit's id, author and subject. */
+  public record CommitInfo(ObjectId id, PersonIdent author, String subject) {}
+
+  /** Commits reachable from {@code to} but not from {@code from}, newest first, at most {@code max}. */
+  public List<CommitInfo> commitsBetween(ObjectId from, ObjectId to, int max) throws IOException {
+    List<CommitInfo> out = new ArrayList<>();
+    try (RevWalk rw = new RevWalk(repo)) {
+      rw.markStart(rw.parseCommit(to));
+      if (from != null) {
+        rw.markUninteresting(rw.parseCommit(from));
+      }
+      for (RevCommit c : rw) {
+        out.add(new CommitInfo(c.copy(), c.getAuthorIdent(), c.getShortMessage()));
+        if (out.size() >= max) {
+          break;
+        }
+      }
+    }
+    return out;
   }
 
   /** All file paths in the head tree. */
@@ -213,9 +283,14 @@ public final class GitStore implements AutoCloseable {
 
     private Batch() {}
 
+    /** Commits on top of the batch's tip; a null value removes that path from the tree. */
     public ObjectId commit(Map<String, byte[]> files, PersonIdent author, PersonIdent committer,
         String message) throws IOException {
       for (Map.Entry<String, byte[]> f : files.entrySet()) {
+        if (f.getValue() == null) {
+          tree.remove(f.getKey());
+          continue;
+        }
         ObjectId blob = ins.insert(Constants.OBJ_BLOB, f.getValue());
         tree.put(f.getKey(), blob);
         written.put(f.getKey(), blob);
@@ -266,7 +341,7 @@ public final class GitStore implements AutoCloseable {
       Files.createDirectories(refFile.getParent());
       try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lock,
           java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
-        ObjectId current = currentRef(refFile);
+        ObjectId current = refNow();
         if (!java.util.Objects.equals(current, base)) {
           Files.deleteIfExists(lock);
           head = current;
@@ -289,15 +364,6 @@ public final class GitStore implements AutoCloseable {
       }
       Files.move(lock, refFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       head = tip;
-    }
-
-    private ObjectId currentRef(Path refFile) throws IOException {
-      if (Files.exists(refFile)) {
-        String v = Files.readString(refFile, java.nio.charset.StandardCharsets.US_ASCII).strip();
-        return ObjectId.isId(v) ? ObjectId.fromString(v) : repo.resolve(branchRef);
-      }
-      org.eclipse.jgit.lib.Ref packed = repo.getRefDatabase().exactRef(branchRef);
-      return packed == null ? null : packed.getObjectId();
     }
 
     @Override

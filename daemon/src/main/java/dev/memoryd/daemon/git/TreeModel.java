@@ -63,6 +63,13 @@ final class TreeModel {
       byName.put(name, k);
       entries.put(k, value);
     }
+
+    void remove(String name) {
+      Key k = byName.remove(name);
+      if (k != null) {
+        entries.remove(k);
+      }
+    }
   }
 
   private final Dir root = new Dir();
@@ -82,6 +89,41 @@ final class TreeModel {
       d.id = null;
     }
     d.put(parts[parts.length - 1], blob);
+  }
+
+  /** Removes a file, and directories it leaves empty; a missing path is no change. */
+  void remove(String path) {
+    String[] parts = path.split("/");
+    Dir[] chain = new Dir[parts.length];
+    Dir d = root;
+    for (int i = 0; i < parts.length - 1; i++) {
+      chain[i] = d;
+      Object next = d.get(parts[i]);
+      if (!(next instanceof Dir)) {
+        return;
+      }
+      d = (Dir) next;
+    }
+    chain[parts.length - 1] = d;
+    if (!(d.get(parts[parts.length - 1]) instanceof ObjectId)) {
+      return;
+    }
+    for (int i = parts.length - 1; i >= 0; i--) {
+      chain[i].id = null;
+    }
+    for (int i = parts.length - 1; i >= 0; i--) {
+      chain[i].remove(parts[i]);
+      if (i == 0 || !chain[i].entries.isEmpty()) {
+        break;
+      }
+    }
+  }
+
+  /** Forgets every entry (before seeding from another commit). */
+  void clear() {
+    root.entries.clear();
+    root.byName.clear();
+    root.id = null;
   }
 
   /** The blob at a path, or null. */

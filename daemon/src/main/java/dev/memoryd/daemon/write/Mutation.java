@@ -26,10 +26,20 @@ public interface Mutation {
 
   /**
    * {@code changed=false} means nothing to record (no event, no commit). Events are recorded in
-   * order; file texts are the final text per touched path.
+   * order; file texts are the final text per touched path. Paths in {@code commitOnly} are
+   * committed with their new text but the working tree is left as it is (a human's capture: the
+   * file on disk is already the human's, and may have moved on since).
    */
-  record Done(Map<RepoPath, String> newContents, List<EventSpec> events, boolean changed)
-      implements Result {}
+  record Done(Map<RepoPath, String> newContents, List<EventSpec> events, boolean changed,
+      java.util.Set<RepoPath> commitOnly) implements Result {
+    public Done {
+      commitOnly = java.util.Set.copyOf(commitOnly);
+    }
+
+    public Done(Map<RepoPath, String> newContents, List<EventSpec> events, boolean changed) {
+      this(newContents, events, changed, java.util.Set.of());
+    }
+  }
 
   /** One ledger event of a mutation; {@code path} may be null for events that touch no file. */
   record EventSpec(String op, RepoPath path, String sectionAnchor, String beforeHash,

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -120,7 +121,7 @@ public final class WritePipeline implements AutoCloseable {
   }
 
   private record Accepted(Pending p, List<Mutation.EventSpec> specs, Map<RepoPath, String> contents,
-      List<EventDraft> drafts) {}
+      List<EventDraft> drafts, PersonIdent author) {}
 
   /** A mutation that must act on the chain right after its own lines are appended. */
   public interface ChainHook {
@@ -133,8 +134,28 @@ public final class WritePipeline implements AutoCloseable {
   }
 
   private final Map<String, Replayer> replayers = new ConcurrentHashMap<>();
+  private volatile DriftView drift = DriftView.NONE;
+  /** Recorded text (what the ledger replays to) of memory files, by path; misses read {@link #captured}. */
+  private final Map<RepoPath, Optional<String>> recorded = new HashMap<>();
+  /** The commit whose memory files the recorded texts reflect; null before the first. */
+  private ObjectId captured;
+  private volatile boolean capturedKnown;
   private final List<java.util.function.Consumer<List<Event>>> listeners =
       new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** Tells the writer which files wait in the drift queue (set before {@link #start()}). */
+  public void setDriftView(DriftView v) {
+    this.drift = v;
+  }
+
+  /** Whether a path is a memory file, the files whose human edits are captured. */
+  public static boolean isMemoryFile(RepoPath p) {
+    return isMemoryFile(p.value());
+  }
+
+  public static boolean isMemoryFile(String p) {
+    return p.startsWith("users/") && p.endsWith(".md") && !p.contains("/.");
+  }
 
   /** Registers how to redo events whose op is {@code op} (extensions; grammar ops are built in). */
   public void registerReplayer(String op, Replayer r) {
@@ -162,6 +183,9 @@ public final class WritePipeline implements AutoCloseable {
     this.maxBatch = maxBatch;
     this.thread = new Thread(this::loop, "memoryd-writer-" + branch.value());
     this.thread.setDaemon(true);
+    for (String op : List.of(HumanCapture.OP_EDIT, HumanCapture.OP_DRIFT, HumanCapture.OP_RESOLVED)) {
+      replayers.put(op, HumanCapture::replay);
+    }
   }
 
   public PhaseStats stats() {
@@ -191,6 +215,29 @@ public final class WritePipeline implements AutoCloseable {
       }
     }
     git.syncIndexToHead(files.root());
+    captured = recordedCommit(git).orElse(null);
+    capturedKnown = true;
+  }
+
+  /**
+   * The newest first-parent commit memoryd made (one that carries a ledger head): what the
+   * recorded texts of memory files are. Commits above it are humans'.
+   */
+  public static Optional<ObjectId> recordedCommit(GitStore git) throws IOException {
+    ObjectId c = git.head();
+    try (org.eclipse.jgit.revwalk.RevWalk rw =
+        new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
+      while (c != null) {
+        org.eclipse.jgit.revwalk.RevCommit rc = rw.parseCommit(c);
+        for (Map.Entry<String, String> t : GitStore.parseTrailers(rc.getFullMessage())) {
+          if (t.getKey().equals(TRAILER_HEAD)) {
+            return Optional.of(rc.copy());
+          }
+        }
+        c = rc.getParentCount() == 0 ? null : rc.getParent(0);
+      }
+    }
+    return Optional.empty();
   }
 
 
@@ -257,10 +304,11 @@ public final class WritePipeline implements AutoCloseable {
     }
     ObjectId head = git.head();
     Map<RepoPath, String> overlay = new HashMap<>();
+    Set<RepoPath> diskPaths = new java.util.HashSet<>();
     Map<RepoPath, String> atHead = new HashMap<>();
     FileSource src = p -> {
       if (overlay.containsKey(p)) {
-        return Optional.of(overlay.get(p));
+        return Optional.ofNullable(overlay.get(p));
       }
       try {
         Optional<String> s = git.read(head, p.value()).map(b -> new String(b, StandardCharsets.UTF_8));
@@ -280,8 +328,9 @@ public final class WritePipeline implements AutoCloseable {
               + " cannot be replayed onto the branch head: " + r);
         }
         overlay.putAll(a.newContents());
+        a.newContents().keySet().stream().filter(p -> !a.commitOnly().contains(p)).forEach(diskPaths::add);
         Map<String, byte[]> commitFiles = new LinkedHashMap<>();
-        a.newContents().forEach((p, t) -> commitFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
+        a.newContents().forEach((p, t) -> commitFiles.put(p.value(), t == null ? null : t.getBytes(StandardCharsets.UTF_8)));
         commitFiles.putAll(segmentsThrough(g.get(g.size() - 1).seq(), published));
         Event last = g.get(g.size() - 1);
         batch.commit(commitFiles, author(g.get(0).actor(), now), committer(now),
@@ -290,6 +339,9 @@ public final class WritePipeline implements AutoCloseable {
       }
       Map<String, byte[]> toWrite = new LinkedHashMap<>();
       for (Map.Entry<RepoPath, String> e : overlay.entrySet()) {
+        if (!diskPaths.contains(e.getKey()) || e.getValue() == null) {
+          continue; // a human's capture: their file stays as it is
+        }
         Optional<String> onDisk = files.read(e.getKey());
         String before = atHead.get(e.getKey());
         // Only our own (possibly half-done) write may be replaced; anything else is a human's.
@@ -364,6 +416,35 @@ public final class WritePipeline implements AutoCloseable {
     thread.start();
   }
 
+  /**
+   * Queues a capture of humans' edits: the given memory files on disk against their recorded
+   * texts, plus any commit a human put on the branch. Unchanged files record nothing; the future
+   * completes with {@link WriteOutcome.Unchanged} when there was nothing to capture.
+   */
+  public CompletableFuture<WriteOutcome> capture(java.util.Collection<RepoPath> paths) {
+    List<RepoPath> sorted = paths.stream().filter(WritePipeline::isMemoryFile).distinct()
+        .sorted(java.util.Comparator.comparing(RepoPath::value)).toList();
+    Contextual c = ctx -> {
+      List<HumanCapture.Item> items = new ArrayList<>();
+      for (RepoPath p : sorted) {
+        Optional<String> before = ctx.recorded(p);
+        Optional<String> now = ctx.disk(p);
+        if (!before.equals(now) || ctx.drift().openOn(p).isPresent()) {
+          items.add(new HumanCapture.Item(p, before.orElse(null), now.orElse(null)));
+        }
+      }
+      return new HumanCapture(ctx, items, JsonNodeFactory.instance.objectNode().put("source", "work_tree"));
+    };
+    PersonIdent who = humanIdent(clock.instant());
+    return submit(WriteRequest.of(c, "captured a human's edit of " + (sorted.size() == 1
+        ? sorted.get(0).value() : sorted.size() + " files"), humanActor(who)));
+  }
+
+  /** Memory files the branch head records (for a full rescan, which must also see deletions). */
+  public List<RepoPath> recordedPaths() throws IOException {
+    return git.listFiles(git.head()).stream().filter(WritePipeline::isMemoryFile).map(RepoPath::of).toList();
+  }
+
   /** Queues a declaration; the future completes once it is durable and published, or refused. */
   public CompletableFuture<WriteOutcome> submit(WriteRequest req) {
     CompletableFuture<WriteOutcome> f = new CompletableFuture<>();
@@ -425,28 +506,186 @@ public final class WritePipeline implements AutoCloseable {
     }
   }
 
-  private void process(List<Pending> batch) throws IOException {
-    long t0 = System.nanoTime();
-    Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-    Map<RepoPath, String> overlay = new HashMap<>();
-    FileSource src = p -> {
+  /** The writer's state within one batch, as {@link Contextual} mutations see it. */
+  private final class Batch implements Contextual.Context {
+    final Map<RepoPath, String> overlay = new HashMap<>(); // a null value: the file is gone
+    final java.util.Set<RepoPath> diskWrites = new java.util.HashSet<>();
+    final Map<RepoPath, Optional<DriftView.Item>> drifts = new HashMap<>();
+    final List<Accepted> accepted = new ArrayList<>();
+
+    @Override
+    public Optional<String> recorded(RepoPath p) {
       if (overlay.containsKey(p)) {
-        return Optional.of(overlay.get(p));
+        return Optional.ofNullable(overlay.get(p));
+      }
+      return recordedText(p);
+    }
+
+    @Override
+    public Optional<String> disk(RepoPath p) {
+      if (diskWrites.contains(p)) {
+        return Optional.ofNullable(overlay.get(p));
       }
       try {
         return files.read(p);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-    };
-    List<Accepted> accepted = new ArrayList<>();
+    }
+
+    @Override
+    public DriftView drift() {
+      return new DriftView() {
+        @Override
+        public Optional<Item> openOn(RepoPath path) {
+          Optional<Item> in = drifts.get(path);
+          return in != null ? in : drift.openOn(path);
+        }
+
+        @Override
+        public boolean dismissed(RepoPath path, String text) {
+          return drift.dismissed(path, text);
+        }
+      };
+    }
+
+    @Override
+    public String newId() {
+      return ids.next().value();
+    }
+
+    @Override
+    public Grammar grammar() {
+      return grammar;
+    }
+
+    @Override
+    public SectionHasher hasher() {
+      return hasher;
+    }
+
+    /** The file source of agents' mutations: this batch's texts, else the working tree. */
+    FileSource source() {
+      return p -> overlay.containsKey(p) ? Optional.ofNullable(overlay.get(p)) : disk(p);
+    }
+
+    void accept(Pending p, Mutation.Done d, WriteRequest req, PersonIdent author, Instant now) {
+      overlay.putAll(d.newContents());
+      for (RepoPath path : d.newContents().keySet()) {
+        if (!d.commitOnly().contains(path)) {
+          diskWrites.add(path);
+        }
+      }
+      for (Mutation.EventSpec e : d.events()) {
+        if (HumanCapture.OP_DRIFT.equals(e.op())) {
+          JsonNode dr = e.payload().path("drift");
+          drifts.put(e.path(), Optional.of(new DriftView.Item(dr.path("id").asText(),
+              dr.path("text").isNull() ? null : dr.path("text").asText())));
+        } else if (HumanCapture.OP_RESOLVED.equals(e.op())) {
+          drifts.put(e.path(), Optional.empty());
+        }
+      }
+      accepted.add(new Accepted(p, d.events(), d.newContents(), drafts(req, d.events(), now), author));
+    }
+  }
+
+  private Optional<String> recordedText(RepoPath p) {
+    return recorded.computeIfAbsent(p, k -> {
+      try {
+        return captured == null ? Optional.empty()
+            : git.read(captured, k.value()).map(b -> new String(b, StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
+
+  /** The identity humans' working-tree edits are committed under: the repository's git user. */
+  private PersonIdent humanIdent(Instant now) {
+    PersonIdent who = new PersonIdent(git.repository());
+    return new PersonIdent(who.getName(), who.getEmailAddress(), now, java.time.ZoneOffset.UTC);
+  }
+
+  private static String humanActor(PersonIdent who) {
+    return "human:" + who.getName() + " <" + who.getEmailAddress() + ">";
+  }
+
+  /** Captures commits a human put on the branch since the recorded commit (with plain git). */
+  private void captureCommits(Batch b, Instant now) throws IOException {
+    ObjectId ref = git.refNow();
+    if (ref == null || ref.equals(captured)) {
+      return;
+    }
+    if (!git.isAncestor(captured, ref)) {
+      throw new IllegalStateException("branch " + branch.value() + " was moved to " + ref.name()
+          + ", which does not contain memoryd's last commit " + captured.name()
+          + "; memoryd only follows commits made on top of its own (move the branch back to continue)");
+    }
+    List<String> paths = git.changedPaths(captured, ref, WritePipeline::isMemoryFile);
+    List<GitStore.CommitInfo> commits = git.commitsBetween(captured, ref, 50);
+    for (String path : paths) {
+      recordedText(RepoPath.of(path)); // pin the old recorded text before moving on
+    }
+    captured = ref;
+    git.reloadHead();
+    if (paths.isEmpty()) {
+      return;
+    }
+    List<HumanCapture.Item> items = new ArrayList<>();
+    for (String path : paths) {
+      RepoPath rp = RepoPath.of(path);
+      items.add(new HumanCapture.Item(rp, b.recorded(rp).orElse(null),
+          git.read(ref, path).map(x -> new String(x, StandardCharsets.UTF_8)).orElse(null)));
+    }
+    ObjectNode source = JsonNodeFactory.instance.objectNode();
+    source.put("source", "commit");
+    com.fasterxml.jackson.databind.node.ArrayNode cs = source.putArray("commits");
+    for (GitStore.CommitInfo c : commits) {
+      cs.addObject().put("id", c.id().name()).put("author", c.author().getName() + " <"
+          + c.author().getEmailAddress() + ">").put("date", c.author().getWhenAsInstant().toString())
+          .put("subject", c.subject());
+    }
+    PersonIdent who = commits.isEmpty() ? humanIdent(now) : commits.get(0).author();
+    Mutation.Result r = new HumanCapture(b, items, source).apply(b.source(), now);
+    if (r instanceof Mutation.Done d && d.changed()) {
+      WriteRequest req = new WriteRequest(List.of(), new HumanCapture(b, items, source),
+          "captured " + commits.size() + " commit(s) made with git: " + commits.get(0).subject(),
+          humanActor(who), null, null);
+      b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
+    }
+  }
+
+  /** Captures a human's uncaptured edits of files an agent's declaration read, before it. */
+  private Mutation.Done captureBefore(Batch b, Map<RepoPath, String> dirty, Instant now) {
+    List<HumanCapture.Item> items = new ArrayList<>();
+    dirty.forEach((p, text) -> items.add(new HumanCapture.Item(p, b.recorded(p).orElse(null), text)));
+    ObjectNode source = JsonNodeFactory.instance.objectNode().put("source", "work_tree");
+    Mutation.Result r = new HumanCapture(b, items, source).apply(b.source(), now);
+    Mutation.Done d = (Mutation.Done) r;
+    if (d.changed()) {
+      PersonIdent who = humanIdent(now);
+      WriteRequest req = WriteRequest.of(new HumanCapture(b, items, source),
+          "captured a human's edit before an agent's write", humanActor(who));
+      b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
+    }
+    return d;
+  }
+
+  private void process(List<Pending> batch) throws IOException {
+    long t0 = System.nanoTime();
+    Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+    Batch b = new Batch();
+    // Refusals wait for the batch: a caller that hears "nothing to do" must also find the
+    // captures its request triggered already published.
+    List<Runnable> replies = new ArrayList<>();
+    captureCommits(b, now);
     Map<String, Pending> keysInBatch = new HashMap<>();
     for (Pending p : batch) {
       WriteRequest req = p.req;
       if (req.idempotencyKey() != null) {
         WriteOutcome prior = idempotent.get(req.idempotencyKey());
         if (prior != null) {
-          p.future.complete(prior);
+          reply(replies, p, prior);
           continue;
         }
         Pending twin = keysInBatch.putIfAbsent(req.idempotencyKey(), p);
@@ -457,32 +696,78 @@ public final class WritePipeline implements AutoCloseable {
       }
       Mutation m = req.mutation() != null ? req.mutation()
           : new GrammarMutation(grammar, withSliceIds(req.ops()), hasher);
+      boolean human = m instanceof Contextual;
+      Map<RepoPath, String> dirty = new java.util.TreeMap<>(java.util.Comparator.comparing(RepoPath::value));
+      Map<RepoPath, String> driftHit = new HashMap<>();
+      FileSource src = human ? b.source() : path -> {
+        if (b.overlay.containsKey(path) || !isMemoryFile(path)) {
+          return b.source().read(path);
+        }
+        Optional<String> disk = b.disk(path);
+        b.drift().openOn(path).ifPresent(o -> driftHit.put(path, o.id()));
+        if (!disk.equals(b.recorded(path))) {
+          dirty.put(path, disk.orElse(null));
+        }
+        return disk;
+      };
       Mutation.Result r;
       try {
-        r = m.apply(src, now);
+        r = (m instanceof Contextual c ? c.bind(b) : m).apply(src, now);
       } catch (UncheckedIOException e) {
         throw e.getCause();
       } catch (SecurityException e) {
-        p.future.complete(new WriteOutcome.Rejected(-1,
+        reply(replies, p, new WriteOutcome.Rejected(-1,
             Failure.of(ErrorReason.INVALID_REQUEST, e.getMessage())));
         continue;
       }
+      if (!driftHit.isEmpty()) {
+        reply(replies, p, driftRefusal(driftHit));
+        continue;
+      }
+      if (!dirty.isEmpty()) {
+        // Invariant 4: what the human wrote is recorded first, under their name.
+        Mutation.Done captured = captureBefore(b, dirty, now);
+        Set<RepoPath> drifted = HumanCapture.drifted(captured.events());
+        if (!drifted.isEmpty()) {
+          Map<RepoPath, String> hit = new HashMap<>();
+          drifted.forEach(d -> b.drift().openOn(d).ifPresent(o -> hit.put(d, o.id())));
+          reply(replies, p, driftRefusal(hit));
+          continue;
+        }
+        if (r instanceof Mutation.Done done) {
+          Optional<WriteOutcome> clash = humanClash(HumanCapture.changedKeys(captured.events()), done);
+          if (clash.isPresent()) {
+            reply(replies, p, clash.get());
+            continue;
+          }
+        }
+      }
       if (r instanceof Mutation.Refused rej) {
-        p.future.complete(new WriteOutcome.Rejected(rej.opIndex(), rej.failure()));
+        reply(replies, p, new WriteOutcome.Rejected(rej.opIndex(), rej.failure()));
         continue;
       }
       Mutation.Done a = (Mutation.Done) r;
       if (!a.changed() || a.events().isEmpty()) {
-        p.future.complete(new WriteOutcome.Unchanged(git.head() == null ? null : git.head().name()));
+        replies.add(() -> p.future.complete(new WriteOutcome.Unchanged(git.head() == null ? null : git.head().name())));
         continue;
       }
-      overlay.putAll(a.newContents());
-      accepted.add(new Accepted(p, a.events(), a.newContents(), drafts(req, a.events(), now)));
+      b.accept(p, a, req, null, now);
     }
     stats.add(PhaseStats.Phase.APPLY, System.nanoTime() - t0);
-    if (accepted.isEmpty()) {
-      return;
+    List<Accepted> accepted = b.accepted;
+    if (!accepted.isEmpty()) {
+      publish(b, now);
     }
+    replies.forEach(Runnable::run);
+  }
+
+  private static void reply(List<Runnable> replies, Pending p, WriteOutcome out) {
+    replies.add(() -> p.future.complete(out));
+  }
+
+  private void publish(Batch b, Instant now) throws IOException {
+    List<Accepted> accepted = b.accepted;
+    Map<RepoPath, String> overlay = b.overlay;
 
     long t1 = System.nanoTime();
     List<List<Event>> events = new ArrayList<>();
@@ -497,7 +782,12 @@ public final class WritePipeline implements AutoCloseable {
     long t2 = System.nanoTime();
     stats.add(PhaseStats.Phase.LEDGER_APPEND, t2 - t1);
     Map<String, byte[]> finalFiles = new LinkedHashMap<>();
-    overlay.forEach((p, t) -> finalFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
+    for (RepoPath p : b.diskWrites) {
+      String t = overlay.get(p);
+      if (t != null) {
+        finalFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8));
+      }
+    }
     // Objects stay invisible until the ref moves, and temp files until they are renamed, so
     // both are written while the ledger is made durable; the renames wait for the ledger, and
     // the ref moves last.
@@ -521,9 +811,9 @@ public final class WritePipeline implements AutoCloseable {
           List<Event> ev = events.get(i);
           Event last = ev.get(ev.size() - 1);
           Map<String, byte[]> commitFiles = new LinkedHashMap<>();
-          a.contents.forEach((p, t) -> commitFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
+          a.contents.forEach((p, t) -> commitFiles.put(p.value(), t == null ? null : t.getBytes(StandardCharsets.UTF_8)));
           commitFiles.putAll(segments.get(i));
-          commits.add(gb.commit(commitFiles, author(a.p.req.actor(), now), committer(now),
+          commits.add(gb.commit(commitFiles, a.author != null ? a.author : author(a.p.req.actor(), now), committer(now),
               message(summaries(a.specs), a.p.req.rationale(), a.p.req.actor(),
                   ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash())));
         }
@@ -549,6 +839,8 @@ public final class WritePipeline implements AutoCloseable {
       stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - t6);
       indexBacklog.putAll(gb.written());
     }
+    overlay.forEach((p, t) -> recorded.put(p, Optional.ofNullable(t)));
+    captured = git.head();
     stats.batch(accepted.size());
     // Listeners see the batch before any client hears of it, so a reply never outruns them.
     for (List<Event> ev : events) {
@@ -567,6 +859,28 @@ public final class WritePipeline implements AutoCloseable {
       batchesSinceCompaction = 0;
       compaction = compactor.submit(this::compact);
     }
+  }
+
+  private static WriteOutcome driftRefusal(Map<RepoPath, String> hit) {
+    Map.Entry<RepoPath, String> first = hit.entrySet().iterator().next();
+    return new WriteOutcome.Rejected(-1, new Failure(ErrorReason.DRIFT, first.getKey().value()
+        + " waits in the drift queue (item " + first.getValue() + "): a human's edit broke its grammar;"
+        + " a maintainer resolves it with 'memoryd drift resolve " + first.getValue() + "'",
+        Map.of("path", first.getKey().value(), "drift_id", first.getValue())));
+  }
+
+  /** A conflict when an agent's op targets a section the human just changed. */
+  private static Optional<WriteOutcome> humanClash(Map<RepoPath, Set<String>> changed, Mutation.Done agent) {
+    for (Mutation.EventSpec e : agent.events()) {
+      Set<String> keys = e.path() == null ? null : changed.get(e.path());
+      if (keys != null && e.sectionAnchor() != null && keys.contains(e.sectionAnchor())) {
+        return Optional.of(new WriteOutcome.Rejected(-1, new Failure(ErrorReason.CONFLICT, "section '"
+            + e.sectionAnchor() + "' of " + e.path().value() + " was just changed by a human; their edit"
+            + " is recorded, read the section again and retry", Map.of("path", e.path().value(),
+                "section", e.sectionAnchor()))));
+      }
+    }
+    return Optional.empty();
   }
 
   private List<Op> withSliceIds(List<Op> ops) {
@@ -662,7 +976,13 @@ public final class WritePipeline implements AutoCloseable {
     return sb.toString();
   }
 
+  private static final java.util.regex.Pattern HUMAN = java.util.regex.Pattern.compile("human:(.*) <(.*)>");
+
   private static PersonIdent author(String actor, Instant now) {
+    java.util.regex.Matcher h = HUMAN.matcher(actor);
+    if (h.matches()) {
+      return new PersonIdent(h.group(1), h.group(2), now, java.time.ZoneOffset.UTC);
+    }
     String safe = actor.replaceAll("[^A-Za-z0-9._-]", "-");
     return new PersonIdent(actor, safe + "@agents.memoryd", now, java.time.ZoneOffset.UTC);
   }

@@ -1,0 +1,307 @@
+package dev.memoryd.daemon.watch;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.eclipse.jgit.lib.ObjectId;
+
+import io.methvin.watcher.DirectoryChangeEvent;
+import io.methvin.watcher.DirectoryWatcher;
+
+import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.daemon.write.WriteOutcome;
+import dev.memoryd.daemon.write.WritePipeline;
+import dev.memoryd.grammar.RepoPath;
+
+/**
+ * Turns humans' edits of memory files into captures on the writer. Events from a recursive
+ * watch of {@code users/} only say which files to look at: whether anything changed is decided
+ * by the writer, by content against the recorded text, so the daemon's own writes, editors'
+ * swap and backup files, temp-file-and-rename saves and repeated events all come to the right
+ * result. Captures wait for a quiet period (no event anywhere for {@code quiet}, at most
+ * {@code 5 * quiet} after the first) so a burst becomes one commit.
+ *
+ * <p>Events can be lost (OVERFLOW, a watcher that died, edits while the daemon was down), so
+ * the watcher also rescans: at start, on OVERFLOW, after restarting a dead watch, and every
+ * {@code rescanEvery}. It polls the branch ref so commits made with plain git are captured
+ * too. Thread-safe; {@link #health()} reports its state for {@code ping}.
+ */
+public final class HumanWatcher implements AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(HumanWatcher.class.getName());
+  private static final long TICK_MS = 25;
+  private static final long REF_POLL_MS = 200;
+
+  private final Path root;
+  private final Path users;
+  private final WritePipeline writer;
+  private final GitStore git;
+  private final long quietNanos;
+  private final long rescanNanos;
+  private final Clock clock;
+  private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "memoryd-watch-tick");
+    t.setDaemon(true);
+    return t;
+  });
+
+  private final Object lock = new Object();
+  private final Set<RepoPath> pending = new HashSet<>();
+  private long firstPendingNanos;
+  private long lastEventNanos;
+  private boolean rescanWanted = true;
+  private long lastRescanNanos;
+  private long lastRefPollNanos;
+  private ObjectId lastRef;
+
+  private volatile DirectoryWatcher watch;
+  private volatile CompletableFuture<Void> watching;
+  private volatile String state = "starting";
+  private volatile String lastError;
+  private volatile Instant lastEvent;
+  private volatile Instant lastCapture;
+  private volatile Instant lastRescan;
+  private final AtomicLong restarts = new AtomicLong();
+  private final AtomicLong rescans = new AtomicLong();
+  private final AtomicLong captures = new AtomicLong();
+  private final AtomicLong events = new AtomicLong();
+  private volatile boolean closing;
+
+  public HumanWatcher(Path root, WritePipeline writer, GitStore git, Duration quiet, Duration rescanEvery,
+      Clock clock) {
+    this.root = root;
+    this.users = root.resolve("users");
+    this.writer = writer;
+    this.git = git;
+    this.quietNanos = quiet.toNanos();
+    this.rescanNanos = rescanEvery.toNanos();
+    this.clock = clock;
+  }
+
+  /** Starts watching; the first tick rescans every memory file and the branch. */
+  public void start() throws IOException {
+    Files.createDirectories(users);
+    startWatch();
+    lastRescanNanos = System.nanoTime();
+    ticker.scheduleWithFixedDelay(this::tick, 0, TICK_MS, TimeUnit.MILLISECONDS);
+  }
+
+  private void startWatch() throws IOException {
+    DirectoryWatcher w = DirectoryWatcher.builder()
+        .path(users)
+        .fileHashing(false) // the writer compares content; hashing here would double the reads
+        .logger(org.slf4j.helpers.NOPLogger.NOP_LOGGER)
+        .listener(this::onEvent)
+        .build();
+    watch = w;
+    watching = w.watchAsync(Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "memoryd-watch");
+      t.setDaemon(true);
+      return t;
+    }));
+    state = "running";
+  }
+
+  private void onEvent(DirectoryChangeEvent e) {
+    events.incrementAndGet();
+    long now = System.nanoTime();
+    lastEvent = clock.instant();
+    synchronized (lock) {
+      lastEventNanos = now;
+      if (e.eventType() == DirectoryChangeEvent.EventType.OVERFLOW) {
+        rescanWanted = true;
+        return;
+      }
+      Path p = e.path();
+      if (p == null) {
+        rescanWanted = true;
+        return;
+      }
+      String rel = root.relativize(p).toString().replace('\\', '/');
+      if (e.isDirectory()) {
+        // A directory moved in or out carries files the watch may not report one by one.
+        rescanWanted = true;
+        return;
+      }
+      if (WritePipeline.isMemoryFile(rel)) {
+        RepoPath rp;
+        try {
+          rp = RepoPath.of(rel);
+        } catch (IllegalArgumentException bad) {
+          return; // not a path memoryd could hold; lint reports such files
+        }
+        if (pending.isEmpty()) {
+          firstPendingNanos = now;
+        }
+        pending.add(rp);
+      }
+    }
+  }
+
+  private void tick() {
+    try {
+      long now = System.nanoTime();
+      CompletableFuture<Void> w = watching;
+      if (!closing && w != null && w.isDone()) {
+        restartWatch(w);
+      }
+      if (now - lastRefPollNanos >= REF_POLL_MS * 1_000_000) {
+        lastRefPollNanos = now;
+        ObjectId ref = git.refNow();
+        if (lastRef != null && !lastRef.equals(ref)) {
+          submit(List.of()); // a commit made with git: the writer captures it before anything else
+        }
+        lastRef = ref;
+      }
+      List<RepoPath> due = null;
+      boolean rescan = false;
+      synchronized (lock) {
+        boolean quiet = now - lastEventNanos >= quietNanos;
+        if (!pending.isEmpty() && (quiet || now - firstPendingNanos >= 5 * quietNanos)) {
+          due = new ArrayList<>(pending);
+          pending.clear();
+        }
+        if (rescanWanted && (quiet || now - lastRescanNanos >= 5 * quietNanos)
+            || rescanNanos > 0 && now - lastRescanNanos >= rescanNanos) {
+          rescanWanted = false;
+          rescan = true;
+          lastRescanNanos = now;
+        }
+      }
+      if (rescan) {
+        Set<RepoPath> all = new HashSet<>(writer.recordedPaths());
+        all.addAll(scan());
+        if (due != null) {
+          all.addAll(due);
+        }
+        rescans.incrementAndGet();
+        lastRescan = clock.instant();
+        submit(new ArrayList<>(all));
+      } else if (due != null) {
+        submit(due);
+      }
+    } catch (IOException | RuntimeException e) {
+      // The tick must survive anything: a dead ticker is the silent staleness this class exists to avoid.
+      lastError = e.toString();
+      LOG.log(Level.WARNING, "watch tick failed; retrying", e);
+      synchronized (lock) {
+        rescanWanted = true;
+      }
+    }
+  }
+
+  private void submit(List<RepoPath> paths) {
+    writer.capture(paths).whenComplete((out, err) -> {
+      if (err != null) {
+        lastError = err.toString();
+        synchronized (lock) {
+          rescanWanted = true; // nothing is lost: the next rescan looks again
+        }
+      } else if (out instanceof WriteOutcome.Committed) {
+        captures.incrementAndGet();
+        lastCapture = clock.instant();
+      }
+    });
+  }
+
+  private void restartWatch(CompletableFuture<Void> dead) {
+    String why = dead.isCompletedExceptionally() ? dead.handle((v, t) -> String.valueOf(t)).join() : "watch ended";
+    lastError = why;
+    state = "restarting";
+    restarts.incrementAndGet();
+    LOG.warning("the file watch of " + users + " stopped (" + why + "); restarting it and rescanning");
+    try {
+      DirectoryWatcher old = watch;
+      if (old != null) {
+        old.close();
+      }
+      startWatch();
+    } catch (IOException e) {
+      state = "failed";
+      lastError = e.toString();
+      watching = CompletableFuture.failedFuture(e); // the next tick tries again
+    }
+    synchronized (lock) {
+      rescanWanted = true;
+    }
+  }
+
+  private List<RepoPath> scan() throws IOException {
+    List<RepoPath> out = new ArrayList<>();
+    if (!Files.isDirectory(users, LinkOption.NOFOLLOW_LINKS)) {
+      return out;
+    }
+    try (Stream<Path> s = Files.walk(users)) {
+      s.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).forEach(f -> {
+        String rel = root.relativize(f).toString().replace('\\', '/');
+        if (WritePipeline.isMemoryFile(rel)) {
+          try {
+            out.add(RepoPath.of(rel));
+          } catch (IllegalArgumentException bad) {
+            // not a path memoryd could hold
+          }
+        }
+      });
+    }
+    return out;
+  }
+
+  /** The watcher's state for {@code ping}. */
+  public ObjectNode health() {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    CompletableFuture<Void> w = watching;
+    o.put("state", closing ? "stopped" : w != null && w.isDone() ? "restarting" : state);
+    o.put("quiet_ms", quietNanos / 1_000_000);
+    o.put("rescan_every_s", rescanNanos / 1_000_000_000);
+    synchronized (lock) {
+      o.put("pending", pending.size());
+    }
+    o.put("events", events.get());
+    o.put("captures", captures.get());
+    o.put("rescans", rescans.get());
+    o.put("restarts", restarts.get());
+    o.put("last_event", lastEvent == null ? null : lastEvent.toString());
+    o.put("last_capture", lastCapture == null ? null : lastCapture.toString());
+    o.put("last_rescan", lastRescan == null ? null : lastRescan.toString());
+    o.put("last_error", lastError);
+    return o;
+  }
+
+  /** For tests: kills the underlying watch as a crash would; the next tick restarts it. */
+  public void killWatchForTest() throws IOException {
+    watch.close();
+  }
+
+  @Override
+  public void close() {
+    closing = true;
+    ticker.shutdownNow();
+    try {
+      DirectoryWatcher w = watch;
+      if (w != null) {
+        w.close();
+      }
+    } catch (IOException e) {
+      LOG.log(Level.FINE, "closing the file watch", e);
+    }
+  }
+}
