@@ -182,6 +182,92 @@ public final class Memoryd implements AutoCloseable {
     return writer.capture(paths);
   }
 
+  /** What {@code replay --verify} found. */
+  public record ReplayReport(long events, long declarations, int files, List<Difference> differences,
+      List<WritePipeline.ReplayHalt> halts, long nanos) {
+    public boolean ok() {
+      return differences.isEmpty() && halts.isEmpty();
+    }
+  }
+
+  /** One file whose replayed text is not what the working tree holds. */
+  public record Difference(String path, String kind, List<String> sections, String detail) {}
+
+  /**
+   * Rebuilds every memory file (and {@code .slices/} file) from the ledger alone, from empty, and
+   * compares each byte for byte with the working tree, naming the sections that differ. Runs on
+   * the writer thread between batches, so files, ledger and branch are at rest.
+   */
+  public CompletableFuture<ReplayReport> replayVerify(java.util.function.LongConsumer progress) {
+    if (writer == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return writer.exclusive(() -> {
+      long t0 = System.nanoTime();
+      WritePipeline.ReplayState st = writer.replayFromEmpty(progress);
+      java.util.Map<String, String> expected = new java.util.TreeMap<>();
+      st.files().forEach((p, t) -> {
+        if (replayCompared(p.value())) {
+          expected.put(p.value(), t);
+        }
+      });
+      java.util.Set<String> paths = new java.util.TreeSet<>(expected.keySet());
+      for (String top : new String[] {"users", ".slices"}) {
+        Path d = cfg.root().resolve(top);
+        if (Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          try (Stream<Path> s = Files.walk(d)) {
+            s.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                .map(f -> cfg.root().relativize(f).toString().replace('\\', '/'))
+                .filter(Memoryd::replayCompared).forEach(paths::add);
+          }
+        }
+      }
+      java.util.Set<String> halted = new java.util.HashSet<>();
+      st.halts().forEach(h -> halted.add(h.path().value()));
+      List<Difference> diffs = new ArrayList<>();
+      for (String p : paths) {
+        if (halted.contains(p)) {
+          continue;
+        }
+        Optional<String> disk = tree.read(RepoPath.of(p));
+        String want = expected.get(p);
+        if (disk.isPresent() && disk.get().equals(want)) {
+          continue;
+        }
+        if (want == null) {
+          diffs.add(new Difference(p, "not_in_ledger", List.of(), "the working tree has a file no ledger event wrote"));
+        } else if (disk.isEmpty()) {
+          diffs.add(new Difference(p, "missing", List.of(), "the ledger writes this file but the working tree has none"));
+        } else {
+          diffs.add(new Difference(p, "differs", differingRegions(want, disk.get()),
+              "the working tree differs from the replayed text"));
+        }
+      }
+      return new ReplayReport(st.events(), st.groups(), expected.size(), diffs, st.halts(), System.nanoTime() - t0);
+    });
+  }
+
+  private static boolean replayCompared(String p) {
+    return WritePipeline.isMemoryFile(p) || p.startsWith(".slices/") && p.endsWith(".slice");
+  }
+
+  /** Region keys (sections; {@code _head} for frontmatter and title) whose text differs. */
+  static List<String> differingRegions(String a, String b) {
+    java.util.Map<String, String> x = new java.util.LinkedHashMap<>();
+    dev.memoryd.grammar.human.HumanEdits.regions(a).forEach(r -> x.put(r.key(), r.text()));
+    java.util.Map<String, String> y = new java.util.LinkedHashMap<>();
+    dev.memoryd.grammar.human.HumanEdits.regions(b).forEach(r -> y.put(r.key(), r.text()));
+    java.util.Set<String> keys = new java.util.LinkedHashSet<>(x.keySet());
+    keys.addAll(y.keySet());
+    List<String> out = new ArrayList<>();
+    for (String k : keys) {
+      if (!java.util.Objects.equals(x.get(k), y.get(k))) {
+        out.add(k);
+      }
+    }
+    return out;
+  }
+
   /** The drift queue (serving daemons only). */
   public dev.memoryd.daemon.drift.DriftQueue drift() {
     if (drift == null) {

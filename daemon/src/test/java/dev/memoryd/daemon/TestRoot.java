@@ -18,7 +18,7 @@ import dev.memoryd.daemon.rpc.JsonRpc;
  */
 final class TestRoot implements AutoCloseable {
   final Path dir;
-  final MemorydConfig cfg;
+  MemorydConfig cfg;
   Daemon daemon;
 
   TestRoot(Path tmp) throws IOException {
@@ -55,6 +55,24 @@ final class TestRoot implements AutoCloseable {
 
   /** Ledger lines of the example tree's import: tests count their own lines past it. */
   static final int IMPORT_LINES = 8;
+
+  /** Changes the configuration the next {@link #serve} uses. */
+  TestRoot configure(java.util.function.UnaryOperator<MemorydConfig> f) {
+    cfg = f.apply(cfg);
+    return this;
+  }
+
+  /** Runs the real git CLI in the root; fails the test on a non-zero exit. */
+  String git(String... args) throws IOException, InterruptedException {
+    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("git", "-C", dir.toString()));
+    cmd.addAll(java.util.List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    if (p.waitFor() != 0) {
+      throw new AssertionError("git " + String.join(" ", args) + " failed: " + out);
+    }
+    return out;
+  }
 
   /** Serves with the file watcher on. */
   TestRoot serveWatching() throws IOException {

@@ -168,6 +168,87 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         r.put("event_id", c.events().get(0).eventId());
         return r;
       }
+      case "drift.list": {
+        only(p);
+        ObjectNode r = F.objectNode();
+        ArrayNode items = r.putArray("items");
+        for (dev.memoryd.daemon.drift.DriftQueue.Entry e : svc.drift().list()) {
+          items.addObject().put("id", e.id()).put("path", e.path().value()).put("kind", e.kind())
+              .put("reason", e.reason()).put("since", e.since());
+        }
+        return r;
+      }
+      case "drift.show": {
+        only(p, "id");
+        String id = str(p, "id", true);
+        dev.memoryd.daemon.drift.DriftQueue.Entry e = svc.drift().get(id).orElseThrow(() ->
+            new BadRequest(ErrorReason.NOT_FOUND, "no open drift item " + id + " (see drift.list)"));
+        ObjectNode r = F.objectNode();
+        r.put("id", e.id()).put("path", e.path().value()).put("kind", e.kind()).put("reason", e.reason())
+            .put("since", e.since()).put("updated", e.updated());
+        r.set("problems", e.problems());
+        r.set("human", e.human());
+        r.put("text", e.text());
+        r.put("diff", svc.diffFromRecorded(e.path(), e.text()));
+        return r;
+      }
+      case "drift.resolve": {
+        only(p, "id", "resolution", "from", "to", "actor", "note");
+        String id = str(p, "id", true);
+        String how = str(p, "resolution", true);
+        dev.memoryd.daemon.drift.DriftQueue.Resolution res = switch (how) {
+          case "accept_current" -> new dev.memoryd.daemon.drift.DriftQueue.AcceptCurrent();
+          case "restore" -> new dev.memoryd.daemon.drift.DriftQueue.Restore();
+          case "dismiss" -> new dev.memoryd.daemon.drift.DriftQueue.Dismiss();
+          case "reanchor" -> new dev.memoryd.daemon.drift.DriftQueue.Reanchor(str(p, "from", true), str(p, "to", true));
+          default -> throw new BadRequest(ErrorReason.INVALID_REQUEST, "resolution must be one of accept_current,"
+              + " restore, reanchor, dismiss; got '" + how + "'");
+        };
+        WriteOutcome out = await(svc.drift().resolve(id, res, str(p, "actor", false), str(p, "note", false)));
+        ObjectNode r = F.objectNode();
+        r.put("id", id).put("resolution", how);
+        r.put("commit", out instanceof WriteOutcome.Committed c ? c.commit() : null);
+        return r;
+      }
+      case "capture": {
+        only(p, "paths");
+        List<dev.memoryd.grammar.RepoPath> paths = new ArrayList<>();
+        JsonNode ps = p.get("paths");
+        if (ps != null) {
+          if (!ps.isArray()) {
+            throw new BadRequest(ErrorReason.INVALID_REQUEST, "paths must be an array of repository paths");
+          }
+          for (JsonNode x : ps) {
+            try {
+              paths.add(dev.memoryd.grammar.RepoPath.of(x.asText()));
+            } catch (IllegalArgumentException e) {
+              throw new BadRequest(ErrorReason.INVALID_REQUEST, "bad path '" + x.asText() + "': " + e.getMessage());
+            }
+          }
+        }
+        WriteOutcome out = await(svc.captureNow(paths));
+        ObjectNode r = F.objectNode();
+        r.put("captured", out instanceof WriteOutcome.Committed);
+        r.put("commit", out instanceof WriteOutcome.Committed c ? c.commit() : null);
+        return r;
+      }
+      case "replay": {
+        only(p, "verify");
+        if (!p.path("verify").asBoolean(false)) {
+          throw new BadRequest(ErrorReason.INVALID_REQUEST, "replay over the socket takes {\"verify\": true};"
+              + " replay --onto-latest is a command-line operation");
+        }
+        Memoryd.ReplayReport rep;
+        try {
+          rep = svc.replayVerify(n -> { }).get();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted");
+        } catch (ExecutionException e) {
+          throw new BadRequest(ErrorReason.UNAVAILABLE, "replay failed: " + e.getCause());
+        }
+        return replayJson(rep);
+      }
       case "explore": {
         only(p, "id", "rel", "infer");
         boolean infer = false;
@@ -253,8 +334,28 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       default:
         throw new BadRequest(ErrorReason.UNKNOWN_METHOD, "unknown method '" + method
             + "'; known: ping, write, read, lint, history, resolve, ledger.verify, slip.send, slip.recv, "
-            + "conversation.append, context, explore, slices.create, slices.list, slices.rows, append_row, search, ledger.rotate_key");
+            + "conversation.append, context, explore, slices.create, slices.list, slices.rows, append_row, search, ledger.rotate_key,"
+            + " drift.list, drift.show, drift.resolve, capture, replay");
     }
+  }
+
+  public static ObjectNode replayJson(Memoryd.ReplayReport rep) {
+    ObjectNode r = F.objectNode();
+    r.put("ok", rep.ok());
+    r.put("events", rep.events());
+    r.put("declarations", rep.declarations());
+    r.put("files", rep.files());
+    r.put("millis", rep.nanos() / 1_000_000);
+    ArrayNode d = r.putArray("differences");
+    for (Memoryd.Difference x : rep.differences()) {
+      ObjectNode o = d.addObject().put("path", x.path()).put("kind", x.kind()).put("detail", x.detail());
+      x.sections().forEach(o.putArray("sections")::add);
+    }
+    ArrayNode h = r.putArray("halted");
+    for (dev.memoryd.daemon.write.WritePipeline.ReplayHalt x : rep.halts()) {
+      h.addObject().put("path", x.path().value()).put("seq", x.seq()).put("reason", x.reason());
+    }
+    return r;
   }
 
   public static ObjectNode exploreJson(List<dev.memoryd.grammar.slices.LinkGraph.ExploredLink> links) {

@@ -97,7 +97,12 @@ public final class WritePipeline implements AutoCloseable {
     java.nio.file.Path root();
   }
 
-  private record Pending(WriteRequest req, CompletableFuture<WriteOutcome> future) {}
+  private record Pending(WriteRequest req, CompletableFuture<WriteOutcome> future, Runnable task,
+      CompletableFuture<?> taskDone) {
+    Pending(WriteRequest req, CompletableFuture<WriteOutcome> future) {
+      this(req, future, null, null);
+    }
+  }
 
   /** An I/O step that may fail. */
   public interface IoAction {
@@ -105,7 +110,7 @@ public final class WritePipeline implements AutoCloseable {
   }
 
   /** Poison pill: interrupting the writer could close its file channels mid-write. */
-  private static final Pending STOP = new Pending(null, null);
+  private static final Pending STOP = new Pending(null, null, null, null);
   private static final long INDEX_DELAY_MS = 50;
   private static final int COMPACT_EVERY = Integer.getInteger("memoryd.compactEvery", 16);
   private int batchesSinceCompaction;
@@ -366,7 +371,11 @@ public final class WritePipeline implements AutoCloseable {
     if (g.get(0).payload().path("op").isObject()) {
       List<Op> ops = new ArrayList<>();
       for (Event e : g) {
-        OpParse parsed = OpCodec.parse(e.payload().get("op"));
+        // The compare-and-swap was decided when the line was written; hashes of an older key
+        // would not match again after a rotation.
+        ObjectNode opJson = ((ObjectNode) e.payload().get("op")).deepCopy();
+        opJson.remove("before_hash");
+        OpParse parsed = OpCodec.parse(opJson);
         if (!(parsed instanceof OpParse.Ok ok)) {
           throw new IllegalStateException("ledger line " + e.seq() + " holds an op replay cannot parse");
         }
@@ -475,8 +484,12 @@ public final class WritePipeline implements AutoCloseable {
         if (first == STOP) {
           break;
         }
+        if (first.task != null) {
+          first.task.run();
+          continue;
+        }
         batch.add(first);
-        queue.drainTo(batch, maxBatch - 1);
+        drainWrites(batch);
         boolean stop = batch.remove(STOP);
         process(batch);
         if (stop) {
@@ -500,7 +513,9 @@ public final class WritePipeline implements AutoCloseable {
     running = false;
     Throwable cause = broken != null ? broken : new IllegalStateException("memoryd is shutting down");
     for (Pending p; (p = queue.poll()) != null; ) {
-      if (p != STOP) {
+      if (p.taskDone != null) {
+        p.taskDone.completeExceptionally(cause);
+      } else if (p != STOP) {
         p.future.completeExceptionally(cause);
       }
     }
@@ -669,6 +684,115 @@ public final class WritePipeline implements AutoCloseable {
       b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
     }
     return d;
+  }
+
+  /** Takes waiting declarations up to the batch size, stopping at a task (it runs between batches). */
+  private void drainWrites(List<Pending> batch) {
+    while (batch.size() < maxBatch) {
+      Pending p = queue.peek();
+      if (p == null || p.task != null) {
+        return;
+      }
+      batch.add(queue.poll());
+    }
+  }
+
+  /**
+   * Runs {@code work} on the writer thread between batches: it sees the files, the ledger and the
+   * branch at rest, with no write half done. For checks that compare them (replay --verify).
+   */
+  public <T> CompletableFuture<T> exclusive(java.util.concurrent.Callable<T> work) {
+    CompletableFuture<T> f = new CompletableFuture<>();
+    if (broken != null || !running || !accepting) {
+      f.completeExceptionally(new IllegalStateException("the writer has stopped", broken));
+      return f;
+    }
+    queue.add(new Pending(null, null, () -> {
+      try {
+        f.complete(work.call());
+      } catch (Exception | Error e) {
+        f.completeExceptionally(e);
+      }
+    }, f));
+    return f;
+  }
+
+  /** One file replay could not redo: the ledger line, and why; later events of the file are skipped. */
+  public record ReplayHalt(RepoPath path, long seq, String reason) {}
+
+  /** The files replaying the whole ledger gives, and the files replay had to halt. */
+  public record ReplayState(Map<RepoPath, String> files, List<ReplayHalt> halts, long events, long groups) {}
+
+  /**
+   * Rebuilds every file the ledger writes from the ledger alone, starting from nothing. Call on
+   * the writer thread (see {@link #exclusive}). A group of events that cannot be redone halts
+   * its files: later events of those files are skipped and reported, the rest goes on.
+   */
+  public ReplayState replayFromEmpty(java.util.function.LongConsumer progress) throws IOException {
+    Map<RepoPath, String> state = new HashMap<>();
+    Map<RepoPath, ReplayHalt> halted = new java.util.LinkedHashMap<>();
+    FileSource src = p -> Optional.ofNullable(state.get(p));
+    Iterator<Event> it = chain.read(1);
+    List<Event> group = new ArrayList<>();
+    long[] counts = new long[2];
+    String current = null;
+    while (true) {
+      Event e = it.hasNext() ? it.next() : null;
+      String decl = e == null ? null : e.payload().path("decl").path("id").asText(null);
+      if (!group.isEmpty() && (e == null || decl == null || !decl.equals(current))) {
+        replayGroup(group, src, state, halted);
+        counts[1]++;
+        group.clear();
+      }
+      if (e == null) {
+        break;
+      }
+      group.add(e);
+      current = decl;
+      if (++counts[0] % 10_000 == 0) {
+        progress.accept(counts[0]);
+      }
+    }
+    progress.accept(counts[0]);
+    return new ReplayState(state, new ArrayList<>(halted.values()), counts[0], counts[1]);
+  }
+
+  private void replayGroup(List<Event> g, FileSource src, Map<RepoPath, String> state,
+      Map<RepoPath, ReplayHalt> halted) {
+    for (Event e : g) {
+      if (e.filePath() != null && halted.containsKey(RepoPath.of(e.filePath()))) {
+        return; // a halted file takes no more events; the first halt is what a maintainer needs
+      }
+    }
+    Event first = g.get(0);
+    if (!g.get(0).payload().path("op").isObject() && replayers.get(first.op()) == null) {
+      if (g.stream().allMatch(e -> e.filePath() == null)) {
+        return; // touches no file (e.g. a key rotation)
+      }
+    }
+    Mutation.Result r;
+    try {
+      r = replayMutation(g).apply(src, Instant.parse(first.ts()));
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      r = new Mutation.Refused(-1, Failure.of(ErrorReason.CONFLICT, e.getMessage()));
+    }
+    if (r instanceof Mutation.Refused rej) {
+      for (Event e : g) {
+        if (e.filePath() != null) {
+          halted.putIfAbsent(RepoPath.of(e.filePath()), new ReplayHalt(RepoPath.of(e.filePath()), e.seq(),
+              rej.failure().reason().wireName() + ": " + rej.failure().message()));
+        }
+      }
+      return;
+    }
+    Mutation.Done d = (Mutation.Done) r;
+    d.newContents().forEach((p, t) -> {
+      if (t == null) {
+        state.remove(p);
+      } else {
+        state.put(p, t);
+      }
+    });
   }
 
   private void process(List<Pending> batch) throws IOException {

@@ -1,0 +1,80 @@
+package dev.memoryd.daemon.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import dev.memoryd.daemon.Daemon;
+import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.rpc.Dispatcher;
+import dev.memoryd.daemon.rpc.JsonRpc;
+
+/**
+ * {@code memoryd replay --verify}: through the serving daemon, or, when none serves the root,
+ * in this process under the root's lock (which also recovers a crashed daemon's state first).
+ */
+@Command(name = "replay", description = "Rebuild every memory file from the ledger alone and compare with the working tree.")
+final class ReplayCmd extends Main.Common implements Callable<Integer> {
+  @Option(names = "--verify", required = true, description = "compare byte for byte; exit 1 naming each file and section that differs")
+  boolean verify;
+
+  @Option(names = "--json", description = "print the JSON result")
+  boolean json;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    boolean tty = System.console() != null;
+    JsonNode result;
+    if (Files.exists(config().socket())) {
+      if (tty) {
+        System.err.println("replaying the ledger in the daemon ...");
+      }
+      try (SocketClient c = Main.connect(config())) {
+        JsonNode reply = c.call("replay", JsonRpc.MAPPER.createObjectNode().put("verify", true));
+        if (reply.has("error")) {
+          return Main.print(reply);
+        }
+        result = reply.get("result");
+      }
+    } else {
+      try (Daemon d = Daemon.start(config(), false)) {
+        Memoryd.ReplayReport rep = d.service().replayVerify(n -> {
+          if (tty) {
+            System.err.print("\rreplayed " + n + " events");
+          }
+        }).get();
+        if (tty) {
+          System.err.println();
+        }
+        result = Dispatcher.replayJson(rep);
+      } catch (ExecutionException e) {
+        throw new IOException("replay failed: " + e.getCause().getMessage(), e.getCause());
+      }
+    }
+    if (json) {
+      System.out.println(JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(result));
+    } else {
+      for (JsonNode h : result.get("halted")) {
+        System.out.println("HALTED " + h.get("path").asText() + " at ledger line " + h.get("seq").asLong() + ": "
+            + h.get("reason").asText());
+      }
+      for (JsonNode x : result.get("differences")) {
+        StringBuilder secs = new StringBuilder();
+        x.path("sections").forEach(s -> secs.append(secs.length() == 0 ? "" : ", ").append(s.asText()));
+        System.out.println("DIFFERS " + x.get("path").asText() + " (" + x.get("kind").asText() + ")"
+            + (secs.length() > 0 ? " sections: " + secs : ""));
+      }
+      System.out.println((result.get("ok").asBoolean() ? "replay ok: " : "replay found differences: ")
+          + result.get("events").asLong() + " events, " + result.get("files").asInt() + " files, "
+          + result.get("millis").asLong() + " ms");
+    }
+    return result.get("ok").asBoolean() ? Main.OK : Main.PROBLEMS;
+  }
+}
