@@ -264,6 +264,25 @@ public final class Declarations {
 
         // ---------------------------------------------------------------- section ops
 
+        /**
+         * Governance (file-grammar §13): a user locks sections by listing their anchors (or
+         * names) under {@code slice.meta.locked_sections}; agents' ops on them are refused. A
+         * lock on a section covers its subsections.
+         */
+        private static void checkLock(MemoryDocument doc, RepoPath path, SectionDef def, String label) {
+            com.fasterxml.jackson.databind.JsonNode locked = doc.frontmatter().path("slice").path("meta").path("locked_sections");
+            if (locked.isTextual()) {
+                locked = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode().add(locked.asText());
+            }
+            for (com.fasterxml.jackson.databind.JsonNode l : locked) {
+                if (l.asText().equals(def.anchor()) || l.asText().equals(def.name())) {
+                    throw new Reject(Reason.SECTION_LOCKED, "section '" + label + "' of " + path
+                            + " is locked by its owner (slice.meta.locked_sections); only a human edits it",
+                            Map.of("path", path.value(), "section", def.anchor()));
+                }
+            }
+        }
+
         OpOutcome sectionOp(Op op, int index, RepoPath path, String sectionName) {
             PathMatch pm = g.match(path).orElseThrow(() ->
                     new Reject(Reason.INVALID_OP, "path '" + path + "' is not a memory file of any known type"));
@@ -325,6 +344,7 @@ public final class Declarations {
                 checkKind(op, def);
             }
 
+            checkLock(doc, path, def, label);
             String before = doc.canonicalBody(target);
             String beforeHash = hasher.hash(before);
             if (op.beforeHash() != null && !op.beforeHash().equals(beforeHash)) {

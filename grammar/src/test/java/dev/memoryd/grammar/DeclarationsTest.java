@@ -92,6 +92,18 @@ class DeclarationsTest {
     }
 
     @Test
+    void lockedSection_isRefused_otherSectionsAreNot_andTheLinterAcceptsTheLock() {
+        tree.put(CRITIC, tree.get(CRITIC).replace("    last_updated:", "    locked_sections: [role, Triggers]\n    last_updated:"));
+        assertTrue(new Linter().lint(TestSupport.grammar(), CRITIC, tree.get(CRITIC)).isEmpty(),
+                new Linter().lint(TestSupport.grammar(), CRITIC, tree.get(CRITIC)).toString());
+        ApplyResult.Rejected r = rejected(apply(tree, new ReplaceSection(CRITIC, "Role", "x")));
+        assertEquals(Reason.SECTION_LOCKED, r.reason());
+        assertEquals("role", r.details().get("section"));
+        assertEquals(Reason.SECTION_LOCKED, rejected(apply(tree, new AppendItem(CRITIC, "triggers", "x"))).reason());
+        applied(apply(tree, new AppendItem(CRITIC, "Needs", "x")));
+    }
+
+    @Test
     void anyOpOnChangeLog_isProhibited() {
         for (Op op : List.of(new ReplaceSection(CRITIC, "Change Log", "x"), new AppendItem(CRITIC, "change-log", "x"),
                 new TombstoneSection(CRITIC, "Change Log", "x"),

@@ -48,6 +48,9 @@ final class Bench implements Callable<Integer> {
   @Option(names = "--verify", description = "also measure ledger verify throughput") boolean verify;
   @Option(names = "--mode", defaultValue = "write", description = "write (default), slip (relay throughput) or context (SlicePolicy queries)") String mode;
   @Option(names = "--turns", defaultValue = "100000", description = "context mode: turns in the stored DAG") int turns;
+  @Option(names = "--quiet-ms", defaultValue = "2000", description = "the daemon's quiet period (human mode)") long quietMs;
+  @Option(names = "--edits", defaultValue = "30", description = "human mode: measured saves") int edits;
+  @Option(names = "--events", defaultValue = "100000", description = "replay mode: ledger events to build") int events;
 
   @Override
   public Integer call() throws Exception {
@@ -55,7 +58,7 @@ final class Bench implements Callable<Integer> {
     Path key = dir.resolveSibling(dir.getFileName() + ".key");
     MemorydConfig cfg = MemorydConfig.defaults(dir, key);
     Memoryd.init(cfg, null);
-    Process daemon = startDaemon(cfg);
+    Process daemon = startDaemon(cfg, quietMs);
     ObjectNode out = JsonRpc.MAPPER.createObjectNode();
     if (!mode.equals("write")) {
       try {
@@ -63,9 +66,13 @@ final class Bench implements Callable<Integer> {
           benchSlip(cfg, out);
         } else if (mode.equals("context")) {
           benchContext(cfg, out);
+        } else if (mode.equals("human")) {
+          benchHuman(cfg, out);
+        } else if (mode.equals("replay")) {
+          benchReplay(cfg, out);
         } else {
           throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-              "--mode must be write, slip or context");
+              "--mode must be write, slip, context, human or replay");
         }
       } finally {
         daemon.destroy();
@@ -289,7 +296,7 @@ final class Bench implements Callable<Integer> {
     return Math.round(d * 1000) / 1000.0;
   }
 
-  private static Process startDaemon(MemorydConfig cfg) throws IOException, InterruptedException {
+  private static Process startDaemon(MemorydConfig cfg, long quietMs) throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java));
     String extra = System.getenv("MEMORYD_DAEMON_JAVA_OPTS"); // e.g. a JFR recording, another GC
@@ -300,7 +307,7 @@ final class Bench implements Callable<Integer> {
       cmd.addAll(List.of(extra.trim().split("\\s+")));
     }
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve",
-        "--root", cfg.root().toString(), "--key-file", cfg.keyFile().toString()));
+        "--root", cfg.root().toString(), "--key-file", cfg.keyFile().toString(), "--quiet-ms", String.valueOf(quietMs)));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(cfg.root().resolveSibling(cfg.root().getFileName() + ".daemon.log").toFile()).start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -321,6 +328,101 @@ final class Bench implements Callable<Integer> {
     }
     p.destroyForcibly();
     throw new IOException("the daemon did not come up within 60 s");
+  }
+
+  /**
+   * Human edit to committed event: a save (temp file + rename, as editors do) of one section, then
+   * the time until the branch ref moves, polled every 0.2 ms. Saves are spaced past the quiet
+   * period so each is measured alone.
+   */
+  private void benchHuman(MemorydConfig cfg, ObjectNode out) throws Exception {
+    try (SocketClient c = SocketClient.connect(cfg.socket())) {
+      check(c.call("write", decl("bench-setup", createOps(1))));
+    }
+    Path f = cfg.root().resolve("users/bench/parts/part-0/profile.md");
+    Path ref = cfg.root().resolve(".git/refs/heads/" + cfg.branch());
+    Thread.sleep(quietMs + 1000); // the daemon's own write has been looked at
+    long[] lat = new long[edits];
+    for (int i = 0; i < edits; i++) {
+      String before = Files.readString(ref);
+      String text = Files.readString(f);
+      int at = text.indexOf("<!-- @anchor: role v1 -->\n") + "<!-- @anchor: role v1 -->\n".length();
+      String next = text.substring(0, at) + "\nHuman line " + i + ".\n" + text.substring(at);
+      Path tmp = f.resolveSibling(".profile.md.swp" + i);
+      Files.writeString(tmp, next);
+      long t0 = System.nanoTime();
+      Files.move(tmp, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      long deadline = t0 + TimeUnit.MILLISECONDS.toNanos(quietMs * 10 + 10_000);
+      while (Files.readString(ref).equals(before)) {
+        if (System.nanoTime() > deadline) {
+          throw new IOException("save " + i + " was not committed within " + (quietMs * 10 + 10_000) + " ms");
+        }
+        Thread.sleep(0, 200_000);
+      }
+      lat[i] = System.nanoTime() - t0;
+      Thread.sleep(200);
+    }
+    Arrays.sort(lat);
+    out.put("mode", "human");
+    out.put("edits", edits);
+    out.put("quiet_ms", quietMs);
+    out.put("p50_ms", round(lat[lat.length / 2] / 1e6));
+    out.put("p99_ms", round(lat[(int) Math.min(lat.length - 1, Math.ceil(lat.length * 0.99) - 1)] / 1e6));
+    out.put("max_ms", round(lat[lat.length - 1] / 1e6));
+    out.put("p99_over_quiet_ms", round(lat[(int) Math.min(lat.length - 1, Math.ceil(lat.length * 0.99) - 1)] / 1e6 - quietMs));
+  }
+
+  /**
+   * Replay throughput: builds a ledger of {@code --events} events through the daemon (10-op
+   * declarations over 8 parts, with a human's save every 50 declarations), then times
+   * {@code replay --verify} in the daemon.
+   */
+  private void benchReplay(MemorydConfig cfg, ObjectNode out) throws Exception {
+    int parts = 8;
+    try (SocketClient c = SocketClient.connect(cfg.socket())) {
+      check(c.call("write", decl("bench-setup", createOps(parts))));
+      int decls = 0;
+      long written = parts + 1;
+      long humans = 0;
+      while (written < events) {
+        ArrayNode ops = JsonRpc.MAPPER.createArrayNode();
+        for (int k = 0; k < 10; k++) {
+          ObjectNode o = ops.addObject();
+          o.put("op", "append_item");
+          o.put("path", "users/bench/parts/part-" + (decls % parts) + "/notes.md");
+          o.put("section", "Inbox");
+          o.put("item", "note " + decls + "." + k);
+        }
+        check(c.call("write", decl("replay-bench", ops)));
+        written += 10;
+        if (++decls % 50 == 0) {
+          Path f = cfg.root().resolve("users/bench/parts/part-" + (decls % parts) + "/profile.md");
+          String t = Files.readString(f);
+          int at = t.indexOf("<!-- @anchor: concerns v1 -->\n") + "<!-- @anchor: concerns v1 -->\n".length();
+          Files.writeString(f, t.substring(0, at) + "\nA human note " + decls + ".\n" + t.substring(at));
+          JsonNode r = c.call("capture", JsonRpc.MAPPER.createObjectNode().set("paths",
+              JsonRpc.MAPPER.createArrayNode().add(cfg.root().relativize(f).toString())));
+          check(r);
+          written++;
+          humans++;
+        }
+      }
+      out.put("mode", "replay");
+      out.put("events_built", written);
+      out.put("human_edits", humans);
+      double best = Double.MAX_VALUE;
+      JsonNode last = null;
+      for (int i = 0; i < 3; i++) {
+        long t = System.nanoTime();
+        last = c.call("replay", JsonRpc.MAPPER.createObjectNode().put("verify", true));
+        best = Math.min(best, (System.nanoTime() - t) / 1e9);
+        check(last);
+      }
+      out.put("replay_ok", last.get("result").get("ok").asBoolean());
+      out.put("replayed_events", last.get("result").get("events").asLong());
+      out.put("replay_s", round(best));
+      out.put("events_per_s", round(last.get("result").get("events").asLong() / best));
+    }
   }
 
   private static ArrayNode createOps(int parts) {
