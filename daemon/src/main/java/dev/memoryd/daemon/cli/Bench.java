@@ -374,11 +374,11 @@ final class Bench implements Callable<Integer> {
 
   /**
    * Replay throughput: builds a ledger of {@code --events} events through the daemon (10-op
-   * declarations over 8 parts, with a human's save every 50 declarations), then times
+   * declarations over 100 parts' notes, with a human's save every 50 declarations), then times
    * {@code replay --verify} in the daemon.
    */
   private void benchReplay(MemorydConfig cfg, ObjectNode out) throws Exception {
-    int parts = 8;
+    int parts = 100;
     try (SocketClient c = SocketClient.connect(cfg.socket())) {
       check(c.call("write", decl("bench-setup", createOps(parts))));
       int decls = 0;

@@ -19,10 +19,15 @@ import dev.memoryd.grammar.OpOutcome;
 import dev.memoryd.grammar.SectionHasher;
 
 /** The memory-file ops of one declaration; each op that changed something is one event. */
-record GrammarMutation(Grammar grammar, List<Op> ops, SectionHasher hasher) implements Mutation {
+record GrammarMutation(Grammar grammar, List<Op> ops, SectionHasher hasher, boolean replay) implements Mutation {
+  GrammarMutation(Grammar grammar, List<Op> ops, SectionHasher hasher) {
+    this(grammar, ops, hasher, false);
+  }
+
   @Override
   public Result apply(FileSource files, Instant now) {
-    ApplyResult r = Declarations.apply(grammar, files, ops, now, hasher);
+    ApplyResult r = replay ? Declarations.replay(grammar, files, ops, now, hasher)
+        : Declarations.apply(grammar, files, ops, now, hasher);
     if (r instanceof ApplyResult.Rejected rej) {
       return new Refused(rej.opIndex(), new Failure(ErrorReason.fromWire(rej.reason().wireName()),
           rej.message(), rej.details()));

@@ -381,7 +381,7 @@ public final class WritePipeline implements AutoCloseable {
         }
         ops.add(ok.op());
       }
-      return new GrammarMutation(grammar, ops, hasher);
+      return new GrammarMutation(grammar, ops, hasher, true);
     }
     Replayer r = replayers.get(g.get(0).op());
     if (r == null) {
