@@ -66,6 +66,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.conversation.ConversationStore conversations; // null when read-only
   private final dev.memoryd.daemon.slices.SliceStore slices;
   private final dev.memoryd.daemon.search.SearchIndex search; // null when read-only
+  private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
   private final Instant started;
   private final Linter linter = new Linter();
 
@@ -88,6 +89,7 @@ public final class Memoryd implements AutoCloseable {
       this.conversations = null;
       this.slices = new dev.memoryd.daemon.slices.SliceStore(null, null, cfg.root(), MAX_SLICE_BODY);
       this.search = null;
+      this.chunks = null;
       return;
     }
     git.removeStaleLocks();
@@ -128,9 +130,12 @@ public final class Memoryd implements AutoCloseable {
     this.slices = new dev.memoryd.daemon.slices.SliceStore(writer, ids, cfg.root(), MAX_SLICE_BODY);
     this.search = new dev.memoryd.daemon.search.SearchIndex(cfg.root(), cfg.branch(), cfg.halfLife());
     writer.addListener(search);
+    this.chunks = new dev.memoryd.daemon.substrate.ChunkStore(writer, ids, cfg.root(), git, cfg.branch());
+    writer.addListener(chunks);
     writer.registerReplayer(Verifier.KEY_ROTATE, evs -> new KeyRotate(
         evs.get(0).payload().path("retired").asInt(), evs.get(0).payload().path("current").asInt(), null, hasher));
     writer.recover();
+    chunks.load(); // after recovery: it reads the recovered files
     writer.start();
   }
 
@@ -296,6 +301,14 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return search;
+  }
+
+  /** The substrate: declare, scope, traverse (serving daemons only). */
+  public dev.memoryd.daemon.substrate.ChunkStore chunks() {
+    if (chunks == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return chunks;
   }
 
   /** Stored conversations and context selection (serving daemons only). */
