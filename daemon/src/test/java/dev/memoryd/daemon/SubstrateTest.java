@@ -162,6 +162,32 @@ class SubstrateTest extends ServedRootTest {
   }
 
   @Test
+  void concurrentDeclarations_seeEachOther_soOnlyOneNameWins() throws Exception {
+    ok("declare", "{'chunks':[{'name':'room'}]}");
+    int n = 8;
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(n);
+    try {
+      List<java.util.concurrent.Future<JsonNode>> fs = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        fs.add(pool.submit(() -> declare("{'chunks':[{'name':'seat','placements':[{'scope':'room'}]}]}")));
+      }
+      int won = 0;
+      for (java.util.concurrent.Future<JsonNode> f : fs) {
+        JsonNode r = f.get();
+        if (r.has("result")) {
+          won++;
+        } else {
+          assertEquals("name", r.get("error").get("data").get("rule").asText(), r.toString());
+        }
+      }
+      assertEquals(1, won);
+    } finally {
+      pool.shutdown();
+    }
+    assertEquals(1, ok("scope", "{'scopes':['room']}").get("counts").get("total").asInt());
+  }
+
+  @Test
   void restart_rebuildsTheSameGraph() throws Exception {
     session();
     ok("declare", "{'chunks':[{'body':{'text':'q1'},'placements':[{'scope':'my-session'},{'scope':'session/prompt'}]}]}");
