@@ -192,7 +192,8 @@ public final class Declare {
                 boolean replaced = false;
                 for (Placement q : r.placements()) {
                     if (q.scope().equals(p.scope())) {
-                        ps.add(p);
+                        // Placing again without a seq keeps the position it had.
+                        ps.add(p.seq() == null && q.seq() != null ? p.withSeq(q.seq()) : p);
                         replaced = true;
                     } else {
                         ps.add(q);
@@ -228,7 +229,8 @@ public final class Declare {
             // 3. Sequences: omitted on an ordered scope means the next one, in declaration order.
             Map<String, Long> next = new HashMap<>();
             for (Placement p : placements) {
-                if (p.isInstance() && p.seq() == null && contract(p.scope()).ordered()) {
+                Placement cur = g.placement(p.chunk(), p.scope());
+                if (p.isInstance() && cur != null && cur.seq() == null && contract(p.scope()).ordered()) {
                     long seq = next.computeIfAbsent(p.scope(), s -> g.maxSeq(s) + 1);
                     next.put(p.scope(), seq + 1);
                     ChunkRecord r = g.record(p.chunk());

@@ -93,6 +93,15 @@ class DeclareTest {
     }
 
     @Test
+    void ordered_placingAgainWithoutSeq_keepsThePosition() throws Exception {
+        ok("{'chunks':[{'ref':'ctx','name':'context','spec':{'ordered':true}},{'name':'x','placements':[{'scope':'ctx'}]},"
+                + "{'name':'y','placements':[{'scope':'ctx'}]}]}");
+        ok("{'placements':[{'chunk':'context/x','scope':'context'}]}");
+        assertEquals(1L, g.placement(id("context/x"), id("context")).seq());
+        assertEquals(List.of(id("context/x"), id("context/y")), g.scope(List.of(id("context")), List.of()));
+    }
+
+    @Test
     void ordered_existingInstanceWithoutSeq_whenScopeBecomesOrdered_isRejected() throws Exception {
         ok("{'chunks':[{'ref':'c','name':'list'},{'name':'item','placements':[{'scope':'c'}]}]}");
         Declare.Violation v = violation("{'chunks':[{'id':'" + id("list") + "','spec':{'ordered':true}}]}", "ordered");
