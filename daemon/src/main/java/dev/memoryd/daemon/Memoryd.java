@@ -68,6 +68,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.search.SearchIndex search; // null when read-only
   private final dev.memoryd.daemon.drift.DriftQueue drift; // null when read-only
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
+  private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
   private final Instant started;
   private final Linter linter = new Linter();
 
@@ -91,6 +92,7 @@ public final class Memoryd implements AutoCloseable {
       this.slices = new dev.memoryd.daemon.slices.SliceStore(null, null, cfg.root(), MAX_SLICE_BODY);
       this.search = null;
       this.drift = null;
+      this.chunks = null;
       return;
     }
     git.removeStaleLocks();
@@ -131,6 +133,8 @@ public final class Memoryd implements AutoCloseable {
     this.slices = new dev.memoryd.daemon.slices.SliceStore(writer, ids, cfg.root(), MAX_SLICE_BODY);
     this.search = new dev.memoryd.daemon.search.SearchIndex(cfg.root(), cfg.branch(), cfg.halfLife());
     writer.addListener(search);
+    this.chunks = new dev.memoryd.daemon.substrate.ChunkStore(writer, ids, cfg.root(), git, cfg.branch());
+    writer.addListener(chunks);
     writer.registerReplayer(Verifier.KEY_ROTATE, evs -> new KeyRotate(
         evs.get(0).payload().path("retired").asInt(), evs.get(0).payload().path("current").asInt(), null, hasher));
     this.drift = new dev.memoryd.daemon.drift.DriftQueue(writer);
@@ -138,6 +142,7 @@ public final class Memoryd implements AutoCloseable {
     writer.addListener(drift);
     writer.setDriftView(drift);
     writer.recover();
+    chunks.load(); // after recovery: it reads the recovered files
     writer.start();
   }
 
@@ -459,6 +464,14 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return search;
+  }
+
+  /** The substrate: declare, scope, traverse (serving daemons only). */
+  public dev.memoryd.daemon.substrate.ChunkStore chunks() {
+    if (chunks == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return chunks;
   }
 
   /** Stored conversations and context selection (serving daemons only). */

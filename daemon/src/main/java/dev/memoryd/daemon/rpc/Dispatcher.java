@@ -325,6 +325,17 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         }
         return r;
       }
+      case "declare":
+        return declare(p);
+      case "scope":
+        return scope(p);
+      case "traverse": {
+        only(p, "from", "depth", "branch", "at", "limit");
+        branch(p);
+        int depth = p.has("depth") ? intParam(p, "depth", 1, 5) : 1;
+        int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 1000;
+        return unwrap(svc.chunks().traverse(str(p, "from", true), depth, str(p, "at", false), limit));
+      }
       case "context":
         return context(p);
       case "slip.send":
@@ -335,7 +346,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         throw new BadRequest(ErrorReason.UNKNOWN_METHOD, "unknown method '" + method
             + "'; known: ping, write, read, lint, history, resolve, ledger.verify, slip.send, slip.recv, "
             + "conversation.append, context, explore, slices.create, slices.list, slices.rows, append_row, search, ledger.rotate_key,"
-            + " drift.list, drift.show, drift.resolve, capture, replay");
+            + " drift.list, drift.show, drift.resolve, capture, replay, declare, scope, traverse");
     }
   }
 
@@ -433,6 +444,65 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       }
     }
     return r;
+  }
+
+  private JsonNode declare(ObjectNode p) throws BadRequest {
+    only(p, "chunks", "placements", "removals", "rationale", "actor", "branch");
+    branch(p);
+    dev.memoryd.daemon.substrate.ChunkStore.Submitted s = svc.chunks().declare(p.get("chunks"), p.get("placements"),
+        p.get("removals"), str(p, "rationale", false), str(p, "actor", false));
+    WriteOutcome out = await(s.outcome());
+    ObjectNode r = F.objectNode();
+    ArrayNode created = r.putArray("created");
+    for (dev.memoryd.daemon.substrate.ChunkStore.Created c : s.created()) {
+      ObjectNode o = created.addObject();
+      o.put("ref", c.ref());
+      o.put("id", c.id());
+      o.put("path", c.path());
+    }
+    if (out instanceof WriteOutcome.Unchanged u) {
+      r.put("commit", u.commit());
+      r.put("changed", false);
+      r.putArray("changed_paths");
+      return r;
+    }
+    WriteOutcome.Committed c = (WriteOutcome.Committed) out;
+    r.put("commit", c.commit());
+    r.put("changed", true);
+    ArrayNode paths = r.putArray("changed_paths");
+    c.events().forEach(e -> paths.add(e.path()));
+    return r;
+  }
+
+  private JsonNode scope(ObjectNode p) throws BadRequest, IOException {
+    only(p, "scopes", "minus", "branch", "at", "limit", "offset");
+    branch(p);
+    List<String> scopes = strings(p, "scopes");
+    if (scopes.isEmpty()) {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST, "scopes must be a non-empty array of chunk ids or names");
+    }
+    int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : dev.memoryd.daemon.substrate.ChunkStore.DEFAULT_LIMIT;
+    int offset = p.has("offset") ? intParam(p, "offset", 0, Integer.MAX_VALUE) : 0;
+    return unwrap(svc.chunks().scope(new dev.memoryd.daemon.substrate.ChunkStore.ScopeQuery(scopes,
+        strings(p, "minus"), str(p, "at", false), limit, offset)));
+  }
+
+  private static List<String> strings(ObjectNode p, String name) throws BadRequest {
+    JsonNode n = p.get(name);
+    List<String> out = new ArrayList<>();
+    if (n == null || n.isNull()) {
+      return out;
+    }
+    if (!n.isArray()) {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST, "parameter '" + name + "' must be an array of strings");
+    }
+    for (JsonNode x : n) {
+      if (!x.isTextual() || x.asText().isEmpty()) {
+        throw new BadRequest(ErrorReason.INVALID_REQUEST, "parameter '" + name + "' must be an array of non-empty strings");
+      }
+      out.add(x.asText());
+    }
+    return out;
   }
 
   private JsonNode conversationAppend(ObjectNode p) throws BadRequest {

@@ -55,7 +55,9 @@ import dev.memoryd.ledger.Event;
 
 /**
  * Full-text search (Lucene) over every memory-file section and every {@code .slices/*.slice}
- * (names, titles, summaries and every string value of JSONL rows). The index is derived state:
+ * (names, titles, summaries and every string value of JSONL rows; for a substrate chunk, its name
+ * and every string value of its body). Each hit names its chunk ({@code <slice id>#<anchor>} for
+ * a memory section, the chunk id for a declared chunk). The index is derived state:
  * built from the working tree at start, kept in memory, and updated after every published batch
  * from the paths its events touched (in batch order, on its own thread); {@link #search} first
  * waits for updates already queued, so a search after an acknowledged write sees it. Hits carry
@@ -63,6 +65,8 @@ import dev.memoryd.ledger.Event;
  */
 public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(SearchIndex.class.getName());
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
   private final Path root;
   private final String branch;
@@ -156,8 +160,11 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
       MemoryDocument doc = MemoryDocument.parse(text);
       for (MemoryDocument.Section s : doc.h2Sections()) {
         String body = doc.canonicalBody(s);
-        writer.addDocument(doc(rel, id, title, s.heading(), s.anchor(), s.heading() + "\n" + body, updated));
+        writer.addDocument(doc(rel, id, title, s.heading(), s.anchor(), s.heading() + "\n" + body, updated,
+            id == null || s.anchor() == null ? null : id + "#" + s.anchor()));
       }
+    } else if (slice.isPresent() && dev.memoryd.grammar.substrate.ChunkFile.isChunk(slice.get())) {
+      indexChunk(rel, slice.get(), sf, updated);
     } else {
       StringBuilder all = new StringBuilder();
       slice.ifPresent(s -> all.append(s.path("summary").asText("")).append('\n'));
@@ -174,8 +181,30 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
       } else if (!type.equals("none")) {
         all.append(sf.body()); // a pointer's payload is elsewhere and never read
       }
-      writer.addDocument(doc(rel, id, title, null, null, all.toString(), updated));
+      writer.addDocument(doc(rel, id, title, null, null, all.toString(), updated, null));
     }
+  }
+
+  /**
+   * A substrate chunk: its name and every string value of its body. A removed chunk's tombstone
+   * is not indexed (removal drops the chunk from current reads; the history keeps it).
+   */
+  private void indexChunk(String rel, JsonNode slice, SliceFile sf, String updated) throws IOException {
+    if (slice.path("meta").hasNonNull("removed_at")) {
+      return;
+    }
+    String id = slice.path("id").asText();
+    String name = slice.path("meta").path("name").asText("");
+    StringBuilder all = new StringBuilder(name).append('\n');
+    try {
+      JsonNode body = JSON.readTree(sf.body());
+      if (body != null) {
+        strings(body, all);
+      }
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      all.append(sf.body()); // hand-edited into non-JSON: still findable by its words
+    }
+    writer.addDocument(doc(rel, id, name, null, null, all.toString(), updated, id));
   }
 
   private static String newestRow(String body, String fallback) {
@@ -211,8 +240,11 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
   }
 
   private static Document doc(String path, String id, String title, String section, String anchor,
-      String text, String updated) {
+      String text, String updated, String chunk) {
     Document d = new Document();
+    if (chunk != null) {
+      d.add(new StoredField("chunk", chunk));
+    }
     d.add(new StringField("path", path, Field.Store.YES));
     if (id != null) {
       d.add(new StringField("slice_id", id, Field.Store.YES));
@@ -264,6 +296,7 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
         o.put("section", d.get("section"));
         o.put("anchor", d.get("anchor"));
         o.put("slice_id", d.get("slice_id"));
+        o.put("chunk", d.get("chunk"));
         o.put("title", d.get("title"));
         o.put("branch", branch);
         o.put("score", Math.round(sd.score * 1000) / 1000.0);

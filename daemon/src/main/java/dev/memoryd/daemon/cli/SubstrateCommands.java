@@ -1,0 +1,89 @@
+package dev.memoryd.daemon.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.memoryd.daemon.rpc.JsonRpc;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code memoryd declare | scope | traverse}: thin clients of the socket methods of the same names. */
+final class SubstrateCommands {
+  private SubstrateCommands() {}
+
+  @Command(name = "declare", description = "Send one declaration (JSON {chunks, placements, removals, rationale}) from stdin or --file.")
+  static final class Declare extends Main.Common implements Callable<Integer> {
+    @Option(names = "--file", description = "read the declaration from this file instead of stdin")
+    Path file;
+
+    @Override
+    public Integer call() throws IOException {
+      String text = file != null ? Files.readString(file, StandardCharsets.UTF_8)
+          : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
+      return Main.callAndPrint(config(), "declare", JsonRpc.MAPPER.readTree(text));
+    }
+  }
+
+  @Command(name = "scope", description = "Chunks placed on every given scope (ids or names like session/prompt).")
+  static final class Scope extends Main.Common implements Callable<Integer> {
+    @Parameters(arity = "1..*", description = "scopes: chunk ids or name paths")
+    List<String> scopes;
+
+    @Option(names = "--minus", description = "leave out chunks placed on this scope (repeatable)")
+    List<String> minus = List.of();
+
+    @Option(names = "--at", description = "read the field as of this commit")
+    String at;
+
+    @Option(names = "--limit")
+    Integer limit;
+
+    @Option(names = "--offset")
+    Integer offset;
+
+    @Override
+    public Integer call() throws IOException {
+      ObjectNode p = JsonRpc.MAPPER.createObjectNode();
+      scopes.forEach(p.putArray("scopes")::add);
+      minus.forEach(p.putArray("minus")::add);
+      if (at != null) {
+        p.put("at", at);
+      }
+      if (limit != null) {
+        p.put("limit", limit);
+      }
+      if (offset != null) {
+        p.put("offset", offset);
+      }
+      return Main.callAndPrint(config(), "scope", p);
+    }
+  }
+
+  @Command(name = "traverse", description = "Follow connections from a chunk: what is placed on it, and where else those are placed.")
+  static final class Traverse extends Main.Common implements Callable<Integer> {
+    @Parameters(index = "0", description = "the chunk: an id or a name path")
+    String from;
+
+    @Option(names = "--depth", defaultValue = "1")
+    int depth;
+
+    @Option(names = "--at", description = "read the field as of this commit")
+    String at;
+
+    @Override
+    public Integer call() throws IOException {
+      ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("from", from).put("depth", depth);
+      if (at != null) {
+        p.put("at", at);
+      }
+      return Main.callAndPrint(config(), "traverse", p);
+    }
+  }
+}

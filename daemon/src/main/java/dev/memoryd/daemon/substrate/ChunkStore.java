@@ -1,0 +1,465 @@
+package dev.memoryd.daemon.substrate;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.eclipse.jgit.lib.ObjectId;
+
+import dev.memoryd.daemon.ErrorReason;
+import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.Outcome;
+import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.daemon.write.WriteOutcome;
+import dev.memoryd.daemon.write.WritePipeline;
+import dev.memoryd.daemon.write.WriteRequest;
+import dev.memoryd.grammar.slices.SliceFile;
+import dev.memoryd.grammar.substrate.Chunk;
+import dev.memoryd.grammar.substrate.ChunkFile;
+import dev.memoryd.grammar.substrate.ChunkGraph;
+import dev.memoryd.grammar.substrate.ChunkRecord;
+import dev.memoryd.grammar.substrate.Declaration;
+import dev.memoryd.grammar.substrate.DeclarationCodec;
+import dev.memoryd.grammar.substrate.MemoryChunks;
+import dev.memoryd.grammar.substrate.Placement;
+import dev.memoryd.ledger.Event;
+import dev.memoryd.ledger.IdGenerator;
+
+/**
+ * The substrate over one memory root: declared chunks ({@code .slices/<ULID>.slice}, see
+ * {@link ChunkFile}) and the chunks memory files stand for ({@link MemoryChunks}), in one graph.
+ *
+ * <p>Two graphs are kept. The writer's graph is touched only on the writer thread: a
+ * {@code declare} validates and applies there, in submission order, so declarations in one batch
+ * see each other. The read graph serves {@link #scope} and {@link #traverse}; it changes only when
+ * a batch is published (this store is a writer listener), so a read never sees a declaration that
+ * is not yet durable. Both are rebuilt from the working tree at start ({@link #load}); a read
+ * {@code at} a commit is rebuilt from that commit's tree alone (two are cached).
+ *
+ * <p>Each changed chunk is one ledger event (op {@code declare}, {@code file_path} its chunk file,
+ * payload its whole new record or {@code removed}), so recovery re-renders the files from the
+ * payloads without validating again, and the search index re-indexes each file. Thread-safe.
+ */
+public final class ChunkStore implements Consumer<List<Event>> {
+  public static final String OP_DECLARE = "declare";
+  public static final int DEFAULT_LIMIT = 50;
+  private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+  private final WritePipeline writer;
+  private final IdGenerator ids;
+  private final Path root;
+  private final GitStore git;
+  private final String branch;
+  /** Writer thread only (and {@link #load} before the writer starts). */
+  private final ChunkGraph writerGraph = new ChunkGraph();
+  private final ChunkGraph readGraph = new ChunkGraph();
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  /** Memory file → its slice id, and → the ids derived from it. Writer thread (listener) only. */
+  private final Map<String, String> sliceIdByPath = new HashMap<>();
+  private final Map<String, Set<String>> derivedByPath = new HashMap<>();
+  private final Map<ObjectId, ChunkGraph> atCache = new LinkedHashMap<>(4, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<ObjectId, ChunkGraph> e) {
+      return size() > 2;
+    }
+  };
+  private volatile boolean loaded;
+
+  public ChunkStore(WritePipeline writer, IdGenerator ids, Path root, GitStore git, String branch) {
+    this.writer = writer;
+    this.ids = ids;
+    this.root = root;
+    this.git = git;
+    this.branch = branch;
+    writer.registerReplayer(OP_DECLARE, evs -> new Replay(evs.stream().map(Event::payload).toList()));
+  }
+
+  /** Builds both graphs from the working tree; call after recovery, before the writer starts. */
+  public void load() throws IOException {
+    Map<String, String> files = new LinkedHashMap<>();
+    for (String rel : walk()) {
+      files.put(rel, Files.readString(root.resolve(rel), StandardCharsets.UTF_8));
+    }
+    List<ChunkRecord> all = build(files, sliceIdByPath, derivedByPath);
+    lock.writeLock().lock();
+    try {
+      for (ChunkRecord r : all) {
+        writerGraph.put(r);
+        readGraph.put(r);
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+    loaded = true;
+  }
+
+  /** Records of every memory file (first pass: slice ids, so placements can name them) and chunk file. */
+  private static List<ChunkRecord> build(Map<String, String> files, Map<String, String> sliceIds,
+      Map<String, Set<String>> derived) {
+    for (Map.Entry<String, String> f : files.entrySet()) {
+      if (f.getKey().startsWith("users/")) {
+        SliceFile.parse(f.getValue()).slice().map(s -> s.path("id").asText(null))
+            .ifPresent(id -> sliceIds.put(f.getKey(), id));
+      }
+    }
+    List<ChunkRecord> out = new ArrayList<>();
+    for (Map.Entry<String, String> f : files.entrySet()) {
+      if (f.getKey().startsWith("users/")) {
+        List<ChunkRecord> rs = MemoryChunks.derive(f.getKey(), f.getValue(), p -> Optional.ofNullable(sliceIds.get(p)));
+        derived.put(f.getKey(), ids(rs));
+        out.addAll(rs);
+      } else {
+        ChunkFile.parse(f.getKey(), f.getValue()).ifPresent(p -> {
+          if (p instanceof ChunkFile.Parsed.Live l) {
+            out.add(l.record());
+          }
+        });
+      }
+    }
+    return out;
+  }
+
+  private static Set<String> ids(List<ChunkRecord> rs) {
+    Set<String> s = new LinkedHashSet<>();
+    rs.forEach(r -> s.add(r.id()));
+    return s;
+  }
+
+  private List<String> walk() throws IOException {
+    List<String> out = new ArrayList<>();
+    for (String top : new String[] {"users", ".slices"}) {
+      Path d = root.resolve(top);
+      if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+        try (Stream<Path> s = Files.walk(d)) {
+          s.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
+              .filter(f -> top.equals("users") ? f.toString().endsWith(".md") : f.toString().endsWith(".slice"))
+              .sorted().forEach(f -> out.add(root.relativize(f).toString().replace('\\', '/')));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Publishes a batch into the read graph; memory files it touched are derived again. Writer thread. */
+  @Override
+  public void accept(List<Event> events) {
+    if (!loaded) {
+      return; // recovery runs before load, which then reads the recovered files
+    }
+    Set<String> memoryFiles = new LinkedHashSet<>();
+    List<JsonNode> declared = new ArrayList<>();
+    for (Event e : events) {
+      if (OP_DECLARE.equals(e.op())) {
+        declared.add(e.payload());
+      } else if (e.filePath() != null && e.filePath().startsWith("users/") && e.filePath().endsWith(".md")) {
+        memoryFiles.add(e.filePath());
+      }
+    }
+    if (declared.isEmpty() && memoryFiles.isEmpty()) {
+      return;
+    }
+    Map<String, List<ChunkRecord>> derived = new LinkedHashMap<>();
+    Map<String, Set<String>> gone = new HashMap<>();
+    for (String p : memoryFiles) {
+      readText(p).flatMap(t -> SliceFile.parse(t).slice()).map(s -> s.path("id").asText(null))
+          .ifPresent(id -> sliceIdByPath.put(p, id));
+    }
+    for (String p : memoryFiles) {
+      List<ChunkRecord> rs = readText(p).map(t -> MemoryChunks.derive(p, t, x -> Optional.ofNullable(sliceIdByPath.get(x))))
+          .orElse(List.of());
+      Set<String> old = new HashSet<>(derivedByPath.getOrDefault(p, Set.of()));
+      old.removeAll(ids(rs));
+      gone.put(p, old);
+      derivedByPath.put(p, ids(rs));
+      derived.put(p, rs);
+    }
+    // The writer's graph already holds declarations (applied when validated); memory files are new to both.
+    for (String p : memoryFiles) {
+      gone.get(p).forEach(writerGraph::remove);
+      derived.get(p).forEach(writerGraph::put);
+    }
+    lock.writeLock().lock();
+    try {
+      for (JsonNode payload : declared) {
+        if (payload.has("removed")) {
+          readGraph.remove(payload.get("removed").asText());
+        } else {
+          readGraph.put(ChunkFile.fromJson(payload.get("chunk")));
+        }
+      }
+      for (String p : memoryFiles) {
+        gone.get(p).forEach(readGraph::remove);
+        derived.get(p).forEach(readGraph::put);
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  private Optional<String> readText(String rel) {
+    try {
+      Path f = root.resolve(rel);
+      return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) ? Optional.of(Files.readString(f, StandardCharsets.UTF_8))
+          : Optional.empty();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** A submitted declaration: the ids given to its new chunks, and what became of it. */
+  public record Submitted(List<Created> created, CompletableFuture<WriteOutcome> outcome) {}
+
+  public record Created(String ref, String id, String path) {}
+
+  /**
+   * Parses and submits one declaration (one commit, or nothing). Shape errors complete at once
+   * with {@code invalid_request} naming the field; spec failures with {@code spec_violation}.
+   */
+  public Submitted declare(JsonNode chunks, JsonNode placements, JsonNode removals, String rationale, String actor) {
+    DeclarationCodec.Parse p = DeclarationCodec.parse(chunks, placements, removals, () -> ids.next().value());
+    if (p instanceof DeclarationCodec.Parse.Invalid inv) {
+      return new Submitted(List.of(), CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1,
+          new Failure(ErrorReason.INVALID_REQUEST, inv.message(), Map.of("field", inv.field())))));
+    }
+    Declaration d = ((DeclarationCodec.Parse.Ok) p).declaration();
+    List<Created> created = new ArrayList<>();
+    for (Declaration.ChunkDecl c : d.chunks()) {
+      if (c.create()) {
+        created.add(new Created(c.ref(), c.id(), ".slices/" + c.id() + ".slice"));
+      }
+    }
+    return new Submitted(created, writer.submit(WriteRequest.of(new DeclareMutation(writerGraph, d),
+        rationale == null ? "declare" : rationale, actor)));
+  }
+
+  /** A {@code scope} read: the chunks on every scope and on none of {@code minus}; a page from the tail. */
+  public record ScopeQuery(List<String> scopes, List<String> minus, String at, int limit, int offset) {}
+
+  public Outcome<ObjectNode> scope(ScopeQuery q) throws IOException {
+    return read(q.at(), (g, commit) -> {
+      List<String> scopes = new ArrayList<>();
+      List<String> minus = new ArrayList<>();
+      Failure f = resolveAll(g, q.scopes(), "scopes", scopes);
+      if (f == null) {
+        f = resolveAll(g, q.minus(), "minus", minus);
+      }
+      if (f != null) {
+        return Outcome.fail(f);
+      }
+      List<String> ids = g.scope(scopes, minus);
+      int end = Math.max(0, ids.size() - q.offset());
+      int start = Math.max(0, end - q.limit());
+      ObjectNode r = F.objectNode();
+      r.put("branch", branch);
+      r.put("commit", commit);
+      ObjectNode counts = r.putObject("counts");
+      counts.put("total", ids.size());
+      counts.put("returned", end - start);
+      counts.put("offset", q.offset());
+      counts.put("limit", q.limit());
+      ArrayNode sc = r.putArray("scopes");
+      scopes.forEach(s -> sc.add(ref(g.chunk(s))));
+      ArrayNode mn = r.putArray("minus");
+      minus.forEach(s -> mn.add(ref(g.chunk(s))));
+      ArrayNode out = r.putArray("chunks");
+      for (String id : ids.subList(start, end)) {
+        out.add(full(g, g.chunk(id)));
+      }
+      return Outcome.ok(r);
+    });
+  }
+
+  /**
+   * Follows connections from a chunk: the chunks placed on it, the other scopes those are placed
+   * on (connections), then the same from each connection, up to {@code depth} levels.
+   */
+  public Outcome<ObjectNode> traverse(String from, int depth, String at, int limit) throws IOException {
+    return read(at, (g, commit) -> {
+      List<String> start = new ArrayList<>();
+      Failure f = resolveAll(g, List.of(from), "from", start);
+      if (f != null) {
+        return Outcome.fail(f);
+      }
+      String origin = start.get(0);
+      ObjectNode r = F.objectNode();
+      r.put("branch", branch);
+      r.put("commit", commit);
+      r.set("from", ref(g.chunk(origin)));
+      ArrayNode chunks = r.putArray("chunks");
+      ArrayNode placements = r.putArray("placements");
+      Map<String, ObjectNode> connections = new LinkedHashMap<>();
+      Set<String> seenChunks = new HashSet<>();
+      Set<String> seenScopes = new HashSet<>(Set.of(origin));
+      List<String> frontier = List.of(origin);
+      boolean truncated = false;
+      for (int level = 1; level <= depth && !frontier.isEmpty() && !truncated; level++) {
+        List<String> next = new ArrayList<>();
+        for (String s : frontier) {
+          for (String m : g.scope(List.of(s), List.of())) {
+            Placement on = g.placement(m, s);
+            placements.add(placement(on));
+            if (!seenChunks.add(m)) {
+              continue;
+            }
+            if (seenChunks.size() > limit) {
+              truncated = true;
+              break;
+            }
+            ObjectNode c = ref(g.chunk(m));
+            c.put("depth", level);
+            chunks.add(c);
+            for (Placement p : g.placementsOf(m)) {
+              if (seenScopes.contains(p.scope()) && !connections.containsKey(p.scope())) {
+                continue;
+              }
+              ObjectNode conn = connections.get(p.scope());
+              if (conn == null) {
+                conn = ref(g.chunk(p.scope()));
+                conn.put("depth", level);
+                conn.putArray("via");
+                connections.put(p.scope(), conn);
+                seenScopes.add(p.scope());
+                next.add(p.scope());
+              }
+              ((ArrayNode) conn.get("via")).add(m);
+            }
+          }
+          if (truncated) {
+            break;
+          }
+        }
+        frontier = next;
+      }
+      ArrayNode conns = r.putArray("connections");
+      connections.values().forEach(conns::add);
+      r.put("truncated", truncated);
+      return Outcome.ok(r);
+    });
+  }
+
+  private interface GraphRead {
+    Outcome<ObjectNode> apply(ChunkGraph g, String commit);
+  }
+
+  private Outcome<ObjectNode> read(String at, GraphRead fn) throws IOException {
+    if (at == null) {
+      lock.readLock().lock();
+      try {
+        ObjectId h = git.head();
+        return fn.apply(readGraph, h == null ? null : h.name());
+      } finally {
+        lock.readLock().unlock();
+      }
+    }
+    Optional<ObjectId> c = git.resolve(at);
+    if (c.isEmpty()) {
+      return Outcome.fail(ErrorReason.NOT_FOUND, "no commit '" + at + "'");
+    }
+    ChunkGraph g = graphAt(c.get());
+    synchronized (g) {
+      return fn.apply(g, c.get().name());
+    }
+  }
+
+  /** The field as of a commit, from that commit's tree alone. */
+  private ChunkGraph graphAt(ObjectId commit) throws IOException {
+    synchronized (atCache) {
+      ChunkGraph g = atCache.get(commit);
+      if (g != null) {
+        return g;
+      }
+    }
+    Map<String, String> files = new LinkedHashMap<>();
+    for (String p : git.listFiles(commit)) {
+      boolean memory = p.startsWith("users/") && p.endsWith(".md");
+      boolean chunk = p.startsWith(".slices/") && p.endsWith(".slice");
+      if (memory || chunk) {
+        git.read(commit, p).ifPresent(b -> files.put(p, new String(b, StandardCharsets.UTF_8)));
+      }
+    }
+    ChunkGraph g = new ChunkGraph();
+    build(files, new HashMap<>(), new HashMap<>()).forEach(g::put);
+    synchronized (atCache) {
+      atCache.put(commit, g);
+    }
+    return g;
+  }
+
+  private static Failure resolveAll(ChunkGraph g, List<String> refs, String field, List<String> out) {
+    for (int i = 0; i < refs.size(); i++) {
+      ChunkGraph.Resolution res = g.resolve(refs.get(i));
+      String f = field + (field.equals("from") ? "" : "[" + i + "]");
+      if (res instanceof ChunkGraph.Resolution.Found found) {
+        out.add(found.id());
+      } else if (res instanceof ChunkGraph.Resolution.Ambiguous a) {
+        return new Failure(ErrorReason.INVALID_REQUEST, f + ": " + a.message(), Map.of("field", f, "candidates", a.candidates()));
+      } else {
+        return new Failure(ErrorReason.NOT_FOUND, f + ": " + ((ChunkGraph.Resolution.Missing) res).message(), Map.of("field", f));
+      }
+    }
+    return null;
+  }
+
+  private ObjectNode ref(Chunk c) {
+    ObjectNode o = F.objectNode();
+    o.put("id", c.id());
+    o.put("name", c.name());
+    o.put("file", c.file());
+    o.put("section", c.section());
+    o.put("branch", branch);
+    return o;
+  }
+
+  private ObjectNode full(ChunkGraph g, Chunk c) {
+    ObjectNode o = ref(c);
+    if (!c.spec().isEmpty()) {
+      o.set("spec", c.spec().toJson());
+    }
+    o.set("body", c.body());
+    ArrayNode ps = o.putArray("placements");
+    g.placementsOf(c.id()).forEach(p -> ps.add(placement(p)));
+    o.put("derived", c.derived());
+    return o;
+  }
+
+  private static ObjectNode placement(Placement p) {
+    ObjectNode o = F.objectNode();
+    o.put("chunk", p.chunk());
+    o.put("scope", p.scope());
+    o.put("type", p.type().wire());
+    if (p.seq() != null) {
+      o.put("seq", p.seq());
+    }
+    return o;
+  }
+
+  /** Chunk count of the read graph (for ping and tests). */
+  public int size() {
+    lock.readLock().lock();
+    try {
+      return readGraph.size();
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+}
