@@ -44,7 +44,14 @@ final class Bodies {
         while (pos < body.length()) {
             int e = body.indexOf('\n', pos);
             int lineEnd = e < 0 ? body.length() : e + 1;
-            String l = body.substring(pos, lineEnd).replaceFirst("\r?\n$", "");
+            int textEnd = lineEnd;
+            if (textEnd > pos && body.charAt(textEnd - 1) == '\n') {
+                textEnd--;
+                if (textEnd > pos && body.charAt(textEnd - 1) == '\r') {
+                    textEnd--;
+                }
+            }
+            String l = body.substring(pos, textEnd);
             if (l.startsWith("- ") || l.equals("-")) {
                 if (open != null) {
                     out.add(new Bullet(openText.toString(), open.start(), pos, open.line()));

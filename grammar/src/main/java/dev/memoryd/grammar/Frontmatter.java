@@ -13,7 +13,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
  * line and closes at the next line that is exactly {@code ---} or {@code ...}
  * ({@code \r\n} allowed). Without a complete block, {@link #end()} is -1 and
  * {@link #tree()} is null; {@link #error()} is non-null when the block is unclosed, empty
- * or not valid YAML. Immutable.
+ * or not valid YAML. Immutable; the tree is shared between equal blocks and must not be mutated.
  *
  * @param end       offset just after the closing fence line, or -1 when there is no complete block
  * @param tree      the parsed YAML, or null when absent or broken
@@ -35,6 +35,34 @@ public record Frontmatter(int end, JsonNode tree, String error, int errorLine) {
         int contentStart = t.indexOf('\n') + 1;
         int closeLineStart = t.lastIndexOf('\n', fmEnd - 2) + 1;
         String yaml = t.substring(contentStart, closeLineStart);
+        synchronized (RECENT) {
+            Frontmatter hit = RECENT.get(yaml);
+            if (hit != null) {
+                return hit.end == fmEnd ? hit : new Frontmatter(fmEnd, hit.tree, hit.error, hit.errorLine);
+            }
+        }
+        Frontmatter f = parseYaml(yaml, fmEnd);
+        synchronized (RECENT) {
+            RECENT.put(yaml, f);
+        }
+        return f;
+    }
+
+    /**
+     * Successive versions of a file share their frontmatter until the write that sets
+     * {@code last_updated}, and YAML parsing is the largest cost of parsing a file; the trees
+     * handed out are shared and must not be mutated.
+     */
+    private static final java.util.Map<String, Frontmatter> RECENT = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Frontmatter> e) {
+            return size() > 64;
+        }
+    };
+
+    private static Frontmatter parseYaml(String yaml, int fmEnd) {
         try {
             JsonNode fm = YAML.readTree(yaml);
             if (fm == null || fm.isMissingNode()) {

@@ -54,9 +54,8 @@ public final class MemoryDocument {
 
     private final String text;
     private final Span frontmatterSpan;
-    private final JsonNode frontmatter;
-    private final String frontmatterError;
-    private final int frontmatterErrorLine;
+    /** Parsed on first use: most reads of a document never look at its YAML. */
+    private volatile Frontmatter parsedFrontmatter;
     private final String title;
     private final int titleLine;
     private final List<Section> sections;
@@ -65,15 +64,8 @@ public final class MemoryDocument {
     private MemoryDocument(String text) {
         this.text = text;
         this.lineStarts = lineStarts(text);
-        Frontmatter parsed = Frontmatter.parse(text);
-        int fmEnd = parsed.end();
-        frontmatterSpan = parsed.present() ? new Span(0, fmEnd) : null;
-        JsonNode fm = parsed.tree();
-        String err = parsed.error();
-        int errLine = parsed.errorLine();
-        this.frontmatter = fm;
-        this.frontmatterError = err;
-        this.frontmatterErrorLine = errLine;
+        int fmEnd = frontmatterEnd(text);
+        frontmatterSpan = fmEnd > 0 ? new Span(0, fmEnd) : null;
 
         // Blank the frontmatter (same length, newlines kept) so flexmark offsets stay
         // valid and the YAML is not mistaken for a setext heading or thematic break.
@@ -320,17 +312,26 @@ public final class MemoryDocument {
 
     /** The parsed frontmatter YAML, or null if absent or broken. */
     public JsonNode frontmatter() {
-        return frontmatter;
+        return parsedFrontmatter().tree();
     }
 
     /** Why the frontmatter could not be parsed, or null. */
     public String frontmatterError() {
-        return frontmatterError;
+        return parsedFrontmatter().error();
     }
 
     /** Line of the frontmatter error (1 if unknown). */
     public int frontmatterErrorLine() {
-        return frontmatterErrorLine;
+        return parsedFrontmatter().errorLine();
+    }
+
+    private Frontmatter parsedFrontmatter() {
+        Frontmatter f = parsedFrontmatter;
+        if (f == null) {
+            f = Frontmatter.parse(text); // racing threads compute the same immutable value
+            parsedFrontmatter = f;
+        }
+        return f;
     }
 
     /** The first H1's text, if any. */
