@@ -67,6 +67,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.slices.SliceStore slices;
   private final dev.memoryd.daemon.search.SearchIndex search; // null when read-only
   private final dev.memoryd.daemon.drift.DriftQueue drift; // null when read-only
+  private final dev.memoryd.daemon.proposals.ProposalBook proposals; // null when read-only
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
   private final Instant started;
@@ -92,6 +93,7 @@ public final class Memoryd implements AutoCloseable {
       this.slices = new dev.memoryd.daemon.slices.SliceStore(null, null, cfg.root(), MAX_SLICE_BODY);
       this.search = null;
       this.drift = null;
+      this.proposals = null;
       this.chunks = null;
       return;
     }
@@ -141,6 +143,9 @@ public final class Memoryd implements AutoCloseable {
     drift.load(chain.read(1));
     writer.addListener(drift);
     writer.setDriftView(drift);
+    this.proposals = new dev.memoryd.daemon.proposals.ProposalBook(writer);
+    proposals.load(chain.read(1));
+    writer.addListener(proposals);
     writer.recover();
     chunks.load(); // after recovery: it reads the recovered files
     writer.start();
@@ -271,6 +276,14 @@ public final class Memoryd implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /** Proposals waiting for review (serving daemons only). */
+  public dev.memoryd.daemon.proposals.ProposalBook proposals() {
+    if (proposals == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return proposals;
   }
 
   /** The drift queue (serving daemons only). */

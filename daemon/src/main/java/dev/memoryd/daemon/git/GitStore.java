@@ -169,6 +169,54 @@ public final class GitStore implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Creates branch {@code ref} (which must not exist) at a new commit: {@code parent}'s tree
+   * with {@code files} replaced. For proposals; the checked-out branch and the working tree are
+   * not touched.
+   */
+  public ObjectId commitOnNewBranch(String ref, ObjectId parent, Map<String, byte[]> files, PersonIdent author,
+      PersonIdent committer, String message) throws IOException {
+    try (ObjectInserter ins = repo.newObjectInserter(); RevWalk rw = new RevWalk(repo);
+        ObjectReader reader = repo.newObjectReader()) {
+      DirCache dc = DirCache.newInCore();
+      org.eclipse.jgit.dircache.DirCacheBuilder b = dc.builder();
+      if (parent != null) {
+        b.addTree(new byte[0], 0, reader, rw.parseCommit(parent).getTree());
+      }
+      b.finish();
+      DirCacheEditor ed = dc.editor();
+      for (Map.Entry<String, byte[]> f : files.entrySet()) {
+        ObjectId blob = ins.insert(Constants.OBJ_BLOB, f.getValue());
+        ed.add(new DirCacheEditor.PathEdit(f.getKey()) {
+          @Override
+          public void apply(DirCacheEntry ent) {
+            ent.setFileMode(FileMode.REGULAR_FILE);
+            ent.setObjectId(blob);
+          }
+        });
+      }
+      ed.finish();
+      CommitBuilder cb = new CommitBuilder();
+      cb.setTreeId(dc.writeTree(ins));
+      if (parent != null) {
+        cb.setParentId(parent);
+      }
+      cb.setAuthor(author);
+      cb.setCommitter(committer);
+      cb.setMessage(message);
+      ObjectId c = ins.insert(cb);
+      ins.flush();
+      RefUpdate ru = repo.updateRef(Constants.R_HEADS + ref);
+      ru.setNewObjectId(c);
+      ru.setExpectedOldObjectId(ObjectId.zeroId());
+      RefUpdate.Result r = ru.update();
+      if (r != RefUpdate.Result.NEW) {
+        throw new IOException("cannot create branch " + ref + ": " + r);
+      }
+      return c;
+    }
+  }
+
   /** A commit's id, author and subject. */
   public record CommitInfo(ObjectId id, PersonIdent author, String subject) {}
 
@@ -286,6 +334,12 @@ public final class GitStore implements AutoCloseable {
     /** Commits on top of the batch's tip; a null value removes that path from the tree. */
     public ObjectId commit(Map<String, byte[]> files, PersonIdent author, PersonIdent committer,
         String message) throws IOException {
+      return commit(files, author, committer, message, null);
+    }
+
+    /** As {@link #commit}, with a second parent (a merge) when {@code mergeParent} is not null. */
+    public ObjectId commit(Map<String, byte[]> files, PersonIdent author, PersonIdent committer,
+        String message, ObjectId mergeParent) throws IOException {
       for (Map.Entry<String, byte[]> f : files.entrySet()) {
         if (f.getValue() == null) {
           tree.remove(f.getKey());
@@ -297,7 +351,9 @@ public final class GitStore implements AutoCloseable {
       }
       CommitBuilder cb = new CommitBuilder();
       cb.setTreeId(tree.write(ins));
-      if (tip != null) {
+      if (tip != null && mergeParent != null) {
+        cb.setParentIds(tip, mergeParent);
+      } else if (tip != null) {
         cb.setParentId(tip);
       }
       cb.setAuthor(author);

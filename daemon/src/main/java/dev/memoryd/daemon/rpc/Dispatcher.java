@@ -168,6 +168,34 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         r.put("event_id", c.events().get(0).eventId());
         return r;
       }
+      case "proposals.list": {
+        only(p, "all");
+        ObjectNode r = F.objectNode();
+        ArrayNode items = r.putArray("items");
+        for (dev.memoryd.daemon.proposals.ProposalBook.Proposal x : svc.proposals().list(p.path("all").asBoolean(false))) {
+          items.add(proposalJson(x));
+        }
+        return r;
+      }
+      case "proposals.show": {
+        only(p, "id");
+        String id = str(p, "id", true);
+        return proposalJson(svc.proposals().get(id).orElseThrow(() ->
+            new BadRequest(ErrorReason.NOT_FOUND, "no proposal " + id + " (see proposals.list)")));
+      }
+      case "proposals.accept":
+      case "proposals.reject": {
+        only(p, "id", "actor", "note");
+        String id = str(p, "id", true);
+        WriteOutcome out = await(method.equals("proposals.accept")
+            ? svc.proposals().accept(id, str(p, "actor", false), str(p, "note", false))
+            : svc.proposals().reject(id, str(p, "actor", false), str(p, "note", false)));
+        ObjectNode r = F.objectNode();
+        r.put("id", id);
+        r.put("status", method.equals("proposals.accept") ? "accepted" : "rejected");
+        r.put("commit", out instanceof WriteOutcome.Committed c ? c.commit() : null);
+        return r;
+      }
       case "drift.list": {
         only(p);
         ObjectNode r = F.objectNode();
@@ -346,8 +374,22 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         throw new BadRequest(ErrorReason.UNKNOWN_METHOD, "unknown method '" + method
             + "'; known: ping, write, read, lint, history, resolve, ledger.verify, slip.send, slip.recv, "
             + "conversation.append, context, explore, slices.create, slices.list, slices.rows, append_row, search, ledger.rotate_key,"
-            + " drift.list, drift.show, drift.resolve, capture, replay, declare, scope, traverse");
+            + " drift.list, drift.show, drift.resolve, capture, replay, declare, scope, traverse,"
+            + " proposals.list, proposals.show, proposals.accept, proposals.reject");
     }
+  }
+
+  private static ObjectNode proposalJson(dev.memoryd.daemon.proposals.ProposalBook.Proposal x) {
+    ObjectNode o = F.objectNode();
+    o.put("id", x.id()).put("branch", x.branch()).put("commit", x.commit()).put("status", x.status())
+        .put("actor", x.actor()).put("created", x.created()).put("rationale", x.rationale());
+    o.set("changes", x.base());
+    o.set("ops", x.ops());
+    if (x.closedBy() != null) {
+      o.put("closed_by", x.closedBy());
+      o.put("note", x.note());
+    }
+    return o;
   }
 
   public static ObjectNode replayJson(Memoryd.ReplayReport rep) {
@@ -439,6 +481,12 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         o.put("section", e.section());
       }
       r.put("changed", true);
+      if (c.proposal() != null) {
+        r.put("proposal", c.proposal());
+        r.put("proposal_branch", "proposals/" + c.proposal());
+        r.put("message", "sections marked for review: the change waits as proposal " + c.proposal()
+            + " on branch proposals/" + c.proposal() + " (proposals.accept / proposals.reject)");
+      }
       if (c.replayed()) {
         r.put("idempotent_replay", true);
       }

@@ -6,8 +6,16 @@ import dev.memoryd.daemon.Failure;
 
 /** What became of a declaration. Expected refusals are values; I/O failures are exceptions. */
 public sealed interface WriteOutcome {
-  /** Recorded: events appended and fsynced, files written, one commit on the branch. */
-  record Committed(String commit, List<EventRef> events, boolean replayed) implements WriteOutcome {}
+  /**
+   * Recorded: events appended and fsynced, files written, one commit on the branch. When the
+   * declaration touched sections marked for review, {@code proposal} names the proposal it became
+   * (its changes are on branch {@code proposals/<id>}, not on this branch).
+   */
+  record Committed(String commit, List<EventRef> events, boolean replayed, String proposal) implements WriteOutcome {
+    public Committed(String commit, List<EventRef> events, boolean replayed) {
+      this(commit, events, replayed, null);
+    }
+  }
 
   /** Every op was valid but none changed a byte: no event, no commit. */
   record Unchanged(String commit) implements WriteOutcome {}

@@ -126,7 +126,15 @@ public final class WritePipeline implements AutoCloseable {
   }
 
   private record Accepted(Pending p, List<Mutation.EventSpec> specs, Map<RepoPath, String> contents,
-      List<EventDraft> drafts, PersonIdent author) {}
+      List<EventDraft> drafts, PersonIdent author, String proposal) {}
+
+  /** A mutation whose commit merges another commit in (a proposal's, when it is accepted). */
+  public interface MergeParent {
+    ObjectId mergeParent();
+  }
+
+  /** Event op of a declaration that became a proposal instead of changing the branch. */
+  public static final String OP_PROPOSAL = "proposal_created";
 
   /** A mutation that must act on the chain right after its own lines are appended. */
   public interface ChainHook {
@@ -191,6 +199,18 @@ public final class WritePipeline implements AutoCloseable {
     for (String op : List.of(HumanCapture.OP_EDIT, HumanCapture.OP_DRIFT, HumanCapture.OP_RESOLVED)) {
       replayers.put(op, HumanCapture::replay);
     }
+    // A proposal changes no file of this branch; its acceptance is recorded as grammar events.
+    replayers.put(OP_PROPOSAL, evs -> (src, now) -> new Mutation.Done(Map.of(), List.of(), true));
+  }
+
+  /** A mutation applying grammar ops as an agent's write would (for proposals being accepted). */
+  public Mutation grammarOps(List<Op> ops) {
+    return new GrammarMutation(grammar, withSliceIds(ops), hasher);
+  }
+
+  /** The content hasher of section hashes. */
+  public SectionHasher hasher() {
+    return hasher;
   }
 
   public PhaseStats stats() {
@@ -371,6 +391,9 @@ public final class WritePipeline implements AutoCloseable {
     if (g.get(0).payload().path("op").isObject()) {
       List<Op> ops = new ArrayList<>();
       for (Event e : g) {
+        if (!e.payload().path("op").isObject()) {
+          continue; // e.g. a proposal's acceptance: its grammar events carry the ops
+        }
         // The compare-and-swap was decided when the line was written; hashes of an older key
         // would not match again after a rotation.
         ObjectNode opJson = ((ObjectNode) e.payload().get("op")).deepCopy();
@@ -585,6 +608,10 @@ public final class WritePipeline implements AutoCloseable {
     }
 
     void accept(Pending p, Mutation.Done d, WriteRequest req, PersonIdent author, Instant now) {
+      accept(p, d, req, author, now, null);
+    }
+
+    void accept(Pending p, Mutation.Done d, WriteRequest req, PersonIdent author, Instant now, String proposal) {
       overlay.putAll(d.newContents());
       for (RepoPath path : d.newContents().keySet()) {
         if (!d.commitOnly().contains(path)) {
@@ -600,7 +627,7 @@ public final class WritePipeline implements AutoCloseable {
           drifts.put(e.path(), Optional.empty());
         }
       }
-      accepted.add(new Accepted(p, d.events(), d.newContents(), drafts(req, d.events(), now), author));
+      accepted.add(new Accepted(p, d.events(), d.newContents(), drafts(req, d.events(), now), author, proposal));
     }
   }
 
@@ -732,29 +759,69 @@ public final class WritePipeline implements AutoCloseable {
     Map<RepoPath, String> state = new HashMap<>();
     Map<RepoPath, ReplayHalt> halted = new java.util.LinkedHashMap<>();
     FileSource src = p -> Optional.ofNullable(state.get(p));
-    Iterator<Event> it = chain.read(1);
-    List<Event> group = new ArrayList<>();
-    long[] counts = new long[2];
-    String current = null;
-    while (true) {
-      Event e = it.hasNext() ? it.next() : null;
-      String decl = e == null ? null : e.payload().path("decl").path("id").asText(null);
-      if (!group.isEmpty() && (e == null || decl == null || !decl.equals(current))) {
-        replayGroup(group, src, state, halted);
-        counts[1]++;
-        group.clear();
+    // Reading and parsing ledger lines is a fifth of the work: a second thread does it.
+    java.util.concurrent.BlockingQueue<List<Event>> groups = new java.util.concurrent.ArrayBlockingQueue<>(1024);
+    List<Event> end = new ArrayList<>(0); // compared by identity
+    Throwable[] readFailure = new Throwable[1];
+    Thread reader = new Thread(() -> {
+      try {
+        Iterator<Event> it = chain.read(1);
+        List<Event> group = new ArrayList<>();
+        String current = null;
+        while (it.hasNext()) {
+          Event e = it.next();
+          String decl = e.payload().path("decl").path("id").asText(null);
+          if (!group.isEmpty() && (decl == null || !decl.equals(current))) {
+            groups.put(group);
+            group = new ArrayList<>();
+          }
+          group.add(e);
+          current = decl;
+        }
+        if (!group.isEmpty()) {
+          groups.put(group);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (RuntimeException | Error e) {
+        readFailure[0] = e;
+      } finally {
+        try {
+          groups.put(end); // blocks while the queue is full: the applier is still draining it
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
       }
-      if (e == null) {
-        break;
+    }, "memoryd-replay-read");
+    reader.setDaemon(true);
+    reader.start();
+    long events = 0;
+    long count = 0;
+    try {
+      while (true) {
+        List<Event> g = groups.take();
+        if (g == end) {
+          break;
+        }
+        replayGroup(g, src, state, halted);
+        count++;
+        long before = events;
+        events += g.size();
+        if (events / 10_000 != before / 10_000) {
+          progress.accept(events);
+        }
       }
-      group.add(e);
-      current = decl;
-      if (++counts[0] % 10_000 == 0) {
-        progress.accept(counts[0]);
-      }
+      reader.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      reader.interrupt();
+      throw new java.io.InterruptedIOException("replay interrupted");
     }
-    progress.accept(counts[0]);
-    return new ReplayState(state, new ArrayList<>(halted.values()), counts[0], counts[1]);
+    if (readFailure[0] != null) {
+      throw new IOException("reading the ledger for replay failed: " + readFailure[0], readFailure[0]);
+    }
+    progress.accept(events);
+    return new ReplayState(state, new ArrayList<>(halted.values()), events, count);
   }
 
   private void replayGroup(List<Event> g, FileSource src, Map<RepoPath, String> state,
@@ -875,6 +942,12 @@ public final class WritePipeline implements AutoCloseable {
         replies.add(() -> p.future.complete(new WriteOutcome.Unchanged(git.head() == null ? null : git.head().name())));
         continue;
       }
+      if (req.mutation() == null && needsReview(b, a)) {
+        // Sections the user marked for review: the change goes to a proposal branch instead.
+        String id = ids.next().value();
+        b.accept(p, proposal(id, req, a, now), req, null, now, id);
+        continue;
+      }
       b.accept(p, a, req, null, now);
     }
     stats.add(PhaseStats.Phase.APPLY, System.nanoTime() - t0);
@@ -939,7 +1012,8 @@ public final class WritePipeline implements AutoCloseable {
           commitFiles.putAll(segments.get(i));
           commits.add(gb.commit(commitFiles, a.author != null ? a.author : author(a.p.req.actor(), now), committer(now),
               message(summaries(a.specs), a.p.req.rationale(), a.p.req.actor(),
-                  ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash())));
+                  ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash()),
+              a.p.req.mutation() instanceof MergeParent mp ? mp.mergeParent() : null));
         }
         long t5 = System.nanoTime();
         stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t2);
@@ -973,7 +1047,7 @@ public final class WritePipeline implements AutoCloseable {
     for (int i = 0; i < accepted.size(); i++) {
       Accepted a = accepted.get(i);
       WriteOutcome out = new WriteOutcome.Committed(commits.get(i).name(),
-          events.get(i).stream().map(WritePipeline::ref).toList(), false);
+          events.get(i).stream().map(WritePipeline::ref).toList(), false, a.proposal);
       if (a.p.req.idempotencyKey() != null) {
         idempotent.put(a.p.req.idempotencyKey(), out);
       }
@@ -983,6 +1057,50 @@ public final class WritePipeline implements AutoCloseable {
       batchesSinceCompaction = 0;
       compaction = compactor.submit(this::compact);
     }
+  }
+
+  private boolean needsReview(Batch b, Mutation.Done a) {
+    for (Mutation.EventSpec e : a.events()) {
+      if (e.path() != null && isMemoryFile(e.path())) {
+        Optional<String> before = b.source().read(e.path());
+        if (before.isPresent() && dev.memoryd.grammar.Governance.needsReview(before.get(), e.sectionAnchor())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Turns an applied declaration into a proposal: its files are committed on a new branch
+   * {@code proposals/<id>} from the branch head, and this branch records only a
+   * {@code proposal_created} event holding the ops and the section hashes they were based on.
+   */
+  private Mutation.Done proposal(String id, WriteRequest req, Mutation.Done a, Instant now) throws IOException {
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    a.newContents().forEach((path, t) -> files.put(path.value(), t.getBytes(StandardCharsets.UTF_8)));
+    String branchName = "proposals/" + id;
+    ObjectId commit = git.commitOnNewBranch(branchName, git.head(), files, author(req.actor(), now), committer(now),
+        "proposal " + id + ": " + String.join("; ", summaries(a.events())) + "\n\n"
+            + (req.rationale() == null ? "" : req.rationale().strip() + "\n\n") + "Memoryd-Actor: " + req.actor() + "\n");
+    ObjectNode payload = JsonNodeFactory.instance.objectNode();
+    ObjectNode pr = payload.putObject("proposal");
+    pr.put("id", id);
+    pr.put("branch", branchName);
+    pr.put("commit", commit.name());
+    com.fasterxml.jackson.databind.node.ArrayNode ops = pr.putArray("ops");
+    for (Op op : withSliceIds(req.ops())) {
+      ops.add(OpCodec.toJson(op));
+    }
+    com.fasterxml.jackson.databind.node.ArrayNode base = pr.putArray("base");
+    for (Mutation.EventSpec e : a.events()) {
+      base.addObject().put("path", e.path() == null ? null : e.path().value()).put("section", e.sectionAnchor())
+          .put("hash", e.beforeHash()).put("summary", e.summary());
+    }
+    Mutation.EventSpec first = a.events().get(0);
+    return new Mutation.Done(Map.of(), List.of(new Mutation.EventSpec(OP_PROPOSAL, first.path(), first.sectionAnchor(),
+        first.beforeHash(), null, payload, List.of(), "proposed " + String.join("; ", summaries(a.events()))
+            + " (for review)")), true);
   }
 
   private static WriteOutcome driftRefusal(Map<RepoPath, String> hit) {
