@@ -67,6 +67,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.slices.SliceStore slices;
   private final dev.memoryd.daemon.search.SearchIndex search; // null when read-only
   private final dev.memoryd.daemon.drift.DriftQueue drift; // null when read-only
+  private final dev.memoryd.daemon.refs.RefStore refs; // null when read-only
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
   private final Instant started;
@@ -92,6 +93,7 @@ public final class Memoryd implements AutoCloseable {
       this.slices = new dev.memoryd.daemon.slices.SliceStore(null, null, cfg.root(), MAX_SLICE_BODY);
       this.search = null;
       this.drift = null;
+      this.refs = null;
       this.chunks = null;
       return;
     }
@@ -141,6 +143,7 @@ public final class Memoryd implements AutoCloseable {
     drift.load(chain.read(1));
     writer.addListener(drift);
     writer.setDriftView(drift);
+    this.refs = new dev.memoryd.daemon.refs.RefStore(writer, ids, cfg.root(), drift);
     writer.recover();
     chunks.load(); // after recovery: it reads the recovered files
     writer.start();
@@ -279,6 +282,14 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return drift;
+  }
+
+  /** File references reconciled against Git history (serving daemons only). */
+  public dev.memoryd.daemon.refs.RefStore refs() {
+    if (refs == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return refs;
   }
 
   /** A readable unified diff from a file's recorded text (the branch head's) to the given text. */
