@@ -168,6 +168,21 @@ class RefsTest extends ServedRootTest {
   }
 
   @Test
+  void fileBackAtItsPinnedBytes_closesTheOpenItem() throws Exception {
+    add("src/engine.txt", other);
+    write(other, "src/engine.txt", "v2\n");
+    git(other, "commit", "-q", "-am", "v2");
+    String driftId = single(ok(root.call("refs.reconcile", "{}")).get("findings")).get("drift_id").asText();
+    write(other, "src/engine.txt", "difference engine\n");
+    git(other, "commit", "-q", "-am", "back to v1");
+
+    JsonNode r = ok(root.call("refs.reconcile", "{}"));
+    assertTrue(r.get("findings").isEmpty());
+    assertEquals(List.of(driftId), List.of(single(r.get("closed")).asText()));
+    assertTrue(ok(root.call("drift.list", "{}")).get("items").isEmpty());
+  }
+
+  @Test
   void repin_followsTheRename_closesTheItem_andASecondReconcileFindsNothing() throws Exception {
     String id = add("src/engine.txt", other);
     git(other, "mv", "src/engine.txt", "src/analytical.txt");
