@@ -68,6 +68,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.search.SearchIndex search; // null when read-only
   private final dev.memoryd.daemon.drift.DriftQueue drift; // null when read-only
   private final dev.memoryd.daemon.proposals.ProposalBook proposals; // null when read-only
+  private final dev.memoryd.daemon.refs.RefStore refs; // null when read-only
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
   private final Instant started;
@@ -94,6 +95,7 @@ public final class Memoryd implements AutoCloseable {
       this.search = null;
       this.drift = null;
       this.proposals = null;
+      this.refs = null;
       this.chunks = null;
       return;
     }
@@ -146,6 +148,7 @@ public final class Memoryd implements AutoCloseable {
     this.proposals = new dev.memoryd.daemon.proposals.ProposalBook(writer);
     proposals.load(chain.read(1));
     writer.addListener(proposals);
+    this.refs = new dev.memoryd.daemon.refs.RefStore(writer, ids, cfg.root(), drift);
     writer.recover();
     chunks.load(); // after recovery: it reads the recovered files
     writer.start();
@@ -292,6 +295,14 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return drift;
+  }
+
+  /** File references reconciled against Git history (serving daemons only). */
+  public dev.memoryd.daemon.refs.RefStore refs() {
+    if (refs == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return refs;
   }
 
   /** A readable unified diff from a file's recorded text (the branch head's) to the given text. */

@@ -46,12 +46,13 @@ final class Bench implements Callable<Integer> {
   @Option(names = "--root", description = "root to use (default: a fresh temp dir)") Path root;
   @Option(names = "--floor", description = "also measure the physical floor") boolean floor;
   @Option(names = "--verify", description = "also measure ledger verify throughput") boolean verify;
-  @Option(names = "--mode", defaultValue = "write", description = "write (default), slip (relay throughput) or context (SlicePolicy queries)") String mode;
+  @Option(names = "--mode", defaultValue = "write", description = "write (default), slip (relay throughput), context (SlicePolicy queries), human, replay, scope or refs (reconcile of file references)") String mode;
   @Option(names = "--turns", defaultValue = "100000", description = "context mode: turns in the stored DAG") int turns;
   @Option(names = "--quiet-ms", defaultValue = "2000", description = "the daemon's quiet period (human mode)") long quietMs;
   @Option(names = "--edits", defaultValue = "30", description = "human mode: measured saves") int edits;
   @Option(names = "--events", defaultValue = "100000", description = "replay mode: ledger events to build") int events;
   @Option(names = "--chunks", defaultValue = "100000", description = "scope mode: chunks declared") int chunks;
+  @Option(names = "--refs", defaultValue = "1000", description = "refs mode: file references reconciled") int refs;
   @Option(names = "--per-declare", defaultValue = "2000", description = "scope mode: chunks per declaration") int perDeclare;
 
   @Override
@@ -74,9 +75,11 @@ final class Bench implements Callable<Integer> {
           benchReplay(cfg, out);
         } else if (mode.equals("scope")) {
           benchScope(cfg, out);
+        } else if (mode.equals("refs")) {
+          RefsBench.run(cfg, refs, out);
         } else {
           throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-              "--mode must be write, slip, context, human, replay or scope");
+              "--mode must be write, slip, context, human, replay, scope or refs");
         }
       } finally {
         daemon.destroy();

@@ -60,6 +60,20 @@ public final class DriftQueue extends LedgerFold implements DriftView {
   private final Map<String, Entry> open = new LinkedHashMap<>();
   private final Map<RepoPath, String> openByPath = new HashMap<>();
   private final Map<RepoPath, String> dismissedSha = new HashMap<>();
+  private final Map<String, KindResolver> kindResolvers = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Resolves the items of some kinds instead of the queue: items that are not about a memory
+   * file's text (file references: re-pin or retire), for which the resolutions above do not apply.
+   */
+  public interface KindResolver {
+    CompletableFuture<WriteOutcome> resolve(Entry item, Resolution how, String actor, String note);
+  }
+
+  /** Hands items whose kind starts with {@code kindPrefix} to {@code r} (register before serving). */
+  public void resolveKindsWith(String kindPrefix, KindResolver r) {
+    kindResolvers.put(kindPrefix, r);
+  }
 
   public DriftQueue(WritePipeline writer) {
     this.writer = writer;
@@ -116,6 +130,11 @@ public final class DriftQueue extends LedgerFold implements DriftView {
     if (e.isEmpty()) {
       return CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1,
           Failure.of(ErrorReason.NOT_FOUND, "no open drift item " + id + " (see 'memoryd drift list')")));
+    }
+    for (Map.Entry<String, KindResolver> kr : kindResolvers.entrySet()) {
+      if (e.get().kind().startsWith(kr.getKey())) {
+        return kr.getValue().resolve(e.get(), how, actor, note);
+      }
     }
     RepoPath path = e.get().path();
     String name = how instanceof AcceptCurrent ? "accept_current" : how instanceof Restore ? "restore"

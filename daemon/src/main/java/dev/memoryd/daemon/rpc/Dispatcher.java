@@ -217,7 +217,9 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         r.set("problems", e.problems());
         r.set("human", e.human());
         r.put("text", e.text());
-        r.put("diff", svc.diffFromRecorded(e.path(), e.text()));
+        // A file reference's item has no memory-file text to diff; its commits are in human.
+        r.put("diff", e.kind().startsWith(dev.memoryd.daemon.refs.RefStore.KIND_PREFIX) ? e.text() + "\n"
+            : svc.diffFromRecorded(e.path(), e.text()));
         return r;
       }
       case "drift.resolve": {
@@ -366,6 +368,12 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       }
       case "context":
         return context(p);
+      case "refs.add":
+      case "refs.reconcile":
+      case "refs.repin":
+      case "refs.retire":
+      case "refs.list":
+        return unwrap(RefsRpc.call(svc.refs(), method, p));
       case "slip.send":
         return slipSend(p);
       case "slip.recv":
@@ -375,7 +383,8 @@ public final class Dispatcher implements Function<String, Optional<String>> {
             + "'; known: ping, write, read, lint, history, resolve, ledger.verify, slip.send, slip.recv, "
             + "conversation.append, context, explore, slices.create, slices.list, slices.rows, append_row, search, ledger.rotate_key,"
             + " drift.list, drift.show, drift.resolve, capture, replay, declare, scope, traverse,"
-            + " proposals.list, proposals.show, proposals.accept, proposals.reject");
+            + " proposals.list, proposals.show, proposals.accept, proposals.reject,"
+            + " refs.add, refs.reconcile, refs.repin, refs.retire, refs.list");
     }
   }
 

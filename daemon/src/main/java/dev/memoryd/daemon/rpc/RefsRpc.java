@@ -1,0 +1,115 @@
+package dev.memoryd.daemon.rpc;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.memoryd.daemon.ErrorReason;
+import dev.memoryd.daemon.Outcome;
+import dev.memoryd.daemon.refs.RefStore;
+
+/**
+ * The {@code refs.*} socket methods: parameter checks and one {@link RefStore} call each. Kept
+ * apart from {@link Dispatcher} so the dispatcher only names the methods.
+ *
+ * <ul>
+ * <li>{@code refs.add {path, repo?, section?, placed_on, actor?}}: placed_on is a string or an array of strings</li>
+ * <li>{@code refs.reconcile {actor?}}</li>
+ * <li>{@code refs.repin {id, actor?, note?}} and {@code refs.retire {id, actor?, note?}}: id is the
+ *     reference's id or its open drift item's id</li>
+ * <li>{@code refs.list {all?}}</li>
+ * </ul>
+ */
+final class RefsRpc {
+  private RefsRpc() {}
+
+  static Outcome<ObjectNode> call(RefStore refs, String method, ObjectNode p) throws IOException {
+    try {
+      switch (method) {
+        case "refs.add": {
+          only(p, "path", "repo", "section", "placed_on", "actor");
+          return refs.add(str(p, "path", true), str(p, "repo", false), str(p, "section", false), placedOn(p),
+              str(p, "actor", false));
+        }
+        case "refs.reconcile":
+          only(p, "actor");
+          return refs.reconcile(str(p, "actor", false));
+        case "refs.repin":
+          only(p, "id", "actor", "note");
+          return refs.repin(str(p, "id", true), str(p, "actor", false), str(p, "note", false));
+        case "refs.retire":
+          only(p, "id", "actor", "note");
+          return refs.retire(str(p, "id", true), str(p, "actor", false), str(p, "note", false));
+        case "refs.list": {
+          only(p, "all");
+          JsonNode all = p.get("all");
+          if (all != null && !all.isBoolean()) {
+            throw new Bad("parameter 'all' must be a boolean");
+          }
+          return Outcome.ok(refs.list(all != null && all.asBoolean()));
+        }
+        default:
+          throw new IllegalArgumentException("not a refs method: " + method);
+      }
+    } catch (Bad e) {
+      return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
+    }
+  }
+
+  /** A malformed parameter. */
+  private static final class Bad extends Exception {
+    Bad(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private static List<String> placedOn(ObjectNode p) throws Bad {
+    JsonNode n = p.get("placed_on");
+    if (n == null || n.isNull()) {
+      throw new Bad("missing parameter 'placed_on' (the memory file(s) or slice id(s) the reference belongs to)");
+    }
+    List<String> out = new ArrayList<>();
+    if (n.isTextual()) {
+      out.add(n.asText());
+    } else if (n.isArray() && !n.isEmpty()) {
+      for (JsonNode x : n) {
+        if (!x.isTextual()) {
+          throw new Bad("placed_on must be a string or an array of strings");
+        }
+        out.add(x.asText());
+      }
+    } else {
+      throw new Bad("placed_on must be a string or a non-empty array of strings");
+    }
+    return out;
+  }
+
+  private static void only(ObjectNode p, String... allowed) throws Bad {
+    Set<String> ok = Set.of(allowed);
+    for (Iterator<String> it = p.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!ok.contains(f)) {
+        throw new Bad("unknown parameter '" + f + "'; expected " + String.join(", ", allowed));
+      }
+    }
+  }
+
+  private static String str(ObjectNode p, String name, boolean required) throws Bad {
+    JsonNode n = p.get(name);
+    if (n == null || n.isNull()) {
+      if (required) {
+        throw new Bad("missing parameter '" + name + "'");
+      }
+      return null;
+    }
+    if (!n.isTextual()) {
+      throw new Bad("parameter '" + name + "' must be a string");
+    }
+    return n.asText();
+  }
+}
