@@ -78,6 +78,8 @@ class ConversationContextTest {
       root.serve();
       assertEquals(Jcs.canonicalize(expected), Jcs.canonicalize(root.call("context", params).get("result")));
       assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+      JsonNode replay = root.call("replay", "{\"verify\":true}").get("result");
+      assertTrue(replay.get("ok").asBoolean(), "conversation files replay byte for byte: " + replay);
     }
   }
 

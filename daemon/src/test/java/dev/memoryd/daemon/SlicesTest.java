@@ -41,6 +41,8 @@ class SlicesTest extends ServedRootTest {
     assertEquals(2, all.size(), "supersession must not edit the old row in place");
     String file = root.file(".slices/" + id + ".slice");
     assertTrue(file.contains("\"Weekly sessions.\""), file);
+    JsonNode replay = root.call("replay", "{\"verify\":true}").get("result");
+    assertTrue(replay.get("ok").asBoolean(), "slice files replay byte for byte: " + replay);
   }
 
   @Test

@@ -201,14 +201,47 @@ public final class SliceStore {
     return null;
   }
 
+  /**
+   * The file text of a slice. Keys are written in one fixed order ({@code v}, {@code id}, then
+   * sorted) whatever order they arrived in, so replay, which reads the slice back from a ledger
+   * payload in RFC 8785 order, writes the same bytes.
+   */
   static String render(ObjectNode slice, String body) {
     ObjectNode doc = JsonNodeFactory.instance.objectNode();
-    doc.set("slice", slice);
+    doc.set("slice", ordered(slice, true));
     try {
       return "---\n" + YAML.writeValueAsString(doc) + "---\n" + body;
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static JsonNode ordered(JsonNode n, boolean top) {
+    if (n.isObject()) {
+      ObjectNode out = JsonNodeFactory.instance.objectNode();
+      if (top) {
+        for (String k : new String[] {"v", "id"}) {
+          if (n.has(k)) {
+            out.set(k, n.get(k));
+          }
+        }
+      }
+      java.util.List<String> keys = new java.util.ArrayList<>();
+      n.fieldNames().forEachRemaining(keys::add);
+      java.util.Collections.sort(keys);
+      for (String k : keys) {
+        if (!out.has(k)) {
+          out.set(k, ordered(n.get(k), false));
+        }
+      }
+      return out;
+    }
+    if (n.isArray()) {
+      com.fasterxml.jackson.databind.node.ArrayNode out = JsonNodeFactory.instance.arrayNode();
+      n.forEach(x -> out.add(ordered(x, false)));
+      return out;
+    }
+    return n;
   }
 
   private static Failure problems(ErrorReason r, String what, List<SliceProblem> ps) {
