@@ -260,6 +260,18 @@ public final class Memoryd implements AutoCloseable {
     });
   }
 
+  /** {@code replay --onto-latest} (see {@link WritePipeline#ontoLatest}); hashes use each line's key version. */
+  public CompletableFuture<List<WritePipeline.OntoFile>> replayOntoLatest() {
+    if (writer == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    KeyRing ring = KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
+    return writer.exclusive(() -> writer.ontoLatest(v -> {
+      ContentHasher h = ring.hasVersion(v) ? ring.contentHasher(v) : hasher.get();
+      return h::hash;
+    }));
+  }
+
   private static boolean replayCompared(String p) {
     return WritePipeline.isMemoryFile(p) || p.startsWith(".slices/") && p.endsWith(".slice");
   }

@@ -152,4 +152,35 @@ class HumanEditsTest {
             }
         }
     }
+
+    @Test
+    void boundedReanchor_withinTheBound_renamesTheOneNearSection() {
+        String t = critic().replace("## Role\n<!-- @anchor: role v1 -->\n", "## Roles\n");
+        assertEquals(1, HumanEdits.reanchorBound("Role"));
+        HumanEdits.Reanchored r = HumanEdits.boundedReanchor(TestSupport.grammar(), CRITIC, t, "role");
+        assertEquals(critic(), r.text(), r.error());
+    }
+
+    @Test
+    void boundedReanchor_pastTheBound_fails() {
+        String t = critic().replace("## Role\n<!-- @anchor: role v1 -->\n", "## Rolls\n");
+        HumanEdits.Reanchored r = HumanEdits.boundedReanchor(TestSupport.grammar(), CRITIC, t, "role");
+        assertEquals(null, r.text());
+        assertTrue(r.error().contains("within 1 edits"), r.error());
+    }
+
+    @Test
+    void boundedReanchor_outsideTheRegion_fails() {
+        // "Role" misspelt, but moved after Triggers: not between Identity and Triggers
+        String t = critic().replace("## Role\n<!-- @anchor: role v1 -->\n", "## Needz\n");
+        HumanEdits.Reanchored r = HumanEdits.boundedReanchor(TestSupport.grammar(), CRITIC, t, "needs");
+        assertEquals(null, r.text());
+    }
+
+    @Test
+    void boundedReanchor_twoCandidates_isAmbiguous() {
+        String t = critic().replace("## Role\n<!-- @anchor: role v1 -->\n", "## Rol\n\nx\n\n## Rose\n");
+        HumanEdits.Reanchored r = HumanEdits.boundedReanchor(TestSupport.grammar(), CRITIC, t, "role");
+        assertTrue(r.error().contains("unambiguous"), r.error());
+    }
 }

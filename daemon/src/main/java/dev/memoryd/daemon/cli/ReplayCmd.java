@@ -20,10 +20,19 @@ import dev.memoryd.daemon.rpc.JsonRpc;
  * {@code memoryd replay --verify}: through the serving daemon, or, when none serves the root,
  * in this process under the root's lock (which also recovers a crashed daemon's state first).
  */
-@Command(name = "replay", description = "Rebuild every memory file from the ledger alone and compare with the working tree.")
+@Command(name = "replay", description = "Rebuild memory files from the ledger: --verify compares with the working tree;"
+    + " --onto-latest brings files restored from a snapshot up to date.")
 final class ReplayCmd extends Main.Common implements Callable<Integer> {
-  @Option(names = "--verify", required = true, description = "compare byte for byte; exit 1 naming each file and section that differs")
-  boolean verify;
+  @picocli.CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
+  Mode mode;
+
+  static final class Mode {
+    @Option(names = "--verify", description = "rebuild from empty and compare byte for byte; exit 1 naming each file and section that differs")
+    boolean verify;
+
+    @Option(names = "--onto-latest", description = "apply ledger events newer than each restored file's snapshot; exit 1 when a file halts (it goes to the drift queue)")
+    boolean ontoLatest;
+  }
 
   @Option(names = "--json", description = "print the JSON result")
   boolean json;
@@ -31,6 +40,9 @@ final class ReplayCmd extends Main.Common implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     boolean tty = System.console() != null;
+    if (mode.ontoLatest) {
+      return ontoLatest(tty);
+    }
     JsonNode result;
     if (Files.exists(config().socket())) {
       if (tty) {
@@ -74,6 +86,43 @@ final class ReplayCmd extends Main.Common implements Callable<Integer> {
       System.out.println((result.get("ok").asBoolean() ? "replay ok: " : "replay found differences: ")
           + result.get("events").asLong() + " events, " + result.get("files").asInt() + " files, "
           + result.get("millis").asLong() + " ms");
+    }
+    return result.get("ok").asBoolean() ? Main.OK : Main.PROBLEMS;
+  }
+
+  private int ontoLatest(boolean tty) throws IOException, InterruptedException {
+    JsonNode result;
+    if (Files.exists(config().socket())) {
+      try (SocketClient c = Main.connect(config())) {
+        JsonNode reply = c.call("replay", JsonRpc.MAPPER.createObjectNode().put("onto_latest", true));
+        if (reply.has("error")) {
+          return Main.print(reply);
+        }
+        result = reply.get("result");
+      }
+    } else {
+      if (tty) {
+        System.err.println("replaying the ledger onto the restored files ...");
+      }
+      try (Daemon d = Daemon.start(config(), false)) {
+        result = Dispatcher.ontoJson(d.service().replayOntoLatest().get());
+        d.service().captureNow(java.util.List.of()).get(); // what it queued is recorded before it exits
+      } catch (ExecutionException e) {
+        throw new IOException("replay failed: " + e.getCause().getMessage(), e.getCause());
+      }
+    }
+    if (json) {
+      System.out.println(JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(result));
+    } else {
+      for (JsonNode f : result.get("files")) {
+        System.out.println(f.get("outcome").asText().toUpperCase(java.util.Locale.ROOT) + " " + f.get("path").asText()
+            + (f.get("applied").asInt() > 0 ? " (" + f.get("applied").asInt() + " events)" : "")
+            + (f.has("reanchored") ? " re-anchored " + f.get("reanchored").asText() : "")
+            + (f.has("halt") ? ": " + f.get("halt").asText() + "; see 'memoryd drift list'" : ""));
+      }
+      if (result.get("files").isEmpty()) {
+        System.out.println("every memory file is at its recorded text; nothing to do");
+      }
     }
     return result.get("ok").asBoolean() ? Main.OK : Main.PROBLEMS;
   }

@@ -263,10 +263,21 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         return r;
       }
       case "replay": {
-        only(p, "verify");
-        if (!p.path("verify").asBoolean(false)) {
-          throw new BadRequest(ErrorReason.INVALID_REQUEST, "replay over the socket takes {\"verify\": true};"
-              + " replay --onto-latest is a command-line operation");
+        only(p, "verify", "onto_latest");
+        if (p.path("onto_latest").asBoolean(false) == p.path("verify").asBoolean(false)) {
+          throw new BadRequest(ErrorReason.INVALID_REQUEST, "replay takes either {\"verify\": true} or {\"onto_latest\": true}");
+        }
+        if (p.path("onto_latest").asBoolean(false)) {
+          List<dev.memoryd.daemon.write.WritePipeline.OntoFile> files;
+          try {
+            files = svc.replayOntoLatest().get();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted");
+          } catch (ExecutionException e) {
+            throw new BadRequest(ErrorReason.UNAVAILABLE, "replay failed: " + e.getCause());
+          }
+          return ontoJson(files);
         }
         Memoryd.ReplayReport rep;
         try {
@@ -399,6 +410,24 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       o.put("note", x.note());
     }
     return o;
+  }
+
+  public static ObjectNode ontoJson(List<dev.memoryd.daemon.write.WritePipeline.OntoFile> files) {
+    ObjectNode r = F.objectNode();
+    boolean ok = true;
+    ArrayNode arr = r.putArray("files");
+    for (dev.memoryd.daemon.write.WritePipeline.OntoFile f : files) {
+      ObjectNode o = arr.addObject().put("path", f.path()).put("outcome", f.outcome()).put("applied", f.applied());
+      if (f.reanchored() != null) {
+        o.put("reanchored", f.reanchored());
+      }
+      if (f.halt() != null) {
+        o.put("halt", f.halt());
+        ok = false;
+      }
+    }
+    r.put("ok", ok);
+    return r;
   }
 
   public static ObjectNode replayJson(Memoryd.ReplayReport rep) {

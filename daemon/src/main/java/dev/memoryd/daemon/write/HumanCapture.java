@@ -62,6 +62,9 @@ public final class HumanCapture implements Mutation {
     List<EventSpec> events = new ArrayList<>();
     for (Item it : items) {
       Optional<DriftView.Item> open = ctx.drift().openOn(it.path());
+      if (open.isPresent() && Objects.equals(open.get().text(), it.human())) {
+        continue; // unchanged since it was flagged: it waits for the maintainer
+      }
       HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), it.path(), it.recorded(), it.human(), ctx.hasher());
       if (d instanceof HumanEdits.Unchanged) {
         open.ifPresent(o -> events.add(resolved(it.path(), o.id(), "reverted_by_human",
@@ -116,6 +119,11 @@ public final class HumanCapture implements Mutation {
   }
 
   private EventSpec flagged(RepoPath path, String id, HumanEdits.Breaks b, String text) {
+    return flagged(path, id, b, text, source);
+  }
+
+  /** A {@code drift_flagged} event for {@code path} holding the drifted {@code text}. */
+  public static EventSpec flagged(RepoPath path, String id, HumanEdits.Breaks b, String text, ObjectNode source) {
     ObjectNode p = JsonNodeFactory.instance.objectNode();
     ObjectNode dr = p.putObject("drift");
     dr.put("id", id);

@@ -744,6 +744,60 @@ public final class WritePipeline implements AutoCloseable {
     return f;
   }
 
+  /** What {@code replay --onto-latest} did to one file. {@code outcome}: up_to_date, applied or halted. */
+  public record OntoFile(String path, String outcome, int applied, String reanchored, String halt) {}
+
+  /**
+   * {@code replay --onto-latest}: every memory file whose text on disk is not its recorded text
+   * is taken as a snapshot (say, restored from a backup) and brought up to date with the newer
+   * ledger events (see {@link OntoLatest}). Updated files are written to the working tree, then
+   * captured (what the snapshot held beyond the ledger becomes a human's edit); a file that
+   * halts is flagged as drift with the snapshot's text. Call on the writer thread ({@link #exclusive}).
+   */
+  public List<OntoFile> ontoLatest(java.util.function.IntFunction<SectionHasher> hasherFor) throws IOException {
+    Map<RepoPath, String> snaps = new java.util.TreeMap<>(java.util.Comparator.comparing(RepoPath::value));
+    java.nio.file.Path users = files.root().resolve("users");
+    if (java.nio.file.Files.isDirectory(users, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.walk(users)) {
+        for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) s::iterator) {
+          String rel = files.root().relativize(f).toString().replace('\\', '/');
+          if (java.nio.file.Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) && isMemoryFile(rel)) {
+            RepoPath p = RepoPath.of(rel);
+            Optional<String> disk = files.read(p);
+            if (disk.isPresent() && !disk.equals(recordedText(p))) {
+              snaps.put(p, disk.get());
+            }
+          }
+        }
+      }
+    }
+    List<OntoLatest.Result> rs = new OntoLatest(grammar, chain, hasherFor).run(snaps, this::replayMutation);
+    Map<String, byte[]> write = new LinkedHashMap<>();
+    OntoLatest.changed(rs, snaps).forEach((p, t) -> write.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
+    files.writeAll(write);
+    List<OntoFile> out = new ArrayList<>();
+    List<RepoPath> capture = new ArrayList<>();
+    for (OntoLatest.Result r : rs) {
+      out.add(new OntoFile(r.path().value(), r.outcome(), r.applied(), r.reanchored(), r.halt()));
+      if (r.halt() != null) {
+        String text = r.text();
+        RepoPath path = r.path();
+        String reason = r.halt();
+        Contextual flag = ctx -> (src, now) -> new Mutation.Done(Map.of(), List.of(HumanCapture.flagged(path,
+            ctx.drift().openOn(path).map(DriftView.Item::id).orElseGet(ctx::newId),
+            new dev.memoryd.grammar.human.HumanEdits.Breaks("replay_halted", reason, List.of()), text,
+            OntoLatest.source())), true);
+        submit(WriteRequest.of(flag, "replay --onto-latest halted " + path.value(), "memoryd-replay"));
+      } else {
+        capture.add(r.path());
+      }
+    }
+    if (!capture.isEmpty()) {
+      capture(capture);
+    }
+    return out;
+  }
+
   /** One file replay could not redo: the ledger line, and why; later events of the file are skipped. */
   public record ReplayHalt(RepoPath path, long seq, String reason) {}
 

@@ -213,6 +213,100 @@ public final class HumanEdits {
     return new Reanchored(text.substring(0, s.start()) + head + text.substring(s.bodyStart()), null);
   }
 
+  /**
+   * The one bounded re-anchor of file-grammar §10, for replay onto a snapshot whose section
+   * {@code anchor} cannot be found: among the H2 sections lying between the canonical sections
+   * that precede and follow it (in the grammar's order) and that are not canonical themselves,
+   * exactly one must have a heading within edit distance {@link #reanchorBound} of the
+   * canonical name (both lowercased, punctuation dropped, spaces collapsed). That section gets
+   * the canonical heading and anchor; its body is kept.
+   */
+  public static Reanchored boundedReanchor(Grammar grammar, RepoPath path, String text, String anchor) {
+    Optional<dev.memoryd.grammar.FileType> type = grammar.fileTypeOf(path);
+    if (type.isEmpty()) {
+      return new Reanchored(null, "no file type of the grammar matches " + path.value());
+    }
+    List<dev.memoryd.grammar.SectionDef> defs = type.get().sections();
+    int at = -1;
+    for (int i = 0; i < defs.size(); i++) {
+      if (defs.get(i).anchor().equals(anchor)) {
+        at = i;
+      }
+    }
+    if (at < 0) {
+      return new Reanchored(null, "'" + anchor + "' is not a section of a " + type.get().name() + " file");
+    }
+    MemoryDocument doc = MemoryDocument.parse(text);
+    List<MemoryDocument.Section> h2 = doc.h2Sections();
+    Set<String> canonical = new HashSet<>();
+    defs.forEach(d -> {
+      canonical.add(d.anchor());
+      canonical.add(d.name());
+    });
+    int from = 0;
+    int to = text.length();
+    for (MemoryDocument.Section s : h2) {
+      int idx = indexOf(defs, s);
+      if (idx >= 0 && idx < at) {
+        from = Math.max(from, s.end() > s.start() ? s.start() + 1 : s.start());
+      } else if (idx > at) {
+        to = Math.min(to, s.start());
+      }
+    }
+    String want = normalize(defs.get(at).name());
+    int bound = reanchorBound(defs.get(at).name());
+    List<MemoryDocument.Section> hits = new ArrayList<>();
+    for (MemoryDocument.Section s : h2) {
+      boolean isCanonical = s.anchor() != null && canonical.contains(s.anchor()) || canonical.contains(s.heading());
+      if (!isCanonical && s.start() >= from && s.start() < to && distance(normalize(s.heading()), want) <= bound) {
+        hits.add(s);
+      }
+    }
+    if (hits.size() != 1) {
+      return new Reanchored(null, hits.isEmpty() ? "no section near '" + defs.get(at).name() + "' within "
+          + bound + " edits in its region" : hits.size() + " sections are within " + bound + " edits of '"
+          + defs.get(at).name() + "'; re-anchoring must be unambiguous");
+    }
+    return reanchor(grammar, path, text, hits.get(0).heading(), anchor);
+  }
+
+  /** How many single-character edits a re-anchor tolerates: a quarter of the name's length, at least 1. */
+  public static int reanchorBound(String canonicalName) {
+    return Math.max(1, normalize(canonicalName).length() / 4);
+  }
+
+  private static int indexOf(List<dev.memoryd.grammar.SectionDef> defs, MemoryDocument.Section s) {
+    for (int i = 0; i < defs.size(); i++) {
+      if (defs.get(i).anchor().equals(s.anchor()) || s.anchor() == null && defs.get(i).name().equals(s.heading())) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  static String normalize(String s) {
+    return s.toLowerCase(java.util.Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
+  }
+
+  static int distance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+
   /** The result of {@link #reanchor}: the new text, or why there is none. */
   public record Reanchored(String text, String error) {}
 
