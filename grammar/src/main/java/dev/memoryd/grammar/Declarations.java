@@ -305,7 +305,7 @@ public final class Declarations {
             FileType type = pm.fileType();
             String text = read(path).orElseThrow(() -> new Reject(Reason.NOT_FOUND, "no file at " + path));
             MemoryDocument doc = MemoryDocument.parse(text);
-            if (doc.frontmatter() == null) {
+            if (!trusted && doc.frontmatter() == null) {
                 throw new Reject(Reason.DRIFT, path + " has no valid frontmatter; it waits for a maintainer");
             }
             Optional<SectionDef> defOpt = type.section(sectionName);
@@ -360,7 +360,9 @@ public final class Declarations {
                 checkKind(op, def);
             }
 
-            checkLock(doc, path, def, label);
+            if (!trusted) {
+                checkLock(doc, path, def, label);
+            }
             String before = doc.canonicalBody(target);
             // Replay redoes accepted lines: no compare-and-swap, so no hashes to compute.
             String beforeHash = trusted && op.beforeHash() == null ? null : hasher.hash(before);

@@ -190,6 +190,20 @@ public final class Grammar {
 
     /** Matches a path against the patterns, extracting user and entity ids. */
     public Optional<PathMatch> match(RepoPath path) {
+        Optional<PathMatch> hit = matches.get(path);
+        if (hit == null) {
+            hit = matchUncached(path);
+            if (matches.size() < 100_000) { // bounded: a path's match never changes
+                matches.put(path, hit);
+            }
+        }
+        return hit;
+    }
+
+    private final java.util.concurrent.ConcurrentHashMap<RepoPath, Optional<PathMatch>> matches =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Optional<PathMatch> matchUncached(RepoPath path) {
         for (CompiledPattern c : compiled) {
             Matcher m = c.regex().matcher(path.value());
             if (m.matches()) {

@@ -51,6 +51,7 @@ final class Bench implements Callable<Integer> {
   @Option(names = "--quiet-ms", defaultValue = "2000", description = "the daemon's quiet period (human mode)") long quietMs;
   @Option(names = "--edits", defaultValue = "30", description = "human mode: measured saves") int edits;
   @Option(names = "--events", defaultValue = "100000", description = "replay mode: ledger events to build") int events;
+  @Option(names = "--parts", defaultValue = "100", description = "replay mode: parts whose notes the events spread over") int replayParts;
   @Option(names = "--chunks", defaultValue = "100000", description = "scope mode: chunks declared") int chunks;
   @Option(names = "--refs", defaultValue = "1000", description = "refs mode: file references reconciled") int refs;
   @Option(names = "--per-declare", defaultValue = "2000", description = "scope mode: chunks per declaration") int perDeclare;
@@ -494,11 +495,11 @@ final class Bench implements Callable<Integer> {
 
   /**
    * Replay throughput: builds a ledger of {@code --events} events through the daemon (10-op
-   * declarations over 100 parts' notes, with a human's save every 50 declarations), then times
+   * declarations over {@code --parts} parts' notes, with a human's save every 50 declarations), then times
    * {@code replay --verify} in the daemon.
    */
   private void benchReplay(MemorydConfig cfg, ObjectNode out) throws Exception {
-    int parts = 100;
+    int parts = replayParts;
     try (SocketClient c = SocketClient.connect(cfg.socket())) {
       check(c.call("write", decl("bench-setup", createOps(parts))));
       int decls = 0;
@@ -528,6 +529,7 @@ final class Bench implements Callable<Integer> {
         }
       }
       out.put("mode", "replay");
+      out.put("parts", parts);
       out.put("events_built", written);
       out.put("human_edits", humans);
       double best = Double.MAX_VALUE;
