@@ -161,13 +161,18 @@ final class Bench implements Callable<Integer> {
   }
 
   /** Removes what a run made in a temp dir: the root, its key, log and floor files. */
-  private static void deleteTree(Path parent, String prefix) throws IOException {
+  /** Best effort: a file vanishing mid-walk (the daemon's last writes) must not cost the run its result. */
+  private static void deleteTree(Path parent, String prefix) {
     try (var s = Files.list(parent)) {
       for (Path p : (Iterable<Path>) s.filter(f -> f.getFileName().toString().startsWith(prefix))::iterator) {
         try (var w = Files.walk(p)) {
           w.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException | java.io.UncheckedIOException e) {
+          System.err.println("bench: could not remove all of " + p + ": " + e);
         }
       }
+    } catch (IOException e) {
+      System.err.println("bench: could not list " + parent + ": " + e);
     }
   }
 
