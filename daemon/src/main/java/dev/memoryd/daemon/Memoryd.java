@@ -123,6 +123,13 @@ public final class Memoryd implements AutoCloseable {
       }
 
       @Override
+      public WritePipeline.IoAction stage(Map<String, byte[]> files, Map<String, Optional<String>> expected,
+          java.util.function.Consumer<String> skipped) throws IOException {
+        WorkTree.Staged st = tree.stage(files);
+        return () -> st.publish(expected, skipped);
+      }
+
+      @Override
       public Path root() {
         return cfg.root();
       }

@@ -171,9 +171,25 @@ final class WorkTree {
     }
 
     void publish() throws IOException {
+      publish(Map.of(), p -> { });
+    }
+
+    /**
+     * Renames the temp files into place, except where the file no longer holds what the writer
+     * based its change on ({@code expected}, by repository path): like JGit's FileSnapshot check,
+     * it tells a concurrent save by a human from the daemon's own state, and the human's save wins.
+     */
+    void publish(Map<String, Optional<String>> expected, java.util.function.Consumer<String> skipped) throws IOException {
       // Any order is safe (the ledger already holds every line these files reflect and recovery
       // redoes what a crash cut short); one after the other measured no slower than concurrent.
       for (Path[] m : moves) {
+        String rel = root.relativize(m[1]).toString().replace('\\', '/');
+        Optional<String> want = expected.get(rel);
+        if (want != null && !want.equals(readIfFile(m[1]))) {
+          Files.deleteIfExists(m[0]);
+          skipped.accept(rel);
+          continue;
+        }
         try {
           Files.move(m[0], m[1], StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException ex) {
@@ -189,6 +205,15 @@ final class WorkTree {
       for (Path[] m : moves) {
         Files.deleteIfExists(m[0]);
       }
+    }
+  }
+
+  private static Optional<String> readIfFile(Path f) throws IOException {
+    try {
+      return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
+          ? Optional.of(Files.readString(f, StandardCharsets.UTF_8)) : Optional.empty();
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
     }
   }
 

@@ -29,11 +29,14 @@ import dev.memoryd.daemon.cli.SocketClient;
  * Streams two-op declarations at a real daemon child process and SIGKILLs it at random moments.
  * After every restart: each acknowledged declaration is present, each unacknowledged one is
  * wholly present or wholly absent, the ledger verifies, and the working tree matches the branch
- * head. {@code -Dmemoryd.soak=true} raises the kill count from 30 to 1,000.
+ * head. A human meanwhile saves the user's notes (temp file and rename, as editors do): every
+ * word they saved is on disk after every restart, and at the end the ledger replays from empty
+ * to exactly the working tree. {@code -Dmemoryd.soak=true} raises the kill count from 30 to 1,000.
  */
 class CrashSafetyTest {
   static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
   static final String YOUNG = "users/sam/parts/young-one/profile.md";
+  static final String NOTES = "users/sam/notes.md";
 
   @TempDir Path tmp;
 
@@ -49,11 +52,12 @@ class CrashSafetyTest {
     Set<Long> slipAcked = ConcurrentHashMap.newKeySet();
     java.util.concurrent.atomic.AtomicLong slipTurn = new java.util.concurrent.atomic.AtomicLong();
     List<Throwable> clientErrors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Set<String> humanWords = ConcurrentHashMap.newKeySet();
     for (int k = 0; k < kills; k++) {
       Process p = start(cfg);
       try {
         try {
-          checkInvariants(cfg, acked, sent, k);
+          checkInvariants(cfg, acked, sent, humanWords, k);
         } catch (AssertionError e) {
           List<String> log = Files.readAllLines(tmp.resolve("daemon.log"));
           throw new AssertionError(e.getMessage() + "\n--- daemon log tail ---\n"
@@ -68,6 +72,11 @@ class CrashSafetyTest {
           t.start();
           clients.add(t);
         }
+        final int round = k;
+        Thread human = new Thread(() -> human(cfg, round, humanWords, stop));
+        human.setUncaughtExceptionHandler((th, e) -> clientErrors.add(e));
+        human.start();
+        clients.add(human);
         Thread slipper = new Thread(() -> slip(cfg, slipTurn, slipAcked, stop));
         slipper.setUncaughtExceptionHandler((th, e) -> clientErrors.add(e));
         slipper.start();
@@ -86,7 +95,11 @@ class CrashSafetyTest {
     }
     Process p = start(cfg);
     try {
-      checkInvariants(cfg, acked, sent, kills);
+      checkInvariants(cfg, acked, sent, humanWords, kills);
+      try (SocketClient c = SocketClient.connect(cfg.socket())) {
+        JsonNode replay = c.call("replay", TestRoot.json("{\"verify\":true}")).get("result");
+        assertTrue(replay.get("ok").asBoolean(), "the ledger replays from empty to the working tree: " + replay);
+      }
       // Every acknowledged SLIP message survives the kills and is delivered exactly once.
       Set<Long> delivered = new java.util.HashSet<>();
       try (SocketClient c = SocketClient.connect(cfg.socket())) {
@@ -133,6 +146,27 @@ class CrashSafetyTest {
     }
   }
 
+  /** A human saving the user's notes every few milliseconds, as an editor does (temp file, rename). */
+  private static void human(MemorydConfig cfg, int round, Set<String> words, AtomicBoolean stop) {
+    Path f = cfg.root().resolve(NOTES);
+    String marker = "<!-- @anchor: research v1 -->\n";
+    try {
+      for (int i = 0; !stop.get(); i++) {
+        String word = "human-" + round + "-" + i;
+        String t = Files.readString(f);
+        Path tmp = f.resolveSibling(".notes.md.swp");
+        Files.writeString(tmp, t.replace(marker, marker + "\n" + word + "\n"));
+        Files.move(tmp, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        words.add(word);
+        Thread.sleep(30);
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private static void slip(MemorydConfig cfg, java.util.concurrent.atomic.AtomicLong turn,
       Set<Long> acked, AtomicBoolean stop) {
     try (SocketClient c = SocketClient.connect(cfg.socket())) {
@@ -150,8 +184,16 @@ class CrashSafetyTest {
     }
   }
 
-  private static void checkInvariants(MemorydConfig cfg, Set<String> acked, Set<String> sent, int k)
-      throws Exception {
+  private static void checkInvariants(MemorydConfig cfg, Set<String> acked, Set<String> sent, Set<String> humanWords,
+      int k) throws Exception {
+    String notes = Files.readString(cfg.root().resolve(NOTES));
+    for (String w : humanWords) {
+      assertTrue(notes.contains("\n" + w + "\n"), "after kill " + k + ": the human's word " + w + " is gone");
+    }
+    try (SocketClient c = SocketClient.connect(cfg.socket())) {
+      JsonNode r = c.call("capture", null); // what the kill left uncaptured is recorded now
+      assertTrue(r.has("result"), "after kill " + k + ": capture failed: " + r);
+    }
     String critic = Files.readString(cfg.root().resolve(CRITIC));
     String young = Files.readString(cfg.root().resolve(YOUNG));
     for (String item : sent) {
@@ -169,6 +211,11 @@ class CrashSafetyTest {
     }
     try (Git g = Git.open(cfg.root().toFile())) {
       Status s = g.status().call();
+      // the index is refreshed once writes pause, a few milliseconds after the capture's reply
+      for (int i = 0; i < 100 && !(s.getModified().isEmpty() && s.getMissing().isEmpty()); i++) {
+        Thread.sleep(20);
+        s = g.status().call();
+      }
       assertTrue(s.getModified().isEmpty() && s.getMissing().isEmpty(),
           "after kill " + k + ": working tree differs from the branch head: modified=" + s.getModified()
               + " missing=" + s.getMissing());

@@ -94,6 +94,16 @@ public final class WritePipeline implements AutoCloseable {
     /** Writes and fsyncs temp files; the returned action renames them into place. */
     IoAction stage(Map<String, byte[]> files) throws IOException;
 
+    /**
+     * As {@link #stage}, but a file whose content on disk is no longer {@code expected} (by path;
+     * empty: absent) when its turn to be renamed comes is left alone: a human saved it meanwhile,
+     * and their save wins (it is captured next). {@code skipped} receives such paths.
+     */
+    default IoAction stage(Map<String, byte[]> files, Map<String, Optional<String>> expected,
+        java.util.function.Consumer<String> skipped) throws IOException {
+      return stage(files);
+    }
+
     java.nio.file.Path root();
   }
 
@@ -549,6 +559,8 @@ public final class WritePipeline implements AutoCloseable {
     final Map<RepoPath, String> overlay = new HashMap<>(); // a null value: the file is gone
     final java.util.Set<RepoPath> diskWrites = new java.util.HashSet<>();
     final Map<RepoPath, Optional<DriftView.Item>> drifts = new HashMap<>();
+    /** What each file on disk held when this batch first read it (the base its writes assume). */
+    final Map<RepoPath, Optional<String>> diskSeen = new HashMap<>();
     final List<Accepted> accepted = new ArrayList<>();
 
     @Override
@@ -565,7 +577,9 @@ public final class WritePipeline implements AutoCloseable {
         return Optional.ofNullable(overlay.get(p));
       }
       try {
-        return files.read(p);
+        Optional<String> t = files.read(p);
+        diskSeen.putIfAbsent(p, t);
+        return t;
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -1050,7 +1064,15 @@ public final class WritePipeline implements AutoCloseable {
     });
     Future<IoAction> staged = stager.submit(() -> {
       long s0 = System.nanoTime();
-      IoAction a = files.stage(finalFiles);
+      Map<String, Optional<String>> expected = new HashMap<>();
+      for (String f : finalFiles.keySet()) {
+        Optional<String> seen = b.diskSeen.get(RepoPath.of(f));
+        if (seen != null) {
+          expected.put(f, seen);
+        }
+      }
+      IoAction a = files.stage(finalFiles, expected, path -> LOG.warning(path + " was saved by someone else while"
+          + " memoryd wrote it; their version is kept and will be captured"));
       stats.add(PhaseStats.Phase.FILES, System.nanoTime() - s0);
       return a;
     });
