@@ -158,44 +158,44 @@ public final class DriftQueue extends LedgerFold implements DriftView {
         .put("source", "drift_resolution");
     boolean commitOnly = true;
     if (how instanceof AcceptCurrent) {
-        if (disk.isEmpty()) {
-          return refuse(ErrorReason.PROHIBITED, path.value() + " was deleted and memory files are never"
-              + " deleted; use --restore to bring it back");
-        }
-        HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), path, recorded.orElse(null), disk.get(), ctx.hasher());
-        if (d instanceof HumanEdits.Breaks) {
-          d = new HumanEdits.WholeFile(disk.get(), HumanEdits.regions(disk.get()).stream()
-              .map(HumanEdits.Region::key).collect(java.util.stream.Collectors.toSet()));
-        }
-        if (!(d instanceof HumanEdits.Unchanged)) {
-          events.addAll(HumanCapture.editEvents(path, d, src));
-          contents.put(path, disk.get());
-        }
+      if (disk.isEmpty()) {
+        return refuse(ErrorReason.PROHIBITED, path.value() + " was deleted and memory files are never"
+            + " deleted; use --restore to bring it back");
+      }
+      HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), path, recorded.orElse(null), disk.get(), ctx.hasher());
+      if (d instanceof HumanEdits.Breaks) {
+        d = new HumanEdits.WholeFile(disk.get(), HumanEdits.regions(disk.get()).stream()
+            .map(HumanEdits.Region::key).collect(java.util.stream.Collectors.toSet()));
+      }
+      if (!(d instanceof HumanEdits.Unchanged)) {
+        events.addAll(HumanCapture.editEvents(path, d, src));
+        contents.put(path, disk.get());
+      }
     } else if (how instanceof Restore) {
-        if (recorded.isEmpty()) {
-          return refuse(ErrorReason.INVALID_REQUEST, path.value() + " has no recorded text to restore (a human"
-              + " created it); use --dismiss, or --accept-current to record it");
-        }
-        contents.put(path, recorded.get());
-        commitOnly = false;
+      if (recorded.isEmpty()) {
+        return refuse(ErrorReason.INVALID_REQUEST, path.value() + " has no recorded text to restore (a human"
+            + " created it); use --dismiss, or --accept-current to record it");
+      }
+      contents.put(path, recorded.get());
+      commitOnly = false;
     } else if (how instanceof Reanchor ra) {
-        if (disk.isEmpty()) {
-          return refuse(ErrorReason.NOT_FOUND, path.value() + " does not exist; use --restore");
-        }
-        HumanEdits.Reanchored re = HumanEdits.reanchor(ctx.grammar(), path, disk.get(), ra.from(), ra.to());
-        if (re.text() == null) {
-          return refuse(ErrorReason.UNKNOWN_SECTION, re.error());
-        }
-        HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), path, recorded.orElse(null), re.text(), ctx.hasher());
-        if (d instanceof HumanEdits.Breaks b) {
-          return refuse(ErrorReason.DRIFT, "after renaming '" + ra.from() + "' to '" + ra.to()
-              + "' the file still breaks the grammar: " + b.reason());
-        }
-        if (!(d instanceof HumanEdits.Unchanged)) {
-          events.addAll(HumanCapture.editEvents(path, d, src));
-        }
-        contents.put(path, re.text());
-        commitOnly = false;
+      if (disk.isEmpty()) {
+        return refuse(ErrorReason.NOT_FOUND, path.value() + " does not exist; use --restore");
+      }
+      HumanEdits.Reanchored re = HumanEdits.reanchor(ctx.grammar(), path, disk.get(), ra.from(), ra.to());
+      if (re.text() == null) {
+        return refuse(ErrorReason.UNKNOWN_SECTION, re.error());
+      }
+      HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), path, recorded.orElse(null), re.text(), ctx.hasher());
+      if (d instanceof HumanEdits.Breaks b) {
+        return refuse(ErrorReason.DRIFT, "after renaming '" + ra.from() + "' to '" + ra.to()
+            + "' the file still breaks the grammar: " + b.reason());
+      }
+      if (!(d instanceof HumanEdits.Unchanged)) {
+        events.addAll(HumanCapture.editEvents(path, d, src));
+      }
+      contents.put(path, re.text());
+      commitOnly = false;
     }
     Mutation.EventSpec resolved = HumanCapture.resolved(path, id, name, note);
     if (how instanceof Dismiss) {
