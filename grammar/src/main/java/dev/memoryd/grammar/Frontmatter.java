@@ -24,6 +24,14 @@ public record Frontmatter(int end, JsonNode tree, String error, int errorLine) {
 
     private static final YAMLMapper YAML = new YAMLMapper();
 
+    /** The YAML style memoryd writes frontmatter in (slice files, chunk files, pointers). Thread-safe. */
+    public static final YAMLMapper WRITER = YAMLMapper.builder()
+            .disable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+            .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+            .build();
+
     /** Splits and parses the frontmatter of {@code text}. Never throws. */
     public static Frontmatter parse(String text) {
         String t = text == null ? "" : text;

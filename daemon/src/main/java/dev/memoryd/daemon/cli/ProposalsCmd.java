@@ -62,11 +62,13 @@ final class ProposalsCmd implements Runnable {
     }
   }
 
-  @Command(name = "accept", description = "Apply a proposal onto the branch as it is now (a merge commit).")
-  static final class Accept extends Main.Common implements Callable<Integer> {
+  /** Accept and reject: the same parameters, one method each. */
+  abstract static class Decide extends Main.Common implements Callable<Integer> {
     @Parameters(index = "0") String id;
     @Option(names = "--note") String note;
     @Option(names = "--actor", defaultValue = "user") String actor;
+
+    abstract String method();
 
     @Override
     public Integer call() throws IOException {
@@ -74,23 +76,23 @@ final class ProposalsCmd implements Runnable {
       if (note != null) {
         p.put("note", note);
       }
-      return Main.callAndPrint(config(), "proposals.accept", p);
+      return Main.callAndPrint(config(), method(), p);
+    }
+  }
+
+  @Command(name = "accept", description = "Apply a proposal onto the branch as it is now (a merge commit).")
+  static final class Accept extends Decide {
+    @Override
+    String method() {
+      return "proposals.accept";
     }
   }
 
   @Command(name = "reject", description = "Reject a proposal (recorded; its branch stays in history).")
-  static final class Reject extends Main.Common implements Callable<Integer> {
-    @Parameters(index = "0") String id;
-    @Option(names = "--note") String note;
-    @Option(names = "--actor", defaultValue = "user") String actor;
-
+  static final class Reject extends Decide {
     @Override
-    public Integer call() throws IOException {
-      ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("id", id).put("actor", actor);
-      if (note != null) {
-        p.put("note", note);
-      }
-      return Main.callAndPrint(config(), "proposals.reject", p);
+    String method() {
+      return "proposals.reject";
     }
   }
 }

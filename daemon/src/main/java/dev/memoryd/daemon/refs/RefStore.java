@@ -27,7 +27,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 import org.eclipse.jgit.lib.ObjectId;
@@ -88,12 +87,7 @@ public final class RefStore {
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
   private static final List<String> TOP_ORDER =
       List.of("v", "id", "kind", "title", "summary", "body", "payload", "contract", "links", "derived_from", "meta");
-  private static final YAMLMapper YAML = YAMLMapper.builder()
-      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-      .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-      .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-      .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
-      .build();
+  private static final YAMLMapper YAML = dev.memoryd.grammar.Frontmatter.WRITER;
 
   private final WritePipeline writer;
   private final IdGenerator ids;

@@ -21,7 +21,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 import dev.memoryd.daemon.ErrorReason;
@@ -52,12 +51,7 @@ public final class SliceStore {
   public static final String OP_CREATE = "slice_create";
   public static final String OP_APPEND_ROW = "append_row";
   static final Pattern ID = Pattern.compile("[0-9A-Za-z_-]{1,128}");
-  private static final YAMLMapper YAML = YAMLMapper.builder()
-      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-      .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-      .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-      .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
-      .build();
+  private static final YAMLMapper YAML = dev.memoryd.grammar.Frontmatter.WRITER;
 
   private final WritePipeline writer;
   private final IdGenerator ids;

@@ -259,6 +259,11 @@ public final class WritePipeline implements AutoCloseable {
    * recorded texts of memory files are. Commits above it are humans'.
    */
   public static Optional<ObjectId> recordedCommit(GitStore git) throws IOException {
+    return lastLedgerTrailer(git).map(Map.Entry::getKey);
+  }
+
+  /** The newest first-parent commit with a {@code Memoryd-Ledger-Head} trailer, and the trailer's value. */
+  private static Optional<Map.Entry<ObjectId, String>> lastLedgerTrailer(GitStore git) throws IOException {
     ObjectId c = git.head();
     try (org.eclipse.jgit.revwalk.RevWalk rw =
         new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
@@ -266,7 +271,7 @@ public final class WritePipeline implements AutoCloseable {
         org.eclipse.jgit.revwalk.RevCommit rc = rw.parseCommit(c);
         for (Map.Entry<String, String> t : GitStore.parseTrailers(rc.getFullMessage())) {
           if (t.getKey().equals(TRAILER_HEAD)) {
-            return Optional.of(rc.copy());
+            return Optional.of(Map.entry(rc.copy(), t.getValue()));
           }
         }
         c = rc.getParentCount() == 0 ? null : rc.getParent(0);
@@ -274,7 +279,6 @@ public final class WritePipeline implements AutoCloseable {
     }
     return Optional.empty();
   }
-
 
   private static WriteOutcome.EventRef ref(Event e) {
     return new WriteOutcome.EventRef(e.eventId(),
@@ -289,23 +293,11 @@ public final class WritePipeline implements AutoCloseable {
 
   /** The ledger head recorded in the trailer of the branch's latest memoryd commit, if any. */
   public static Optional<dev.memoryd.ledger.Head> publishedHead(GitStore git) throws IOException {
-    ObjectId c = git.head();
-    try (org.eclipse.jgit.revwalk.RevWalk rw =
-        new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
-      while (c != null) {
-        org.eclipse.jgit.revwalk.RevCommit rc = rw.parseCommit(c);
-        for (Map.Entry<String, String> t : GitStore.parseTrailers(rc.getFullMessage())) {
-          if (t.getKey().equals(TRAILER_HEAD)) {
-            String v = t.getValue();
-            int colon = v.indexOf(':');
-            return Optional.of(new dev.memoryd.ledger.Head(Long.parseLong(v.substring(0, colon)),
-                v.substring(colon + 1)));
-          }
-        }
-        c = rc.getParentCount() == 0 ? null : rc.getParent(0);
-      }
-    }
-    return Optional.empty();
+    return lastLedgerTrailer(git).map(t -> {
+      String v = t.getValue();
+      int colon = v.indexOf(':');
+      return new dev.memoryd.ledger.Head(Long.parseLong(v.substring(0, colon)), v.substring(colon + 1));
+    });
   }
 
   private void rollForward(long published) throws IOException {
