@@ -273,14 +273,15 @@ public final class MemoryDocument {
     }
 
     private static int[] lineStarts(String text) {
-        List<Integer> starts = new ArrayList<>();
-        starts.add(0);
-        for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) == '\n') {
-                starts.add(i + 1);
+        int[] starts = new int[64];
+        int n = 1;
+        for (int i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+            if (n == starts.length) {
+                starts = java.util.Arrays.copyOf(starts, n * 2);
             }
+            starts[n++] = i + 1;
         }
-        return starts.stream().mapToInt(Integer::intValue).toArray();
+        return java.util.Arrays.copyOf(starts, n);
     }
 
     private int lineStartOf(int offset) {
