@@ -13,3 +13,7 @@ run --clients 1 --history 100000 --verify
 run --mode slip --clients 4 --writes 4000
 run --mode context --turns 100000 --writes 2000
 run --mode refs --refs 1000
+run --mode scope --chunks 100000 --writes 2000
+run --mode human --quiet-ms 2000 --edits 30
+run --mode replay --events 100000 --parts 1000
+run --mode replay --events 100000 --parts 100
