@@ -26,6 +26,18 @@ def per(r, k):
 
 def main(path):
     runs = load(path)
+    if '--clients 1 --floor' in runs:
+        write_tables(runs)
+    for k, r in runs.items():
+        if r.get('mode') == 'human':
+            print(f"Human save -> committed event (quiet {r['quiet_ms']} ms, {r['edits']} saves): p50 {r['p50_ms']:.0f} ms, "
+                  f"p99 {r['p99_ms']:.0f} ms, p99 - quiet {r['p99_over_quiet_ms']:.0f} ms")
+        elif r.get('mode') == 'replay':
+            print(f"Replay ({r['parts']} parts, {r['replayed_events']:,} events, {r['human_edits']} human edits): "
+                  f"{r['replay_s']} s, {r['events_per_s']:,.0f} events/s, clean={r['replay_ok']}")
+
+
+def write_tables(runs):
     rows = [('--clients 1 --floor', '1 client, fresh root (300 warm-up writes)', 'p50 ≤ 3, p99 ≤ 10'),
             ('--clients 4', '4 clients', ''),
             ('--clients 16 --writes 4000', '16 clients (4,000 writes)', '≥ 1,000/s'),
@@ -60,10 +72,14 @@ def main(path):
     print(f"\nVerify: {v['verify_lines']:,} lines, {v['verify_bytes'] / 1e6:.0f} MB: "
           f"{v['verify_lines_per_s']:,.0f} lines/s, {v['verify_mb_per_s']:.0f} MB/s warm; "
           f"first pass {v['verify_first_pass_lines_per_s']:,.0f} lines/s")
-    sl = runs['--mode slip --clients 4 --writes 4000']
+    sl = runs.get('--mode slip --clients 4 --writes 4000')
+    if sl is None:
+        return
     print(f"SLIP: {sl['messages_per_s']:.0f} messages/s, send p50 {sl['send_p50_ms']} ms, "
           f"p99 {sl['send_p99_ms']} ms, delivered {sl['delivered']}")
-    cx = runs['--mode context --turns 100000 --writes 2000']
+    cx = runs.get('--mode context --turns 100000 --writes 2000')
+    if cx is None:
+        return
     print(f"Context: p50 {cx['p50_ms']} ms, p99 {cx['p99_ms']} ms, {cx['mean_selected_turns']:.0f} turns "
           f"selected, load {cx['load_s']} s, first query {cx['first_query_ms']:.0f} ms")
 
