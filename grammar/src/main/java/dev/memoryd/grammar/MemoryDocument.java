@@ -212,6 +212,14 @@ public final class MemoryDocument {
     }
 
 
+    /**
+     * Parses without the cache of recent parses: for texts that are each parsed once (replay),
+     * where a lookup would only cost a hash of the whole text.
+     */
+    public static MemoryDocument parseUncached(String text) {
+        return new MemoryDocument(text == null ? "" : text);
+    }
+
     public static MemoryDocument parse(String text) {
         String t = text == null ? "" : text;
         synchronized (RECENT) {
