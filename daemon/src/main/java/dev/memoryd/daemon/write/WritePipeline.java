@@ -1105,7 +1105,11 @@ public final class WritePipeline implements AutoCloseable {
       stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - t6);
       indexBacklog.putAll(gb.written());
     }
-    overlay.forEach((p, t) -> recorded.put(p, Optional.ofNullable(t)));
+    overlay.forEach((p, t) -> {
+      if (isMemoryFile(p)) { // only memory files are compared with what humans saved
+        recorded.put(p, Optional.ofNullable(t));
+      }
+    });
     captured = git.head();
     stats.batch(accepted.size());
     // Listeners see the batch before any client hears of it, so a reply never outruns them.
