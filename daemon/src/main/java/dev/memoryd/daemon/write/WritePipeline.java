@@ -95,6 +95,14 @@ public final class WritePipeline implements AutoCloseable {
     IoAction stage(Map<String, byte[]> files) throws IOException;
 
     java.nio.file.Path root();
+
+    /**
+     * Whether this store is the repository's working tree (the checked-out branch). A store that
+     * is not (a branch written in Git only) makes the writer leave the index alone.
+     */
+    default boolean workTree() {
+      return true;
+    }
   }
 
   private record Pending(WriteRequest req, CompletableFuture<WriteOutcome> future, Runnable task,
@@ -208,6 +216,16 @@ public final class WritePipeline implements AutoCloseable {
     return new GrammarMutation(grammar, withSliceIds(ops), hasher);
   }
 
+  /** The branch this writer writes. */
+  public BranchName branch() {
+    return branch;
+  }
+
+  /** The branch's Git store (commits and reads; its writes belong to the writer thread). */
+  public GitStore git() {
+    return git;
+  }
+
   /** The content hasher of section hashes. */
   public SectionHasher hasher() {
     return hasher;
@@ -239,7 +257,9 @@ public final class WritePipeline implements AutoCloseable {
         c.events().add(ref(e));
       }
     }
-    git.syncIndexToHead(files.root());
+    if (files.workTree()) {
+      git.syncIndexToHead(files.root());
+    }
     captured = recordedCommit(git).orElse(null);
     capturedKnown = true;
   }
@@ -279,7 +299,12 @@ public final class WritePipeline implements AutoCloseable {
 
   /** The ledger head recorded in the trailer of the branch's latest memoryd commit, if any. */
   public static Optional<dev.memoryd.ledger.Head> publishedHead(GitStore git) throws IOException {
-    ObjectId c = git.head();
+    return publishedHeadAt(git, git.head());
+  }
+
+  /** The ledger head recorded by {@code commit} or its nearest first-parent memoryd ancestor. */
+  public static Optional<dev.memoryd.ledger.Head> publishedHeadAt(GitStore git, ObjectId commit) throws IOException {
+    ObjectId c = commit;
     try (org.eclipse.jgit.revwalk.RevWalk rw =
         new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
       while (c != null) {
@@ -379,7 +404,9 @@ public final class WritePipeline implements AutoCloseable {
       }
       files.writeAll(toWrite);
       batch.publish();
-      indexBacklog.putAll(batch.written());
+      if (files.workTree()) {
+        indexBacklog.putAll(batch.written());
+      }
     }
     for (List<Event> g : groups) {
       notifyListeners(g);
@@ -1089,7 +1116,9 @@ public final class WritePipeline implements AutoCloseable {
       long t6 = System.nanoTime();
       gb.moveRef();
       stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - t6);
-      indexBacklog.putAll(gb.written());
+      if (files.workTree()) {
+        indexBacklog.putAll(gb.written()); // the index is the working tree's: other branches leave it alone
+      }
     }
     overlay.forEach((p, t) -> recorded.put(p, Optional.ofNullable(t)));
     captured = git.head();
@@ -1254,7 +1283,8 @@ public final class WritePipeline implements AutoCloseable {
     return specs.stream().map(Mutation.EventSpec::summary).distinct().toList();
   }
 
-  static String message(List<String> summaries, String rationale, String actor,
+  /** A memoryd commit message: subject, rationale, actor, event ids and the ledger-head trailer. */
+  public static String message(List<String> summaries, String rationale, String actor,
       List<String> eventIds, long headSeq, String headHash) {
     String subject = "memoryd: " + String.join("; ", summaries);
     if (subject.length() > 72) {
@@ -1274,7 +1304,7 @@ public final class WritePipeline implements AutoCloseable {
 
   private static final java.util.regex.Pattern HUMAN = java.util.regex.Pattern.compile("human:(.*) <(.*)>");
 
-  private static PersonIdent author(String actor, Instant now) {
+  public static PersonIdent author(String actor, Instant now) {
     java.util.regex.Matcher h = HUMAN.matcher(actor);
     if (h.matches()) {
       return new PersonIdent(h.group(1), h.group(2), now, java.time.ZoneOffset.UTC);
@@ -1283,7 +1313,7 @@ public final class WritePipeline implements AutoCloseable {
     return new PersonIdent(actor, safe + "@agents.memoryd", now, java.time.ZoneOffset.UTC);
   }
 
-  private static PersonIdent committer(Instant now) {
+  public static PersonIdent committer(Instant now) {
     return new PersonIdent("memoryd", "memoryd@localhost", now, java.time.ZoneOffset.UTC);
   }
 
