@@ -249,4 +249,32 @@ class BranchTest extends ServedRootTest {
     assertEquals(head, root.git("rev-parse", main()).strip());
     assertEquals(2, ok(root.call("branch.list", null)).get("branches").size());
   }
+
+  private int cli(java.io.ByteArrayOutputStream out, String... args) {
+    java.io.PrintStream old = System.out;
+    System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      java.util.List<String> full = new java.util.ArrayList<>(java.util.List.of(args));
+      full.addAll(java.util.List.of("--root", root.dir.toString(), "--key-file", root.cfg.keyFile().toString()));
+      return dev.memoryd.daemon.cli.Main.run(full.toArray(String[]::new));
+    } finally {
+      System.setOut(old);
+    }
+  }
+
+  @Test
+  void cli_createsListsMergesAndDeletesBranches_conflictsExitOne() throws Exception {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    assertEquals(0, cli(out, "branch", "create", "feature"));
+    ok(replace("feature", "Identity", "Theirs."));
+    ok(replace(null, "Identity", "Ours."));
+    assertEquals(0, cli(out, "branch", "list"));
+    assertTrue(out.toString().contains("* " + main()) && out.toString().contains("  feature"), out.toString());
+    assertEquals(1, cli(out, "branch", "merge", "feature"));
+    assertTrue(out.toString().contains("\"conflicts\""), out.toString());
+    assertEquals(0, cli(out, "branch", "merge", "feature", "--take", OVERVIEW + "#identity=ours"));
+    assertTrue(root.file(OVERVIEW).contains("Ours."));
+    assertEquals(0, cli(out, "branch", "delete", "feature"));
+    assertEquals(1, ok(root.call("branch.list", null)).get("branches").size());
+  }
 }
