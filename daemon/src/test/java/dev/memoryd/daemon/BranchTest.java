@@ -277,4 +277,51 @@ class BranchTest extends ServedRootTest {
     assertEquals(0, cli(out, "branch", "delete", "feature"));
     assertEquals(1, ok(root.call("branch.list", null)).get("branches").size());
   }
+
+  @Test
+  void mergeIntoTheCheckedOutBranch_recordsAHumansUncapturedEditFirst_andKeepsIt() throws Exception {
+    ok(root.call("branch.create", "{\"name\":\"feature\"}"));
+    ok(replace("feature", "Current Focus", "Feature focus."));
+    String t = root.file(OVERVIEW);
+    Files.writeString(root.dir.resolve(OVERVIEW), t.replace("graphic designer", "graphic designer and runner"));
+    ok(root.call("branch.merge", "{\"from\":\"feature\"}"));
+    String merged = root.file(OVERVIEW);
+    assertTrue(merged.contains("graphic designer and runner") && merged.contains("Feature focus."), merged);
+    JsonNode hist = ok(root.call("history", "{\"path\":\"" + OVERVIEW + "\",\"limit\":2}")).get("events");
+    assertEquals("human_edit", hist.get(0).get("op").asText(), hist.toString());
+    assertReplayOk();
+  }
+
+  @Test
+  void aHumansUncapturedEditOfASectionTheBranchChanged_isAConflict_notOverwritten() throws Exception {
+    ok(root.call("branch.create", "{\"name\":\"feature\"}"));
+    ok(replace("feature", "Identity", "Theirs."));
+    String t = root.file(OVERVIEW);
+    String human = t.replace("graphic designer", "graphic designer and runner");
+    Files.writeString(root.dir.resolve(OVERVIEW), human);
+    JsonNode c = ok(root.call("branch.merge", "{\"from\":\"feature\"}"));
+    assertEquals("identity", c.get("conflicts").get(0).get("section").asText(), c.toString());
+    assertTrue(c.get("conflicts").get(0).get("ours").asText().contains("and runner"));
+    assertEquals(human, root.file(OVERVIEW));
+  }
+
+  @Test
+  void restart_finishesACreateWhoseRefNeverCame_andADeleteWhoseRefStayed() throws Exception {
+    String made = ok(root.call("branch.create", "{\"name\":\"made\"}")).get("head").asText();
+    ok(root.call("branch.create", "{\"name\":\"gone\"}"));
+    String goneTip = ok(root.call("branch.delete", "{\"name\":\"gone\"}")).get("head").asText();
+    root.close();
+    // As if the daemon died after the fork line was fsynced but before its ref existed, and after
+    // the deletion's commit but before its ref was retired.
+    root.git("update-ref", "-d", "refs/heads/made");
+    root.git("update-ref", "refs/heads/gone", goneTip);
+    root.serve();
+    JsonNode list = ok(root.call("branch.list", null)).get("branches");
+    assertEquals(2, list.size(), list.toString());
+    assertEquals("made", list.get(0).get("name").asText());
+    assertEquals(made.length(), list.get(0).get("head").asText().length());
+    assertEquals(root.git("rev-parse", main()).strip(), root.git("log", "-1", "--format=%P", "made").strip());
+    ok(replace("made", "Identity", "After the restart."));
+    ledgerLines();
+  }
 }
