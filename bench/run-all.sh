@@ -13,3 +13,4 @@ run --clients 1 --history 100000 --verify
 run --mode slip --clients 4 --writes 4000
 run --mode context --turns 100000 --writes 2000
 run --mode refs --refs 1000
+run --mode merge --writes 1000
