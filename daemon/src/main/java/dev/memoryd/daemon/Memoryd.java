@@ -152,6 +152,7 @@ public final class Memoryd implements AutoCloseable {
     writer.addListener(proposals);
     this.refs = new dev.memoryd.daemon.refs.RefStore(writer, ids, cfg.root(), drift);
     dev.memoryd.daemon.branch.Branches.registerReplayers(writer);
+    writer.setChains(b -> ledger.branches().contains(b) ? Optional.of(ledger.chain(b)) : Optional.empty());
     writer.recover();
     chunks.load(); // after recovery: it reads the recovered files
     writer.start();

@@ -324,4 +324,21 @@ class BranchTest extends ServedRootTest {
     ok(replace("made", "Identity", "After the restart."));
     ledgerLines();
   }
+
+  @Test
+  void aForkedBranch_servedAsTheCheckedOutOne_replaysItsParentsLinesUpToTheForkThenItsOwn() throws Exception {
+    ok(replace(null, "Identity", "Main, before the fork."));
+    ok(root.call("branch.create", "{\"name\":\"feature\"}"));
+    ok(replace("feature", "Current Focus", "Feature focus."));
+    root.close();
+    root.git("checkout", "-q", "feature");
+    root.configure(c -> new MemorydConfig(c.root(), c.keyFile(), "feature", c.templatesDir(), c.maxLineBytes(),
+        c.idleTimeout(), c.maxBatch(), c.segmentLines(), c.clock(), c.random(), c.halfLife(), c.quiet(), c.rescanEvery()));
+    root.serve();
+    assertTrue(root.file(OVERVIEW).contains("Feature focus.") && root.file(OVERVIEW).contains("Main, before the fork."));
+    assertReplayOk();
+    ok(replace(null, "Identity", "Feature, served."));
+    assertReplayOk();
+    ledgerLines();
+  }
 }

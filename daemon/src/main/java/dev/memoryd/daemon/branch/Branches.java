@@ -173,6 +173,7 @@ public final class Branches implements AutoCloseable {
       GitStore g = git.onBranch(b.value());
       w = new WritePipeline(grammar, new GitTreeStore(g, root), g, ledger.chain(b), hasher, ids, clock, b, maxBatch);
       registerReplayers(w);
+      w.setChains(x -> ledger.branches().contains(x) ? Optional.of(ledger.chain(x)) : Optional.empty());
       w.recover();
       w.start();
       writers.put(b, w);

@@ -825,6 +825,43 @@ public final class WritePipeline implements AutoCloseable {
     return out;
   }
 
+  private volatile java.util.function.Function<BranchName, Optional<Chain>> chains = b -> Optional.empty();
+
+  /** How replay finds other branches' chains (a chain that starts with a fork replays its parent first). */
+  public void setChains(java.util.function.Function<BranchName, Optional<Chain>> lookup) {
+    this.chains = lookup;
+  }
+
+  /**
+   * The lines replay redoes for chain {@code c} up to its line {@code upTo}: when its first line is
+   * a {@code branch_fork} linked to a parent chain, the parent's lineage up to the linked line
+   * comes first (the state the branch was forked from), then the chain's own lines. Merges need no
+   * such walk: their events carry the merged texts.
+   */
+  private Iterator<Event> lineage(Chain c, long upTo, int depth) {
+    Iterator<Event> own = c.read(1);
+    if (!own.hasNext()) {
+      return own;
+    }
+    Event first = own.next();
+    List<Iterator<Event>> parts = new ArrayList<>();
+    JsonNode link = first.payload() == null ? null : first.payload().path("link");
+    if ("branch_fork".equals(first.op()) && link != null && link.isObject() && depth < 64) {
+      Optional<Chain> parent;
+      try {
+        parent = chains.apply(new BranchName(link.path("branch").asText()));
+      } catch (IllegalArgumentException e) {
+        parent = Optional.empty(); // not a branch name: verify reports the link; replay starts empty
+      }
+      parent.ifPresent(pc -> parts.add(lineage(pc, link.path("seq").asLong(), depth + 1)));
+    }
+    parts.add(java.util.stream.Stream.concat(java.util.stream.Stream.of(first),
+        java.util.stream.StreamSupport.stream(java.util.Spliterators.spliteratorUnknownSize(own, 0), false))
+        .takeWhile(e -> e.seq() <= upTo).iterator());
+    return parts.stream().flatMap(i -> java.util.stream.StreamSupport.stream(
+        java.util.Spliterators.spliteratorUnknownSize(i, 0), false)).iterator();
+  }
+
   /** One file replay could not redo: the ledger line, and why; later events of the file are skipped. */
   public record ReplayHalt(RepoPath path, long seq, String reason) {}
 
@@ -846,7 +883,7 @@ public final class WritePipeline implements AutoCloseable {
     Throwable[] readFailure = new Throwable[1];
     Thread reader = new Thread(() -> {
       try {
-        Iterator<Event> it = chain.read(1);
+        Iterator<Event> it = lineage(chain, Long.MAX_VALUE, 0);
         List<Event> group = new ArrayList<>();
         String current = null;
         while (it.hasNext()) {
