@@ -547,6 +547,26 @@ public final class Memoryd implements AutoCloseable {
     return search;
   }
 
+  /**
+   * {@code search} as of a commit ({@code at}: a commit id, or the head of a branch that is not
+   * checked out): the commit's memory files and slices, indexed for this query alone. Read-only.
+   */
+  public Outcome<List<ObjectNode>> searchAt(String q, int limit, String branch, String at)
+      throws IOException, dev.memoryd.daemon.search.SearchIndex.BadQuery, InterruptedException {
+    Optional<ObjectId> c = git.resolve(at);
+    if (c.isEmpty()) {
+      return Outcome.fail(ErrorReason.NOT_FOUND, "no commit '" + at + "'");
+    }
+    Map<String, String> files = new java.util.TreeMap<>();
+    for (String p : git.listFiles(c.get())) {
+      if (dev.memoryd.daemon.search.SearchIndex.indexed(p)) {
+        git.read(c.get(), p).ifPresent(b -> files.put(p, new String(b, StandardCharsets.UTF_8)));
+      }
+    }
+    return Outcome.ok(dev.memoryd.daemon.search.SearchIndex.searchSnapshot(files, branch == null ? cfg.branch() : branch,
+        cfg.halfLife(), q, limit, cfg.clock().instant()));
+  }
+
   /** The substrate: declare, scope, traverse (serving daemons only). */
   public dev.memoryd.daemon.substrate.ChunkStore chunks() {
     if (chunks == null) {

@@ -341,4 +341,28 @@ class BranchTest extends ServedRootTest {
     assertReplayOk();
     ledgerLines();
   }
+
+  private JsonNode search(String extra) throws Exception {
+    return ok(root.call("search", "{\"q\":\"zebrafish\"" + extra + "}")).get("hits");
+  }
+
+  @Test
+  void search_answersAsOfACommit_orFromAnotherBranch_readOnly() throws Exception {
+    String before = root.git("rev-parse", main()).strip();
+    ok(replace(null, "Current Focus", "Studying zebrafish on main."));
+    String after = root.git("rev-parse", main()).strip();
+    ok(root.call("branch.create", "{\"name\":\"feature\",\"from\":\"" + before + "\"}"));
+    ok(replace("feature", "Identity", "A zebrafish keeper on the feature branch."));
+    assertEquals(1, search("").size());
+    assertEquals(0, search(",\"at\":\"" + before + "\"").size());
+    JsonNode then = search(",\"at\":\"" + after + "\"");
+    assertEquals(1, then.size(), then.toString());
+    assertEquals("current-focus", then.get(0).get("anchor").asText());
+    JsonNode onFeature = search(",\"branch\":\"feature\"");
+    assertEquals(1, onFeature.size(), onFeature.toString());
+    assertEquals("identity", onFeature.get(0).get("anchor").asText());
+    assertEquals("feature", onFeature.get(0).get("branch").asText());
+    assertEquals("not_found", reason(root.call("search", "{\"q\":\"x\",\"at\":\"0123456789abcdef\"}")));
+    assertEquals(after, root.git("rev-parse", main()).strip());
+  }
 }

@@ -329,12 +329,17 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         return r;
       }
       case "search": {
-        only(p, "q", "limit", "branch");
-        checkedOutOnly(p, "search");
+        only(p, "q", "limit", "branch", "at");
+        String at = at(p);
         int limit = p.has("limit") ? intParam(p, "limit", 1, 1000) : 10;
         try {
           ObjectNode r = F.objectNode();
           ArrayNode hits = r.putArray("hits");
+          if (at != null) { // a past commit, or another branch's head: indexed for this query
+            unwrap(svc.searchAt(str(p, "q", true), limit, branch(p), at)).forEach(hits::add);
+            r.put("commit", at);
+            return r;
+          }
           svc.search().search(str(p, "q", true), limit, svc.config().clock().instant()).forEach(hits::add);
           return r;
         } catch (dev.memoryd.daemon.search.SearchIndex.BadQuery e) {
