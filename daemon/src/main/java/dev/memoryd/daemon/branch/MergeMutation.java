@@ -172,17 +172,28 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
     return new Done(merged, List.of(new EventSpec(OP, null, null, null, null, payload, List.of(), summary)), true);
   }
 
-  /** Redoes a recorded merge from its event (recovery and replay): the merged texts it carries. */
+  /**
+   * Redoes a recorded merge from its event (recovery and replay): the merged texts it carries;
+   * recovery commits it with the recorded merged commit as second parent, as the original was.
+   */
   static Mutation replay(List<dev.memoryd.ledger.Event> events) {
-    return (src, now) -> {
-      Map<RepoPath, String> out = new LinkedHashMap<>();
-      for (dev.memoryd.ledger.Event e : events) {
-        e.payload().path("files").fields().forEachRemaining(f ->
-            out.put(RepoPath.of(f.getKey()), f.getValue().isNull() ? null : f.getValue().asText()));
-      }
-      return new Done(out, List.of(new EventSpec(OP, null, null, null, null, events.get(0).payload().deepCopy(),
-          List.of(), "merged " + events.get(0).payload().path("merge").path("from").asText())), true);
-    };
+    ObjectNode payload = events.get(0).payload().deepCopy();
+    ObjectId from = ObjectId.fromString(payload.path("merge").path("from_commit").asText());
+    Map<RepoPath, String> out = new LinkedHashMap<>();
+    for (dev.memoryd.ledger.Event e : events) {
+      e.payload().path("files").fields().forEachRemaining(f ->
+          out.put(RepoPath.of(f.getKey()), f.getValue().isNull() ? null : f.getValue().asText()));
+    }
+    return new Replayed(out, payload, from);
+  }
+
+  private record Replayed(Map<RepoPath, String> files, ObjectNode payload, ObjectId mergeParent)
+      implements Mutation, WritePipeline.MergeParent {
+    @Override
+    public Result apply(FileSource src, Instant now) {
+      return new Done(files, List.of(new EventSpec(OP, null, null, null, null, payload, List.of(),
+          "merged " + payload.path("merge").path("from").asText())), true);
+    }
   }
 
   private static SectionMerge.Result wholeFile(String b, String o, String t, Map<String, String> resolved) {

@@ -385,7 +385,8 @@ public final class WritePipeline implements AutoCloseable {
         Event last = g.get(g.size() - 1);
         batch.commit(commitFiles, author(g.get(0).actor(), now), committer(now),
             message(summaries(a.events()), g.get(0).rationale(), g.get(0).actor(),
-                g.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash()));
+                g.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash()),
+            m instanceof MergeParent mp ? mp.mergeParent() : null);
       }
       Map<String, byte[]> toWrite = new LinkedHashMap<>();
       for (Map.Entry<RepoPath, String> e : overlay.entrySet()) {
