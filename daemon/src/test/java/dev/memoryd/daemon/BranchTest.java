@@ -237,6 +237,8 @@ class BranchTest extends ServedRootTest {
     assertEquals("invalid_request", reason(root.call("branch.create", "{\"name\":\"bad..name\"}")));
     assertEquals("invalid_request", reason(root.call("branch.create", "{\"name\":\"x\",\"bogus\":1}")));
     assertEquals("conflict", reason(root.call("branch.create", "{\"name\":\"feature\"}")));
+    assertEquals("invalid_request", reason(root.call("branch.create", "{\"name\":\"feature/sub\"}")));
+    assertEquals("invalid_request", reason(root.call("branch.create", "{\"name\":\"" + main() + "/sub\"}")));
     assertEquals("not_found", reason(root.call("branch.create", "{\"name\":\"y\",\"from\":\"nowhere\"}")));
     assertEquals("invalid_request", reason(root.call("branch.merge", "{\"from\":\"feature\",\"into\":\"feature\"}")));
     assertEquals("not_found", reason(root.call("branch.merge", "{\"from\":\"nope\"}")));

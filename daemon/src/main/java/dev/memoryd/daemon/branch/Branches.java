@@ -252,11 +252,14 @@ public final class Branches implements AutoCloseable {
     if (name.startsWith("proposals/")) {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, "branch names under proposals/ are the proposals' own");
     }
-    for (BranchName other : ledger.branches()) {
-      // ledger/<a>/ and ledger/<a>/<b>/ would nest one chain's directory inside another's.
-      if (other.value().startsWith(name + "/") || name.startsWith(other.value() + "/")) {
+    java.util.Set<String> taken = new java.util.TreeSet<>(git.branches().keySet());
+    ledger.branches().forEach(x -> taken.add(x.value()));
+    for (String other : taken) {
+      // Git cannot hold refs/heads/a beside refs/heads/a/b, and ledger/a/ would hold ledger/a/b/.
+      // Checked before the fork line is written: a line whose ref cannot be made would be redone at every start.
+      if (other.startsWith(name + "/") || name.startsWith(other + "/")) {
         return Outcome.fail(ErrorReason.INVALID_REQUEST, "branch '" + name + "' would nest with branch '"
-            + other.value() + "' (one cannot be a path prefix of the other)");
+            + other + "' (one cannot be a path prefix of the other)");
       }
     }
     String fromSpec = from == null ? checkedOutName() : from;
