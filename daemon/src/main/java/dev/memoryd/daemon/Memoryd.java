@@ -795,8 +795,11 @@ public final class Memoryd implements AutoCloseable {
   /** Verifies every chain, checking the branch head's recorded ledger head for truncation. */
   public VerifyResult verify() throws IOException {
     Map<BranchName, dev.memoryd.ledger.Head> expected = new java.util.HashMap<>();
-    if (branches != null) {
-      expected.putAll(branches.publishedHeads());
+    // Every other branch with a chain: its head commit records how far its chain must reach.
+    for (Map.Entry<String, ObjectId> e : git.branches().entrySet()) {
+      if (!e.getKey().equals(cfg.branch()) && Files.isDirectory(cfg.ledgerDir().resolve(e.getKey()).resolve("0000"))) {
+        WritePipeline.publishedHeadAt(git, e.getValue()).ifPresent(h -> expected.put(new BranchName(e.getKey()), h));
+      }
     }
     WritePipeline.publishedHead(git).ifPresent(h -> expected.put(new BranchName(cfg.branch()), h));
     // The key file, not the ring loaded at start: a rotation may have added a version since.

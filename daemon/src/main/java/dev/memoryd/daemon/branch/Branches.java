@@ -217,19 +217,6 @@ public final class Branches implements AutoCloseable {
     }
   }
 
-  /** Ledger heads recorded by each live branch's head commit, for {@code ledger verify}. */
-  public Map<BranchName, Head> publishedHeads() throws IOException {
-    Map<BranchName, Head> out = new HashMap<>();
-    java.util.Set<BranchName> chains = ledger.branches();
-    for (Map.Entry<String, ObjectId> e : git.branches().entrySet()) {
-      BranchName b = safeName(e.getKey());
-      if (b != null && chains.contains(b) && ledger.chain(b).head().seq() > 0) {
-        WritePipeline.publishedHeadAt(git, e.getValue()).ifPresent(h -> out.put(b, h));
-      }
-    }
-    return out;
-  }
-
   /**
    * {@code branch.create}: a new branch at {@code from} (a branch, default the checked-out one, or
    * any commit), whose chain starts with a {@code branch_fork} line linked to the line the
