@@ -367,4 +367,18 @@ class BranchTest extends ServedRootTest {
     assertEquals("not_found", reason(root.call("search", "{\"q\":\"x\",\"at\":\"0123456789abcdef\"}")));
     assertEquals(after, root.git("rev-parse", main()).strip());
   }
+
+  @Test
+  void ledgerVerify_findsLinesCutOffTheEndOfABranchesChain() throws Exception {
+    ok(root.call("branch.create", "{\"name\":\"feature\"}"));
+    ok(replace("feature", "Identity", "One."));
+    ok(replace("feature", "Identity", "Two."));
+    java.nio.file.Path seg = root.dir.resolve("ledger/feature/0000/00000000.ndjson");
+    java.util.List<String> lines = Files.readAllLines(seg);
+    Files.writeString(seg, String.join("\n", lines.subList(0, 2)) + "\n");
+    JsonNode bad = ok(root.call("ledger.verify", null));
+    assertFalse(bad.get("ok").asBoolean(), bad.toString());
+    assertEquals("truncated", bad.get("reason").asText(), bad.toString());
+    assertEquals("ledger/feature/0000/00000000.ndjson", bad.get("file").asText());
+  }
 }
