@@ -856,11 +856,67 @@ public final class WritePipeline implements AutoCloseable {
       }
       parent.ifPresent(pc -> parts.add(lineage(pc, link.path("seq").asLong(), depth + 1)));
     }
-    parts.add(java.util.stream.Stream.concat(java.util.stream.Stream.of(first),
-        java.util.stream.StreamSupport.stream(java.util.Spliterators.spliteratorUnknownSize(own, 0), false))
-        .takeWhile(e -> e.seq() <= upTo).iterator());
-    return parts.stream().flatMap(i -> java.util.stream.StreamSupport.stream(
-        java.util.Spliterators.spliteratorUnknownSize(i, 0), false)).iterator();
+    if (parts.isEmpty() && upTo == Long.MAX_VALUE) {
+      return prepend(first, own); // the common case (no fork): the chain as it streams
+    }
+    parts.add(prepend(first, own));
+    Iterator<Iterator<Event>> each = parts.iterator();
+    // Pulled one line at a time, so replay streams a long chain instead of holding it.
+    return new Iterator<>() {
+      private Iterator<Event> cur = each.next();
+      private Event next = advance();
+
+      private Event advance() {
+        while (true) {
+          if (cur.hasNext()) {
+            Event e = cur.next();
+            if (cur == parts.get(parts.size() - 1) && e.seq() > upTo) {
+              return null; // past the line a child chain forked from
+            }
+            return e;
+          }
+          if (!each.hasNext()) {
+            return null;
+          }
+          cur = each.next();
+        }
+      }
+
+      @Override
+      public boolean hasNext() {
+        return next != null;
+      }
+
+      @Override
+      public Event next() {
+        if (next == null) {
+          throw new java.util.NoSuchElementException();
+        }
+        Event e = next;
+        next = advance();
+        return e;
+      }
+    };
+  }
+
+  private static Iterator<Event> prepend(Event first, Iterator<Event> rest) {
+    return new Iterator<>() {
+      private boolean firstDone;
+
+      @Override
+      public boolean hasNext() {
+        return !firstDone || rest.hasNext();
+      }
+
+      @Override
+      public Event next() {
+        if (!firstDone) {
+          firstDone = true;
+          return first;
+        }
+        return rest.next();
+      }
+    };
   }
 
   /** One file replay could not redo: the ledger line, and why; later events of the file are skipped. */
