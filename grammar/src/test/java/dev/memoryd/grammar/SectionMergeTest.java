@@ -58,4 +58,27 @@ class SectionMergeTest {
     SectionMerge.Conflicts c = assertInstanceOf(SectionMerge.Conflicts.class, SectionMerge.merge(BASE, ours, null, Map.of()));
     assertEquals(SectionMerge.WHOLE_FILE, c.conflicts().get(0).section());
   }
+
+  @Test
+  void aSectionAddedOnOneSide_isKeptInPlace_andOneRemovedOnOneSideUnchangedOnTheOther_isRemoved() {
+    String extra = "## Extra\n<!-- @anchor: extra v1 -->\n\nX.\n\n";
+    String theirs = BASE.replace("## Current Focus", extra + "## Current Focus");
+    SectionMerge.Merged m = assertInstanceOf(SectionMerge.Merged.class, SectionMerge.merge(BASE,
+        BASE.replace("I.", "I2."), theirs, Map.of()));
+    assertEquals(theirs.replace("I.", "I2."), m.text());
+    String withExtra = theirs;
+    String removedOnOurs = BASE;
+    assertEquals(new SectionMerge.Merged(BASE.replace("F.", "F2.")),
+        SectionMerge.merge(withExtra, removedOnOurs, withExtra.replace("F.", "F2."), Map.of()));
+  }
+
+  @Test
+  void aSectionRemovedOnOneSideAndChangedOnTheOther_isAConflict() {
+    String extra = "## Extra\n<!-- @anchor: extra v1 -->\n\nX.\n\n";
+    String base = BASE.replace("## Current Focus", extra + "## Current Focus");
+    SectionMerge.Conflicts c = assertInstanceOf(SectionMerge.Conflicts.class,
+        SectionMerge.merge(base, BASE, base.replace("X.", "Y."), Map.of()));
+    assertEquals("extra", c.conflicts().get(0).section());
+    assertEquals(null, c.conflicts().get(0).ours());
+  }
 }

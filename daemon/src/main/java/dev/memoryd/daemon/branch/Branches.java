@@ -236,6 +236,9 @@ public final class Branches implements AutoCloseable {
       return Outcome.fail(new Failure(ErrorReason.CONFLICT, "the name '" + name + "' belongs to a deleted branch"
           + " whose ledger chain stays; choose another name", Map.of("branch", name)));
     }
+    if (name.equals("HEAD") || name.startsWith("-")) {
+      return Outcome.fail(ErrorReason.INVALID_REQUEST, "'" + name + "' is not a branch name git accepts");
+    }
     if (name.startsWith("proposals/")) {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, "branch names under proposals/ are the proposals' own");
     }
