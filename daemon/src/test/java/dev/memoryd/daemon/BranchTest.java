@@ -381,4 +381,24 @@ class BranchTest extends ServedRootTest {
     assertEquals("truncated", bad.get("reason").asText(), bad.toString());
     assertEquals("ledger/feature/0000/00000000.ndjson", bad.get("file").asText());
   }
+
+  @Test
+  void aMergeWhoseRefNeverMoved_isRolledForwardAtRestart_withBothParents() throws Exception {
+    ok(root.call("branch.create", "{\"name\":\"feature\"}"));
+    ok(replace("feature", "Current Focus", "Feature focus."));
+    ok(replace(null, "Identity", "Main identity."));
+    String before = root.git("rev-parse", main()).strip();
+    String feature = root.git("rev-parse", "feature").strip();
+    ok(root.call("branch.merge", "{\"from\":\"feature\"}"));
+    String merged = root.file(OVERVIEW);
+    root.close();
+    // As if killed after the ledger fsync and the file renames, before the ref moved.
+    root.git("update-ref", "refs/heads/" + main(), before);
+    root.serve();
+    assertEquals(before + " " + feature, root.git("log", "-1", "--format=%P").strip());
+    assertEquals(merged, root.file(OVERVIEW));
+    assertEquals(merged, root.git("show", "HEAD:" + OVERVIEW));
+    ledgerLines();
+    assertReplayOk();
+  }
 }
