@@ -17,3 +17,4 @@ run --mode scope --chunks 100000 --writes 2000
 run --mode human --quiet-ms 2000 --edits 30
 run --mode replay --events 100000 --parts 1000
 run --mode replay --events 100000 --parts 100
+run --mode merge --writes 1000

@@ -71,6 +71,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.refs.RefStore refs; // null when read-only
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
+  private final dev.memoryd.daemon.branch.Branches branches; // null when read-only
   private final Instant started;
   private final Linter linter = new Linter();
 
@@ -97,6 +98,7 @@ public final class Memoryd implements AutoCloseable {
       this.proposals = null;
       this.refs = null;
       this.chunks = null;
+      this.branches = null;
       return;
     }
     git.removeStaleLocks();
@@ -156,9 +158,14 @@ public final class Memoryd implements AutoCloseable {
     proposals.load(chain.read(1));
     writer.addListener(proposals);
     this.refs = new dev.memoryd.daemon.refs.RefStore(writer, ids, cfg.root(), drift);
+    dev.memoryd.daemon.branch.Branches.registerReplayers(writer);
+    writer.setChains(b -> ledger.branches().contains(b) ? Optional.of(ledger.chain(b)) : Optional.empty());
     writer.recover();
     chunks.load(); // after recovery: it reads the recovered files
     writer.start();
+    this.branches = new dev.memoryd.daemon.branch.Branches(cfg.root(), grammar, ledger, git, writer,
+        text -> hasher.get().hash(text), ids, cfg.clock(), cfg.maxBatch());
+    branches.load(); // finishes a branch create or delete a crash cut short
   }
 
   /**
@@ -451,6 +458,44 @@ public final class Memoryd implements AutoCloseable {
     return writer.submit(req);
   }
 
+  /** A write to {@code branch} (null: the checked-out one); an unknown branch fails with not_found. */
+  public Outcome<CompletableFuture<WriteOutcome>> write(WriteRequest req, String branch) throws IOException {
+    Outcome<WritePipeline> w = branches().writer(branch);
+    if (w instanceof Outcome.Failed<WritePipeline> f) {
+      return Outcome.fail(f.failure());
+    }
+    return Outcome.ok(((Outcome.Ok<WritePipeline>) w).value().submit(req));
+  }
+
+  /** Branches: create, list, delete, merge, and their writers (serving daemons only). */
+  public dev.memoryd.daemon.branch.Branches branches() {
+    if (branches == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return branches;
+  }
+
+  /**
+   * The commit to read for {@code branch} and {@code at}: {@code at} when given, else the head of
+   * a branch that is not checked out, else null (the working tree). Unknown branch: not_found.
+   */
+  public Outcome<String> readPoint(String branch, String at) throws IOException {
+    if (at != null || branch == null || branch.equals(cfg.branch())) {
+      return Outcome.ok(at);
+    }
+    Optional<ObjectId> h = Optional.empty();
+    try {
+      new BranchName(branch);
+      h = git.branchHead(branch);
+    } catch (IllegalArgumentException e) {
+      return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
+    }
+    if (h.isEmpty()) {
+      return Outcome.fail(ErrorReason.NOT_FOUND, "no branch '" + branch + "' (see branch.list)");
+    }
+    return Outcome.ok(h.get().name());
+  }
+
   /**
    * Rotates the ledger key: the key file gains a new salt version and makes it current (written
    * durably first), then a {@code key_rotate} line, signed with the retiring key, records the
@@ -507,6 +552,26 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return search;
+  }
+
+  /**
+   * {@code search} as of a commit ({@code at}: a commit id, or the head of a branch that is not
+   * checked out): the commit's memory files and slices, indexed for this query alone. Read-only.
+   */
+  public Outcome<List<ObjectNode>> searchAt(String q, int limit, String branch, String at)
+      throws IOException, dev.memoryd.daemon.search.SearchIndex.BadQuery, InterruptedException {
+    Optional<ObjectId> c = git.resolve(at);
+    if (c.isEmpty()) {
+      return Outcome.fail(ErrorReason.NOT_FOUND, "no commit '" + at + "'");
+    }
+    Map<String, String> files = new java.util.TreeMap<>();
+    for (String p : git.listFiles(c.get())) {
+      if (dev.memoryd.daemon.search.SearchIndex.indexed(p)) {
+        git.read(c.get(), p).ifPresent(b -> files.put(p, new String(b, StandardCharsets.UTF_8)));
+      }
+    }
+    return Outcome.ok(dev.memoryd.daemon.search.SearchIndex.searchSnapshot(files, branch == null ? cfg.branch() : branch,
+        cfg.halfLife(), q, limit, cfg.clock().instant()));
   }
 
   /** The substrate: declare, scope, traverse (serving daemons only). */
@@ -668,8 +733,24 @@ public final class Memoryd implements AutoCloseable {
 
   /** Events that touched a file (and section), newest first. Scans the chain. */
   public Outcome<List<Event>> history(String path, String section, int limit) throws IOException {
+    return history(path, section, limit, null);
+  }
+
+  /** As {@link #history(String, String, int)}, on {@code branch}'s chain (null: the checked-out branch). */
+  public Outcome<List<Event>> history(String path, String section, int limit, String branch) throws IOException {
     List<Event> all = new ArrayList<>();
-    Iterator<Event> it = readChain();
+    Iterator<Event> it;
+    if (branch == null || branch.equals(cfg.branch())) {
+      it = readChain();
+    } else {
+      Outcome<String> at = readPoint(branch, null);
+      if (at instanceof Outcome.Failed<String> f) {
+        return Outcome.fail(f.failure());
+      }
+      BranchName b = new BranchName(branch);
+      it = ledger != null && ledger.branches().contains(b) ? ledger.chain(b).read(1)
+          : Ledger.readOnly(cfg.ledgerDir(), b); // a branch with no chain reads as empty
+    }
     while (it.hasNext()) {
       Event e = it.next();
       if (path.equals(e.filePath()) && (section == null || section.equals(e.sectionAnchor())
@@ -721,6 +802,12 @@ public final class Memoryd implements AutoCloseable {
   /** Verifies every chain, checking the branch head's recorded ledger head for truncation. */
   public VerifyResult verify() throws IOException {
     Map<BranchName, dev.memoryd.ledger.Head> expected = new java.util.HashMap<>();
+    // Every other branch with a chain: its head commit records how far its chain must reach.
+    for (Map.Entry<String, ObjectId> e : git.branches().entrySet()) {
+      if (!e.getKey().equals(cfg.branch()) && Files.isDirectory(cfg.ledgerDir().resolve(e.getKey()).resolve("0000"))) {
+        WritePipeline.publishedHeadAt(git, e.getValue()).ifPresent(h -> expected.put(new BranchName(e.getKey()), h));
+      }
+    }
     WritePipeline.publishedHead(git).ifPresent(h -> expected.put(new BranchName(cfg.branch()), h));
     // The key file, not the ring loaded at start: a rotation may have added a version since.
     return Verifier.verify(cfg.ledgerDir(), KeyRing.loadOrCreate(cfg.keyFile(), cfg.random()), expected);
@@ -730,6 +817,9 @@ public final class Memoryd implements AutoCloseable {
   public void close() {
     if (watcher != null) {
       watcher.close();
+    }
+    if (branches != null) {
+      branches.close();
     }
     if (writer != null) {
       writer.close();

@@ -46,7 +46,10 @@ import javax.crypto.Mac;
  * After a chain's last line, an expected head (from Git commit trailers) is checked:
  * <b>truncated</b> if its seq is beyond the last line (whole trailing lines, or the whole chain,
  * are missing; reported at the line number just past the last file's end), <b>changed</b> if the
- * line with that seq has a different {@code line_hash}. Files that are not
+ * line with that seq has a different {@code line_hash}. When every chain verifies, the links between
+ * chains are checked: a {@code branch_fork} or {@code branch_merge} line's {@code payload.link}
+ * ({@code {branch, seq, line_hash}}) must name a line of that branch's chain with that seq and
+ * hash, else <b>broken_link</b> at the linking line. Files that are not
  * {@code <branch>/<4 digits>/<8 digits>.ndjson} are ignored.
  *
  * <p>Cost: one pass over the bytes; per line one streaming JSON scan (no tree: only seq, chain
@@ -60,6 +63,8 @@ import javax.crypto.Mac;
 public final class Verifier {
     /** The op of the ledger line that records a key rotation; its payload names the retired version. */
     public static final String KEY_ROTATE = "key_rotate";
+    /** Ops of lines linking one chain to another: a branch's first line, and a merge. */
+    public static final java.util.Set<String> LINK_OPS = java.util.Set.of("branch_fork", "branch_merge");
 
     private Verifier() {}
 
@@ -78,15 +83,20 @@ public final class Verifier {
         Map<BranchName, Long> perChain = new TreeMap<>();
         long total = 0;
         Problem first = null;
+        List<Link> links = new ArrayList<>();
         for (BranchName b : branches) {
             TreeMap<Long, Path> segs = chains.getOrDefault(b, new TreeMap<>());
             ChainCheck check = new ChainCheck(dir, b, new ArrayList<>(segs.values()), keys, macs, expectedHeads.get(b));
             Problem p = check.run();
             perChain.put(b, check.lines);
             total += check.lines;
+            links.addAll(check.links);
             if (first == null && p != null) {
                 first = p;
             }
+        }
+        if (first == null) {
+            first = checkLinks(dir, chains, links);
         }
         if (first == null) {
             return new VerifyResult(true, total, null, 0, null, null,
@@ -142,6 +152,49 @@ public final class Verifier {
     }
 
     private record Problem(Path file, long line, Long seq, String reason, String message) {}
+
+    /** A line ({@code file}, {@code line}, {@code seq}) linking to line {@code toSeq} of chain {@code to}. */
+    private record Link(Path file, long line, long seq, String op, String to, long toSeq, String toHash) {}
+
+    /** Each link must land on a line of its chain with the recorded hash; one walk per target chain. */
+    private static Problem checkLinks(Path dir, Map<BranchName, TreeMap<Long, Path>> chains, List<Link> links) {
+        Map<String, List<Link>> byTarget = new TreeMap<>();
+        for (Link l : links) {
+            byTarget.computeIfAbsent(l.to(), k -> new ArrayList<>()).add(l);
+        }
+        for (Map.Entry<String, List<Link>> e : byTarget.entrySet()) {
+            BranchName target;
+            try {
+                target = new BranchName(e.getKey());
+            } catch (IllegalArgumentException ex) {
+                target = null;
+            }
+            TreeMap<Long, Path> segs = target == null ? null : chains.get(target);
+            Map<Long, String> hashes = new HashMap<>();
+            java.util.Set<Long> wanted = new java.util.HashSet<>();
+            e.getValue().forEach(l -> wanted.add(l.toSeq()));
+            if (segs != null) {
+                Walk w = new Walk(new ArrayList<>(segs.values()));
+                Line line;
+                while ((line = w.next()) != null && hashes.size() < wanted.size()) {
+                    ChainCheck.Parsed p = ChainCheck.parse(line);
+                    if (p.event() != null && wanted.contains(p.event().seq())) {
+                        hashes.put(p.event().seq(), p.event().lineHash());
+                    }
+                }
+            }
+            for (Link l : e.getValue()) {
+                if (!l.toHash().equals(hashes.get(l.toSeq()))) {
+                    return new Problem(l.file(), l.line(), l.seq(), VerifyResult.BROKEN_LINK, Layout.relative(dir, l.file())
+                            + " line " + l.line() + " (seq " + l.seq() + ", " + l.op() + ") links to seq " + l.toSeq()
+                            + " of chain " + l.to() + ", but " + (segs == null ? "there is no such chain"
+                            : hashes.containsKey(l.toSeq()) ? "that line has another hash" : "that chain has no such line")
+                            + ": the link between the chains is broken.");
+                }
+            }
+        }
+        return null;
+    }
 
     /** One line of a chain as stored: {@code buf[start, end)}, without its newline. */
     private record Line(Path file, int lineNo, byte[] buf, int start, int end, boolean newline) {}
@@ -200,6 +253,7 @@ public final class Verifier {
         private final Map<Integer, Mac> macs;
         private final Head expected;
         long lines;
+        final List<Link> links = new ArrayList<>();
         private int[] fingerprints = new int[1024];
         /** Key version → seq of the authenticated rotation line that retired it. */
         private final Map<Integer, Long> retired = new HashMap<>();
@@ -225,6 +279,21 @@ public final class Verifier {
                 return new Parsed(e, null);
             } catch (IOException | IllegalArgumentException ex) {
                 return new Parsed(null, ex.getMessage() == null ? ex.toString() : ex.getMessage().split("\n")[0]);
+            }
+        }
+
+        /** The link an authenticated fork or merge line records in {@code payload.link}, if any. */
+        private static Link link(Line l, LineCodec.Peek e) {
+            try {
+                com.fasterxml.jackson.databind.JsonNode k =
+                        LineCodec.parse(l.buf(), l.start(), l.end() - l.start()).path("payload").path("link");
+                if (!k.isObject()) {
+                    return null; // a fork from a commit no chain records (the repository's first commit)
+                }
+                return new Link(l.file(), l.lineNo(), e.seq(), e.op(), k.path("branch").asText(""),
+                        k.path("seq").asLong(-1), k.path("line_hash").asText(""));
+            } catch (IOException ex) {
+                return null;
             }
         }
 
@@ -316,6 +385,12 @@ public final class Verifier {
                 if (retiredAt != null) {
                     return problem(l, seq, VerifyResult.RETIRED_KEY, where(l) + " (seq " + seq + ") is signed with key version "
                             + version + ", which the rotation at seq " + retiredAt + " retired.");
+                }
+                if (LINK_OPS.contains(e.op())) {
+                    Link link = link(l, e);
+                    if (link != null) {
+                        links.add(link);
+                    }
                 }
                 if (KEY_ROTATE.equals(e.op())) {
                     int gone = retiredVersion(l);

@@ -33,6 +33,8 @@ public record VerifyResult(
     public static final String RETIRED_KEY = "retired_key";
     public static final String MALFORMED = "malformed";
     public static final String UNKNOWN_KEY_VERSION = "unknown_key_version";
+    /** A branch_fork or branch_merge line whose {@code payload.link} names no such line of that chain. */
+    public static final String BROKEN_LINK = "broken_link";
 
     public VerifyResult {
         linesPerChain = Map.copyOf(linesPerChain);

@@ -243,4 +243,30 @@ class VerifierTest {
         assertEquals(Optional.of(e), Verifier.find(dir, EventId.of(e.eventId())));
         assertEquals(Optional.empty(), Verifier.find(dir, EventId.of("01JGZ5P0000000000000000000")));
     }
+
+    private static EventDraft fork(IdGenerator ids, String branch, String to, long seq, String hash) {
+        ObjectNode payload = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        payload.putObject("link").put("branch", to).put("seq", seq).put("line_hash", hash);
+        return new EventDraft(ids.next().value(), "2025-01-02T03:04:05Z", branch, "agent", null, null, null, null,
+                "branch_fork", null, null, null, payload, "fork", List.of(), null, null);
+    }
+
+    @Test
+    void aForkLinkedToAnExistingLineOfItsParentVerifies() {
+        try (Ledger l = Fixtures.open(dir, 4)) {
+            l.chain(BranchName.of("feature")).append(List.of(fork(Fixtures.ids(5), "feature", "main", 7, written.get(6).integrity().lineHash())));
+        }
+        VerifyResult r = verify();
+        assertTrue(r.ok(), r.message());
+        assertEquals(11, r.lines());
+    }
+
+    @Test
+    void aForkLinkedToALineThatIsNotThereIsReportedAsBrokenLink() {
+        try (Ledger l = Fixtures.open(dir, 4)) {
+            l.chain(BranchName.of("feature")).append(List.of(fork(Fixtures.ids(5), "feature", "main", 7, written.get(5).integrity().lineHash())));
+            l.chain(BranchName.of("other")).append(List.of(fork(Fixtures.ids(6), "other", "main", 99, written.get(5).integrity().lineHash())));
+        }
+        assertBad(verify(), VerifyResult.BROKEN_LINK, "ledger/feature/0000/00000000.ndjson", 1, 1L);
+    }
 }

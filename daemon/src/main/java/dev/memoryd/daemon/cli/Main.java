@@ -38,7 +38,7 @@ import picocli.CommandLine.Parameters;
     description = "Git-backed, file-first memory daemon for AI agents.",
     subcommands = {Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
         Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Main.Explore.class, Main.SlicesCmd.class, Main.Search.class, SubstrateCommands.Declare.class,
-        SubstrateCommands.Scope.class, SubstrateCommands.Traverse.class, DriftCmd.class, ReplayCmd.class, ProposalsCmd.class,
+        SubstrateCommands.Scope.class, SubstrateCommands.Traverse.class, DriftCmd.class, ReplayCmd.class, ProposalsCmd.class, BranchCmd.class,
         RefsCmd.class, Bench.class})
 public final class Main implements Runnable {
   static final int OK = 0;

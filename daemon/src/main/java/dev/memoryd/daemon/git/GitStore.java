@@ -55,9 +55,16 @@ public final class GitStore implements AutoCloseable {
   private final String branchRef;
   private final TreeModel tree = new TreeModel();
   private ObjectId head;
+  /** A store made by {@link #onBranch} shares its repository and does not close it. */
+  private final boolean sharedRepo;
 
   private GitStore(Repository repo, String branch) throws IOException {
+    this(repo, branch, false);
+  }
+
+  private GitStore(Repository repo, String branch, boolean sharedRepo) throws IOException {
     this.repo = repo;
+    this.sharedRepo = sharedRepo;
     this.branchRef = Constants.R_HEADS + branch;
     this.head = repo.resolve(branchRef);
     if (head != null) {
@@ -92,6 +99,71 @@ public final class GitStore implements AutoCloseable {
 
   public Repository repository() {
     return repo;
+  }
+
+  /**
+   * A store whose commits move branch {@code branch} instead, over the same repository (one
+   * object database, so one pack roll-up at a time; see {@link #compactPacks}). Closing it leaves
+   * the repository open. The same threading rule holds: one writer thread per store.
+   */
+  public GitStore onBranch(String branch) throws IOException {
+    return new GitStore(repo, branch, true);
+  }
+
+  /** The branch this store commits to (without {@code refs/heads/}). */
+  public String branch() {
+    return branchRef.substring(Constants.R_HEADS.length());
+  }
+
+  /** Every local branch and its head, sorted by name. */
+  public java.util.SortedMap<String, ObjectId> branches() throws IOException {
+    java.util.SortedMap<String, ObjectId> out = new java.util.TreeMap<>();
+    for (org.eclipse.jgit.lib.Ref r : repo.getRefDatabase().getRefsByPrefix(Constants.R_HEADS)) {
+      if (r.getObjectId() != null) {
+        out.put(r.getName().substring(Constants.R_HEADS.length()), r.getObjectId());
+      }
+    }
+    return out;
+  }
+
+  /** The head of local branch {@code name}, read from the ref database now. */
+  public Optional<ObjectId> branchHead(String name) throws IOException {
+    org.eclipse.jgit.lib.Ref r = repo.getRefDatabase().exactRef(Constants.R_HEADS + name);
+    return r == null ? Optional.empty() : Optional.ofNullable(r.getObjectId());
+  }
+
+  /**
+   * Moves ref {@code from} (a full ref name) to {@code to}: {@code to} is created at the value
+   * {@code from} holds (which must be {@code expected}), then {@code from} is deleted. Used to
+   * retire a deleted branch's ref where {@code git branch} does not list it but {@code git gc}
+   * keeps its history.
+   */
+  public void retireRef(String from, String to, ObjectId expected) throws IOException {
+    RefUpdate create = repo.updateRef(to);
+    create.setNewObjectId(expected);
+    create.setForceUpdate(true);
+    RefUpdate.Result cr = create.update();
+    if (cr != RefUpdate.Result.NEW && cr != RefUpdate.Result.FORCED && cr != RefUpdate.Result.NO_CHANGE) {
+      throw new IOException("cannot create " + to + ": " + cr);
+    }
+    RefUpdate del = repo.updateRef(from);
+    del.setExpectedOldObjectId(expected);
+    del.setForceUpdate(true);
+    RefUpdate.Result dr = del.delete();
+    if (dr != RefUpdate.Result.FORCED && dr != RefUpdate.Result.NO_CHANGE) {
+      throw new IOException("cannot delete " + from + ": " + dr);
+    }
+  }
+
+  /** The best common ancestor of two commits (JGit's merge-base), if they share history. */
+  public Optional<ObjectId> mergeBase(ObjectId a, ObjectId b) throws IOException {
+    try (RevWalk rw = new RevWalk(repo)) {
+      rw.setRevFilter(org.eclipse.jgit.revwalk.filter.RevFilter.MERGE_BASE);
+      rw.markStart(rw.parseCommit(a));
+      rw.markStart(rw.parseCommit(b));
+      RevCommit base = rw.next();
+      return Optional.ofNullable(base == null ? null : base.copy());
+    }
   }
 
   /** The branch head, or null before the first commit. */
@@ -311,7 +383,10 @@ public final class GitStore implements AutoCloseable {
 
   /** Rolls small packs into bigger ones when there are many; returns packs combined. */
   public int compactPacks() throws IOException {
-    return PackCompactor.maybeCompact(repo);
+    // Stores of several branches share the repository: one roll-up at a time.
+    synchronized (repo) {
+      return PackCompactor.maybeCompact(repo);
+    }
   }
 
   /** Starts a group of chained commits that share one object flush and one ref update. */
@@ -521,7 +596,9 @@ public final class GitStore implements AutoCloseable {
 
   @Override
   public void close() {
-    repo.close();
+    if (!sharedRepo) {
+      repo.close();
+    }
   }
 
 }

@@ -123,8 +123,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         return write(p);
       case "read": {
         only(p, "path", "section", "branch", "at");
-        branch(p);
-        return unwrap(svc.read(str(p, "path", true), str(p, "section", false), str(p, "at", false)));
+        return unwrap(svc.read(str(p, "path", true), str(p, "section", false), at(p)));
       }
       case "lint": {
         only(p, "path");
@@ -142,10 +141,10 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       }
       case "history": {
         only(p, "path", "section", "limit", "branch");
-        branch(p);
+        String b = branch(p);
         int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 100;
         ArrayNode evs = F.arrayNode();
-        for (Event e : unwrap(svc.history(str(p, "path", true), str(p, "section", false), limit))) {
+        for (Event e : unwrap(svc.history(str(p, "path", true), str(p, "section", false), limit, b))) {
           evs.add(e.toJson());
         }
         ObjectNode r = F.objectNode();
@@ -330,12 +329,17 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         return r;
       }
       case "search": {
-        only(p, "q", "limit", "branch");
-        branch(p);
+        only(p, "q", "limit", "branch", "at");
+        String at = at(p);
         int limit = p.has("limit") ? intParam(p, "limit", 1, 1000) : 10;
         try {
           ObjectNode r = F.objectNode();
           ArrayNode hits = r.putArray("hits");
+          if (at != null) { // a past commit, or another branch's head: indexed for this query
+            unwrap(svc.searchAt(str(p, "q", true), limit, branch(p), at)).forEach(hits::add);
+            r.put("commit", at);
+            return r;
+          }
           svc.search().search(str(p, "q", true), limit, svc.config().clock().instant()).forEach(hits::add);
           return r;
         } catch (dev.memoryd.daemon.search.SearchIndex.BadQuery e) {
@@ -372,10 +376,10 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         return scope(p);
       case "traverse": {
         only(p, "from", "depth", "branch", "at", "limit");
-        branch(p);
+        String at = at(p);
         int depth = p.has("depth") ? intParam(p, "depth", 1, 5) : 1;
         int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 1000;
-        return unwrap(svc.chunks().traverse(str(p, "from", true), depth, str(p, "at", false), limit));
+        return unwrap(svc.chunks().traverse(str(p, "from", true), depth, at, limit));
       }
       case "context":
         return context(p);
@@ -385,6 +389,11 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       case "refs.retire":
       case "refs.list":
         return unwrap(RefsRpc.call(svc.refs(), method, p));
+      case "branch.create":
+      case "branch.list":
+      case "branch.delete":
+      case "branch.merge":
+        return branchCall(method, p);
       case "slip.send":
         return slipSend(p);
       case "slip.recv":
@@ -395,7 +404,8 @@ public final class Dispatcher implements Function<String, Optional<String>> {
             + "conversation.append, context, explore, slices.create, slices.list, slices.rows, append_row, search, ledger.rotate_key,"
             + " drift.list, drift.show, drift.resolve, capture, replay, declare, scope, traverse,"
             + " proposals.list, proposals.show, proposals.accept, proposals.reject,"
-            + " refs.add, refs.reconcile, refs.repin, refs.retire, refs.list");
+            + " refs.add, refs.reconcile, refs.repin, refs.retire, refs.list,"
+            + " branch.create, branch.list, branch.delete, branch.merge");
     }
   }
 
@@ -478,7 +488,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
 
   private JsonNode write(ObjectNode p) throws BadRequest {
     only(p, "ops", "rationale", "actor", "branch", "idempotency_key", "tool_call_id");
-    branch(p);
+    String branch = branch(p);
     JsonNode opsNode = p.get("ops");
     if (opsNode == null || !opsNode.isArray() || opsNode.isEmpty()) {
       throw new BadRequest(ErrorReason.INVALID_REQUEST, "ops must be a non-empty array");
@@ -499,7 +509,12 @@ public final class Dispatcher implements Function<String, Optional<String>> {
     }
     WriteRequest req = new WriteRequest(ops, str(p, "rationale", false), str(p, "actor", false),
         str(p, "idempotency_key", false), str(p, "tool_call_id", false));
-    WriteOutcome out = await(svc.write(req));
+    WriteOutcome out;
+    try {
+      out = await(unwrap(svc.write(req, branch)));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     ObjectNode r = F.objectNode();
     if (out instanceof WriteOutcome.Unchanged u) {
       r.put("commit", u.commit());
@@ -534,7 +549,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
 
   private JsonNode declare(ObjectNode p) throws BadRequest {
     only(p, "chunks", "placements", "removals", "rationale", "actor", "branch");
-    branch(p);
+    checkedOutOnly(p, "declare");
     dev.memoryd.daemon.substrate.ChunkStore.Submitted s = svc.chunks().declare(p.get("chunks"), p.get("placements"),
         p.get("removals"), str(p, "rationale", false), str(p, "actor", false));
     WriteOutcome out = await(s.outcome());
@@ -562,7 +577,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
 
   private JsonNode scope(ObjectNode p) throws BadRequest, IOException {
     only(p, "scopes", "minus", "branch", "at", "limit", "offset");
-    branch(p);
+    String at = at(p);
     List<String> scopes = strings(p, "scopes");
     if (scopes.isEmpty()) {
       throw new BadRequest(ErrorReason.INVALID_REQUEST, "scopes must be a non-empty array of chunk ids or names");
@@ -570,7 +585,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
     int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : dev.memoryd.daemon.substrate.ChunkStore.DEFAULT_LIMIT;
     int offset = p.has("offset") ? intParam(p, "offset", 0, Integer.MAX_VALUE) : 0;
     return unwrap(svc.chunks().scope(new dev.memoryd.daemon.substrate.ChunkStore.ScopeQuery(scopes,
-        strings(p, "minus"), str(p, "at", false), limit, offset)));
+        strings(p, "minus"), at, limit, offset)));
   }
 
   private static List<String> strings(ObjectNode p, String name) throws BadRequest {
@@ -732,11 +747,56 @@ public final class Dispatcher implements Function<String, Optional<String>> {
     return ((Outcome.Ok<T>) o).value();
   }
 
-  private void branch(ObjectNode p) throws BadRequest {
+  /** The {@code branch} parameter, checked to name a local branch (null: the checked-out one). */
+  private String branch(ObjectNode p) throws BadRequest {
     String b = str(p, "branch", false);
-    if (b != null && !b.equals(svc.config().branch())) {
-      throw new BadRequest(ErrorReason.NOT_FOUND, "branch '" + b + "' is not served; this daemon"
-          + " serves '" + svc.config().branch() + "' (other branches arrive with branch.create)");
+    if (b == null || b.equals(svc.config().branch())) {
+      return null;
+    }
+    try {
+      unwrap(svc.readPoint(b, null)); // not_found / invalid_request for a branch that is not there
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return b;
+  }
+
+  /** The commit a read answers from: {@code at}, else a non-checked-out branch's head, else null. */
+  private String at(ObjectNode p) throws BadRequest, IOException {
+    return unwrap(svc.readPoint(branch(p), str(p, "at", false)));
+  }
+
+  /** Methods served from the checked-out branch's indexes only. */
+  private void checkedOutOnly(ObjectNode p, String method) throws BadRequest {
+    if (branch(p) != null) {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST, method + " covers the checked-out branch '"
+          + svc.config().branch() + "' only; read the branch '" + str(p, "branch", false) + "' with read, scope or traverse");
+    }
+  }
+
+  private JsonNode branchCall(String method, ObjectNode p) throws BadRequest, IOException {
+    dev.memoryd.daemon.branch.Branches bs = svc.branches();
+    switch (method) {
+      case "branch.create":
+        only(p, "name", "from", "actor");
+        return unwrap(bs.create(str(p, "name", true), str(p, "from", false), str(p, "actor", false)));
+      case "branch.list": {
+        only(p);
+        ObjectNode r = F.objectNode();
+        ArrayNode arr = r.putArray("branches");
+        for (dev.memoryd.daemon.branch.Branches.Info i : bs.list()) {
+          arr.addObject().put("name", i.name()).put("head", i.head()).put("checked_out", i.checkedOut())
+              .put("chain_lines", i.chainLines());
+        }
+        return r;
+      }
+      case "branch.delete":
+        only(p, "name", "actor");
+        return unwrap(bs.delete(str(p, "name", true), str(p, "actor", false)));
+      default:
+        only(p, "from", "into", "resolutions", "actor");
+        return unwrap(bs.merge(str(p, "from", true), str(p, "into", false), p.get("resolutions"),
+            str(p, "actor", false)));
     }
   }
 

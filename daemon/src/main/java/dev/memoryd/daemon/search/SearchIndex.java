@@ -82,10 +82,19 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
         return t;
       });
 
+  /** Texts by path when this index is of a commit's tree ({@link #searchSnapshot}); null: the working tree. */
+  private final java.util.Map<String, String> snapshot;
+
   public SearchIndex(Path root, String branch, java.time.Duration halfLife) throws IOException {
+    this(root, branch, halfLife, null);
+  }
+
+  private SearchIndex(Path root, String branch, java.time.Duration halfLife, java.util.Map<String, String> snapshot)
+      throws IOException {
     this.root = root;
     this.branch = branch;
     this.halfLife = halfLife;
+    this.snapshot = snapshot;
     this.writer = new IndexWriter(dir, new IndexWriterConfig(analyzer));
     rebuild();
     this.searchers = new SearcherManager(writer, null);
@@ -100,7 +109,27 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
     writer.commit();
   }
 
+  /**
+   * Searches the given files (a commit's memory files and slices, by path) as the index would
+   * the working tree: for {@code search} with {@code at} or another branch. Builds a throw-away
+   * in-memory index, so it costs an indexing of those files per call.
+   */
+  public static List<ObjectNode> searchSnapshot(java.util.Map<String, String> files, String branch,
+      java.time.Duration halfLife, String q, int limit, Instant now) throws IOException, BadQuery, InterruptedException {
+    try (SearchIndex s = new SearchIndex(null, branch, halfLife, new java.util.TreeMap<>(files))) {
+      return s.search(q, limit, now);
+    }
+  }
+
+  /** Whether a path is one the index covers: memory files under users/ and slices under .slices/. */
+  public static boolean indexed(String rel) {
+    return (rel.startsWith("users/") || rel.startsWith(".slices/")) && (rel.endsWith(".md") || rel.endsWith(".slice"));
+  }
+
   private List<String> files() throws IOException {
+    if (snapshot != null) {
+      return new ArrayList<>(snapshot.keySet());
+    }
     List<String> out = new ArrayList<>();
     for (String top : new String[] {"users", ".slices"}) {
       Path d = root.resolve(top);
@@ -146,11 +175,19 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
   }
 
   private void index(String rel) throws IOException {
-    Path f = root.resolve(rel);
-    if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-      return;
+    String text;
+    if (snapshot != null) {
+      text = snapshot.get(rel);
+      if (text == null) {
+        return;
+      }
+    } else {
+      Path f = root.resolve(rel);
+      if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+        return;
+      }
+      text = Files.readString(f, StandardCharsets.UTF_8);
     }
-    String text = Files.readString(f, StandardCharsets.UTF_8);
     SliceFile sf = SliceFile.parse(text);
     Optional<JsonNode> slice = sf.slice();
     String id = slice.map(s -> s.path("id").asText(null)).orElse(null);

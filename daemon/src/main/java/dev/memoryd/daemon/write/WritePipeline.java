@@ -105,6 +105,14 @@ public final class WritePipeline implements AutoCloseable {
     }
 
     java.nio.file.Path root();
+
+    /**
+     * Whether this store is the repository's working tree (the checked-out branch). A store that
+     * is not (a branch written in Git only) makes the writer leave the index alone.
+     */
+    default boolean workTree() {
+      return true;
+    }
   }
 
   private record Pending(WriteRequest req, CompletableFuture<WriteOutcome> future, Runnable task,
@@ -218,6 +226,16 @@ public final class WritePipeline implements AutoCloseable {
     return new GrammarMutation(grammar, withSliceIds(ops), hasher);
   }
 
+  /** The branch this writer writes. */
+  public BranchName branch() {
+    return branch;
+  }
+
+  /** The branch's Git store (commits and reads; its writes belong to the writer thread). */
+  public GitStore git() {
+    return git;
+  }
+
   /** The content hasher of section hashes. */
   public SectionHasher hasher() {
     return hasher;
@@ -249,7 +267,9 @@ public final class WritePipeline implements AutoCloseable {
         c.events().add(ref(e));
       }
     }
-    git.syncIndexToHead(files.root());
+    if (files.workTree()) {
+      git.syncIndexToHead(files.root());
+    }
     captured = recordedCommit(git).orElse(null);
     capturedKnown = true;
   }
@@ -259,12 +279,16 @@ public final class WritePipeline implements AutoCloseable {
    * recorded texts of memory files are. Commits above it are humans'.
    */
   public static Optional<ObjectId> recordedCommit(GitStore git) throws IOException {
-    return lastLedgerTrailer(git).map(Map.Entry::getKey);
+    return lastLedgerTrailer(git, git.head()).map(Map.Entry::getKey);
   }
 
-  /** The newest first-parent commit with a {@code Memoryd-Ledger-Head} trailer, and the trailer's value. */
-  private static Optional<Map.Entry<ObjectId, String>> lastLedgerTrailer(GitStore git) throws IOException {
-    ObjectId c = git.head();
+  /**
+   * The newest first-parent commit from {@code start} with a {@code Memoryd-Ledger-Head}
+   * trailer, and the trailer's value.
+   */
+  private static Optional<Map.Entry<ObjectId, String>> lastLedgerTrailer(GitStore git, ObjectId start)
+      throws IOException {
+    ObjectId c = start;
     try (org.eclipse.jgit.revwalk.RevWalk rw =
         new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
       while (c != null) {
@@ -293,7 +317,12 @@ public final class WritePipeline implements AutoCloseable {
 
   /** The ledger head recorded in the trailer of the branch's latest memoryd commit, if any. */
   public static Optional<dev.memoryd.ledger.Head> publishedHead(GitStore git) throws IOException {
-    return lastLedgerTrailer(git).map(t -> {
+    return publishedHeadAt(git, git.head());
+  }
+
+  /** The ledger head recorded by {@code commit} or its nearest first-parent memoryd ancestor. */
+  public static Optional<dev.memoryd.ledger.Head> publishedHeadAt(GitStore git, ObjectId commit) throws IOException {
+    return lastLedgerTrailer(git, commit).map(t -> {
       String v = t.getValue();
       int colon = v.indexOf(':');
       return new dev.memoryd.ledger.Head(Long.parseLong(v.substring(0, colon)), v.substring(colon + 1));
@@ -362,7 +391,8 @@ public final class WritePipeline implements AutoCloseable {
         Event last = g.get(g.size() - 1);
         batch.commit(commitFiles, author(g.get(0).actor(), now), committer(now),
             message(summaries(a.events()), g.get(0).rationale(), g.get(0).actor(),
-                g.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash()));
+                g.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash()),
+            m instanceof MergeParent mp ? mp.mergeParent() : null);
       }
       Map<String, byte[]> toWrite = new LinkedHashMap<>();
       for (Map.Entry<RepoPath, String> e : overlay.entrySet()) {
@@ -381,7 +411,9 @@ public final class WritePipeline implements AutoCloseable {
       }
       files.writeAll(toWrite);
       batch.publish();
-      indexBacklog.putAll(batch.written());
+      if (files.workTree()) {
+        indexBacklog.putAll(batch.written());
+      }
     }
     for (List<Event> g : groups) {
       notifyListeners(g);
@@ -804,6 +836,99 @@ public final class WritePipeline implements AutoCloseable {
     return out;
   }
 
+  private volatile java.util.function.Function<BranchName, Optional<Chain>> chains = b -> Optional.empty();
+
+  /** How replay finds other branches' chains (a chain that starts with a fork replays its parent first). */
+  public void setChains(java.util.function.Function<BranchName, Optional<Chain>> lookup) {
+    this.chains = lookup;
+  }
+
+  /**
+   * The lines replay redoes for chain {@code c} up to its line {@code upTo}: when its first line is
+   * a {@code branch_fork} linked to a parent chain, the parent's lineage up to the linked line
+   * comes first (the state the branch was forked from), then the chain's own lines. Merges need no
+   * such walk: their events carry the merged texts.
+   */
+  private Iterator<Event> lineage(Chain c, long upTo, int depth) {
+    Iterator<Event> own = c.read(1);
+    if (!own.hasNext()) {
+      return own;
+    }
+    Event first = own.next();
+    List<Iterator<Event>> parts = new ArrayList<>();
+    JsonNode link = first.payload() == null ? null : first.payload().path("link");
+    if ("branch_fork".equals(first.op()) && link != null && link.isObject() && depth < 64) {
+      Optional<Chain> parent;
+      try {
+        parent = chains.apply(new BranchName(link.path("branch").asText()));
+      } catch (IllegalArgumentException e) {
+        parent = Optional.empty(); // not a branch name: verify reports the link; replay starts empty
+      }
+      parent.ifPresent(pc -> parts.add(lineage(pc, link.path("seq").asLong(), depth + 1)));
+    }
+    if (parts.isEmpty() && upTo == Long.MAX_VALUE) {
+      return prepend(first, own); // the common case (no fork): the chain as it streams
+    }
+    parts.add(prepend(first, own));
+    Iterator<Iterator<Event>> each = parts.iterator();
+    // Pulled one line at a time, so replay streams a long chain instead of holding it.
+    return new Iterator<>() {
+      private Iterator<Event> cur = each.next();
+      private Event next = advance();
+
+      private Event advance() {
+        while (true) {
+          if (cur.hasNext()) {
+            Event e = cur.next();
+            if (cur == parts.get(parts.size() - 1) && e.seq() > upTo) {
+              return null; // past the line a child chain forked from
+            }
+            return e;
+          }
+          if (!each.hasNext()) {
+            return null;
+          }
+          cur = each.next();
+        }
+      }
+
+      @Override
+      public boolean hasNext() {
+        return next != null;
+      }
+
+      @Override
+      public Event next() {
+        if (next == null) {
+          throw new java.util.NoSuchElementException();
+        }
+        Event e = next;
+        next = advance();
+        return e;
+      }
+    };
+  }
+
+  private static Iterator<Event> prepend(Event first, Iterator<Event> rest) {
+    return new Iterator<>() {
+      private boolean firstDone;
+
+      @Override
+      public boolean hasNext() {
+        return !firstDone || rest.hasNext();
+      }
+
+      @Override
+      public Event next() {
+        if (!firstDone) {
+          firstDone = true;
+          return first;
+        }
+        return rest.next();
+      }
+    };
+  }
+
   /** One file replay could not redo: the ledger line, and why; later events of the file are skipped. */
   public record ReplayHalt(RepoPath path, long seq, String reason) {}
 
@@ -825,7 +950,7 @@ public final class WritePipeline implements AutoCloseable {
     Throwable[] readFailure = new Throwable[1];
     Thread reader = new Thread(() -> {
       try {
-        Iterator<Event> it = chain.read(1);
+        Iterator<Event> it = lineage(chain, Long.MAX_VALUE, 0);
         List<Event> group = new ArrayList<>();
         String current = null;
         while (it.hasNext()) {
@@ -1103,7 +1228,9 @@ public final class WritePipeline implements AutoCloseable {
       long t6 = System.nanoTime();
       gb.moveRef();
       stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - t6);
-      indexBacklog.putAll(gb.written());
+      if (files.workTree()) {
+        indexBacklog.putAll(gb.written()); // the index is the working tree's: other branches leave it alone
+      }
     }
     overlay.forEach((p, t) -> {
       if (isMemoryFile(p)) { // only memory files are compared with what humans saved
@@ -1272,7 +1399,8 @@ public final class WritePipeline implements AutoCloseable {
     return specs.stream().map(Mutation.EventSpec::summary).distinct().toList();
   }
 
-  static String message(List<String> summaries, String rationale, String actor,
+  /** A memoryd commit message: subject, rationale, actor, event ids and the ledger-head trailer. */
+  public static String message(List<String> summaries, String rationale, String actor,
       List<String> eventIds, long headSeq, String headHash) {
     String subject = "memoryd: " + String.join("; ", summaries);
     if (subject.length() > 72) {
@@ -1292,7 +1420,7 @@ public final class WritePipeline implements AutoCloseable {
 
   private static final java.util.regex.Pattern HUMAN = java.util.regex.Pattern.compile("human:(.*) <(.*)>");
 
-  private static PersonIdent author(String actor, Instant now) {
+  public static PersonIdent author(String actor, Instant now) {
     java.util.regex.Matcher h = HUMAN.matcher(actor);
     if (h.matches()) {
       return new PersonIdent(h.group(1), h.group(2), now, java.time.ZoneOffset.UTC);
@@ -1301,7 +1429,7 @@ public final class WritePipeline implements AutoCloseable {
     return new PersonIdent(actor, safe + "@agents.memoryd", now, java.time.ZoneOffset.UTC);
   }
 
-  private static PersonIdent committer(Instant now) {
+  public static PersonIdent committer(Instant now) {
     return new PersonIdent("memoryd", "memoryd@localhost", now, java.time.ZoneOffset.UTC);
   }
 
