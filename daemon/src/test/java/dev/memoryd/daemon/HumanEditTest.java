@@ -31,12 +31,17 @@ class HumanEditTest {
   TestRoot root;
 
   private TestRoot root(boolean watch) throws Exception {
-    root = new TestRoot(tmp).configure(c -> c.withWatch(Duration.ofMillis(150), Duration.ofSeconds(60)));
+    return root(watch, 150);
+  }
+
+  private TestRoot root(boolean watch, long quietMs) throws Exception {
+    root = new TestRoot(tmp).configure(c -> c.withWatch(Duration.ofMillis(quietMs), Duration.ofSeconds(60)));
     root.git("config", "user.name", "Sam Human");
     root.git("config", "user.email", "sam@example.com");
     if (watch) {
+      String init = head();
       root.serveWatching();
-      await(() -> ledgerLines() >= TestRoot.IMPORT_LINES, "the example import");
+      awaitCommitted(TestRoot.IMPORT_LINES, init, "the example import");
     } else {
       root.serve();
     }
@@ -48,6 +53,22 @@ class HumanEditTest {
     if (root != null) {
       root.close();
     }
+  }
+
+  private String head() {
+    try {
+      return root.git("rev-parse", "HEAD").strip();
+    } catch (java.io.IOException | InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Waits until the ledger has {@code lines} lines and the branch moved past {@code headBefore}:
+   * a capture's lines are durable a moment before its commit is published.
+   */
+  private void awaitCommitted(long lines, String headBefore, String what) throws InterruptedException {
+    await(() -> ledgerLines() == lines && !head().equals(headBefore), what);
   }
 
   private long ledgerLines() {
@@ -113,11 +134,12 @@ class HumanEditTest {
   void atomicSave_tempThenRename_isOneHumanEdit_underTheGitIdentity() throws Exception {
     root(true);
     long before = ledgerLines();
+    String headBefore = head();
     Path f = root.dir.resolve(CRITIC);
     Path tmpFile = f.resolveSibling(".profile.md.tmp123");
     Files.writeString(tmpFile, Files.readString(f).replace("strict teacher", "strict, tired teacher"));
     Files.move(tmpFile, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    await(() -> ledgerLines() == before + 1, "the capture");
+    awaitCommitted(before + 1, headBefore, "the capture");
     JsonNode e = history(CRITIC).get(0);
     assertEquals("human_edit", e.get("op").asText());
     assertEquals("identity", e.get("section_anchor").asText());
@@ -132,6 +154,7 @@ class HumanEditTest {
   void vimStyleSave_backupRenameAndSwapFiles_captureOnlyTheEdit() throws Exception {
     root(true);
     long before = ledgerLines();
+    String headBefore = head();
     Path f = root.dir.resolve(CRITIC);
     Path swap = f.resolveSibling(".profile.md.swp");
     Files.writeString(swap, "vim swap junk");
@@ -143,7 +166,7 @@ class HumanEditTest {
     Files.writeString(root.dir.resolve("users/sam/4913"), "");
     Files.delete(root.dir.resolve("users/sam/4913"));
     Files.delete(swap);
-    await(() -> ledgerLines() == before + 1, "the capture");
+    awaitCommitted(before + 1, headBefore, "the capture");
     Thread.sleep(400); // nothing else may follow
     assertEquals(before + 1, ledgerLines());
     assertEquals("role", history(CRITIC).get(0).get("section_anchor").asText());
@@ -152,7 +175,7 @@ class HumanEditTest {
 
   @Test
   void burstOfEdits_acrossFiles_isOneCommit_withNothingMissed() throws Exception {
-    root(true);
+    root(true, 1500); // the whole burst fits in the quiet period even on a loaded machine
     String head = root.git("rev-parse", "HEAD").strip();
     long before = ledgerLines();
     for (int i = 0; i < 50; i++) {
@@ -160,7 +183,7 @@ class HumanEditTest {
           : "burst " + (i - 2), i < 2 ? "## Open Questions\n<!-- @anchor: open-questions v1 -->\n\nburst " + i
           : "burst " + i);
     }
-    await(() -> ledgerLines() > before, "the capture");
+    awaitCommitted(before + 2, head, "the capture");
     Thread.sleep(500);
     assertEquals(before + 2, ledgerLines(), "one event per changed section of each file");
     assertTrue(root.file(CRITIC).contains("burst 48") && root.file(YOUNG).contains("burst 49"));
@@ -306,7 +329,7 @@ class HumanEditTest {
     edit(YOUNG, "## Needs\n<!-- @anchor: needs v1 -->\n", "## Needs\n<!-- @anchor: needs v1 -->\n\nQuiet mornings.\n");
     root.git("-c", "user.name=Alice", "-c", "user.email=alice@example.com", "commit", "-qam", "alice: needs");
     String commit = root.git("rev-parse", "HEAD").strip();
-    await(() -> ledgerLines() == before + 1, "the commit's capture");
+    awaitCommitted(before + 1, commit, "the commit's capture");
     JsonNode e = history(YOUNG).get(0);
     assertEquals("human_edit", e.get("op").asText());
     assertEquals("human:Alice <alice@example.com>", e.get("actor").asText());
@@ -344,8 +367,9 @@ class HumanEditTest {
     root.daemon.service().watcher().orElseThrow().killWatchForTest();
     await(() -> root.daemon.service().watcher().get().health().get("restarts").asLong() == 1, "a restart");
     long before = ledgerLines();
+    String headBefore = head();
     edit(CRITIC, "strict teacher", "strict, restarted teacher");
-    await(() -> ledgerLines() == before + 1, "the capture after a restart");
+    awaitCommitted(before + 1, headBefore, "the capture after a restart");
     JsonNode w = root.call("ping", null).get("result").get("watcher");
     assertEquals("running", w.get("state").asText(), w.toString());
     assertEquals(1, w.get("restarts").asLong());
