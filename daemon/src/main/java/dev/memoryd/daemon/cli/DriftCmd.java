@@ -118,10 +118,7 @@ final class DriftCmd implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("id", id).put("actor", actor);
-      if (note != null) {
-        p.put("note", note);
-      }
+      ObjectNode p = Main.Decision.params(id, actor, note);
       if (how.accept) {
         p.put("resolution", "accept_current");
       } else if (how.restore) {

@@ -78,6 +78,40 @@ public final class Main implements Runnable {
     }
   }
 
+  /**
+   * A command that decides on one item by id ({@code <id> [--note] [--actor]}) with one socket
+   * call: accepting a proposal, re-pinning a reference.
+   */
+  abstract static class Decision extends Common implements Callable<Integer> {
+    @Parameters(index = "0", description = "the item's id")
+    String id;
+
+    @Option(names = "--note", description = "why (recorded in the event and the commit)")
+    String note;
+
+    @Option(names = "--actor", description = "who decides (recorded as the event's actor)")
+    String actor;
+
+    abstract String method();
+
+    String defaultActor() {
+      return "maintainer";
+    }
+
+    static ObjectNode params(String id, String actor, String note) {
+      ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("id", id).put("actor", actor);
+      if (note != null) {
+        p.put("note", note);
+      }
+      return p;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      return callAndPrint(config(), method(), params(id, actor != null ? actor : defaultActor(), note));
+    }
+  }
+
   /** Options every command takes. */
   static class Common {
     @Option(names = "--root", defaultValue = "./memory", description = "memory root (default ./memory)")

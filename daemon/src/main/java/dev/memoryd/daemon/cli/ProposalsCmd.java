@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -62,37 +61,29 @@ final class ProposalsCmd implements Runnable {
     }
   }
 
-  /** Accept and reject: the same parameters, one method each. */
-  abstract static class Decide extends Main.Common implements Callable<Integer> {
-    @Parameters(index = "0") String id;
-    @Option(names = "--note") String note;
-    @Option(names = "--actor", defaultValue = "user") String actor;
-
-    abstract String method();
-
-    @Override
-    public Integer call() throws IOException {
-      ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("id", id).put("actor", actor);
-      if (note != null) {
-        p.put("note", note);
-      }
-      return Main.callAndPrint(config(), method(), p);
-    }
-  }
-
   @Command(name = "accept", description = "Apply a proposal onto the branch as it is now (a merge commit).")
-  static final class Accept extends Decide {
+  static final class Accept extends Main.Decision {
     @Override
     String method() {
       return "proposals.accept";
     }
+
+    @Override
+    String defaultActor() {
+      return "user";
+    }
   }
 
   @Command(name = "reject", description = "Reject a proposal (recorded; its branch stays in history).")
-  static final class Reject extends Decide {
+  static final class Reject extends Main.Decision {
     @Override
     String method() {
       return "proposals.reject";
+    }
+
+    @Override
+    String defaultActor() {
+      return "user";
     }
   }
 }

@@ -108,46 +108,20 @@ final class RefsCmd implements Runnable {
   }
 
   @Command(name = "repin", description = "Pin a reference to where its file stands now (after a rename: its new"
-      + " name); closes its drift item.")
-  static final class Repin extends Main.Common implements Callable<Integer> {
-    @Parameters(index = "0", description = "the reference id, or its drift item id")
-    String id;
-
-    @Option(names = "--note", description = "why (recorded in the event and the commit)")
-    String note;
-
-    @Option(names = "--actor", defaultValue = "maintainer")
-    String actor;
-
+      + " name); closes its drift item. <id>: the reference id, or its drift item id.")
+  static final class Repin extends Main.Decision {
     @Override
-    public Integer call() throws IOException {
-      ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("id", id).put("actor", actor);
-      if (note != null) {
-        p.put("note", note);
-      }
-      return Main.callAndPrint(config(), "refs.repin", p);
+    String method() {
+      return "refs.repin";
     }
   }
 
   @Command(name = "retire", description = "Stop following a reference (the pointer stays, marked retired); closes"
-      + " its drift item.")
-  static final class Retire extends Main.Common implements Callable<Integer> {
-    @Parameters(index = "0", description = "the reference id, or its drift item id")
-    String id;
-
-    @Option(names = "--note", description = "why (recorded in the pointer, the event and the commit)")
-    String note;
-
-    @Option(names = "--actor", defaultValue = "maintainer")
-    String actor;
-
+      + " its drift item. <id>: the reference id, or its drift item id.")
+  static final class Retire extends Main.Decision {
     @Override
-    public Integer call() throws IOException {
-      ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("id", id).put("actor", actor);
-      if (note != null) {
-        p.put("note", note);
-      }
-      return Main.callAndPrint(config(), "refs.retire", p);
+    String method() {
+      return "refs.retire";
     }
   }
 }
