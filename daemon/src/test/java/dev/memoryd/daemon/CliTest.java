@@ -130,4 +130,41 @@ class CliTest {
   void unknownCommand_isUsageError() {
     assertEquals(2, Main.run("frobnicate"));
   }
+
+  @Test
+  void replayVerify_withoutDaemon_exitsZeroWhenClean_andOneNamingTheSection() throws Exception {
+    root.serve(); // records the example import
+    root.daemon.close();
+    root.daemon = null;
+    assertEquals(0, run("replay", "--verify"), err.toString());
+    assertTrue(out.toString().contains("replay ok"), out.toString());
+    String f = "users/sam/parts/inner-critic/profile.md";
+    Files.writeString(root.dir.resolve(f), root.file(f).replace("strict teacher", "strict, unrecorded teacher"));
+    out.reset();
+    assertEquals(1, run("replay", "--verify"));
+    assertTrue(out.toString().contains("DIFFERS " + f) && out.toString().contains("identity"), out.toString());
+  }
+
+  @Test
+  void replay_needsExactlyOneMode_usageErrorOtherwise() {
+    assertEquals(2, run("replay"));
+    assertEquals(2, run("replay", "--verify", "--onto-latest"));
+  }
+
+  @Test
+  void drift_listExitsOneWhileOpen_resolveValidatesReanchor_proposalsUnknownIsOne() throws Exception {
+    root.serve();
+    String f = "users/sam/parts/inner-critic/profile.md";
+    Files.writeString(root.dir.resolve(f), root.file(f).replace("## Role\n", "## Job\n"));
+    root.call("capture", null);
+    assertEquals(1, run("drift", "list"));
+    String id = root.call("drift.list", null).get("result").get("items").get(0).get("id").asText();
+    assertEquals(2, run("drift", "resolve", id, "--reanchor", "JobRole"));
+    assertEquals(2, run("drift", "resolve", id), "a resolution is required");
+    assertEquals(0, run("drift", "resolve", id, "--reanchor", "Job=Role", "--note", "renamed back"));
+    assertEquals(0, run("drift", "list"));
+    assertTrue(out.toString().contains("no drift"), out.toString());
+    assertEquals(1, run("proposals", "accept", "nope"));
+    assertTrue(err.toString().contains("not_found"), err.toString());
+  }
 }
