@@ -404,4 +404,66 @@ class HumanEditTest {
     assertEquals(1, items.size(), items.toString());
     assertEquals("users/sam/todo.md", items.get(0).get("path").asText());
   }
+
+  @Test
+  void aGitCommandHoldingTheBranchLock_makesWritesWait_thenRefusedWithNothingRecorded() throws Exception {
+    root(false);
+    System.setProperty("memoryd.refLockWaitMs", "300");
+    try {
+      Path lock = root.dir.resolve(".git/refs/heads/main.lock");
+      Files.writeString(lock, "");
+      long lines = ledgerLines();
+      String before = root.file(CRITIC);
+      JsonNode w = write(append(CRITIC, "Triggers", "while git holds the lock"));
+      assertEquals("unavailable", w.get("error").get("data").get("reason").asText(), w.toString());
+      assertTrue(w.get("error").get("message").asText().contains("main.lock"), w.toString());
+      assertEquals(lines, ledgerLines());
+      assertEquals(before, root.file(CRITIC));
+      Files.delete(lock);
+      assertTrue(write(append(CRITIC, "Triggers", "after git let go")).has("result"));
+      assertReplayClean();
+    } finally {
+      System.clearProperty("memoryd.refLockWaitMs");
+    }
+  }
+
+  @Test
+  void whileTheWriterHoldsTheBranch_aGitCommitIsRefusedOrCaptured_neverLost() throws Exception {
+    root(false);
+    // Agents write continuously while a human commits with git: each human commit either lands
+    // (and is captured) or git reports the lock and the human's change stays in the working tree.
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread agent = new Thread(() -> {
+      for (int i = 0; !stop.get(); i++) {
+        try {
+          write(append(CRITIC, "Triggers", "agent " + i));
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    });
+    agent.start();
+    try {
+      for (int i = 0; i < 20; i++) {
+        edit(YOUNG, "## Needs\n<!-- @anchor: needs v1 -->\n", "## Needs\n<!-- @anchor: needs v1 -->\n\nhuman " + i + "\n");
+        try {
+          root.git("-c", "user.name=Alice", "-c", "user.email=alice@example.com", "commit", "-qam", "alice " + i);
+        } catch (AssertionError refused) {
+          assertTrue(refused.getMessage().contains("lock"), refused.getMessage()); // git saw the writer's lock
+        }
+      }
+    } finally {
+      stop.set(true);
+      agent.join();
+    }
+    root.call("capture", null);
+    String young = root.file(YOUNG);
+    for (int i = 0; i < 20; i++) {
+      assertTrue(young.contains("human " + i + "\n"), "human " + i + " lost");
+    }
+    JsonNode ping = root.call("ping", null);
+    assertTrue(ping.has("result"), "the writer still serves: " + ping);
+    assertTrue(write(append(CRITIC, "Triggers", "after the race")).has("result"));
+    assertReplayClean();
+  }
 }

@@ -470,7 +470,9 @@ public final class GitStore implements AutoCloseable {
       Path refFile = repo.getDirectory().toPath().resolve(branchRef);
       Path lock = refFile.resolveSibling(refFile.getFileName() + ".lock");
       Files.createDirectories(refFile.getParent());
-      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lock,
+      java.nio.channels.FileChannel held = heldRefLock;
+      heldRefLock = null; // consumed here, whatever happens
+      try (java.nio.channels.FileChannel ch = held != null ? held : java.nio.channels.FileChannel.open(lock,
           java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
         ObjectId current = refNow();
         if (!java.util.Objects.equals(current, base)) {
@@ -501,6 +503,59 @@ public final class GitStore implements AutoCloseable {
     public void close() {
       ins.close();
     }
+  }
+
+  private java.nio.channels.FileChannel heldRefLock;
+
+  /**
+   * Takes the branch's {@code <ref>.lock} the way git does and keeps it until the next
+   * {@link Batch#moveRef} (which writes and renames it) or {@link #releaseRef}: while the writer
+   * holds it, a {@code git commit} on the branch fails to lock the ref instead of moving it under
+   * a batch whose ledger lines are already durable. Waits up to {@code waitMs} for a lock another
+   * process holds; false if it is still there.
+   */
+  public boolean holdRef(long waitMs) throws IOException {
+    if (heldRefLock != null) {
+      return true;
+    }
+    Path refFile = repo.getDirectory().toPath().resolve(branchRef);
+    Path lock = refFile.resolveSibling(refFile.getFileName() + ".lock");
+    Files.createDirectories(refFile.getParent());
+    long deadline = System.nanoTime() + waitMs * 1_000_000;
+    while (true) {
+      try {
+        heldRefLock = java.nio.channels.FileChannel.open(lock, java.nio.file.StandardOpenOption.CREATE_NEW,
+            java.nio.file.StandardOpenOption.WRITE);
+        return true;
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        if (System.nanoTime() > deadline) {
+          return false;
+        }
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while waiting for " + lock);
+        }
+      }
+    }
+  }
+
+  /** Gives back a lock {@link #holdRef} took and no ref update used. */
+  public void releaseRef() throws IOException {
+    java.nio.channels.FileChannel held = heldRefLock;
+    if (held != null) {
+      heldRefLock = null;
+      held.close();
+      Path refFile = repo.getDirectory().toPath().resolve(branchRef);
+      Files.deleteIfExists(refFile.resolveSibling(refFile.getFileName() + ".lock"));
+    }
+  }
+
+  /** The lock file of the branch ref (for messages). */
+  public Path refLockFile() {
+    Path refFile = repo.getDirectory().toPath().resolve(branchRef);
+    return refFile.resolveSibling(refFile.getFileName() + ".lock");
   }
 
   /**

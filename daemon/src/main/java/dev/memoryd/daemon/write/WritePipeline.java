@@ -1048,6 +1048,26 @@ public final class WritePipeline implements AutoCloseable {
   }
 
   private void process(List<Pending> batch) throws IOException {
+    // How long a batch waits for a git command holding the branch's ref lock.
+    long refLockWaitMs = Long.getLong("memoryd.refLockWaitMs", 2000);
+    if (!git.holdRef(refLockWaitMs)) {
+      // Nothing is recorded yet: refuse the batch rather than race the git command.
+      WriteOutcome busy = new WriteOutcome.Rejected(-1, Failure.of(ErrorReason.UNAVAILABLE, "the branch is locked by"
+          + " another git command (" + git.refLockFile() + " exists for over " + refLockWaitMs + " ms); nothing"
+          + " was recorded: retry, or remove the lock file if no git command is running"));
+      for (Pending p : batch) {
+        p.future.complete(busy);
+      }
+      return;
+    }
+    try {
+      processLocked(batch);
+    } finally {
+      git.releaseRef(); // when the batch moved the ref, the lock is already gone
+    }
+  }
+
+  private void processLocked(List<Pending> batch) throws IOException {
     long t0 = System.nanoTime();
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     Batch b = new Batch();
