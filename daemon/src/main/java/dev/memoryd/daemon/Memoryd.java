@@ -801,6 +801,11 @@ public final class Memoryd implements AutoCloseable {
 
   /** Verifies every chain, checking the branch head's recorded ledger head for truncation. */
   public VerifyResult verify() throws IOException {
+    return verify(n -> { });
+  }
+
+  /** As {@link #verify()}, reporting lines verified so far to {@code progress} (for a terminal). */
+  public VerifyResult verify(java.util.function.LongConsumer progress) throws IOException {
     Map<BranchName, dev.memoryd.ledger.Head> expected = new java.util.HashMap<>();
     // Every other branch with a chain: its head commit records how far its chain must reach.
     for (Map.Entry<String, ObjectId> e : git.branches().entrySet()) {
@@ -810,7 +815,7 @@ public final class Memoryd implements AutoCloseable {
     }
     WritePipeline.publishedHead(git).ifPresent(h -> expected.put(new BranchName(cfg.branch()), h));
     // The key file, not the ring loaded at start: a rotation may have added a version since.
-    return Verifier.verify(cfg.ledgerDir(), KeyRing.loadOrCreate(cfg.keyFile(), cfg.random()), expected);
+    return Verifier.verify(cfg.ledgerDir(), KeyRing.loadOrCreate(cfg.keyFile(), cfg.random()), expected, progress);
   }
 
   @Override

@@ -75,6 +75,15 @@ public final class Verifier {
      * @throws UncheckedIOException if a file cannot be read
      */
     public static VerifyResult verify(Path ledgerDir, KeyRing keys, Map<BranchName, Head> expectedHeads) {
+        return verify(ledgerDir, keys, expectedHeads, n -> { });
+    }
+
+    /**
+     * As {@link #verify(Path, KeyRing, Map)}, telling {@code progress} the number of lines
+     * verified so far every {@value #PROGRESS_EVERY} lines and at the end (for a terminal).
+     */
+    public static VerifyResult verify(Path ledgerDir, KeyRing keys, Map<BranchName, Head> expectedHeads,
+            java.util.function.LongConsumer progress) {
         Path dir = ledgerDir.toAbsolutePath().normalize();
         Map<BranchName, TreeMap<Long, Path>> chains = Layout.discover(dir, new ArrayList<>());
         TreeSet<BranchName> branches = new TreeSet<>(chains.keySet());
@@ -87,6 +96,8 @@ public final class Verifier {
         for (BranchName b : branches) {
             TreeMap<Long, Path> segs = chains.getOrDefault(b, new TreeMap<>());
             ChainCheck check = new ChainCheck(dir, b, new ArrayList<>(segs.values()), keys, macs, expectedHeads.get(b));
+            check.progress = progress;
+            check.before = total;
             Problem p = check.run();
             perChain.put(b, check.lines);
             total += check.lines;
@@ -95,6 +106,7 @@ public final class Verifier {
                 first = p;
             }
         }
+        progress.accept(total);
         if (first == null) {
             first = checkLinks(dir, chains, links);
         }
@@ -111,6 +123,8 @@ public final class Verifier {
      * raw bytes before parsing, so it is O(ledger size) in the worst case; callers that resolve
      * often should keep their own index.
      */
+    static final int PROGRESS_EVERY = 50_000;
+
     public static Optional<Event> find(Path ledgerDir, EventId id) {
         Path dir = ledgerDir.toAbsolutePath().normalize();
         byte[] needle = ("\"event_id\":\"" + id.value() + "\"").getBytes(StandardCharsets.US_ASCII);
@@ -253,6 +267,8 @@ public final class Verifier {
         private final Map<Integer, Mac> macs;
         private final Head expected;
         long lines;
+        java.util.function.LongConsumer progress = n -> { };
+        long before;
         final List<Link> links = new ArrayList<>();
         private int[] fingerprints = new int[1024];
         /** Key version → seq of the authenticated rotation line that retired it. */
@@ -345,6 +361,9 @@ public final class Verifier {
             Line l;
             while ((l = walk.next()) != null) {
                 lines++;
+                if (lines % PROGRESS_EVERY == 0) {
+                    progress.accept(before + lines);
+                }
                 last = l;
                 if (!l.newline()) {
                     return problem(l, null, VerifyResult.TRUNCATED, where(l) + " has no trailing newline: the ledger was cut mid-line.");

@@ -59,6 +59,10 @@ class VerifierScaleTest {
         }
         assertTrue(r.ok(), r.message());
         assertEquals(LINES, r.lines());
+        java.util.List<Long> told = new java.util.ArrayList<>();
+        Verifier.verify(dir, Fixtures.keys(), Map.of(), told::add);
+        assertEquals(LINES / Verifier.PROGRESS_EVERY + 1, told.size(), "progress every 50,000 lines and at the end: " + told);
+        assertEquals((long) LINES, told.get(told.size() - 1));
         String report = String.format("verify: %d lines, %.1f MB, avg %d bytes/line: %.0f lines/s, %.1f MB/s (best of 3)%n"
                         + "append: %.0f lines/s (batches of 100, no fsync)%n",
                 LINES, bytes / 1e6, bytes / LINES, LINES / best, bytes / 1e6 / best, LINES / appendSecs);

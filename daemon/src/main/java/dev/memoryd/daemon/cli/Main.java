@@ -358,8 +358,16 @@ public final class Main implements Runnable {
     static final class Verify extends Common implements Callable<Integer> {
       @Override
       public Integer call() throws IOException {
+        boolean tty = System.console() != null;
         try (Memoryd m = Memoryd.openReadOnly(config())) {
-          VerifyResult v = m.verify();
+          VerifyResult v = m.verify(n -> {
+            if (tty) {
+              System.err.print("\rverified " + n + " lines");
+            }
+          });
+          if (tty) {
+            System.err.println();
+          }
           if (v.ok()) {
             System.out.println("ledger ok: " + v.lines() + " lines verified");
             return OK;
