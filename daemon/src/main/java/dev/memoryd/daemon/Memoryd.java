@@ -193,20 +193,7 @@ public final class Memoryd implements AutoCloseable {
     if (writer == null) {
       throw new IllegalStateException("opened read-only");
     }
-    if (paths.isEmpty()) {
-      java.util.Set<RepoPath> all = new java.util.TreeSet<>(java.util.Comparator.comparing(RepoPath::value));
-      all.addAll(writer.recordedPaths());
-      Path users = cfg.root().resolve("users");
-      if (Files.isDirectory(users)) {
-        try (Stream<Path> s = Files.walk(users)) {
-          s.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS))
-              .map(f -> cfg.root().relativize(f).toString().replace('\\', '/'))
-              .filter(WritePipeline::isMemoryFile).forEach(f -> all.add(RepoPath.of(f)));
-        }
-      }
-      return writer.capture(all);
-    }
-    return writer.capture(paths);
+    return paths.isEmpty() ? writer.captureAll() : writer.capture(paths);
   }
 
   /** What {@code replay --verify} found. */

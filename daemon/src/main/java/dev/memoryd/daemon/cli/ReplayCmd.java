@@ -37,93 +37,91 @@ final class ReplayCmd extends Main.Common implements Callable<Integer> {
   @Option(names = "--json", description = "print the JSON result")
   boolean json;
 
+  /** The replay itself, run in this process when no daemon serves the root. */
+  private interface Offline {
+    JsonNode run(Memoryd m, boolean tty) throws IOException, InterruptedException, ExecutionException;
+  }
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     boolean tty = System.console() != null;
-    if (mode.ontoLatest) {
-      return ontoLatest(tty);
+    JsonNode result = mode.ontoLatest
+        ? replay("onto_latest", (m, t) -> {
+          JsonNode r = Dispatcher.ontoJson(m.replayOntoLatest().get());
+          m.captureNow(java.util.List.of()).get(); // what it queued is recorded before this process exits
+          return r;
+        }, tty)
+        : replay("verify", (m, t) -> {
+          JsonNode r = Dispatcher.replayJson(m.replayVerify(n -> {
+            if (t) {
+              System.err.print("\rreplayed " + n + " events");
+            }
+          }).get());
+          if (t) {
+            System.err.println();
+          }
+          return r;
+        }, tty);
+    if (result == null) {
+      return Main.PROBLEMS; // the daemon refused; print() said why
     }
-    JsonNode result;
+    if (json) {
+      System.out.println(JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(result));
+    } else if (mode.ontoLatest) {
+      printOnto(result);
+    } else {
+      printVerify(result);
+    }
+    return result.get("ok").asBoolean() ? Main.OK : Main.PROBLEMS;
+  }
+
+  /** Through the serving daemon, or in this process under the root's lock when none serves it. */
+  private JsonNode replay(String flag, Offline offline, boolean tty) throws IOException, InterruptedException {
     if (Files.exists(config().socket())) {
       if (tty) {
         System.err.println("replaying the ledger in the daemon ...");
       }
       try (SocketClient c = Main.connect(config())) {
-        JsonNode reply = c.call("replay", JsonRpc.MAPPER.createObjectNode().put("verify", true));
+        JsonNode reply = c.call("replay", JsonRpc.MAPPER.createObjectNode().put(flag, true));
         if (reply.has("error")) {
-          return Main.print(reply);
+          Main.print(reply);
+          return null;
         }
-        result = reply.get("result");
-      }
-    } else {
-      try (Daemon d = Daemon.start(config(), false)) {
-        Memoryd.ReplayReport rep = d.service().replayVerify(n -> {
-          if (tty) {
-            System.err.print("\rreplayed " + n + " events");
-          }
-        }).get();
-        if (tty) {
-          System.err.println();
-        }
-        result = Dispatcher.replayJson(rep);
-      } catch (ExecutionException e) {
-        throw new IOException("replay failed: " + e.getCause().getMessage(), e.getCause());
+        return reply.get("result");
       }
     }
-    if (json) {
-      System.out.println(JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(result));
-    } else {
-      for (JsonNode h : result.get("halted")) {
-        System.out.println("HALTED " + h.get("path").asText() + " at ledger line " + h.get("seq").asLong() + ": "
-            + h.get("reason").asText());
-      }
-      for (JsonNode x : result.get("differences")) {
-        StringBuilder secs = new StringBuilder();
-        x.path("sections").forEach(s -> secs.append(secs.length() == 0 ? "" : ", ").append(s.asText()));
-        System.out.println("DIFFERS " + x.get("path").asText() + " (" + x.get("kind").asText() + ")"
-            + (secs.length() > 0 ? " sections: " + secs : ""));
-      }
-      System.out.println((result.get("ok").asBoolean() ? "replay ok: " : "replay found differences: ")
-          + result.get("events").asLong() + " events, " + result.get("files").asInt() + " files, "
-          + result.get("millis").asLong() + " ms");
+    try (Daemon d = Daemon.start(config(), false)) {
+      return offline.run(d.service(), tty);
+    } catch (ExecutionException e) {
+      throw new IOException("replay failed: " + e.getCause().getMessage(), e.getCause());
     }
-    return result.get("ok").asBoolean() ? Main.OK : Main.PROBLEMS;
   }
 
-  private int ontoLatest(boolean tty) throws IOException, InterruptedException {
-    JsonNode result;
-    if (Files.exists(config().socket())) {
-      try (SocketClient c = Main.connect(config())) {
-        JsonNode reply = c.call("replay", JsonRpc.MAPPER.createObjectNode().put("onto_latest", true));
-        if (reply.has("error")) {
-          return Main.print(reply);
-        }
-        result = reply.get("result");
-      }
-    } else {
-      if (tty) {
-        System.err.println("replaying the ledger onto the restored files ...");
-      }
-      try (Daemon d = Daemon.start(config(), false)) {
-        result = Dispatcher.ontoJson(d.service().replayOntoLatest().get());
-        d.service().captureNow(java.util.List.of()).get(); // what it queued is recorded before it exits
-      } catch (ExecutionException e) {
-        throw new IOException("replay failed: " + e.getCause().getMessage(), e.getCause());
-      }
+  private static void printVerify(JsonNode result) {
+    for (JsonNode h : result.get("halted")) {
+      System.out.println("HALTED " + h.get("path").asText() + " at ledger line " + h.get("seq").asLong() + ": "
+          + h.get("reason").asText());
     }
-    if (json) {
-      System.out.println(JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(result));
-    } else {
-      for (JsonNode f : result.get("files")) {
-        System.out.println(f.get("outcome").asText().toUpperCase(java.util.Locale.ROOT) + " " + f.get("path").asText()
-            + (f.get("applied").asInt() > 0 ? " (" + f.get("applied").asInt() + " events)" : "")
-            + (f.has("reanchored") ? " re-anchored " + f.get("reanchored").asText() : "")
-            + (f.has("halt") ? ": " + f.get("halt").asText() + "; see 'memoryd drift list'" : ""));
-      }
-      if (result.get("files").isEmpty()) {
-        System.out.println("every memory file is at its recorded text; nothing to do");
-      }
+    for (JsonNode x : result.get("differences")) {
+      StringBuilder secs = new StringBuilder();
+      x.path("sections").forEach(s -> secs.append(secs.length() == 0 ? "" : ", ").append(s.asText()));
+      System.out.println("DIFFERS " + x.get("path").asText() + " (" + x.get("kind").asText() + ")"
+          + (secs.length() > 0 ? " sections: " + secs : ""));
     }
-    return result.get("ok").asBoolean() ? Main.OK : Main.PROBLEMS;
+    System.out.println((result.get("ok").asBoolean() ? "replay ok: " : "replay found differences: ")
+        + result.get("events").asLong() + " events, " + result.get("files").asInt() + " files, "
+        + result.get("millis").asLong() + " ms");
+  }
+
+  private static void printOnto(JsonNode result) {
+    for (JsonNode f : result.get("files")) {
+      System.out.println(f.get("outcome").asText().toUpperCase(java.util.Locale.ROOT) + " " + f.get("path").asText()
+          + (f.get("applied").asInt() > 0 ? " (" + f.get("applied").asInt() + " events)" : "")
+          + (f.has("reanchored") ? " re-anchored " + f.get("reanchored").asText() : "")
+          + (f.has("halt") ? ": " + f.get("halt").asText() + "; see 'memoryd drift list'" : ""));
+    }
+    if (result.get("files").isEmpty()) {
+      System.out.println("every memory file is at its recorded text; nothing to do");
+    }
   }
 }

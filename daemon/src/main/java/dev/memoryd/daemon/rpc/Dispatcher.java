@@ -267,27 +267,9 @@ public final class Dispatcher implements Function<String, Optional<String>> {
           throw new BadRequest(ErrorReason.INVALID_REQUEST, "replay takes either {\"verify\": true} or {\"onto_latest\": true}");
         }
         if (p.path("onto_latest").asBoolean(false)) {
-          List<dev.memoryd.daemon.write.WritePipeline.OntoFile> files;
-          try {
-            files = svc.replayOntoLatest().get();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted");
-          } catch (ExecutionException e) {
-            throw new BadRequest(ErrorReason.UNAVAILABLE, "replay failed: " + e.getCause());
-          }
-          return ontoJson(files);
+          return ontoJson(value(svc.replayOntoLatest(), "replay failed: "));
         }
-        Memoryd.ReplayReport rep;
-        try {
-          rep = svc.replayVerify(n -> { }).get();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted");
-        } catch (ExecutionException e) {
-          throw new BadRequest(ErrorReason.UNAVAILABLE, "replay failed: " + e.getCause());
-        }
-        return replayJson(rep);
+        return replayJson(value(svc.replayVerify(n -> { }), "replay failed: "));
       }
       case "explore": {
         only(p, "id", "rel", "infer");
@@ -724,16 +706,20 @@ public final class Dispatcher implements Function<String, Optional<String>> {
     return new BadRequest(new Failure(rej.failure().reason(), prefix + rej.failure().message(), d));
   }
 
-  private static WriteOutcome await(java.util.concurrent.CompletableFuture<WriteOutcome> f) throws BadRequest {
-    WriteOutcome out;
+  /** The value of work queued on the writer; its failure is {@code unavailable}, prefixed by {@code failed}. */
+  private static <T> T value(java.util.concurrent.CompletableFuture<T> f, String failed) throws BadRequest {
     try {
-      out = f.get();
+      return f.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while waiting for the writer");
     } catch (ExecutionException e) {
-      throw new BadRequest(ErrorReason.UNAVAILABLE, "not recorded: " + e.getCause().getMessage());
+      throw new BadRequest(ErrorReason.UNAVAILABLE, failed + e.getCause().getMessage());
     }
+  }
+
+  private static WriteOutcome await(java.util.concurrent.CompletableFuture<WriteOutcome> f) throws BadRequest {
+    WriteOutcome out = value(f, "not recorded: ");
     if (out instanceof WriteOutcome.Rejected rej) {
       throw refused(rej, "op_index", true);
     }

@@ -2,7 +2,6 @@ package dev.memoryd.daemon.watch;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -188,14 +186,9 @@ public final class HumanWatcher implements AutoCloseable {
         }
       }
       if (rescan) {
-        Set<RepoPath> all = new HashSet<>(writer.recordedPaths());
-        all.addAll(scan());
-        if (due != null) {
-          all.addAll(due);
-        }
         rescans.incrementAndGet();
         lastRescan = clock.instant();
-        submit(new ArrayList<>(all));
+        track(writer.captureAll()); // covers the due files too
       } else if (due != null) {
         submit(due);
       }
@@ -210,7 +203,11 @@ public final class HumanWatcher implements AutoCloseable {
   }
 
   private void submit(List<RepoPath> paths) {
-    writer.capture(paths).whenComplete((out, err) -> {
+    track(writer.capture(paths));
+  }
+
+  private void track(CompletableFuture<WriteOutcome> capture) {
+    capture.whenComplete((out, err) -> {
       if (err != null) {
         lastError = err.toString();
         synchronized (lock) {
@@ -243,26 +240,6 @@ public final class HumanWatcher implements AutoCloseable {
     synchronized (lock) {
       rescanWanted = true;
     }
-  }
-
-  private List<RepoPath> scan() throws IOException {
-    List<RepoPath> out = new ArrayList<>();
-    if (!Files.isDirectory(users, LinkOption.NOFOLLOW_LINKS)) {
-      return out;
-    }
-    try (Stream<Path> s = Files.walk(users)) {
-      s.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).forEach(f -> {
-        String rel = root.relativize(f).toString().replace('\\', '/');
-        if (WritePipeline.isMemoryFile(rel)) {
-          try {
-            out.add(RepoPath.of(rel));
-          } catch (IllegalArgumentException bad) {
-            // not a path memoryd could hold
-          }
-        }
-      });
-    }
-    return out;
   }
 
   /** The watcher's state for {@code ping}. */

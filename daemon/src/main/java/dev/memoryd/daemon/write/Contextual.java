@@ -20,7 +20,7 @@ public interface Contextual extends Mutation {
     /** The recorded text of a file: the branch head's, plus this batch's earlier declarations. */
     Optional<String> recorded(RepoPath p);
 
-    /** The file as it is (or will be, after this batch's earlier declarations) on disk. */
+    /** The file on disk as this batch first read it (or will leave it, after its earlier declarations). */
     Optional<String> disk(RepoPath p);
 
     DriftView drift();

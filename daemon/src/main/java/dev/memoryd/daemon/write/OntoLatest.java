@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,38 +61,27 @@ final class OntoLatest {
     // Replay everything once, remembering for each group the hash of each text it left.
     List<Group> groups = new ArrayList<>();
     Map<RepoPath, String> state = new HashMap<>();
-    Iterator<Event> it = chain.read(1);
-    List<Event> cur = new ArrayList<>();
-    String decl = null;
-    while (true) {
-      Event e = it.hasNext() ? it.next() : null;
-      String d = e == null ? null : e.payload().path("decl").path("id").asText(null);
-      if (!cur.isEmpty() && (e == null || d == null || !d.equals(decl))) {
-        Map<RepoPath, Mark> after = new HashMap<>();
-        try {
-          Mutation.Result r = replayer.apply(cur).apply(p -> Optional.ofNullable(state.get(p)),
-              Instant.parse(cur.get(0).ts()));
-          if (r instanceof Mutation.Done done) {
-            done.newContents().forEach((p, t) -> {
-              if (t == null) {
-                state.remove(p);
-              } else {
-                state.put(p, t);
-              }
-              after.put(p, new Mark(fingerprint(t), t == null ? null : lastUpdated(t)));
-            });
-          }
-        } catch (RuntimeException ex) {
-          // a group replay cannot redo leaves no fingerprint; the files it touches are judged by time
+    DeclarationGroups it = new DeclarationGroups(chain.read(1));
+    while (it.hasNext()) {
+      List<Event> cur = it.next();
+      Map<RepoPath, Mark> after = new HashMap<>();
+      try {
+        Mutation.Result r = replayer.apply(cur).apply(p -> Optional.ofNullable(state.get(p)),
+            Instant.parse(cur.get(0).ts()));
+        if (r instanceof Mutation.Done done) {
+          done.newContents().forEach((p, t) -> {
+            if (t == null) {
+              state.remove(p);
+            } else {
+              state.put(p, t);
+            }
+            after.put(p, new Mark(fingerprint(t), t == null ? null : lastUpdated(t)));
+          });
         }
-        groups.add(new Group(List.copyOf(cur), after));
-        cur.clear();
+      } catch (RuntimeException ex) {
+        // a group replay cannot redo leaves no fingerprint; the files it touches are judged by time
       }
-      if (e == null) {
-        break;
-      }
-      cur.add(e);
-      decl = d;
+      groups.add(new Group(List.copyOf(cur), after));
     }
     List<Result> out = new ArrayList<>();
     for (Map.Entry<RepoPath, String> snap : snapshots.entrySet()) {

@@ -170,7 +170,6 @@ public final class WritePipeline implements AutoCloseable {
   private final Map<RepoPath, Optional<String>> recorded = new HashMap<>();
   /** The commit whose memory files the recorded texts reflect; null before the first. */
   private ObjectId captured;
-  private volatile boolean capturedKnown;
   private final List<java.util.function.Consumer<List<Event>>> listeners =
       new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -271,7 +270,6 @@ public final class WritePipeline implements AutoCloseable {
       git.syncIndexToHead(files.root());
     }
     captured = recordedCommit(git).orElse(null);
-    capturedKnown = true;
   }
 
   /**
@@ -331,17 +329,7 @@ public final class WritePipeline implements AutoCloseable {
 
   private void rollForward(long published) throws IOException {
     List<List<Event>> groups = new ArrayList<>();
-    Iterator<Event> it = chain.read(published + 1);
-    String current = null;
-    while (it.hasNext()) {
-      Event e = it.next();
-      String decl = e.payload().path("decl").path("id").asText(null);
-      if (groups.isEmpty() || decl == null || !decl.equals(current)) {
-        groups.add(new ArrayList<>());
-        current = decl;
-      }
-      groups.get(groups.size() - 1).add(e);
-    }
+    new DeclarationGroups(chain.read(published + 1)).forEachRemaining(groups::add);
     // A kill while a batch's lines were being written can leave the last declaration with only
     // some of its events (the torn line itself is dropped by Ledger.open). It was never
     // acknowledged; redoing part of it would half-apply it, so its lines are dropped too.
@@ -506,9 +494,36 @@ public final class WritePipeline implements AutoCloseable {
         ? sorted.get(0).value() : sorted.size() + " files"), humanActor(who)));
   }
 
-  /** Memory files the branch head records (for a full rescan, which must also see deletions). */
-  public List<RepoPath> recordedPaths() throws IOException {
-    return git.listFiles(git.head()).stream().filter(WritePipeline::isMemoryFile).map(RepoPath::of).toList();
+  /**
+   * Queues a capture of every memory file: those on disk and those the branch head records (so
+   * a deletion is seen too). For rescans.
+   */
+  public CompletableFuture<WriteOutcome> captureAll() throws IOException {
+    java.util.Set<RepoPath> all = new java.util.HashSet<>(memoryFilesOnDisk(files.root()));
+    git.listFiles(git.head()).stream().filter(WritePipeline::isMemoryFile).map(RepoPath::of).forEach(all::add);
+    return capture(all);
+  }
+
+  /** The memory files under {@code root}'s {@code users/}, in path order (symlinks not followed). */
+  public static List<RepoPath> memoryFilesOnDisk(java.nio.file.Path root) throws IOException {
+    java.nio.file.Path users = root.resolve("users");
+    List<RepoPath> out = new ArrayList<>();
+    if (!java.nio.file.Files.isDirectory(users, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return out;
+    }
+    try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.walk(users)) {
+      for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) s.sorted()::iterator) {
+        String rel = root.relativize(f).toString().replace('\\', '/');
+        if (isMemoryFile(rel) && java.nio.file.Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          try {
+            out.add(RepoPath.of(rel));
+          } catch (IllegalArgumentException bad) {
+            // not a path memoryd could hold; lint reports such files
+          }
+        }
+      }
+    }
+    return out;
   }
 
   /** Queues a declaration; the future completes once it is durable and published, or refused. */
@@ -600,9 +615,15 @@ public final class WritePipeline implements AutoCloseable {
       if (diskWrites.contains(p)) {
         return Optional.ofNullable(overlay.get(p));
       }
+      // One read per file per batch: every decision of the batch rests on the same base, which
+      // is also what the check before each rename compares against.
+      Optional<String> seen = diskSeen.get(p);
+      if (seen != null) {
+        return seen;
+      }
       try {
         Optional<String> t = files.read(p);
-        diskSeen.putIfAbsent(p, t);
+        diskSeen.put(p, t);
         return t;
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -793,20 +814,11 @@ public final class WritePipeline implements AutoCloseable {
    * halts is flagged as drift with the snapshot's text. Call on the writer thread ({@link #exclusive}).
    */
   public List<OntoFile> ontoLatest(java.util.function.IntFunction<SectionHasher> hasherFor) throws IOException {
-    Map<RepoPath, String> snaps = new java.util.TreeMap<>(java.util.Comparator.comparing(RepoPath::value));
-    java.nio.file.Path users = files.root().resolve("users");
-    if (java.nio.file.Files.isDirectory(users, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.walk(users)) {
-        for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) s::iterator) {
-          String rel = files.root().relativize(f).toString().replace('\\', '/');
-          if (java.nio.file.Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) && isMemoryFile(rel)) {
-            RepoPath p = RepoPath.of(rel);
-            Optional<String> disk = files.read(p);
-            if (disk.isPresent() && !disk.equals(recordedText(p))) {
-              snaps.put(p, disk.get());
-            }
-          }
-        }
+    Map<RepoPath, String> snaps = new LinkedHashMap<>();
+    for (RepoPath p : memoryFilesOnDisk(files.root())) {
+      Optional<String> disk = files.read(p);
+      if (disk.isPresent() && !disk.equals(recordedText(p))) {
+        snaps.put(p, disk.get());
       }
     }
     List<OntoLatest.Result> rs = new OntoLatest(grammar, chain, hasherFor).run(snaps, this::replayMutation);
@@ -950,21 +962,9 @@ public final class WritePipeline implements AutoCloseable {
     Throwable[] readFailure = new Throwable[1];
     Thread reader = new Thread(() -> {
       try {
-        Iterator<Event> it = lineage(chain, Long.MAX_VALUE, 0);
-        List<Event> group = new ArrayList<>();
-        String current = null;
+        DeclarationGroups it = new DeclarationGroups(lineage(chain, Long.MAX_VALUE, 0));
         while (it.hasNext()) {
-          Event e = it.next();
-          String decl = e.payload().path("decl").path("id").asText(null);
-          if (!group.isEmpty() && (decl == null || !decl.equals(current))) {
-            groups.put(group);
-            group = new ArrayList<>();
-          }
-          group.add(e);
-          current = decl;
-        }
-        if (!group.isEmpty()) {
-          groups.put(group);
+          groups.put(it.next());
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
