@@ -72,6 +72,7 @@ public final class Memoryd implements AutoCloseable {
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
   private final dev.memoryd.daemon.branch.Branches branches; // null when read-only
+  private final dev.memoryd.daemon.sync.Sync sync; // null when read-only
   private final Instant started;
   private final Linter linter = new Linter();
 
@@ -99,6 +100,7 @@ public final class Memoryd implements AutoCloseable {
       this.refs = null;
       this.chunks = null;
       this.branches = null;
+      this.sync = null;
       return;
     }
     git.removeStaleLocks();
@@ -106,7 +108,8 @@ public final class Memoryd implements AutoCloseable {
     IdGenerator ids = new IdGenerator(cfg.clock(), cfg.random());
     this.ledger = Ledger.open(cfg.ledgerDir(), keys, new LedgerOptions(cfg.segmentLines(), ids));
     BranchName branch = new BranchName(cfg.branch());
-    Chain chain = ledger.chain(branch);
+    Chain chain = ledger.chain(branch.onReplica(git.replica()));
+    dev.memoryd.daemon.branch.Branches.forkReplicaChain(git, chain, ids, cfg.clock()); // a clone's first start
     WritePipeline.FileStore store = new WritePipeline.FileStore() {
       @Override
       public Optional<String> read(RepoPath p) throws IOException {
@@ -166,6 +169,64 @@ public final class Memoryd implements AutoCloseable {
     this.branches = new dev.memoryd.daemon.branch.Branches(cfg.root(), grammar, ledger, git, writer,
         text -> hasher.get().hash(text), ids, cfg.clock(), cfg.maxBatch());
     branches.load(); // finishes a branch create or delete a crash cut short
+    this.sync = new dev.memoryd.daemon.sync.Sync(cfg.root(), git, ledger, branches);
+  }
+
+  /** {@code sync}: fetch from {@code remote}, merge section by section, push (see {@link dev.memoryd.daemon.sync.Sync}). */
+  public Outcome<com.fasterxml.jackson.databind.node.ObjectNode> sync(String remote,
+      com.fasterxml.jackson.databind.JsonNode resolutions, String actor) throws IOException {
+    if (sync == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return sync.run(remote, resolutions, actor);
+  }
+
+  /**
+   * {@code memoryd clone}: a new root cloned from {@code url} (remote {@code origin}) that writes
+   * its own ledger chains as replica {@code replica} (generated when null), so it can sync with
+   * the root it came from and any other clone. Its chain starts at its first {@code serve}.
+   */
+  public static List<String> cloneRoot(MemorydConfig cfg, String url, String replica) throws IOException {
+    Path root = cfg.root();
+    if (Files.exists(root) && (!Files.isDirectory(root) || Files.list(root).findAny().isPresent())) {
+      throw new IllegalArgumentException(root + " exists and is not empty; clone into a new directory");
+    }
+    String id = replica;
+    if (id == null) {
+      StringBuilder sb = new StringBuilder("r");
+      String alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
+      for (int i = 0; i < 7; i++) {
+        sb.append(alphabet.charAt(cfg.random().nextInt(alphabet.length())));
+      }
+      id = sb.toString();
+    }
+    if (!BranchName.REPLICA.matcher(id).matches()) {
+      throw new IllegalArgumentException("invalid replica id '" + id + "': use 1-32 of a-z, 0-9 and -");
+    }
+    List<String> did = new ArrayList<>();
+    try (org.eclipse.jgit.api.Git g = org.eclipse.jgit.api.Git.cloneRepository().setURI(url)
+        .setDirectory(root.toFile()).setBranch(cfg.branch()).setRemote("origin").call()) {
+      org.eclipse.jgit.lib.StoredConfig c = g.getRepository().getConfig();
+      c.setBoolean("core", null, "autocrlf", false);
+      c.setString("memoryd", null, "replica", id);
+      c.save();
+      if (g.getRepository().resolve(org.eclipse.jgit.lib.Constants.R_HEADS + cfg.branch()) == null) {
+        throw new IllegalArgumentException(url + " has no branch '" + cfg.branch() + "' (use --branch)");
+      }
+    } catch (org.eclipse.jgit.api.errors.GitAPIException e) {
+      throw new IOException("cannot clone " + url + ": " + e.getMessage(), e);
+    }
+    did.add("cloned " + url + " into " + root + " (remote origin, branch " + cfg.branch() + ")");
+    did.add("replica id " + id + ": this root writes its ledger chains as <branch>@" + id);
+    Path state = cfg.stateDir();
+    Files.createDirectories(state);
+    Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwx------"));
+    if (!Files.exists(cfg.keyFile())) {
+      KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
+      did.add("created a NEW key file " + cfg.keyFile() + ": lines written elsewhere will not verify with it;"
+          + " copy the other roots' key file there instead (mode 0600)");
+    }
+    return did;
   }
 
   /**
@@ -734,7 +795,7 @@ public final class Memoryd implements AutoCloseable {
       if (at instanceof Outcome.Failed<String> f) {
         return Outcome.fail(f.failure());
       }
-      BranchName b = new BranchName(branch);
+      BranchName b = new BranchName(branch).onReplica(git.replica());
       it = ledger != null && ledger.branches().contains(b) ? ledger.chain(b).read(1)
           : Ledger.readOnly(cfg.ledgerDir(), b); // a branch with no chain reads as empty
     }
@@ -781,9 +842,9 @@ public final class Memoryd implements AutoCloseable {
 
   private Iterator<Event> readChain() throws IOException {
     if (ledger != null) {
-      return ledger.chain(new BranchName(cfg.branch())).read(1);
+      return ledger.chain(new BranchName(cfg.branch()).onReplica(git.replica())).read(1);
     }
-    return Ledger.readOnly(cfg.ledgerDir(), new BranchName(cfg.branch()));
+    return Ledger.readOnly(cfg.ledgerDir(), new BranchName(cfg.branch()).onReplica(git.replica()));
   }
 
   /** Verifies every chain, checking the branch head's recorded ledger head for truncation. */
@@ -795,12 +856,20 @@ public final class Memoryd implements AutoCloseable {
   public VerifyResult verify(java.util.function.LongConsumer progress) throws IOException {
     Map<BranchName, dev.memoryd.ledger.Head> expected = new java.util.HashMap<>();
     // Every other branch with a chain: its head commit records how far its chain must reach.
+    String replica = git.replica();
     for (Map.Entry<String, ObjectId> e : git.branches().entrySet()) {
-      if (!e.getKey().equals(cfg.branch()) && Files.isDirectory(cfg.ledgerDir().resolve(e.getKey()).resolve("0000"))) {
-        WritePipeline.publishedHeadAt(git, e.getValue()).ifPresent(h -> expected.put(new BranchName(e.getKey()), h));
+      BranchName cn;
+      try {
+        cn = new BranchName(e.getKey()).onReplica(replica);
+      } catch (IllegalArgumentException notOurs) {
+        continue; // a name memoryd would not give a branch: it has no chain of ours
+      }
+      if (!e.getKey().equals(cfg.branch()) && Files.isDirectory(cfg.ledgerDir().resolve(cn.value()).resolve("0000"))) {
+        WritePipeline.publishedHeadAt(git, e.getValue(), cn).ifPresent(h -> expected.put(cn, h));
       }
     }
-    WritePipeline.publishedHead(git).ifPresent(h -> expected.put(new BranchName(cfg.branch()), h));
+    BranchName own = new BranchName(cfg.branch()).onReplica(replica);
+    WritePipeline.publishedHeadAt(git, git.head(), own).ifPresent(h -> expected.put(own, h));
     // The key file, not the ring loaded at start: a rotation may have added a version since.
     return Verifier.verify(cfg.ledgerDir(), KeyRing.loadOrCreate(cfg.keyFile(), cfg.random()), expected, progress);
   }

@@ -31,6 +31,30 @@ final class TestRoot implements AutoCloseable {
     Memoryd.init(cfg, exampleTree());
   }
 
+  private TestRoot(Path dir, MemorydConfig cfg) {
+    this.dir = dir;
+    this.cfg = cfg;
+  }
+
+  /** A root cloned from {@code url} as replica {@code replica}, sharing {@code keyFile} (not served yet). */
+  static TestRoot cloneOf(Path tmp, String url, Path keyFile, String replica) throws IOException {
+    Path dir = tmp.resolve("memory");
+    MemorydConfig cfg = MemorydConfig.defaults(dir, keyFile).withIdleTimeout(Duration.ofSeconds(10));
+    Memoryd.cloneRoot(cfg, url, replica);
+    return new TestRoot(dir, cfg);
+  }
+
+  /** An existing repository at {@code dir} (say, made with plain git clone), keyed by {@code keyFile}. */
+  static TestRoot existing(Path dir, Path keyFile) {
+    return new TestRoot(dir, MemorydConfig.defaults(dir, keyFile).withIdleTimeout(Duration.ofSeconds(10)));
+  }
+
+  /** Serves without importing the example (a clone's tree is already recorded elsewhere). */
+  TestRoot serveAsIs() throws IOException {
+    daemon = Daemon.start(cfg, false);
+    return this;
+  }
+
   static Path exampleTree() {
     try {
       return Path.of(TestRoot.class.getClassLoader().getResource("users").toURI());

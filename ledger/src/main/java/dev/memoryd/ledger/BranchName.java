@@ -9,7 +9,10 @@ import java.util.Objects;
  * {@code //}, control characters (including DEL), space, any of {@code ~ ^ : ? * [ \},
  * {@code @{}, a lone {@code @}, a component starting with {@code .}, and a name or component ending
  * in {@code .lock} or {@code .}. {@code /} inside is allowed ({@code proposals/01J...}).
- * Immutable value.
+ *
+ * <p>A chain name may also be replica-qualified: {@code <branch>@<replica>} is the chain of
+ * {@code <branch>} that the replica {@code <replica>} writes (see {@link #onReplica}); its events'
+ * {@code branch} field holds the branch part. Immutable value.
  */
 public record BranchName(String value) implements Comparable<BranchName> {
     public BranchName {
@@ -23,6 +26,41 @@ public record BranchName(String value) implements Comparable<BranchName> {
     /** Parses and validates {@code s}. */
     public static BranchName of(String s) {
         return new BranchName(s);
+    }
+
+    /** A replica id: lowercase letters, digits and {@code -}, 1 to 32, starting with a letter or digit. */
+    public static final java.util.regex.Pattern REPLICA = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9-]{0,31}");
+
+    /**
+     * The chain {@code replica} writes for this branch: {@code <branch>@<replica>}, or this name
+     * itself when {@code replica} is null (the root that made the repository).
+     *
+     * @throws IllegalArgumentException if {@code replica} is not a valid replica id or this name
+     *     is already qualified
+     */
+    public BranchName onReplica(String replica) {
+        if (replica == null) {
+            return this;
+        }
+        if (!REPLICA.matcher(replica).matches()) {
+            throw new IllegalArgumentException("invalid replica id \"" + replica + "\": use 1-32 of a-z, 0-9 and -");
+        }
+        if (replica().isPresent()) {
+            throw new IllegalArgumentException("\"" + value + "\" is already a replica's chain");
+        }
+        return new BranchName(value + "@" + replica);
+    }
+
+    /** The replica part of a replica's chain name ({@code main@laptop} → {@code laptop}). */
+    public java.util.Optional<String> replica() {
+        int at = value.lastIndexOf('@');
+        return at > 0 && REPLICA.matcher(value.substring(at + 1)).matches()
+                ? java.util.Optional.of(value.substring(at + 1)) : java.util.Optional.empty();
+    }
+
+    /** The branch a chain records: the name without its replica part. */
+    public BranchName gitBranch() {
+        return replica().map(r -> new BranchName(value.substring(0, value.length() - r.length() - 1))).orElse(this);
     }
 
     private static String problem(String v) {

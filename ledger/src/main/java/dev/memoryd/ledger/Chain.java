@@ -222,13 +222,14 @@ public final class Chain {
      * Appends the drafts as consecutive lines and returns the events as written. All drafts are
      * validated and encoded before any byte is written, so a bad draft writes nothing.
      *
-     * @throws IllegalArgumentException if a draft's branch is not this chain's branch
+     * @throws IllegalArgumentException if a draft's branch is not this chain's branch (for a
+     *     replica's chain {@code <branch>@<replica>}, the branch part)
      * @throws UncheckedIOException if writing fails (the chain is then unusable; reopen the ledger)
      */
     public List<Event> append(List<EventDraft> drafts) {
         ensureUsable();
         for (EventDraft d : drafts) {
-            if (!branch.value().equals(d.branch())) {
+            if (!branch.gitBranch().value().equals(d.branch())) {
                 throw new IllegalArgumentException("draft " + d.eventId() + " is for branch \"" + d.branch()
                         + "\" but this chain records \"" + branch + "\"");
             }

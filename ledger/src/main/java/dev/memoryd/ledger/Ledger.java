@@ -117,6 +117,27 @@ public final class Ledger implements Closeable {
         return Collections.unmodifiableMap(out);
     }
 
+    /**
+     * Re-reads from disk the chains {@code foreign} accepts: chains other roots write, whose files
+     * a sync replaced. New ones appear; known ones learn their new lines. Never call it for a
+     * chain this ledger appends to.
+     */
+    public synchronized void refresh(java.util.function.Predicate<BranchName> foreign) {
+        List<String> notes = new ArrayList<>();
+        try {
+            for (Map.Entry<BranchName, TreeMap<Long, Path>> e : Layout.discover(dir, notes).entrySet()) {
+                if (foreign.test(e.getKey())) {
+                    Chain old = chains.put(e.getKey(), Chain.load(e.getKey(), dir, keys, options, e.getValue(), notes));
+                    if (old != null) {
+                        old.close();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot re-read ledger " + dir, e);
+        }
+    }
+
     /** What {@link #open} repaired (one sentence each); empty when nothing was. */
     public List<String> recoveryNotes() {
         return recoveryNotes;

@@ -3,6 +3,7 @@ package dev.memoryd.ledger;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.grammar.json.Jcs;
@@ -268,5 +269,36 @@ class VerifierTest {
             l.chain(BranchName.of("other")).append(List.of(fork(Fixtures.ids(6), "other", "main", 99, written.get(5).integrity().lineHash())));
         }
         assertBad(verify(), VerifyResult.BROKEN_LINK, "ledger/feature/0000/00000000.ndjson", 1, 1L);
+    }
+
+    @Test
+    void aReplicasChain_recordsTheBranchInItsEvents_andLinksToTheChainItWasClonedFrom() {
+        BranchName replica = MAIN.onReplica("laptop");
+        assertEquals("main@laptop", replica.value());
+        assertEquals(MAIN, replica.gitBranch());
+        assertEquals(Optional.of("laptop"), replica.replica());
+        try (Ledger l = Fixtures.open(dir, 4)) {
+            List<Event> ev = l.chain(replica).append(List.of(fork(Fixtures.ids(5), "main", "main", 7,
+                    written.get(6).integrity().lineHash())));
+            assertEquals("main", ev.get(0).branch(), "events keep the branch; the chain is the replica's");
+            l.chain(replica).append(Fixtures.drafts(Fixtures.ids(6), "main", 0, 5));
+            assertThrows(IllegalArgumentException.class,
+                    () -> l.chain(replica).append(Fixtures.drafts(Fixtures.ids(7), "other", 0, 1)));
+        }
+        assertTrue(java.nio.file.Files.exists(dir.resolve("main@laptop/0000/00000000.ndjson")));
+        VerifyResult r = verify();
+        assertTrue(r.ok(), r.message());
+        assertEquals(16, r.lines());
+    }
+
+    @Test
+    void replicaIds_areValidated_andAQualifiedNameIsNotQualifiedTwice() {
+        assertThrows(IllegalArgumentException.class, () -> MAIN.onReplica("Laptop"));
+        assertThrows(IllegalArgumentException.class, () -> MAIN.onReplica("-x"));
+        assertThrows(IllegalArgumentException.class, () -> MAIN.onReplica("a".repeat(33)));
+        assertThrows(IllegalArgumentException.class, () -> MAIN.onReplica("b").onReplica("c"));
+        assertEquals(MAIN, MAIN.onReplica(null));
+        assertEquals(Optional.empty(), BranchName.of("feature/x").replica());
+        assertEquals(BranchName.of("feature/x"), BranchName.of("feature/x@r1").gitBranch());
     }
 }

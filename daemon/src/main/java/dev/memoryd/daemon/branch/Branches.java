@@ -77,11 +77,13 @@ public final class Branches implements AutoCloseable {
   private final IdGenerator ids;
   private final Clock clock;
   private final int maxBatch;
+  private final String replica; // null: the root that made the repository, whose chains are named like their branches
   private final Map<BranchName, WritePipeline> writers = new HashMap<>();
   private final java.util.Set<BranchName> deleting = new java.util.HashSet<>();
 
   public Branches(Path root, Grammar grammar, Ledger ledger, GitStore git, WritePipeline checkedOut,
       SectionHasher hasher, IdGenerator ids, Clock clock, int maxBatch) {
+    this.replica = checkedOut.chainName().replica().orElse(null);
     this.root = root;
     this.grammar = grammar;
     this.ledger = ledger;
@@ -101,6 +103,21 @@ public final class Branches implements AutoCloseable {
     w.registerReplayer(OP_MERGE, MergeMutation::replay);
   }
 
+  /** The chain this root writes for branch {@code b}: {@code b}, or {@code b@<replica>} on a replica. */
+  public BranchName chainOf(BranchName b) {
+    return b.onReplica(replica);
+  }
+
+  /** Whether {@code chain} is one this root writes (the others are replicas', brought by sync). */
+  public boolean ours(BranchName chain) {
+    return chain.replica().equals(Optional.ofNullable(replica));
+  }
+
+  /** This root's replica id; null on the root that made the repository. */
+  public String replica() {
+    return replica;
+  }
+
   /** The checked-out branch's name. */
   public String checkedOutName() {
     return checkedOut.branch().value();
@@ -112,11 +129,12 @@ public final class Branches implements AutoCloseable {
    * past its head has its writer started now (its recovery rolls the tail forward).
    */
   public synchronized void load() throws IOException {
-    for (BranchName b : ledger.branches()) {
-      if (b.equals(checkedOut.branch())) {
+    for (BranchName cn : ledger.branches()) {
+      BranchName b = cn.gitBranch();
+      if (!ours(cn) || b.equals(checkedOut.branch())) {
         continue;
       }
-      Chain c = ledger.chain(b);
+      Chain c = ledger.chain(cn);
       if (c.head().seq() == 0) {
         continue;
       }
@@ -133,7 +151,7 @@ public final class Branches implements AutoCloseable {
         seg.put(segPath, Files.readAllBytes(root.resolve(segPath)));
         forkCommit(b, from, seg, last);
       } else if (ref.isPresent()) {
-        Optional<Head> published = WritePipeline.publishedHeadAt(git, ref.get());
+        Optional<Head> published = WritePipeline.publishedHeadAt(git, ref.get(), cn);
         if (published.map(Head::seq).orElse(0L) < c.head().seq()) {
           writerOf(b);
         }
@@ -160,9 +178,9 @@ public final class Branches implements AutoCloseable {
     if (deleting.contains(b) || git.branchHead(name).isEmpty()) {
       return Outcome.fail(ErrorReason.NOT_FOUND, "no branch '" + name + "' (see branch.list; branch.create makes one)");
     }
-    if (ledger.chain(b).head().seq() == 0) {
+    if (ledger.chain(chainOf(b)).head().seq() == 0) {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, "branch '" + name + "' has no ledger chain (it was not made"
-          + " with branch.create; proposal branches change through proposals.accept)");
+          + " with branch.create or brought by sync; proposal branches change through proposals.accept)");
     }
     return Outcome.ok(writerOf(b));
   }
@@ -171,7 +189,7 @@ public final class Branches implements AutoCloseable {
     WritePipeline w = writers.get(b);
     if (w == null) {
       GitStore g = git.onBranch(b.value());
-      w = new WritePipeline(grammar, new GitTreeStore(g, root), g, ledger.chain(b), hasher, ids, clock, b, maxBatch);
+      w = new WritePipeline(grammar, new GitTreeStore(g, root), g, ledger.chain(chainOf(b)), hasher, ids, clock, b, maxBatch);
       registerReplayers(w);
       w.setChains(x -> ledger.branches().contains(x) ? Optional.of(ledger.chain(x)) : Optional.empty());
       w.recover();
@@ -201,8 +219,8 @@ public final class Branches implements AutoCloseable {
     for (Map.Entry<String, ObjectId> e : git.branches().entrySet()) {
       long lines = 0;
       BranchName b = safeName(e.getKey());
-      if (b != null && chains.contains(b)) {
-        lines = ledger.chain(b).head().seq();
+      if (b != null && b.replica().isEmpty() && chains.contains(chainOf(b))) {
+        lines = ledger.chain(chainOf(b)).head().seq();
       }
       out.add(new Info(e.getKey(), e.getValue().name(), e.getKey().equals(checkedOutName()), lines));
     }
@@ -229,10 +247,14 @@ public final class Branches implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
     }
+    if (name.contains("@")) {
+      return Outcome.fail(ErrorReason.INVALID_REQUEST, "branch names may not contain '@': ledger chains of"
+          + " replicas are named <branch>@<replica>");
+    }
     if (git.branchHead(name).isPresent()) {
       return Outcome.fail(new Failure(ErrorReason.CONFLICT, "branch '" + name + "' already exists", Map.of("branch", name)));
     }
-    if (ledger.branches().contains(b) && ledger.chain(b).head().seq() > 0) {
+    if (ledger.branches().contains(chainOf(b)) && ledger.chain(chainOf(b)).head().seq() > 0) {
       return Outcome.fail(new Failure(ErrorReason.CONFLICT, "the name '" + name + "' belongs to a deleted branch"
           + " whose ledger chain stays; choose another name", Map.of("branch", name)));
     }
@@ -243,7 +265,7 @@ public final class Branches implements AutoCloseable {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, "branch names under proposals/ are the proposals' own");
     }
     java.util.Set<String> taken = new java.util.TreeSet<>(git.branches().keySet());
-    ledger.branches().forEach(x -> taken.add(x.value()));
+    ledger.branches().forEach(x -> taken.add(x.gitBranch().value()));
     for (String other : taken) {
       // Git cannot hold refs/heads/a beside refs/heads/a/b, and ledger/a/ would hold ledger/a/b/.
       // Checked before the fork line is written: a line whose ref cannot be made would be redone at every start.
@@ -266,7 +288,7 @@ public final class Branches implements AutoCloseable {
     payload.putObject("fork").put("from", fromSpec).put("from_commit", fromCommit.get().name());
     String eventId = ids.next().value();
     payload.putObject("decl").put("id", eventId).put("index", 0).put("count", 1);
-    Chain c = ledger.chain(b);
+    Chain c = ledger.chain(chainOf(b));
     List<Event> ev = c.append(List.of(new EventDraft(eventId, now.toString(), b.value(), actorOr(actor), null, null,
         null, null, OP_FORK, null, null, null, payload, "branch " + name + " from " + fromSpec, List.of(), null, null)));
     c.sync(); // the write-ahead log first: load() finishes a fork whose commit never came
@@ -284,8 +306,9 @@ public final class Branches implements AutoCloseable {
     ObjectId commit = git.commitOnNewBranch(b.value(), from, segments, WritePipeline.author(fork.actor(), now),
         WritePipeline.committer(now), WritePipeline.message(List.of("branch " + b.value() + " from "
             + fork.payload().path("fork").path("from").asText()), fork.rationale(), fork.actor(),
-            List.of(fork.eventId()), fork.seq(), fork.integrity().lineHash()));
-    excludeChain(b);
+            List.of(fork.eventId()), fork.seq(), fork.integrity().lineHash(),
+            replica == null ? null : chainOf(b).value()));
+    excludeChain(chainOf(b));
     return commit;
   }
 
@@ -294,7 +317,7 @@ public final class Branches implements AutoCloseable {
    * are committed only on their own branches: keep them out of the checked-out branch's
    * {@code git status} (the repository's local exclude file, never {@code .gitignore}).
    */
-  private void excludeChain(BranchName b) throws IOException {
+  public void excludeChain(BranchName b) throws IOException {
     Path exclude = git.repository().getDirectory().toPath().resolve("info/exclude");
     String line = "/ledger/" + b.value() + "/";
     String now = Files.exists(exclude) ? Files.readString(exclude, StandardCharsets.UTF_8) : "";
@@ -307,7 +330,7 @@ public final class Branches implements AutoCloseable {
 
   /** {@code payload.link}: the chain line {@code commit} records as its ledger head, when there is one. */
   private void putLink(ObjectNode payload, ObjectId commit) throws IOException {
-    Optional<Head> h = WritePipeline.publishedHeadAt(git, commit);
+    Optional<Head> h = WritePipeline.publishedHeadAt(git, commit, null);
     if (h.isEmpty()) {
       return;
     }
@@ -402,7 +425,7 @@ public final class Branches implements AutoCloseable {
       return Outcome.fail(f.failure());
     }
     WritePipeline w = ((Outcome.Ok<WritePipeline>) o).value();
-    Optional<Head> h = WritePipeline.publishedHeadAt(git, fromHead.get());
+    Optional<Head> h = WritePipeline.publishedHeadAt(git, fromHead.get(), null);
     Optional<BranchName> holder = h.isEmpty() ? Optional.empty() : chainHolding(h.get());
     MergeMutation m = new MergeMutation(w.git(), grammar, hasher, from, fromHead.get(),
         holder.map(BranchName::value).orElse(null), h.orElse(null), rs);
@@ -428,6 +451,187 @@ public final class Branches implements AutoCloseable {
       return Outcome.ok(r);
     }
     return Outcome.fail(f);
+  }
+
+  /**
+   * A sync's merge of {@code theirs} (the remote's head of branch {@code name}, fetched as
+   * {@code from}) into the local branch, on its writer. Other replicas' chains in theirs' tree are
+   * taken when they extend ours (each chain has one writer, so one side is a prefix of the other);
+   * the branch's files merge section by section as {@code branch.merge} does, recorded as one
+   * {@code branch_merge} event linked to the chain line theirs records. When the merge changes
+   * no file of the branch, nothing is recorded: the chains are committed alone, as a merge of
+   * theirs unless the branch already contains it or theirs holds nothing new. That is what makes
+   * two replicas that sync in turn settle instead of answering each other's merges forever.
+   *
+   * <p>{@code outcome}: {@code up_to_date}, {@code chains} (only other replicas' ledger lines were
+   * new), {@code merged} (with {@code event_id}), or {@code conflict} (with {@code conflicts};
+   * nothing recorded).
+   */
+  public Outcome<ObjectNode> syncMerge(String name, ObjectId theirs, String from, JsonNode resolutions, String actor)
+      throws IOException {
+    List<MergeMutation.Resolution> rs;
+    try {
+      rs = MergeMutation.parse(resolutions);
+    } catch (IllegalArgumentException e) {
+      return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
+    }
+    Outcome<WritePipeline> o = writer(name);
+    if (o instanceof Outcome.Failed<WritePipeline> f) {
+      return Outcome.fail(f.failure());
+    }
+    WritePipeline w = ((Outcome.Ok<WritePipeline>) o).value();
+    GitStore g = w.git();
+    ObjectId ours = g.refNow();
+    ObjectNode r = JsonNodeFactory.instance.objectNode();
+    r.put("branch", name);
+    Map<String, byte[]> chains;
+    try {
+      chains = foreignChains(g, ours, theirs);
+    } catch (IllegalStateException e) {
+      return Outcome.fail(ErrorReason.CONFLICT, e.getMessage());
+    }
+    if (g.isAncestor(theirs, ours)) {
+      if (!chains.isEmpty()) {
+        r.put("commit", commitForeign(w, chains, "memoryd: sync: other replicas' ledger lines from " + from, null).name());
+      }
+      return Outcome.ok(r.put("outcome", chains.isEmpty() ? "up_to_date" : "chains"));
+    }
+    Optional<Map.Entry<BranchName, Head>> link = WritePipeline.ledgerHeadAt(g, theirs, name);
+    Map<RepoPath, String> ledgerTexts = new LinkedHashMap<>();
+    chains.forEach((p, b) -> ledgerTexts.put(RepoPath.of(p), new String(b, StandardCharsets.UTF_8)));
+    MergeMutation m = new MergeMutation(g, grammar, hasher, from, theirs,
+        link.map(e -> e.getKey().value()).orElse(null), link.map(Map.Entry::getValue).orElse(null), rs, ledgerTexts, true);
+    WriteOutcome out = await(w.submit(WriteRequest.of(m, "sync " + from + " into " + name, actorOr(actor))));
+    if (out instanceof WriteOutcome.Committed c) {
+      return Outcome.ok(r.put("outcome", "merged").put("commit", c.commit()).put("event_id", c.events().get(0).eventId()));
+    }
+    if (out instanceof WriteOutcome.Unchanged) {
+      if (chains.isEmpty() && g.isAncestor(ours, theirs)) {
+        return Outcome.ok(r.put("outcome", "up_to_date")); // theirs only adds merges of what we hold
+      }
+      ObjectId c = commitForeign(w, chains, "memoryd: sync: merged " + from + " (no file of " + name + " changed)", theirs);
+      return Outcome.ok(r.put("outcome", "chains").put("commit", c.name()));
+    }
+    Failure f = ((WriteOutcome.Rejected) out).failure();
+    if (f.reason() == ErrorReason.CONFLICT && f.details().get("conflicts") instanceof List<?> list) {
+      com.fasterxml.jackson.databind.node.ArrayNode arr = r.putArray("conflicts");
+      for (Object x : list) {
+        ObjectNode k = arr.addObject();
+        ((Map<?, ?>) x).forEach((key, v) -> k.put(String.valueOf(key), v == null ? null : String.valueOf(v)));
+      }
+      return Outcome.ok(r.put("outcome", "conflict").put("message", f.message()));
+    }
+    return Outcome.fail(f);
+  }
+
+  /** {@code ledger/<chain>/<group>/<segment>.ndjson} → the chain; null for any other path. */
+  public static BranchName chainOfPath(String path) {
+    java.util.regex.Matcher m = SEGMENT_PATH.matcher(path);
+    if (!m.matches()) {
+      return null;
+    }
+    try {
+      return new BranchName(m.group(1));
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static final java.util.regex.Pattern SEGMENT_PATH =
+      java.util.regex.Pattern.compile("ledger/(.+)/\\d{4}/\\d{8}\\.ndjson");
+
+  /**
+   * Segment files of other replicas' chains where theirs' tree extends ours. Checks that this
+   * root's own chains in theirs' tree are prefixes of ours (another root writing one of our
+   * chains means two roots share a replica id).
+   *
+   * @throws IllegalStateException when a chain differs between the two trees beyond a common prefix
+   */
+  private Map<String, byte[]> foreignChains(GitStore g, ObjectId ours, ObjectId theirs) throws IOException {
+    Map<String, byte[]> out = new java.util.TreeMap<>();
+    for (String path : g.changedPaths(ours, theirs, p -> p.startsWith("ledger/"))) {
+      BranchName chain = chainOfPath(path);
+      if (chain == null) {
+        continue;
+      }
+      byte[] t = g.read(theirs, path).orElse(null);
+      byte[] o = g.read(ours, path).orElse(null);
+      if (t == null || (o != null && startsWith(o, t))) {
+        continue; // ours holds as much or more
+      }
+      if (ours(chain)) {
+        throw new IllegalStateException("the remote holds lines of chain " + chain + " that this root did not write ("
+            + path + "): two roots write the same chain; give each clone its own replica id (git config "
+            + GitStore.REPLICA_KEY + "; 'memoryd clone' sets one)");
+      }
+      if (o != null && !startsWith(t, o)) {
+        throw new IllegalStateException("chain " + chain + " differs between here and the remote beyond a common"
+            + " prefix (" + path + "); run 'memoryd ledger verify' on both roots");
+      }
+      out.put(path, t);
+    }
+    return out;
+  }
+
+  private static boolean startsWith(byte[] all, byte[] prefix) {
+    return all.length >= prefix.length && java.util.Arrays.equals(all, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  /** Commits other replicas' chain files on {@code w}'s branch with no event, capturing git commits first if needed. */
+  private static ObjectId commitForeign(WritePipeline w, Map<String, byte[]> files, String message, ObjectId mergeParent)
+      throws IOException {
+    for (int attempt = 0; attempt < 5; attempt++) {
+      Optional<ObjectId> c = awaitAny(w.exclusive(() -> w.commitForeign(files, message, mergeParent)));
+      if (c.isPresent()) {
+        return c.get();
+      }
+      await(w.capture(List.of())); // commits made with git come first, as before any write
+    }
+    throw new IOException("the branch kept moving under the sync (commits made with git?); run sync again");
+  }
+
+  private static <T> T awaitAny(java.util.concurrent.CompletableFuture<T> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for the writer");
+    } catch (ExecutionException e) {
+      throw new IOException("the writer failed: " + e.getCause().getMessage(), e.getCause());
+    }
+  }
+
+  /**
+   * A replica's first start: its chain of the checked-out branch is empty while the branch holds
+   * history another root wrote. Appends (and fsyncs) a {@code branch_fork} line linked to the line
+   * the head records, then commits it on the head; a crash between the two is finished by the
+   * writer's recovery, which commits the line. Call before the writer is made.
+   */
+  public static void forkReplicaChain(GitStore git, Chain chain, IdGenerator ids, Clock clock) throws IOException {
+    ObjectId head = git.head();
+    if (chain.head().seq() > 0 || head == null || chain.branch().replica().isEmpty()) {
+      return;
+    }
+    BranchName branch = chain.branch().gitBranch();
+    Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+    ObjectNode payload = JsonNodeFactory.instance.objectNode();
+    WritePipeline.ledgerHeadAt(git, head, branch.value()).ifPresent(h -> payload.putObject("link")
+        .put("branch", h.getKey().value()).put("seq", h.getValue().seq()).put("line_hash", h.getValue().lineHash()));
+    payload.putObject("fork").put("from", branch.value()).put("from_commit", head.name())
+        .put("replica", chain.branch().replica().get());
+    String eventId = ids.next().value();
+    payload.putObject("decl").put("id", eventId).put("index", 0).put("count", 1);
+    String why = "replica " + chain.branch().replica().get() + " starts its chain of " + branch.value();
+    List<Event> ev = chain.append(List.of(new EventDraft(eventId, now.toString(), branch.value(), "memoryd", null, null,
+        null, null, OP_FORK, null, null, null, payload, why, List.of(), null, null)));
+    chain.sync();
+    Event fork = ev.get(0);
+    try (GitStore.Batch b = git.batch()) {
+      b.commit(chain.dirtySegments(), WritePipeline.author("memoryd", now), WritePipeline.committer(now),
+          WritePipeline.message(List.of(why), null, "memoryd", List.of(eventId), fork.seq(),
+              fork.integrity().lineHash(), chain.branch().value()));
+      b.publish();
+    }
   }
 
   private static String actorOr(String actor) {

@@ -58,9 +58,24 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
   private final String linkBranch; // null when the merged commit carries no ledger head
   private final Head link;
   private final List<Resolution> resolutions;
+  private final Map<RepoPath, String> ledgerFiles;
+  private final boolean quietWhenSame;
 
   MergeMutation(GitStore into, Grammar grammar, SectionHasher hasher, String fromName, ObjectId fromCommit,
       String linkBranch, Head link, List<Resolution> resolutions) {
+    this(into, grammar, hasher, fromName, fromCommit, linkBranch, link, resolutions, Map.of(), false);
+  }
+
+  /**
+   * A sync's merge: {@code ledgerFiles} (other replicas' chains, whole segment texts) are written
+   * and committed with the merge but not carried in its event; when the merge changes no file of
+   * the branch, {@code quietWhenSame} records nothing (the caller commits the chains alone).
+   */
+  MergeMutation(GitStore into, Grammar grammar, SectionHasher hasher, String fromName, ObjectId fromCommit,
+      String linkBranch, Head link, List<Resolution> resolutions, Map<RepoPath, String> ledgerFiles,
+      boolean quietWhenSame) {
+    this.ledgerFiles = Map.copyOf(ledgerFiles);
+    this.quietWhenSame = quietWhenSame;
     this.into = into;
     this.grammar = grammar;
     this.hasher = hasher;
@@ -167,9 +182,14 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
     }
     ObjectNode fs = payload.putObject("files");
     merged.forEach((p, t) -> fs.put(p.value(), t));
+    if (merged.isEmpty() && quietWhenSame) {
+      return new Done(Map.of(), List.of(), false);
+    }
     String summary = "merged " + fromName + " into " + into.branch() + " (" + merged.size() + " file"
         + (merged.size() == 1 ? "" : "s") + ")";
-    return new Done(merged, List.of(new EventSpec(OP, null, null, null, null, payload, List.of(), summary)), true);
+    Map<RepoPath, String> contents = new LinkedHashMap<>(merged);
+    contents.putAll(ledgerFiles);
+    return new Done(contents, List.of(new EventSpec(OP, null, null, null, null, payload, List.of(), summary)), true);
   }
 
   /**

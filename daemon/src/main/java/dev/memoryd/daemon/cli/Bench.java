@@ -46,7 +46,7 @@ final class Bench implements Callable<Integer> {
   @Option(names = "--root", description = "root to use (default: a fresh temp dir)") Path root;
   @Option(names = "--floor", description = "also measure the physical floor") boolean floor;
   @Option(names = "--verify", description = "also measure ledger verify throughput") boolean verify;
-  @Option(names = "--mode", defaultValue = "write", description = "write (default), slip (relay throughput), context (SlicePolicy queries), human, replay, scope, refs (reconcile of file references) or merge (branch.merge after --writes on each of two branches)") String mode;
+  @Option(names = "--mode", defaultValue = "write", description = "write (default), slip (relay throughput), context (SlicePolicy queries), human, replay, scope, refs (reconcile of file references), merge (branch.merge after --writes on each of two branches) or sync (two roots, --writes each, then sync)") String mode;
   @Option(names = "--turns", defaultValue = "100000", description = "context mode: turns in the stored DAG") int turns;
   @Option(names = "--quiet-ms", defaultValue = "2000", description = "the daemon's quiet period (human mode)") long quietMs;
   @Option(names = "--edits", defaultValue = "30", description = "human mode: measured saves") int edits;
@@ -80,9 +80,11 @@ final class Bench implements Callable<Integer> {
           RefsBench.run(cfg, refs, out);
         } else if (mode.equals("merge")) {
           BranchBench.run(cfg, writes, out);
+        } else if (mode.equals("sync")) {
+          SyncBench.run(cfg, writes, c -> startDaemon(c, quietMs), out);
         } else {
           throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-              "--mode must be write, slip, context, human, replay, scope, refs or merge");
+              "--mode must be write, slip, context, human, replay, scope, refs, merge or sync");
         }
       } finally {
         daemon.destroy();

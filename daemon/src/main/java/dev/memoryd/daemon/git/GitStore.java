@@ -101,6 +101,27 @@ public final class GitStore implements AutoCloseable {
     return repo;
   }
 
+  /** Git config key of this clone's replica id ({@code [memoryd] replica = laptop}); per clone, never committed. */
+  public static final String REPLICA_KEY = "memoryd.replica";
+
+  /**
+   * This clone's replica id, or null on the root that made the repository: a replica writes its
+   * chains as {@code <branch>@<replica>}, so two roots never append to one chain.
+   *
+   * @throws IllegalStateException if the configured id is not a valid replica id
+   */
+  public String replica() {
+    String r = repo.getConfig().getString("memoryd", null, "replica");
+    if (r == null || r.isEmpty()) {
+      return null;
+    }
+    if (!dev.memoryd.ledger.BranchName.REPLICA.matcher(r).matches()) {
+      throw new IllegalStateException("git config " + REPLICA_KEY + " = '" + r + "' is not a replica id (1-32 of a-z,"
+          + " 0-9 and -); fix it with 'git config " + REPLICA_KEY + " <id>'");
+    }
+    return r;
+  }
+
   /**
    * A store whose commits move branch {@code branch} instead, over the same repository (one
    * object database, so one pack roll-up at a time; see {@link #compactPacks}). Closing it leaves

@@ -376,6 +376,9 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       case "branch.delete":
       case "branch.merge":
         return branchCall(method, p);
+      case "sync":
+        only(p, "remote", "resolutions", "actor");
+        return unwrap(svc.sync(str(p, "remote", true), p.get("resolutions"), str(p, "actor", false)));
       case "slip.send":
         return slipSend(p);
       case "slip.recv":
@@ -386,7 +389,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
             + "conversation.append, context, explore, slices.create, slices.list, slices.rows, append_row, search, ledger.rotate_key,"
             + " drift.list, drift.show, drift.resolve, capture, replay, declare, scope, traverse,"
             + " proposals.list, proposals.show, proposals.accept, proposals.reject,"
-            + " refs.add, refs.reconcile, refs.repin, refs.retire, refs.list,"
+            + " refs.add, refs.reconcile, refs.repin, refs.retire, refs.list, sync,"
             + " branch.create, branch.list, branch.delete, branch.merge");
     }
   }

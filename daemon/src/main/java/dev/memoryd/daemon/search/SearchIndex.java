@@ -149,9 +149,7 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
   public void accept(List<Event> events) {
     Set<String> paths = new LinkedHashSet<>();
     for (Event e : events) {
-      if (e.filePath() != null) {
-        paths.add(e.filePath());
-      }
+      paths.addAll(dev.memoryd.daemon.write.WritePipeline.touchedPaths(e));
     }
     if (!paths.isEmpty()) {
       updates.submit(() -> reindex(paths));

@@ -171,8 +171,12 @@ public final class ChunkStore implements Consumer<List<Event>> {
     for (Event e : events) {
       if (OP_DECLARE.equals(e.op())) {
         declared.add(e.payload());
-      } else if (e.filePath() != null && e.filePath().startsWith("users/") && e.filePath().endsWith(".md")) {
-        memoryFiles.add(e.filePath());
+      } else {
+        for (String p : dev.memoryd.daemon.write.WritePipeline.touchedPaths(e)) {
+          if (p.startsWith("users/") && p.endsWith(".md")) {
+            memoryFiles.add(p);
+          }
+        }
       }
     }
     if (declared.isEmpty() && memoryFiles.isEmpty()) {

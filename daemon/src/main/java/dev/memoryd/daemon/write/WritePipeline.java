@@ -65,6 +65,8 @@ import dev.memoryd.ledger.IdGenerator;
 public final class WritePipeline implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
   static final String TRAILER_HEAD = "Memoryd-Ledger-Head";
+  /** Names the chain of the ledger-head trailer when it is a replica's ({@code main@laptop}); absent: the branch's own. */
+  public static final String TRAILER_CHAIN = "Memoryd-Ledger-Chain";
   static final String TRAILER_EVENT = "Memoryd-Event";
 
   private final Grammar grammar;
@@ -179,6 +181,22 @@ public final class WritePipeline implements AutoCloseable {
   }
 
   /** Whether a path is a memory file, the files whose human edits are captured. */
+  /**
+   * The files an event changed: its {@code file_path}, and for an event that carries whole texts
+   * ({@code payload.files}: a merge, a sync's merge) each of those.
+   */
+  public static Set<String> touchedPaths(Event e) {
+    Set<String> out = new java.util.LinkedHashSet<>();
+    if (e.filePath() != null) {
+      out.add(e.filePath());
+    }
+    JsonNode fs = e.payload() == null ? null : e.payload().get("files");
+    if (fs != null && fs.isObject()) {
+      fs.fieldNames().forEachRemaining(out::add);
+    }
+    return out;
+  }
+
   public static boolean isMemoryFile(RepoPath p) {
     return isMemoryFile(p.value());
   }
@@ -230,6 +248,16 @@ public final class WritePipeline implements AutoCloseable {
     return branch;
   }
 
+  /** The chain this writer appends to: the branch's, or this replica's chain of it. */
+  public BranchName chainName() {
+    return chain.branch();
+  }
+
+  /** The chain-trailer value of this writer's commits: null when the chain is the branch's own. */
+  private String chainTrailer() {
+    return chain.branch().equals(branch) ? null : chain.branch().value();
+  }
+
   /** The branch's Git store (commits and reads; its writes belong to the writer thread). */
   public GitStore git() {
     return git;
@@ -269,32 +297,42 @@ public final class WritePipeline implements AutoCloseable {
     if (files.workTree()) {
       git.syncIndexToHead(files.root());
     }
-    captured = recordedCommit(git).orElse(null);
+    captured = recordedCommit(git, chain.branch()).orElse(null);
   }
 
   /**
-   * The newest first-parent commit memoryd made (one that carries a ledger head): what the
-   * recorded texts of memory files are. Commits above it are humans'.
+   * The newest first-parent commit memoryd made for chain {@code chainName} (one that carries its
+   * ledger head): what the recorded texts of memory files are. Commits above it are humans' (or a
+   * sync's, which changed no memory file).
    */
-  public static Optional<ObjectId> recordedCommit(GitStore git) throws IOException {
-    return lastLedgerTrailer(git, git.head()).map(Map.Entry::getKey);
+  public static Optional<ObjectId> recordedCommit(GitStore git, BranchName chainName) throws IOException {
+    return lastLedgerTrailer(git, git.head(), chainName).map(Map.Entry::getKey);
   }
 
   /**
-   * The newest first-parent commit from {@code start} with a {@code Memoryd-Ledger-Head}
-   * trailer, and the trailer's value.
+   * The newest first-parent commit from {@code start} with a {@code Memoryd-Ledger-Head} trailer
+   * of chain {@code chainName} (any chain when null), and the trailer's value. A commit without a
+   * {@value #TRAILER_CHAIN} trailer records the chain named like the branch walked.
    */
-  private static Optional<Map.Entry<ObjectId, String>> lastLedgerTrailer(GitStore git, ObjectId start)
-      throws IOException {
+  private static Optional<Map.Entry<ObjectId, String>> lastLedgerTrailer(GitStore git, ObjectId start,
+      BranchName chainName) throws IOException {
     ObjectId c = start;
+    String unqualified = chainName == null ? null : chainName.gitBranch().value();
     try (org.eclipse.jgit.revwalk.RevWalk rw =
         new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
       while (c != null) {
         org.eclipse.jgit.revwalk.RevCommit rc = rw.parseCommit(c);
+        String head = null;
+        String of = unqualified;
         for (Map.Entry<String, String> t : GitStore.parseTrailers(rc.getFullMessage())) {
           if (t.getKey().equals(TRAILER_HEAD)) {
-            return Optional.of(Map.entry(rc.copy(), t.getValue()));
+            head = t.getValue();
+          } else if (t.getKey().equals(TRAILER_CHAIN)) {
+            of = t.getValue();
           }
+        }
+        if (head != null && (chainName == null || chainName.value().equals(of))) {
+          return Optional.of(Map.entry(rc.copy(), head));
         }
         c = rc.getParentCount() == 0 ? null : rc.getParent(0);
       }
@@ -308,19 +346,86 @@ public final class WritePipeline implements AutoCloseable {
         e.filePath(), e.sectionAnchor());
   }
 
+  /**
+   * The chain and head recorded by {@code commit} or its nearest first-parent ancestor that
+   * records one, whichever chain it is (for links to another branch's or replica's chain); a
+   * commit with no {@value #TRAILER_CHAIN} trailer records the chain named {@code branch}.
+   */
+  public static Optional<Map.Entry<BranchName, dev.memoryd.ledger.Head>> ledgerHeadAt(GitStore git, ObjectId commit,
+      String branch) throws IOException {
+    try (org.eclipse.jgit.revwalk.RevWalk rw = new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
+      ObjectId c = commit;
+      while (c != null) {
+        org.eclipse.jgit.revwalk.RevCommit rc = rw.parseCommit(c);
+        String head = null;
+        String of = branch;
+        for (Map.Entry<String, String> t : GitStore.parseTrailers(rc.getFullMessage())) {
+          if (t.getKey().equals(TRAILER_HEAD)) {
+            head = t.getValue();
+          } else if (t.getKey().equals(TRAILER_CHAIN)) {
+            of = t.getValue();
+          }
+        }
+        if (head != null) {
+          int colon = head.indexOf(':');
+          return Optional.of(Map.entry(new BranchName(of), new dev.memoryd.ledger.Head(
+              Long.parseLong(head.substring(0, colon)), head.substring(colon + 1))));
+        }
+        c = rc.getParentCount() == 0 ? null : rc.getParent(0);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Commits files under {@code ledger/} that other replicas' chains hold (brought by a sync), with
+   * no event of this branch's chain, as a merge of {@code mergeParent} when it is not null; writes
+   * them to the working tree first. Call on the writer thread ({@link #exclusive}). Returns empty,
+   * changing nothing, when commits made with git since memoryd's last one are still to be
+   * captured (capture first, then call again).
+   */
+  public Optional<ObjectId> commitForeign(Map<String, byte[]> ledgerFiles, String message, ObjectId mergeParent)
+      throws IOException {
+    for (String p : ledgerFiles.keySet()) {
+      if (!p.startsWith("ledger/")) {
+        throw new IllegalArgumentException("not a ledger file: " + p);
+      }
+    }
+    if (!git.holdRef(Long.getLong("memoryd.refLockWaitMs", 2000))) {
+      throw new IOException("the branch is locked by another git command (" + git.refLockFile() + ")");
+    }
+    try {
+      if (!java.util.Objects.equals(git.refNow(), captured)) {
+        return Optional.empty();
+      }
+      files.writeAll(ledgerFiles);
+      Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+      try (GitStore.Batch gb = git.batch()) {
+        gb.commit(ledgerFiles, committer(now), committer(now), message, mergeParent);
+        gb.publish();
+        if (files.workTree()) {
+          indexBacklog.putAll(gb.written());
+        }
+      }
+      captured = git.head();
+      return Optional.of(captured);
+    } finally {
+      git.releaseRef();
+    }
+  }
+
   /** The ledger seq the branch head (or its nearest memoryd ancestor) says is published. */
   private long publishedSeq() throws IOException {
-    return publishedHead(git).map(dev.memoryd.ledger.Head::seq).orElse(0L);
+    return publishedHeadAt(git, git.head(), chain.branch()).map(dev.memoryd.ledger.Head::seq).orElse(0L);
   }
 
-  /** The ledger head recorded in the trailer of the branch's latest memoryd commit, if any. */
-  public static Optional<dev.memoryd.ledger.Head> publishedHead(GitStore git) throws IOException {
-    return publishedHeadAt(git, git.head());
-  }
-
-  /** The ledger head recorded by {@code commit} or its nearest first-parent memoryd ancestor. */
-  public static Optional<dev.memoryd.ledger.Head> publishedHeadAt(GitStore git, ObjectId commit) throws IOException {
-    return lastLedgerTrailer(git, commit).map(t -> {
+  /**
+   * The head of chain {@code chainName} (any chain when null) recorded by {@code commit} or its
+   * nearest first-parent memoryd ancestor that records that chain.
+   */
+  public static Optional<dev.memoryd.ledger.Head> publishedHeadAt(GitStore git, ObjectId commit,
+      BranchName chainName) throws IOException {
+    return lastLedgerTrailer(git, commit, chainName).map(t -> {
       String v = t.getValue();
       int colon = v.indexOf(':');
       return new dev.memoryd.ledger.Head(Long.parseLong(v.substring(0, colon)), v.substring(colon + 1));
@@ -379,7 +484,7 @@ public final class WritePipeline implements AutoCloseable {
         Event last = g.get(g.size() - 1);
         batch.commit(commitFiles, author(g.get(0).actor(), now), committer(now),
             message(summaries(a.events()), g.get(0).rationale(), g.get(0).actor(),
-                g.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash()),
+                g.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash(), chainTrailer()),
             m instanceof MergeParent mp ? mp.mergeParent() : null);
       }
       Map<String, byte[]> toWrite = new LinkedHashMap<>();
@@ -1225,7 +1330,7 @@ public final class WritePipeline implements AutoCloseable {
           commitFiles.putAll(segments.get(i));
           commits.add(gb.commit(commitFiles, a.author != null ? a.author : author(a.p.req.actor(), now), committer(now),
               message(summaries(a.specs), a.p.req.rationale(), a.p.req.actor(),
-                  ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash()),
+                  ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash(), chainTrailer()),
               a.p.req.mutation() instanceof MergeParent mp ? mp.mergeParent() : null));
         }
         long t5 = System.nanoTime();
@@ -1422,6 +1527,12 @@ public final class WritePipeline implements AutoCloseable {
   /** A memoryd commit message: subject, rationale, actor, event ids and the ledger-head trailer. */
   public static String message(List<String> summaries, String rationale, String actor,
       List<String> eventIds, long headSeq, String headHash) {
+    return message(summaries, rationale, actor, eventIds, headSeq, headHash, null);
+  }
+
+  /** As {@link #message}, naming the chain of the head in a {@value #TRAILER_CHAIN} trailer when not null. */
+  public static String message(List<String> summaries, String rationale, String actor,
+      List<String> eventIds, long headSeq, String headHash, String chain) {
     String subject = "memoryd: " + String.join("; ", summaries);
     if (subject.length() > 72) {
       subject = subject.substring(0, 69) + "...";
@@ -1435,6 +1546,9 @@ public final class WritePipeline implements AutoCloseable {
       sb.append(TRAILER_EVENT).append(": ").append(id).append('\n');
     }
     sb.append(TRAILER_HEAD).append(": ").append(headSeq).append(':').append(headHash).append('\n');
+    if (chain != null) {
+      sb.append(TRAILER_CHAIN).append(": ").append(chain).append('\n');
+    }
     return sb.toString();
   }
 

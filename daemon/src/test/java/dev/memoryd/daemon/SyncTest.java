@@ -1,0 +1,295 @@
+package dev.memoryd.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code sync} (issue 4 item 7): two daemons on two roots, one bare repository on disk between
+ * them, real sockets and the real git CLI for checks.
+ */
+class SyncTest {
+  static final String CRITIC_NOTES = "users/sam/parts/inner-critic/notes.md";
+  static final String YOUNG_NOTES = "users/sam/parts/young-one/notes.md";
+  static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
+
+  @TempDir Path tmp;
+  Path remote;
+  TestRoot a;
+  TestRoot b;
+
+  @BeforeEach
+  void twoRoots() throws Exception {
+    remote = tmp.resolve("remote.git");
+    run("git", "init", "--bare", "-q", "-b", "main", remote.toString());
+    a = new TestRoot(tmp.resolve("a")).serve();
+    a.git("remote", "add", "origin", remote.toString());
+    JsonNode first = ok(sync(a));
+    assertEquals("ok", row(first, "main").get("pushed").asText(), first.toString());
+    b = TestRoot.cloneOf(tmp.resolve("b"), remote.toString(), a.cfg.keyFile(), "b").serveAsIs();
+  }
+
+  @AfterEach
+  void close() {
+    if (a != null) {
+      a.close();
+    }
+    if (b != null) {
+      b.close();
+    }
+  }
+
+  private static String run(String... cmd) throws Exception {
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), String.join(" ", cmd) + ": " + out);
+    return out;
+  }
+
+  private static JsonNode ok(JsonNode r) {
+    assertTrue(r.has("result"), r.toString());
+    return r.get("result");
+  }
+
+  private static JsonNode sync(TestRoot r) throws Exception {
+    return r.call("sync", "{\"remote\":\"origin\"}");
+  }
+
+  private static JsonNode row(JsonNode syncResult, String branch) {
+    for (JsonNode x : syncResult.get("branches")) {
+      if (x.get("branch").asText().equals(branch)) {
+        return x;
+      }
+    }
+    throw new AssertionError("no row for " + branch + " in " + syncResult);
+  }
+
+  private static JsonNode appendItem(TestRoot r, String path, String item) throws Exception {
+    return r.call("write", "{\"rationale\":\"r\",\"actor\":\"agent\",\"ops\":[{\"op\":\"append_item\",\"path\":\""
+        + path + "\",\"section\":\"Inbox\",\"item\":\"" + item + "\"}]}");
+  }
+
+  private static JsonNode replaceRole(TestRoot r, String text) throws Exception {
+    return r.call("write", "{\"rationale\":\"r\",\"actor\":\"agent\",\"ops\":[{\"op\":\"replace_section\",\"path\":\""
+        + CRITIC + "\",\"section\":\"Role\",\"content\":\"" + text + "\"}]}");
+  }
+
+  private static Map<String, String> memoryFiles(TestRoot r) throws Exception {
+    Map<String, String> out = new TreeMap<>();
+    try (Stream<Path> s = Files.walk(r.dir.resolve("users"))) {
+      for (Path p : (Iterable<Path>) s.filter(Files::isRegularFile)::iterator) {
+        out.put(r.dir.relativize(p).toString(), Files.readString(p));
+      }
+    }
+    return out;
+  }
+
+  private static void assertVerifies(TestRoot r) throws Exception {
+    JsonNode v = ok(r.call("ledger.verify", null));
+    assertTrue(v.get("ok").asBoolean(), v.toString());
+    JsonNode replay = ok(r.call("replay", "{\"verify\":true}"));
+    assertTrue(replay.get("ok").asBoolean(), replay.toString());
+  }
+
+  /** Syncs A, B, A, ... until a round changes nothing on either side; returns the rounds it took. */
+  private int settle() throws Exception {
+    for (int round = 1; round <= 6; round++) {
+      String headA = a.git("rev-parse", "main").strip();
+      String headB = b.git("rev-parse", "main").strip();
+      JsonNode sa = ok(sync(a));
+      JsonNode sb = ok(sync(b));
+      assertTrue(sa.get("ok").asBoolean(), sa.toString());
+      assertTrue(sb.get("ok").asBoolean(), sb.toString());
+      if (headA.equals(a.git("rev-parse", "main").strip()) && headB.equals(b.git("rev-parse", "main").strip())
+          && row(sa, "main").get("outcome").asText().equals("up_to_date")
+          && row(sb, "main").get("outcome").asText().equals("up_to_date")) {
+        return round;
+      }
+    }
+    throw new AssertionError("two replicas that sync in turn never settled");
+  }
+
+  @Test
+  void twoReplicas_writingConcurrently_bothHoldEveryWrite_andBothLedgersVerify() throws Exception {
+    int n = 24;
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Callable<Void> writerA = () -> {
+        for (int i = 0; i < n; i++) {
+          assertTrue(appendItem(a, CRITIC_NOTES, "from a " + i).has("result"));
+          if (i % 8 == 7) {
+            assertFalse(sync(a).has("error")); // syncs while the other root writes and syncs
+          }
+        }
+        return null;
+      };
+      Callable<Void> writerB = () -> {
+        for (int i = 0; i < n; i++) {
+          assertTrue(appendItem(b, YOUNG_NOTES, "from b " + i).has("result"));
+          if (i % 8 == 3) {
+            assertFalse(sync(b).has("error"));
+          }
+        }
+        return null;
+      };
+      List<Future<Void>> fs = new ArrayList<>(List.of(pool.submit(writerA), pool.submit(writerB)));
+      for (Future<Void> f : fs) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    int rounds = settle();
+    assertTrue(rounds <= 3, "settled in " + rounds + " rounds");
+
+    Map<String, String> filesA = memoryFiles(a);
+    assertEquals(filesA, memoryFiles(b), "both roots hold the same memory files");
+    for (int i = 0; i < n; i++) {
+      assertTrue(filesA.get(CRITIC_NOTES).contains("from a " + i + "\n"), "a's write " + i);
+      assertTrue(filesA.get(YOUNG_NOTES).contains("from b " + i + "\n"), "b's write " + i);
+    }
+    assertVerifies(a);
+    assertVerifies(b);
+    // Each root's ledger holds the other's chain, whose lines are the other's writes.
+    String bChainOnA = a.git("show", "main:ledger/main@b/0000/00000000.ndjson");
+    assertTrue(bChainOnA.contains("\"op\":\"branch_fork\""), "b's chain starts with its fork");
+    assertTrue(bChainOnA.contains("from b 0"), bChainOnA);
+    assertTrue(b.git("show", "main:ledger/main/0000/00000000.ndjson").contains("from a 0"));
+    assertEquals(a.git("show", "main:ledger/main@b/0000/00000000.ndjson"),
+        Files.readString(b.dir.resolve("ledger/main@b/0000/00000000.ndjson")).substring(0, bChainOnA.length()),
+        "a holds a prefix of b's own chain file, byte for byte");
+    assertEquals(a.git("rev-parse", "main^{tree}").strip(), b.git("rev-parse", "main^{tree}").strip(),
+        "settled roots hold the same tree");
+    a.git("fsck", "--full");
+    b.git("fsck", "--full");
+    assertEquals("", a.git("status", "--porcelain", "--", "users", "ledger").strip());
+    assertEquals("", b.git("status", "--porcelain", "--", "users", "ledger").strip());
+
+    JsonNode found = ok(a.call("search", "{\"q\":\"from b 5\"}"));
+    assertTrue(found.toString().contains(YOUNG_NOTES), "b's writes are searchable on a: " + found);
+
+    // Both restart: recovery finds each root's own published head among the other's commits.
+    a.close();
+    b.close();
+    a.serveAsIs();
+    b.serveAsIs();
+    assertVerifies(a);
+    assertVerifies(b);
+    assertTrue(appendItem(a, CRITIC_NOTES, "after restart a").has("result"));
+    assertTrue(appendItem(b, YOUNG_NOTES, "after restart b").has("result"));
+    settle();
+    assertEquals(memoryFiles(a), memoryFiles(b));
+    assertTrue(a.file(YOUNG_NOTES).contains("after restart b"));
+    assertVerifies(a);
+    assertVerifies(b);
+  }
+
+  @Test
+  void sameSection_changedOnBothReplicas_isAConflict_andTheCallerResolvesIt() throws Exception {
+    assertTrue(replaceRole(a, "A says the critic guards.").has("result"));
+    assertTrue(replaceRole(b, "B says the critic pushes.").has("result"));
+    ok(sync(a));
+    String headB = b.git("rev-parse", "main").strip();
+    String fileB = b.file(CRITIC);
+    Path ownChain = b.dir.resolve("ledger/main@b/0000/00000000.ndjson");
+    String chainB = Files.readString(ownChain);
+
+    JsonNode s = ok(sync(b));
+    assertFalse(s.get("ok").asBoolean(), s.toString());
+    JsonNode main = row(s, "main");
+    assertEquals("conflict", main.get("outcome").asText(), s.toString());
+    JsonNode c = main.get("conflicts").get(0);
+    assertEquals(CRITIC, c.get("path").asText());
+    assertEquals("role", c.get("section").asText());
+    assertTrue(c.get("theirs").asText().contains("A says"), c.toString());
+    assertTrue(c.get("ours").asText().contains("B says"), c.toString());
+    assertEquals(headB, b.git("rev-parse", "main").strip(), "nothing merged");
+    assertEquals(fileB, b.file(CRITIC), "no conflict markers, no change");
+    assertEquals(chainB, Files.readString(ownChain), "nothing recorded on b's chain");
+    assertTrue(ok(b.call("ledger.verify", null)).get("ok").asBoolean(), "a's lines, brought in, verify");
+    assertNotEquals("ok", main.path("pushed").asText(), "a diverged branch is not pushed over the remote");
+
+    JsonNode resolved = ok(b.call("sync", "{\"remote\":\"origin\",\"resolutions\":[{\"path\":\"" + CRITIC
+        + "\",\"section\":\"role\",\"take\":\"theirs\"}]}"));
+    assertTrue(resolved.get("ok").asBoolean(), resolved.toString());
+    assertEquals("merged", row(resolved, "main").get("outcome").asText());
+    assertTrue(b.file(CRITIC).contains("A says the critic guards."));
+    assertFalse(b.file(CRITIC).contains("B says"));
+    settle();
+    assertEquals(memoryFiles(a), memoryFiles(b));
+    assertVerifies(a);
+    assertVerifies(b);
+  }
+
+  @Test
+  void branchesTravel_aBranchMadeOnOneRootIsStartedOnTheOther_withItsOwnChain() throws Exception {
+    ok(a.call("branch.create", "{\"name\":\"idea\"}"));
+    assertTrue(a.call("write", "{\"rationale\":\"r\",\"actor\":\"agent\",\"branch\":\"idea\",\"ops\":[{\"op\":"
+        + "\"append_item\",\"path\":\"" + CRITIC_NOTES + "\",\"section\":\"Inbox\",\"item\":\"on idea\"}]}").has("result"));
+    ok(sync(a));
+    JsonNode s = ok(sync(b));
+    assertEquals("created", row(s, "idea").get("outcome").asText(), s.toString());
+    assertTrue(b.git("show", "idea:" + CRITIC_NOTES).contains("on idea"));
+    assertTrue(b.git("show", "idea:ledger/idea@b/0000/00000000.ndjson").contains("\"op\":\"branch_fork\""));
+    assertTrue(b.call("write", "{\"rationale\":\"r\",\"actor\":\"agent\",\"branch\":\"idea\",\"ops\":[{\"op\":"
+        + "\"append_item\",\"path\":\"" + YOUNG_NOTES + "\",\"section\":\"Inbox\",\"item\":\"b on idea\"}]}").has("result"));
+    ok(sync(b));
+    JsonNode back = ok(sync(a));
+    assertTrue(back.get("ok").asBoolean(), back.toString());
+    assertTrue(a.git("show", "idea:" + YOUNG_NOTES).contains("b on idea"));
+    assertFalse(a.file(YOUNG_NOTES).contains("b on idea"), "a branch that is not checked out leaves the working tree alone");
+    assertVerifies(a);
+    assertVerifies(b);
+  }
+
+  @Test
+  void unknownRemote_isNotFound_andChangesNothing() throws Exception {
+    String head = a.git("rev-parse", "main").strip();
+    JsonNode r = a.call("sync", "{\"remote\":\"nowhere\"}");
+    assertEquals("not_found", r.get("error").get("data").get("reason").asText(), r.toString());
+    assertTrue(r.get("error").get("message").asText().contains("git -C"), r.toString());
+    assertEquals(head, a.git("rev-parse", "main").strip());
+    JsonNode bad = a.call("sync", "{\"remote\":\"origin\",\"resolutions\":\"theirs\"}");
+    assertEquals("invalid_request", bad.get("error").get("data").get("reason").asText(), bad.toString());
+  }
+
+  @Test
+  void twoRootsWritingOneChain_areRefused_namingTheReplicaId() throws Exception {
+    // A plain git clone has no replica id: it would write chain "main", as the root it came from does.
+    Path c = tmp.resolve("c/memory");
+    run("git", "clone", "-q", remote.toString(), c.toString());
+    try (TestRoot plain = TestRoot.existing(c, a.cfg.keyFile()).serveAsIs()) {
+      assertTrue(appendItem(plain, CRITIC_NOTES, "from c").has("result"));
+      plain.git("push", "-q", "origin", "main");
+    }
+    assertTrue(appendItem(a, CRITIC_NOTES, "from a").has("result"));
+    String head = a.git("rev-parse", "main").strip();
+    JsonNode s = ok(sync(a));
+    assertFalse(s.get("ok").asBoolean());
+    JsonNode main = row(s, "main");
+    assertEquals("error", main.get("outcome").asText(), s.toString());
+    assertTrue(main.get("error").asText().contains("replica id"), main.toString());
+    assertEquals(head, a.git("rev-parse", "main").strip(), "nothing merged");
+    assertFalse(a.file(CRITIC_NOTES).contains("from c"));
+  }
+}
