@@ -18,3 +18,4 @@ run --mode human --quiet-ms 2000 --edits 30
 run --mode replay --events 100000 --parts 1000
 run --mode replay --events 100000 --parts 100
 run --mode merge --writes 1000
+run --mode sync --writes 1000

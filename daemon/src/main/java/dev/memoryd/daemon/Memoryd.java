@@ -837,6 +837,16 @@ public final class Memoryd implements AutoCloseable {
         return Outcome.ok(e);
       }
     }
+    // Not this root's chain: another branch's or another replica's (brought by sync).
+    Optional<Event> elsewhere = Verifier.find(cfg.ledgerDir(), t.eventId());
+    if (elsewhere.isPresent()) {
+      Event e = elsewhere.get();
+      if (!EvidenceToken.of(Instant.parse(e.ts()), t.eventId()).equals(t)) {
+        return Outcome.fail(ErrorReason.NOT_FOUND, "event " + want + " exists but its time is " + e.ts()
+            + ", not the token's");
+      }
+      return Outcome.ok(e);
+    }
     return Outcome.fail(ErrorReason.NOT_FOUND, "no event " + want + " in the ledger");
   }
 

@@ -196,8 +196,11 @@ class SyncTest {
     assertVerifies(a);
     assertVerifies(b);
     assertTrue(appendItem(a, CRITIC_NOTES, "after restart a").has("result"));
-    assertTrue(appendItem(b, YOUNG_NOTES, "after restart b").has("result"));
+    JsonNode late = ok(appendItem(b, YOUNG_NOTES, "after restart b"));
     settle();
+    JsonNode resolved = ok(a.call("resolve", "{\"token\":\"" + late.get("events").get(0).get("token").asText() + "\"}"));
+    assertEquals(late.get("events").get(0).get("event_id").asText(), resolved.get("event_id").asText(),
+        "an evidence token of b's resolves on a");
     assertEquals(memoryFiles(a), memoryFiles(b));
     assertTrue(a.file(YOUNG_NOTES).contains("after restart b"));
     assertVerifies(a);
@@ -291,5 +294,36 @@ class SyncTest {
     assertTrue(main.get("error").asText().contains("replica id"), main.toString());
     assertEquals(head, a.git("rev-parse", "main").strip(), "nothing merged");
     assertFalse(a.file(CRITIC_NOTES).contains("from c"));
+  }
+
+  @Test
+  void aReplicaForkLineWithoutItsCommit_isCommittedByRecovery() throws Exception {
+    // What a kill between the fork line's fsync and its commit leaves on a clone's first start.
+    TestRoot c = TestRoot.cloneOf(tmp.resolve("c"), remote.toString(), a.cfg.keyFile(), "c");
+    String cloned = c.git("rev-parse", "main").strip();
+    dev.memoryd.ledger.KeyRing keys = dev.memoryd.ledger.KeyRing.loadOrCreate(c.cfg.keyFile(), new java.security.SecureRandom());
+    dev.memoryd.ledger.IdGenerator ids = new dev.memoryd.ledger.IdGenerator(java.time.Clock.systemUTC(), new java.util.Random(3));
+    try (dev.memoryd.ledger.Ledger l = dev.memoryd.ledger.Ledger.open(c.cfg.ledgerDir(), keys,
+        new dev.memoryd.ledger.LedgerOptions(c.cfg.segmentLines(), ids))) {
+      com.fasterxml.jackson.databind.node.ObjectNode payload = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+      String id = ids.next().value();
+      java.util.regex.Matcher h = java.util.regex.Pattern.compile("Memoryd-Ledger-Head: (\\d+):(\\w+)")
+          .matcher(c.git("log", "-1", "--format=%B", "main"));
+      assertTrue(h.find());
+      payload.putObject("link").put("branch", "main").put("seq", Long.parseLong(h.group(1))).put("line_hash", h.group(2));
+      payload.putObject("fork").put("from", "main").put("from_commit", cloned).put("replica", "c");
+      payload.putObject("decl").put("id", id).put("index", 0).put("count", 1);
+      l.chain(dev.memoryd.ledger.BranchName.of("main@c")).append(List.of(new dev.memoryd.ledger.EventDraft(id,
+          java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), "main", "memoryd",
+          null, null, null, null, "branch_fork", null, null, null, payload, "fork", List.of(), null, null)));
+    }
+    try (TestRoot served = c.serveAsIs()) {
+      assertEquals(cloned, served.git("rev-parse", "main^").strip(), "one commit on the cloned head");
+      assertTrue(served.git("log", "-1", "--format=%B", "main").contains("Memoryd-Ledger-Chain: main@c"));
+      assertTrue(served.git("show", "main:ledger/main@c/0000/00000000.ndjson").contains("\"op\":\"branch_fork\""));
+      assertEquals(1, served.git("show", "main:ledger/main@c/0000/00000000.ndjson").lines().count(), "not forked twice");
+      assertTrue(appendItem(served, CRITIC_NOTES, "from c").has("result"));
+      assertVerifies(served);
+    }
   }
 }

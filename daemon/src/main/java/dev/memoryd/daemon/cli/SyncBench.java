@@ -21,7 +21,8 @@ import dev.memoryd.daemon.rpc.JsonRpc;
  * from the bare repository as replica {@code b}. Both write {@code writes} declarations at the
  * same time (closed loop, one client each: A on part-0, B on part-1, the overview on both so files
  * merge per section), then A syncs (push), B syncs (fetch, merge A's writes, push) and A syncs
- * (fetch, take B's merge); a fourth and fifth sync must find nothing to do. Times each sync over
+ * (fetch, take B's merge), B syncs once more (A's merge line, committed with no event), and a
+ * sixth and seventh sync must find nothing to do. Times each sync over
  * the socket and checks that both hold the same tree and that both ledgers and replays verify.
  */
 final class SyncBench {
@@ -70,8 +71,10 @@ final class SyncBench {
       out.put("sync_a_push_ms", timedSync(a, "main", null));
       out.put("sync_b_merge_ms", timedSync(b, "main", "merged"));
       out.put("sync_a_take_ms", timedSync(a, "main", null));
-      out.put("settle_b_ms", timedSync(b, "main", "up_to_date"));
+      // B holds A's merge line only once it commits it (a merge with no event); then both settle.
+      out.put("sync_b_chains_ms", timedSync(b, "main", "chains"));
       out.put("settle_a_ms", timedSync(a, "main", "up_to_date"));
+      out.put("settle_b_ms", timedSync(b, "main", "up_to_date"));
       out.put("same_tree", tree(a).equals(tree(b)));
       out.put("ledger_verify_ok", verified(a) && verified(b));
       out.put("replay_verify_ok", replayed(a) && replayed(b));

@@ -333,6 +333,11 @@ public final class GitStore implements AutoCloseable {
 
   /** All file paths in the head tree. */
   public List<String> listFiles(ObjectId commit) throws IOException {
+    return listFiles(commit, null);
+  }
+
+  /** Every file path in {@code commit}'s tree under directory {@code dir} (all when null). */
+  public List<String> listFiles(ObjectId commit, String dir) throws IOException {
     List<String> out = new ArrayList<>();
     if (commit == null) {
       return out;
@@ -340,6 +345,9 @@ public final class GitStore implements AutoCloseable {
     try (RevWalk rw = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo)) {
       tw.addTree(rw.parseCommit(commit).getTree());
       tw.setRecursive(true);
+      if (dir != null) {
+        tw.setFilter(org.eclipse.jgit.treewalk.filter.PathFilter.create(dir));
+      }
       while (tw.next()) {
         out.add(tw.getPathString());
       }

@@ -97,7 +97,7 @@ public final class Sync {
           theirs.put(name, r.getObjectId());
         }
       }
-      int chainFiles = materialize(theirs.values());
+      int chainFiles = materialize(theirs);
       ObjectNode out = JsonNodeFactory.instance.objectNode();
       out.put("remote", remote).put("fetched_branches", theirs.size()).put("chain_files", chainFiles);
       ArrayNode rows = out.putArray("branches");
@@ -172,11 +172,15 @@ public final class Sync {
    * links to those chains verify and replay can follow a replica's fork; a chain not committed on
    * the checked-out branch stays out of its {@code git status}. Returns the files written.
    */
-  private int materialize(java.util.Collection<ObjectId> heads) throws IOException {
+  private int materialize(Map<String, ObjectId> heads) throws IOException {
     Map<String, byte[]> best = new TreeMap<>();
-    for (ObjectId h : heads) {
-      for (String path : git.listFiles(h)) {
-        BranchName chain = path.startsWith("ledger/") ? Branches.chainOfPath(path) : null;
+    ObjectId checkedOut = git.refNow();
+    for (Map.Entry<String, ObjectId> e : heads.entrySet()) {
+      ObjectId h = e.getValue();
+      // What the local branch holds was brought in by earlier syncs: only the difference is read.
+      ObjectId base = git.branchHead(e.getKey()).orElse(checkedOut);
+      for (String path : git.changedPaths(base, h, p -> p.startsWith("ledger/"))) {
+        BranchName chain = Branches.chainOfPath(path);
         if (chain == null || branches.ours(chain)) {
           continue;
         }
@@ -189,7 +193,7 @@ public final class Sync {
     }
     int written = 0;
     List<BranchName> excluded = new ArrayList<>();
-    String checkedOut = branches.checkedOutName();
+    String checkedOutName = branches.checkedOutName();
     for (Map.Entry<String, byte[]> e : best.entrySet()) {
       Path file = root.resolve(e.getKey());
       Optional<byte[]> disk = Files.exists(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
@@ -199,7 +203,7 @@ public final class Sync {
       writeAtomically(file, e.getValue());
       written++;
       BranchName chain = Branches.chainOfPath(e.getKey());
-      if (!chain.gitBranch().value().equals(checkedOut) && !excluded.contains(chain)) {
+      if (!chain.gitBranch().value().equals(checkedOutName) && !excluded.contains(chain)) {
         branches.excludeChain(chain);
         excluded.add(chain);
       }
