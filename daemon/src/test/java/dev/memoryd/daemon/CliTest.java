@@ -167,4 +167,29 @@ class CliTest {
     assertEquals(1, run("proposals", "accept", "nope"));
     assertTrue(err.toString().contains("not_found"), err.toString());
   }
+
+  @Test
+  void clone_intoANonEmptyRoot_isAUsageError_andSyncWithoutADaemonSaysHowToStartOne() throws Exception {
+    assertEquals(2, run("clone", tmp.resolve("nowhere.git").toString()));
+    assertTrue(err.toString().contains("not empty"), err.toString());
+    assertEquals(1, run("sync", "--remote", "origin"));
+    assertTrue(err.toString().contains("serve"), err.toString());
+  }
+
+  @Test
+  void clone_makesAReplicaRoot_thatServesItsOwnChain() throws Exception {
+    Path remote = tmp.resolve("remote.git");
+    org.eclipse.jgit.api.Git.init().setBare(true).setInitialBranch("main").setDirectory(remote.toFile()).call().close();
+    root.git("push", "-q", remote.toString(), "main");
+    Path clone = tmp.resolve("clone");
+    assertEquals(0, Main.run(new String[] {"clone", remote.toString(), "--replica", "laptop", "--root", clone.toString(),
+        "--key-file", root.cfg.keyFile().toString()}));
+    assertTrue(out.toString().contains("replica id laptop"), out.toString());
+    try (TestRoot c = TestRoot.existing(clone, root.cfg.keyFile()).serveAsIs()) {
+      assertTrue(c.git("config", "memoryd.replica").strip().equals("laptop"));
+      assertTrue(Files.exists(clone.resolve("ledger/main@laptop/0000/00000000.ndjson")));
+    }
+    assertEquals(2, Main.run(new String[] {"clone", remote.toString(), "--replica", "Bad_Id", "--root",
+        tmp.resolve("clone2").toString(), "--key-file", root.cfg.keyFile().toString()}));
+  }
 }

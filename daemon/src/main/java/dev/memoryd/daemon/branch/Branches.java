@@ -475,6 +475,13 @@ public final class Branches implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
     }
+    ObjectNode r = JsonNodeFactory.instance.objectNode();
+    r.put("branch", name);
+    BranchName bn = safeName(name);
+    if (bn != null && !name.equals(checkedOutName()) && ledger.chain(chainOf(bn)).head().seq() == 0) {
+      return Outcome.ok(r.put("outcome", "skipped").put("message", "the local branch has no chain of this root"
+          + " (made with git, or a proposal branch): not merged"));
+    }
     Outcome<WritePipeline> o = writer(name);
     if (o instanceof Outcome.Failed<WritePipeline> f) {
       return Outcome.fail(f.failure());
@@ -482,8 +489,6 @@ public final class Branches implements AutoCloseable {
     WritePipeline w = ((Outcome.Ok<WritePipeline>) o).value();
     GitStore g = w.git();
     ObjectId ours = g.refNow();
-    ObjectNode r = JsonNodeFactory.instance.objectNode();
-    r.put("branch", name);
     Map<String, byte[]> chains;
     try {
       chains = foreignChains(g, ours, theirs);

@@ -116,29 +116,23 @@ public final class Sync {
     }
   }
 
-  private static JsonNode resolutionsFor(JsonNode all, String branch) {
+  /** An array is the checked-out branch's; an object maps branch names to arrays. */
+  private JsonNode resolutionsFor(JsonNode all, String branch) {
     if (all == null || all.isNull()) {
       return null;
     }
-    return all.isArray() ? all : all.get(branch);
+    if (all.isArray()) {
+      return branch.equals(branches.checkedOutName()) ? all : null;
+    }
+    return all.get(branch);
   }
 
   private ObjectNode mergeOne(String name, ObjectId theirs, String remote, JsonNode resolutions, String actor)
       throws IOException {
     String from = remote + "/" + name;
-    ObjectNode row;
     if (branches.exists(name)) {
-      if (resolutions != null && !name.equals(branches.checkedOutName()) && !resolutions.isArray()) {
-        resolutions = null;
-      }
       Outcome<ObjectNode> o = branches.syncMerge(name, theirs, from, resolutions, actor);
-      row = o instanceof Outcome.Ok<ObjectNode> k ? k.value() : error(name, ((Outcome.Failed<ObjectNode>) o).failure().message());
-      if (o instanceof Outcome.Failed<ObjectNode> f && f.failure().reason() == ErrorReason.INVALID_REQUEST
-          && f.failure().message().contains("has no ledger chain")) {
-        row = JsonNodeFactory.instance.objectNode().put("branch", name).put("outcome", "skipped")
-            .put("message", "the local branch has no chain of this root (made with git, or a proposal branch); not merged");
-      }
-      return row;
+      return o instanceof Outcome.Ok<ObjectNode> k ? k.value() : error(name, ((Outcome.Failed<ObjectNode>) o).failure().message());
     }
     if (git.repository().getRefDatabase().exactRef(Branches.DELETED_PREFIX + name) != null) {
       return JsonNodeFactory.instance.objectNode().put("branch", name).put("outcome", "deleted_here")
