@@ -132,7 +132,7 @@ class SyncTest {
   @Test
   void twoReplicas_writingConcurrently_bothHoldEveryWrite_andBothLedgersVerify() throws Exception {
     int n = 24;
-    ExecutorService pool = Executors.newFixedThreadPool(2);
+    ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
       Callable<Void> writerA = () -> {
         for (int i = 0; i < n; i++) {
@@ -152,7 +152,14 @@ class SyncTest {
         }
         return null;
       };
-      List<Future<Void>> fs = new ArrayList<>(List.of(pool.submit(writerA), pool.submit(writerB)));
+      Callable<Void> writerA2 = () -> { // another client of a, writing while a syncs
+        for (int i = 0; i < n; i++) {
+          assertTrue(a.call("write", "{\"rationale\":\"r\",\"actor\":\"agent\",\"ops\":[{\"op\":\"append_item\","
+              + "\"path\":\"" + CRITIC + "\",\"section\":\"Triggers\",\"item\":\"a2 " + i + "\"}]}").has("result"));
+        }
+        return null;
+      };
+      List<Future<Void>> fs = new ArrayList<>(List.of(pool.submit(writerA), pool.submit(writerB), pool.submit(writerA2)));
       for (Future<Void> f : fs) {
         f.get();
       }
@@ -167,6 +174,7 @@ class SyncTest {
     for (int i = 0; i < n; i++) {
       assertTrue(filesA.get(CRITIC_NOTES).contains("from a " + i + "\n"), "a's write " + i);
       assertTrue(filesA.get(YOUNG_NOTES).contains("from b " + i + "\n"), "b's write " + i);
+      assertTrue(filesA.get(CRITIC).contains("a2 " + i + "\n"), "a's second client's write " + i);
     }
     assertVerifies(a);
     assertVerifies(b);
