@@ -586,24 +586,13 @@ public final class Branches implements AutoCloseable {
   private static ObjectId commitForeign(WritePipeline w, Map<String, byte[]> files, String message, ObjectId mergeParent)
       throws IOException {
     for (int attempt = 0; attempt < 5; attempt++) {
-      Optional<ObjectId> c = awaitAny(w.exclusive(() -> w.commitForeign(files, message, mergeParent)));
+      Optional<ObjectId> c = await(w.exclusive(() -> w.commitForeign(files, message, mergeParent)));
       if (c.isPresent()) {
         return c.get();
       }
       await(w.capture(List.of())); // commits made with git come first, as before any write
     }
     throw new IOException("the branch kept moving under the sync (commits made with git?); run sync again");
-  }
-
-  private static <T> T awaitAny(java.util.concurrent.CompletableFuture<T> f) throws IOException {
-    try {
-      return f.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while waiting for the writer");
-    } catch (ExecutionException e) {
-      throw new IOException("the writer failed: " + e.getCause().getMessage(), e.getCause());
-    }
   }
 
   /**
@@ -643,7 +632,7 @@ public final class Branches implements AutoCloseable {
     return actor == null || actor.isBlank() ? "agent" : actor;
   }
 
-  private static WriteOutcome await(java.util.concurrent.CompletableFuture<WriteOutcome> f) throws IOException {
+  private static <T> T await(java.util.concurrent.CompletableFuture<T> f) throws IOException {
     try {
       return f.get();
     } catch (InterruptedException e) {

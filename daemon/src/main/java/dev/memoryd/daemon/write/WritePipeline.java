@@ -311,15 +311,26 @@ public final class WritePipeline implements AutoCloseable {
 
   /**
    * The newest first-parent commit from {@code start} with a {@code Memoryd-Ledger-Head} trailer
-   * of chain {@code chainName} (any chain when null), and the trailer's value. A commit without a
-   * {@value #TRAILER_CHAIN} trailer records the chain named like the branch walked.
+   * of chain {@code chainName} (any chain when null), and the trailer's value.
    */
   private static Optional<Map.Entry<ObjectId, String>> lastLedgerTrailer(GitStore git, ObjectId start,
       BranchName chainName) throws IOException {
+    return ledgerTrailer(git, start, chainName == null ? null : chainName.gitBranch().value(),
+        of -> chainName == null || chainName.value().equals(of)).map(t -> Map.entry(t.commit(), t.head()));
+  }
+
+  /** A ledger-head trailer: the commit, the chain it names, its {@code seq:line_hash}. */
+  private record LedgerTrailer(ObjectId commit, String chain, String head) {}
+
+  /**
+   * Walks first parents from {@code start} to the first commit whose ledger-head trailer's chain
+   * {@code wanted} accepts; a commit without a {@value #TRAILER_CHAIN} trailer records chain
+   * {@code unqualified} (the branch walked).
+   */
+  private static Optional<LedgerTrailer> ledgerTrailer(GitStore git, ObjectId start, String unqualified,
+      java.util.function.Predicate<String> wanted) throws IOException {
     ObjectId c = start;
-    String unqualified = chainName == null ? null : chainName.gitBranch().value();
-    try (org.eclipse.jgit.revwalk.RevWalk rw =
-        new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
+    try (org.eclipse.jgit.revwalk.RevWalk rw = new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
       while (c != null) {
         org.eclipse.jgit.revwalk.RevCommit rc = rw.parseCommit(c);
         String head = null;
@@ -331,13 +342,18 @@ public final class WritePipeline implements AutoCloseable {
             of = t.getValue();
           }
         }
-        if (head != null && (chainName == null || chainName.value().equals(of))) {
-          return Optional.of(Map.entry(rc.copy(), head));
+        if (head != null && wanted.test(of)) {
+          return Optional.of(new LedgerTrailer(rc.copy(), of, head));
         }
         c = rc.getParentCount() == 0 ? null : rc.getParent(0);
       }
     }
     return Optional.empty();
+  }
+
+  private static dev.memoryd.ledger.Head parseHead(String v) {
+    int colon = v.indexOf(':');
+    return new dev.memoryd.ledger.Head(Long.parseLong(v.substring(0, colon)), v.substring(colon + 1));
   }
 
   private static WriteOutcome.EventRef ref(Event e) {
@@ -353,28 +369,8 @@ public final class WritePipeline implements AutoCloseable {
    */
   public static Optional<Map.Entry<BranchName, dev.memoryd.ledger.Head>> ledgerHeadAt(GitStore git, ObjectId commit,
       String branch) throws IOException {
-    try (org.eclipse.jgit.revwalk.RevWalk rw = new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
-      ObjectId c = commit;
-      while (c != null) {
-        org.eclipse.jgit.revwalk.RevCommit rc = rw.parseCommit(c);
-        String head = null;
-        String of = branch;
-        for (Map.Entry<String, String> t : GitStore.parseTrailers(rc.getFullMessage())) {
-          if (t.getKey().equals(TRAILER_HEAD)) {
-            head = t.getValue();
-          } else if (t.getKey().equals(TRAILER_CHAIN)) {
-            of = t.getValue();
-          }
-        }
-        if (head != null) {
-          int colon = head.indexOf(':');
-          return Optional.of(Map.entry(new BranchName(of), new dev.memoryd.ledger.Head(
-              Long.parseLong(head.substring(0, colon)), head.substring(colon + 1))));
-        }
-        c = rc.getParentCount() == 0 ? null : rc.getParent(0);
-      }
-    }
-    return Optional.empty();
+    return ledgerTrailer(git, commit, branch, of -> true)
+        .map(t -> Map.entry(new BranchName(t.chain()), parseHead(t.head())));
   }
 
   /**
@@ -425,11 +421,7 @@ public final class WritePipeline implements AutoCloseable {
    */
   public static Optional<dev.memoryd.ledger.Head> publishedHeadAt(GitStore git, ObjectId commit,
       BranchName chainName) throws IOException {
-    return lastLedgerTrailer(git, commit, chainName).map(t -> {
-      String v = t.getValue();
-      int colon = v.indexOf(':');
-      return new dev.memoryd.ledger.Head(Long.parseLong(v.substring(0, colon)), v.substring(colon + 1));
-    });
+    return lastLedgerTrailer(git, commit, chainName).map(t -> parseHead(t.getValue()));
   }
 
   private void rollForward(long published) throws IOException {
