@@ -334,4 +334,41 @@ class SyncTest {
       assertVerifies(served);
     }
   }
+
+  @Test
+  void threeReplicas_syncingRoundRobin_settleOnOneTree_withEveryChainLinked() throws Exception {
+    try (TestRoot c = TestRoot.cloneOf(tmp.resolve("c"), remote.toString(), a.cfg.keyFile(), "c").serveAsIs()) {
+      List<TestRoot> roots = List.of(a, b, c);
+      for (int i = 0; i < 3; i++) {
+        assertTrue(appendItem(a, CRITIC_NOTES, "a" + i).has("result"));
+        assertTrue(appendItem(b, YOUNG_NOTES, "b" + i).has("result"));
+        assertTrue(replaceRole(c, "Role by c, revision " + i + ".").has("result"));
+        for (TestRoot r : roots) {
+          assertFalse(sync(r).has("error"));
+        }
+      }
+      int rounds = 0;
+      boolean still = true;
+      while (still) {
+        assertTrue(++rounds <= 6, "three replicas never settled");
+        still = false;
+        for (TestRoot r : roots) {
+          String before = r.git("rev-parse", "main").strip();
+          JsonNode s = ok(sync(r));
+          assertTrue(s.get("ok").asBoolean(), s.toString());
+          still |= !before.equals(r.git("rev-parse", "main").strip());
+        }
+      }
+      String tree = a.git("rev-parse", "main^{tree}").strip();
+      for (TestRoot r : roots) {
+        assertEquals(tree, r.git("rev-parse", "main^{tree}").strip());
+        assertVerifies(r);
+        assertTrue(r.file(CRITIC).contains("Role by c, revision 2."));
+        assertTrue(r.file(YOUNG_NOTES).contains("b2\n") && r.file(CRITIC_NOTES).contains("a2\n"));
+      }
+      for (String chain : List.of("main", "main@b", "main@c")) {
+        assertTrue(Files.exists(a.dir.resolve("ledger/" + chain + "/0000/00000000.ndjson")), chain);
+      }
+    }
+  }
 }
