@@ -2,7 +2,6 @@ package dev.memoryd.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -238,7 +237,7 @@ class SyncTest {
     assertEquals(fileB, b.file(CRITIC), "no conflict markers, no change");
     assertEquals(chainB, Files.readString(ownChain), "nothing recorded on b's chain");
     assertTrue(ok(b.call("ledger.verify", null)).get("ok").asBoolean(), "a's lines, brought in, verify");
-    assertNotEquals("ok", main.path("pushed").asText(), "a diverged branch is not pushed over the remote");
+    assertEquals("not_pushed", main.path("pushed").asText(), "a branch with conflicts is not pushed");
 
     JsonNode resolved = ok(b.call("sync", "{\"remote\":\"origin\",\"resolutions\":[{\"path\":\"" + CRITIC
         + "\",\"section\":\"role\",\"take\":\"theirs\"}]}"));

@@ -27,14 +27,32 @@ final class SyncCmd {
     @Option(names = "--resolutions", description = "a JSON file (or - for stdin): [{path, section, take, content?}]"
         + " for the checked-out branch, or {branch: [...]}")
     String resolutions;
+    @Option(names = "--take", description = "PATH#SECTION=ours|theirs for the checked-out branch, repeatable")
+    java.util.List<String> takes = new java.util.ArrayList<>();
     @Option(names = "--actor", defaultValue = "user") String actor;
 
     @Override
     public Integer call() throws IOException {
       ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("remote", remote).put("actor", actor);
+      if (resolutions != null && !takes.isEmpty()) {
+        System.err.println("memoryd: give --resolutions or --take, not both");
+        return Main.USAGE;
+      }
       if (resolutions != null) {
         p.set("resolutions", JsonRpc.MAPPER.readTree(resolutions.equals("-") ? System.in.readAllBytes()
             : Files.readAllBytes(Path.of(resolutions))));
+      }
+      if (!takes.isEmpty()) {
+        com.fasterxml.jackson.databind.node.ArrayNode rs = p.putArray("resolutions");
+        for (String t : takes) {
+          int hash = t.lastIndexOf('#');
+          int eq = t.lastIndexOf('=');
+          if (hash < 0 || eq < hash) {
+            System.err.println("memoryd: --take wants PATH#SECTION=ours|theirs, not '" + t + "'");
+            return Main.USAGE;
+          }
+          rs.addObject().put("path", t.substring(0, hash)).put("section", t.substring(hash + 1, eq)).put("take", t.substring(eq + 1));
+        }
       }
       try (SocketClient c = Main.connect(config())) {
         JsonNode reply = c.call("sync", p);

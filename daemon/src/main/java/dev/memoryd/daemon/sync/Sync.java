@@ -238,6 +238,12 @@ public final class Sync {
         row.put("pushed", "up_to_date"); // the remote holds it (or a merge of it)
         continue;
       }
+      String outcome = row.path("outcome").asText();
+      if (outcome.equals("conflict") || outcome.equals("error")) {
+        row.put("pushed", "not_pushed").put("push_message", "not pushed: the remote's commits are not merged yet"
+            + (outcome.equals("conflict") ? "; sync again with resolutions for the conflicts" : ""));
+        continue;
+      }
       specs.add(new RefSpec(Constants.R_HEADS + e.getKey() + ":" + Constants.R_HEADS + e.getKey()));
     }
     if (specs.isEmpty()) {
@@ -255,7 +261,7 @@ public final class Sync {
           row.put("pushed", good ? "ok" : status);
           if (!good) {
             row.put("push_message", "the remote refused " + name + " (" + status + (u.getMessage() == null ? ""
-                : ": " + u.getMessage()) + "); another root pushed in between: run sync again");
+                : ": " + u.getMessage()) + "); if another root pushed since the fetch, run sync again");
           }
         }
       }
