@@ -75,6 +75,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.sync.Sync sync; // null when read-only
   private final Instant started;
   private final Linter linter = new Linter();
+  private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Memoryd.class.getName());
 
   private Memoryd(MemorydConfig cfg, boolean writable) throws IOException {
     this.cfg = cfg;
@@ -106,6 +107,10 @@ public final class Memoryd implements AutoCloseable {
     git.removeStaleLocks();
     tree.removeTempFiles();
     IdGenerator ids = new IdGenerator(cfg.clock(), cfg.random());
+    for (String note : dev.memoryd.daemon.write.ResetRecovery.restore(git, cfg.root(),
+        new BranchName(cfg.branch()).onReplica(git.replica()))) {
+      LOG.warning(note);
+    }
     this.ledger = Ledger.open(cfg.ledgerDir(), keys, new LedgerOptions(cfg.segmentLines(), ids));
     BranchName branch = new BranchName(cfg.branch());
     Chain chain = ledger.chain(branch.onReplica(git.replica()));

@@ -466,4 +466,42 @@ class HumanEditTest {
     assertTrue(write(append(CRITIC, "Triggers", "after the race")).has("result"));
     assertReplayClean();
   }
+
+  @Test
+  void gitResetBehindMemoryd_refusesWritesWithoutStoppingTheWriter_untilTheBranchIsBack() throws Exception {
+    root(false);
+    assertTrue(write(append(CRITIC, "Triggers", "before the reset")).has("result"));
+    String ours = head();
+    root.git("reset", "-q", "--hard", "HEAD~1");
+    JsonNode refused = write(append(CRITIC, "Triggers", "while reset"));
+    assertEquals("unavailable", refused.get("error").get("data").get("reason").asText(), refused.toString());
+    assertTrue(refused.get("error").get("message").asText().contains("git reset --hard " + ours), refused.toString());
+    assertEquals(ours, refused.get("error").get("data").get("recorded_commit").asText());
+    assertTrue(root.call("read", "{\"path\":\"" + CRITIC + "\"}").has("result"), "reads go on");
+    root.git("reset", "-q", "--hard", ours);
+    assertTrue(write(append(CRITIC, "Triggers", "after the branch is back")).has("result"), "the writer still runs");
+    String text = root.file(CRITIC);
+    assertTrue(text.contains("before the reset") && text.contains("after the branch is back") && !text.contains("while reset"));
+    assertReplayClean();
+    // git rewrote the ledger's segment file twice under the open daemon; what it holds must still be every line.
+    root.daemon.close();
+    root.serve();
+    assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+    assertTrue(root.file(CRITIC).contains("after the branch is back"));
+    assertTrue(write(append(CRITIC, "Triggers", "after a restart")).has("result"));
+  }
+
+  @Test
+  void gitResetBehindMemoryd_thenARestart_redoesTheLedgersLaterEventsOnTop() throws Exception {
+    root(false);
+    assertTrue(write(append(CRITIC, "Triggers", "kept by the ledger")).has("result"));
+    root.git("reset", "-q", "--hard", "HEAD~1");
+    assertFalse(root.file(CRITIC).contains("kept by the ledger"));
+    root.daemon.close();
+    root.serve();
+    assertTrue(root.file(CRITIC).contains("kept by the ledger"), "no acknowledged word is lost to a reset");
+    assertTrue(write(append(CRITIC, "Triggers", "and writes go on")).has("result"));
+    assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+    assertReplayClean();
+  }
 }

@@ -61,6 +61,9 @@ public final class Chain {
     private byte[] activeBuf;
     private int activeLen;
     private FileChannel activeCh;
+    /** The file key (inode) {@link #activeCh} was opened on: a git checkout or reset replaces the file. */
+    private Object activeKey;
+    private long restoredSegments;
     private boolean activeUnsynced;
     private boolean activeDirty;
 
@@ -292,8 +295,12 @@ public final class Chain {
             activeSeg = seg;
             activeLen = 0;
         }
+        if (activeCh != null && replacedUnderUs()) {
+            restoreActive();
+        }
         if (activeCh == null) {
             activeCh = openSegment(seg);
+            activeKey = fileKey(Layout.segmentFile(dir, seg));
         }
         ByteBuffer buf = ByteBuffer.wrap(bytes);
         long pos = activeLen;
@@ -323,7 +330,63 @@ public final class Chain {
             }
         }
         activeCh = null;
+        activeKey = null;
         activeUnsynced = false;
+    }
+
+    private static Object fileKey(Path file) throws IOException {
+        try {
+            return Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /** Whether the active segment's path no longer names the file this chain has open. */
+    private boolean replacedUnderUs() throws IOException {
+        Object now = fileKey(Layout.segmentFile(dir, activeSeg));
+        return activeKey == null || !activeKey.equals(now);
+    }
+
+    /**
+     * The active segment's file was replaced (a {@code git checkout} or {@code reset} rewrites
+     * tracked files, and the ledger is tracked): appending through the old handle would write to
+     * a file no one can see. The chain's own bytes are the truth; what is at the path now is put
+     * back to them (temp file, fsync, rename) when it is a prefix of them (an older version of the
+     * segment, or nothing). Anything else is not this chain's writing and is not overwritten.
+     */
+    private void restoreActive() throws IOException {
+        Path file = Layout.segmentFile(dir, activeSeg);
+        byte[] there = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
+        if (there.length > activeLen || !Arrays.equals(there, 0, there.length, activeBuf, 0, there.length)) {
+            throw new IllegalStateException("ledger segment " + file + " was replaced by something that is not"
+                    + " a version of what this chain wrote; refusing to overwrite it");
+        }
+        if (activeUnsynced) {
+            activeCh.force(false); // what the old handle holds is made durable before it is let go
+            activeUnsynced = false;
+        }
+        activeCh.close();
+        activeCh = null;
+        Files.createDirectories(file.getParent());
+        Path tmp = file.resolveSibling(file.getFileName() + ".restore");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer b = ByteBuffer.wrap(activeBuf, 0, activeLen);
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+            ch.force(true);
+        }
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        dirsToSync.add(file.getParent());
+        restoredSegments++;
+    }
+
+    /** How many times the active segment was put back after something replaced its file. */
+    public long restoredSegments() {
+        return restoredSegments;
     }
 
     private FileChannel openSegment(long seg) throws IOException {

@@ -285,4 +285,41 @@ class LedgerTest {
             assertNotNull(l.chain(MAIN).id());
         }
     }
+
+    @Test
+    void activeSegmentReplacedByAnOlderVersion_isPutBack_beforeTheNextAppend() throws Exception {
+        Path seg = dir().resolve("main/0000/00000000.ndjson");
+        try (Ledger l = Fixtures.open(dir(), 32)) {
+            Chain c = l.chain(MAIN);
+            c.append(Fixtures.drafts(Fixtures.ids(1), "main", 0, 3));
+            c.sync();
+            byte[] three = java.nio.file.Files.readAllBytes(seg);
+            c.append(Fixtures.drafts(Fixtures.ids(2), "main", 3, 2));
+            c.sync();
+            // What `git reset --hard` does to a tracked file: a new file with the older content, renamed over it.
+            Path older = seg.resolveSibling("older");
+            java.nio.file.Files.write(older, three);
+            java.nio.file.Files.move(older, seg, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            c.append(Fixtures.drafts(Fixtures.ids(3), "main", 5, 1));
+            c.sync();
+            assertEquals(1, c.restoredSegments());
+        }
+        assertTrue(Verifier.verify(dir(), Fixtures.keys(), java.util.Map.of()).ok());
+        assertEquals(6, java.nio.file.Files.readAllLines(seg).size(), "every line is in the file at the path");
+    }
+
+    @Test
+    void activeSegmentReplacedByForeignBytes_isNotOverwritten() throws Exception {
+        Path seg = dir().resolve("main/0000/00000000.ndjson");
+        try (Ledger l = Fixtures.open(dir(), 32)) {
+            Chain c = l.chain(MAIN);
+            c.append(Fixtures.drafts(Fixtures.ids(1), "main", 0, 2));
+            c.sync();
+            Path other = seg.resolveSibling("other");
+            java.nio.file.Files.writeString(other, "{\"not\":\"ours\"}\n");
+            java.nio.file.Files.move(other, seg, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            assertThrows(IllegalStateException.class, () -> c.append(Fixtures.drafts(Fixtures.ids(2), "main", 2, 1)));
+        }
+        assertEquals("{\"not\":\"ours\"}\n", java.nio.file.Files.readString(seg));
+    }
 }

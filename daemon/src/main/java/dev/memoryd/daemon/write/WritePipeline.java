@@ -808,16 +808,22 @@ public final class WritePipeline implements AutoCloseable {
     return "human:" + who.getName() + " <" + who.getEmailAddress() + ">";
   }
 
-  /** Captures commits a human put on the branch since the recorded commit (with plain git). */
-  private void captureCommits(Batch b, Instant now) throws IOException {
+  /**
+   * Captures commits a human put on the branch since the recorded commit (with plain git). A
+   * branch moved to a commit that does not contain memoryd's last one (a {@code git reset}) is a
+   * refusal of the batch, not a failure of the writer: writes resume once the branch is back.
+   */
+  private Optional<Failure> captureCommits(Batch b, Instant now) throws IOException {
     ObjectId ref = git.refNow();
     if (ref == null || ref.equals(captured)) {
-      return;
+      return Optional.empty();
     }
     if (!git.isAncestor(captured, ref)) {
-      throw new IllegalStateException("branch " + branch.value() + " was moved to " + ref.name()
-          + ", which does not contain memoryd's last commit " + captured.name()
-          + "; memoryd only follows commits made on top of its own (move the branch back to continue)");
+      return Optional.of(new Failure(ErrorReason.UNAVAILABLE, "branch " + branch.value() + " was moved to "
+          + ref.name() + ", which does not contain memoryd's last commit " + captured.name() + " (a git reset?);"
+          + " nothing was written. memoryd only writes on top of its own commits: move the branch back (git"
+          + " reset --hard " + captured.name() + "), or restart memoryd to redo the ledger's later events on top"
+          + " of the moved branch", Map.of("branch_head", ref.name(), "recorded_commit", captured.name())));
     }
     List<String> paths = git.changedPaths(captured, ref, WritePipeline::isMemoryFile);
     List<GitStore.CommitInfo> commits = git.commitsBetween(captured, ref, 50);
@@ -827,7 +833,7 @@ public final class WritePipeline implements AutoCloseable {
     captured = ref;
     git.reloadHead();
     if (paths.isEmpty()) {
-      return;
+      return Optional.empty();
     }
     List<HumanCapture.Item> items = new ArrayList<>();
     for (String path : paths) {
@@ -851,6 +857,7 @@ public final class WritePipeline implements AutoCloseable {
           humanActor(who), null, null);
       b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
     }
+    return Optional.empty();
   }
 
   /** Captures a human's uncaptured edits of files an agent's declaration read, before it. */
@@ -1171,7 +1178,12 @@ public final class WritePipeline implements AutoCloseable {
     // Refusals wait for the batch: a caller that hears "nothing to do" must also find the
     // captures its request triggered already published.
     List<Runnable> replies = new ArrayList<>();
-    captureCommits(b, now);
+    Optional<Failure> moved = captureCommits(b, now);
+    if (moved.isPresent()) {
+      WriteOutcome refused = new WriteOutcome.Rejected(-1, moved.get());
+      batch.forEach(p -> p.future.complete(refused));
+      return;
+    }
     Map<String, Pending> keysInBatch = new HashMap<>();
     for (Pending p : batch) {
       WriteRequest req = p.req;
