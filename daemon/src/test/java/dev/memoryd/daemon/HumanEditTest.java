@@ -504,4 +504,19 @@ class HumanEditTest {
     assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
     assertReplayClean();
   }
+
+  @Test
+  void anotherBranchCheckedOut_refusesWrites_insteadOfRecordingItsFilesHere() throws Exception {
+    root(false);
+    String main = root.cfg.branch();
+    root.git("checkout", "-q", "-b", "elsewhere");
+    edit(CRITIC, "## Role", "## Role"); // untouched; the point is the checked-out branch
+    JsonNode refused = write(append(CRITIC, "Triggers", "while elsewhere"));
+    assertEquals("unavailable", refused.get("error").get("data").get("reason").asText(), refused.toString());
+    assertTrue(refused.get("error").get("message").asText().contains("git checkout " + main), refused.toString());
+    root.git("checkout", "-q", main);
+    assertTrue(write(append(CRITIC, "Triggers", "back home")).has("result"));
+    assertTrue(root.file(CRITIC).contains("back home") && !root.file(CRITIC).contains("while elsewhere"));
+    assertReplayClean();
+  }
 }

@@ -809,6 +809,24 @@ public final class WritePipeline implements AutoCloseable {
   }
 
   /**
+   * For the working tree's writer: a refusal when git has another branch checked out (the files
+   * on disk are that branch's, and capturing them would record them on this one).
+   */
+  private Optional<Failure> elsewhere() throws IOException {
+    if (!files.workTree()) {
+      return Optional.empty();
+    }
+    String full = git.repository().getFullBranch();
+    String want = org.eclipse.jgit.lib.Constants.R_HEADS + branch.value();
+    if (full == null || full.equals(want)) {
+      return Optional.empty();
+    }
+    return Optional.of(new Failure(ErrorReason.UNAVAILABLE, "the working tree has " + full.replaceFirst("^refs/heads/", "")
+        + " checked out, but this daemon serves " + branch.value() + "; nothing was written (git checkout "
+        + branch.value() + " to continue, or serve the other branch with --branch)", Map.of("checked_out", full)));
+  }
+
+  /**
    * Captures commits a human put on the branch since the recorded commit (with plain git). A
    * branch moved to a commit that does not contain memoryd's last one (a {@code git reset}) is a
    * refusal of the batch, not a failure of the writer: writes resume once the branch is back.
@@ -1178,7 +1196,10 @@ public final class WritePipeline implements AutoCloseable {
     // Refusals wait for the batch: a caller that hears "nothing to do" must also find the
     // captures its request triggered already published.
     List<Runnable> replies = new ArrayList<>();
-    Optional<Failure> moved = captureCommits(b, now);
+    Optional<Failure> moved = elsewhere();
+    if (moved.isEmpty()) {
+      moved = captureCommits(b, now);
+    }
     if (moved.isPresent()) {
       WriteOutcome refused = new WriteOutcome.Rejected(-1, moved.get());
       batch.forEach(p -> p.future.complete(refused));
