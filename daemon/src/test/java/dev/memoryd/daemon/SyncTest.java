@@ -370,4 +370,16 @@ class SyncTest {
       }
     }
   }
+
+  @Test
+  void sshRemotes_goThroughJGitsSshClient_andAnUnreachableOneIsUnavailable_changingNothing() throws Exception {
+    assertTrue(org.eclipse.jgit.transport.SshSessionFactory.getInstance()
+        instanceof org.eclipse.jgit.transport.sshd.SshdSessionFactory, "an SSH transport is on the class path");
+    a.git("remote", "add", "far", "ssh://git@127.0.0.1:1/memory.git"); // nothing listens on port 1
+    String head = a.git("rev-parse", "main").strip();
+    JsonNode r = a.call("sync", "{\"remote\":\"far\"}");
+    assertEquals("unavailable", r.get("error").get("data").get("reason").asText(), r.toString());
+    assertTrue(r.get("error").get("message").asText().contains("Connection refused"), r.toString());
+    assertEquals(head, a.git("rev-parse", "main").strip());
+  }
 }

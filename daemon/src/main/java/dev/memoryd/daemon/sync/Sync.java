@@ -51,6 +51,10 @@ import dev.memoryd.ledger.Ledger;
  * sync runs, each merge being one declaration on its branch's writer.
  */
 public final class Sync {
+  /** https user and password from {@code ~/.netrc} (JGit does not run git's credential helpers). */
+  private static final org.eclipse.jgit.transport.CredentialsProvider CREDENTIALS =
+      new org.eclipse.jgit.transport.NetRCCredentialsProvider();
+
   private final Path root;
   private final GitStore git;
   private final Ledger ledger;
@@ -84,7 +88,7 @@ public final class Sync {
     String prefix = Constants.R_REMOTES + remote + "/";
     try (Git g = Git.wrap(git.repository())) {
       try {
-        g.fetch().setRemote(remote).setRefSpecs(new RefSpec("+" + Constants.R_HEADS + "*:" + prefix + "*"))
+        g.fetch().setRemote(remote).setCredentialsProvider(CREDENTIALS).setRefSpecs(new RefSpec("+" + Constants.R_HEADS + "*:" + prefix + "*"))
             .setRemoveDeletedRefs(true).call();
       } catch (GitAPIException | org.eclipse.jgit.api.errors.JGitInternalException e) {
         return Outcome.fail(ErrorReason.UNAVAILABLE, "fetch from '" + remote + "' failed: " + e.getMessage()
@@ -251,7 +255,7 @@ public final class Sync {
     }
     boolean ok = true;
     try {
-      for (PushResult pr : g.push().setRemote(remote).setRefSpecs(specs).call()) {
+      for (PushResult pr : g.push().setRemote(remote).setCredentialsProvider(CREDENTIALS).setRefSpecs(specs).call()) {
         for (RemoteRefUpdate u : pr.getRemoteUpdates()) {
           String name = u.getSrcRef().substring(Constants.R_HEADS.length());
           String status = u.getStatus().name().toLowerCase(java.util.Locale.ROOT);
