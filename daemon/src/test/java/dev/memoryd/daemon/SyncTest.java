@@ -382,4 +382,31 @@ class SyncTest {
     assertTrue(r.get("error").get("message").asText().contains("Connection refused"), r.toString());
     assertEquals(head, a.git("rev-parse", "main").strip());
   }
+
+  @Test
+  void aRemoteWhoseCopyOfAChainWasRewritten_isRefused_andTheLinesHereStay() throws Exception {
+    assertTrue(appendItem(a, CRITIC_NOTES, "genuine").has("result"));
+    ok(sync(a));
+    ok(sync(b));
+    Path bChainCopy = b.dir.resolve("ledger/main/0000/00000000.ndjson");
+    String before = Files.readString(bChainCopy);
+    // Someone rewrites a's chain in the remote: a line's text changed, one line added, force-pushed.
+    Path evil = tmp.resolve("evil");
+    run("git", "clone", "-q", remote.toString(), evil.toString());
+    Path f = evil.resolve("ledger/main/0000/00000000.ndjson");
+    String forged = Files.readString(f).replace("genuine", "forged");
+    Files.writeString(f, forged + forged.lines().reduce((x, y) -> y).orElseThrow() + "\n");
+    run("git", "-C", evil.toString(), "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-am", "rewrite");
+    run("git", "-C", evil.toString(), "push", "-q", "-f", "origin", "main");
+
+    String head = b.git("rev-parse", "main").strip();
+    JsonNode s = ok(sync(b));
+    assertFalse(s.get("ok").asBoolean(), s.toString());
+    JsonNode main = row(s, "main");
+    assertEquals("error", main.get("outcome").asText(), s.toString());
+    assertTrue(main.get("error").asText().contains("beyond a common prefix"), main.toString());
+    assertEquals(head, b.git("rev-parse", "main").strip(), "nothing merged");
+    assertEquals(before, Files.readString(bChainCopy), "the genuine lines stay on disk");
+    assertVerifies(b);
+  }
 }

@@ -195,8 +195,10 @@ public final class Sync {
     for (Map.Entry<String, byte[]> e : best.entrySet()) {
       Path file = root.resolve(e.getKey());
       Optional<byte[]> disk = Files.exists(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
-      if (disk.isPresent() && disk.get().length >= e.getValue().length) {
-        continue;
+      byte[] t = e.getValue();
+      if (disk.isPresent() && (disk.get().length >= t.length
+          || !java.util.Arrays.equals(disk.get(), 0, disk.get().length, t, 0, disk.get().length))) {
+        continue; // never shorter, and never lines other than the ones we hold (the merge refuses those)
       }
       writeAtomically(file, e.getValue());
       written++;
