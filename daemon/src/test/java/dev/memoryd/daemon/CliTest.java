@@ -187,9 +187,22 @@ class CliTest {
     assertTrue(out.toString().contains("replica id laptop"), out.toString());
     try (TestRoot c = TestRoot.existing(clone, root.cfg.keyFile()).serveAsIs()) {
       assertTrue(c.git("config", "memoryd.replica").strip().equals("laptop"));
+      // The pushed root was never served: nothing upstream is recorded, so the clone imports the
+      // files itself (as a first root does at its start) instead of forking from an empty lineage.
+      c.importExample();
       assertTrue(Files.exists(clone.resolve("ledger/main@laptop/0000/00000000.ndjson")));
+      assertTrue(c.git("show", "main:ledger/main@laptop/0000/00000000.ndjson").contains("human_edit"));
     }
+    String[] offline = {"--root", clone.toString(), "--key-file", root.cfg.keyFile().toString()};
+    assertEquals(0, Main.run(concat(new String[] {"ledger", "verify"}, offline)), err.toString());
+    assertEquals(0, Main.run(concat(new String[] {"replay", "--verify"}, offline)), err.toString() + out);
     assertEquals(2, Main.run(new String[] {"clone", remote.toString(), "--replica", "Bad_Id", "--root",
         tmp.resolve("clone2").toString(), "--key-file", root.cfg.keyFile().toString()}));
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
   }
 }

@@ -597,7 +597,7 @@ public final class Branches implements AutoCloseable {
 
   /**
    * A replica's first start: its chain of the checked-out branch is empty while the branch holds
-   * history another root wrote. Appends (and fsyncs) a {@code branch_fork} line linked to the line
+   * history another root recorded (a commit with a ledger head). Appends (and fsyncs) a {@code branch_fork} line linked to the line
    * the head records, then commits it on the head; a crash between the two is finished by the
    * writer's recovery, which commits the line. Call before the writer is made.
    */
@@ -607,10 +607,14 @@ public final class Branches implements AutoCloseable {
       return;
     }
     BranchName branch = chain.branch().gitBranch();
+    Optional<Map.Entry<BranchName, Head>> link = WritePipeline.ledgerHeadAt(git, head, branch.value());
+    if (link.isEmpty()) {
+      return; // nothing upstream is recorded yet: this root imports the files at its start, as the first root does
+    }
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     ObjectNode payload = JsonNodeFactory.instance.objectNode();
-    WritePipeline.ledgerHeadAt(git, head, branch.value()).ifPresent(h -> payload.putObject("link")
-        .put("branch", h.getKey().value()).put("seq", h.getValue().seq()).put("line_hash", h.getValue().lineHash()));
+    payload.putObject("link").put("branch", link.get().getKey().value()).put("seq", link.get().getValue().seq())
+        .put("line_hash", link.get().getValue().lineHash());
     payload.putObject("fork").put("from", branch.value()).put("from_commit", head.name())
         .put("replica", chain.branch().replica().get());
     String eventId = ids.next().value();
