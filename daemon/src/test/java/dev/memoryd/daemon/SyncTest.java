@@ -409,4 +409,22 @@ class SyncTest {
     assertEquals(before, Files.readString(bChainCopy), "the genuine lines stay on disk");
     assertVerifies(b);
   }
+
+  @Test
+  void aCloneTakenOverCommitsNoMemorydCapturedYet_capturesThemItself() throws Exception {
+    // A human commits on a with plain git and pushes with plain git; a's daemon has not captured it.
+    Path f = a.dir.resolve(CRITIC_NOTES);
+    String text = Files.readString(f);
+    int at = text.indexOf("## Focus");
+    Files.writeString(f, text.substring(0, at) + "- written by hand, committed with git\n\n" + text.substring(at));
+    a.git("-c", "user.name=Sam", "-c", "user.email=sam@example.com", "commit", "-q", "-am", "by hand");
+    a.git("push", "-q", "origin", "main");
+    try (TestRoot c = TestRoot.cloneOf(tmp.resolve("c"), remote.toString(), a.cfg.keyFile(), "c").serveAsIs()) {
+      c.importExample(); // what the watcher's start-up rescan does
+      String chain = c.git("show", "main:ledger/main@c/0000/00000000.ndjson");
+      assertTrue(chain.contains("\"recorded_commit\""), chain);
+      assertTrue(chain.contains("human_edit") && chain.contains("written by hand"), chain);
+      assertVerifies(c);
+    }
+  }
 }

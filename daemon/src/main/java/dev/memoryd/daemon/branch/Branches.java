@@ -501,11 +501,12 @@ public final class Branches implements AutoCloseable {
       }
       return Outcome.ok(r.put("outcome", chains.isEmpty() ? "up_to_date" : "chains"));
     }
-    Optional<Map.Entry<BranchName, Head>> link = WritePipeline.ledgerHeadAt(g, theirs, name);
+    Optional<WritePipeline.RecordedHead> link = WritePipeline.ledgerHeadAt(g, theirs, name);
     Map<RepoPath, String> ledgerTexts = new LinkedHashMap<>();
     chains.forEach((p, b) -> ledgerTexts.put(RepoPath.of(p), new String(b, StandardCharsets.UTF_8)));
     MergeMutation m = new MergeMutation(g, grammar, hasher, from, theirs,
-        link.map(e -> e.getKey().value()).orElse(null), link.map(Map.Entry::getValue).orElse(null), rs, ledgerTexts, true);
+        link.map(e -> e.chain().value()).orElse(null), link.map(WritePipeline.RecordedHead::head).orElse(null), rs,
+        ledgerTexts, true);
     WriteOutcome out = await(w.submit(WriteRequest.of(m, "sync " + from + " into " + name, actorOr(actor))));
     if (out instanceof WriteOutcome.Committed c) {
       return Outcome.ok(r.put("outcome", "merged").put("commit", c.commit()).put("event_id", c.events().get(0).eventId()));
@@ -607,16 +608,17 @@ public final class Branches implements AutoCloseable {
       return;
     }
     BranchName branch = chain.branch().gitBranch();
-    Optional<Map.Entry<BranchName, Head>> link = WritePipeline.ledgerHeadAt(git, head, branch.value());
+    Optional<WritePipeline.RecordedHead> link = WritePipeline.ledgerHeadAt(git, head, branch.value());
     if (link.isEmpty()) {
       return; // nothing upstream is recorded yet: this root imports the files at its start, as the first root does
     }
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     ObjectNode payload = JsonNodeFactory.instance.objectNode();
-    payload.putObject("link").put("branch", link.get().getKey().value()).put("seq", link.get().getValue().seq())
-        .put("line_hash", link.get().getValue().lineHash());
+    payload.putObject("link").put("branch", link.get().chain().value()).put("seq", link.get().head().seq())
+        .put("line_hash", link.get().head().lineHash());
+    // recorded_commit: what the linked line recorded; commits made with git after it are captured here.
     payload.putObject("fork").put("from", branch.value()).put("from_commit", head.name())
-        .put("replica", chain.branch().replica().get());
+        .put("recorded_commit", link.get().commit().name()).put("replica", chain.branch().replica().get());
     String eventId = ids.next().value();
     payload.putObject("decl").put("id", eventId).put("index", 0).put("count", 1);
     String why = "replica " + chain.branch().replica().get() + " starts its chain of " + branch.value();

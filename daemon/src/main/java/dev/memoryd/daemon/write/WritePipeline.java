@@ -298,6 +298,15 @@ public final class WritePipeline implements AutoCloseable {
       git.syncIndexToHead(files.root());
     }
     captured = recordedCommit(git, chain.branch()).orElse(null);
+    if (chain.head().seq() == 1) {
+      // A replica's chain that holds only its fork: what it inherited is recorded up to the linked
+      // commit, so commits made with git after that one are still to be captured here.
+      Event fork = chain.read(1).next();
+      String upstream = fork.payload() == null ? "" : fork.payload().path("fork").path("recorded_commit").asText("");
+      if (fork.op().equals("branch_fork") && ObjectId.isId(upstream) && git.isAncestor(ObjectId.fromString(upstream), git.head())) {
+        captured = ObjectId.fromString(upstream);
+      }
+    }
   }
 
   /**
@@ -321,6 +330,9 @@ public final class WritePipeline implements AutoCloseable {
 
   /** A ledger-head trailer: the commit, the chain it names, its {@code seq:line_hash}. */
   private record LedgerTrailer(ObjectId commit, String chain, String head) {}
+
+  /** The chain line a commit records as its ledger head, and the commit that recorded it. */
+  public record RecordedHead(BranchName chain, dev.memoryd.ledger.Head head, ObjectId commit) {}
 
   /**
    * Walks first parents from {@code start} to the first commit whose ledger-head trailer's chain
@@ -367,10 +379,9 @@ public final class WritePipeline implements AutoCloseable {
    * records one, whichever chain it is (for links to another branch's or replica's chain); a
    * commit with no {@value #TRAILER_CHAIN} trailer records the chain named {@code branch}.
    */
-  public static Optional<Map.Entry<BranchName, dev.memoryd.ledger.Head>> ledgerHeadAt(GitStore git, ObjectId commit,
-      String branch) throws IOException {
+  public static Optional<RecordedHead> ledgerHeadAt(GitStore git, ObjectId commit, String branch) throws IOException {
     return ledgerTrailer(git, commit, branch, of -> true)
-        .map(t -> Map.entry(new BranchName(t.chain()), parseHead(t.head())));
+        .map(t -> new RecordedHead(new BranchName(t.chain()), parseHead(t.head()), t.commit()));
   }
 
   /**
