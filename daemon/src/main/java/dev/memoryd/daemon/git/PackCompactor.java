@@ -97,8 +97,16 @@ final class PackCompactor {
    * written) if a pack holds deltas, whose offsets would not survive the move.
    */
   private static boolean combineRaw(ObjectDirectory odb, List<Pack> chosen) throws IOException {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    out.write(new byte[12], 0, 12);
+    long total = 12;
+    for (Pack p : chosen) {
+      total += Files.size(p.getPackFile().toPath());
+    }
+    if (total > Integer.MAX_VALUE - 64) {
+      return false;
+    }
+    // One array sized for every entry: no growing buffer and no copy of it before writing.
+    byte[] out = new byte[(int) total];
+    int len = 12;
     List<org.eclipse.jgit.transport.PackedObjectInfo> infos = new ArrayList<>();
     Set<ObjectId> seen = new HashSet<>();
     for (Pack p : chosen) {
@@ -122,29 +130,27 @@ final class PackCompactor {
         if (!seen.add(id)) {
           continue;
         }
+        if (len + (end - off) > out.length) {
+          return false; // a pack file changed size under us: leave the packs as they are
+        }
         org.eclipse.jgit.transport.PackedObjectInfo info = new org.eclipse.jgit.transport.PackedObjectInfo(id);
-        info.setOffset(out.size());
+        info.setOffset(len);
         info.setCRC((int) idx.findCRC32(id));
-        out.write(data, off, end - off);
+        System.arraycopy(data, off, out, len, end - off);
+        len += end - off;
         infos.add(info);
       }
     }
-    byte[] bytes = out.toByteArray();
-    bytes[0] = 'P';
-    bytes[1] = 'A';
-    bytes[2] = 'C';
-    bytes[3] = 'K';
-    org.eclipse.jgit.util.NB.encodeInt32(bytes, 4, 2);
-    org.eclipse.jgit.util.NB.encodeInt32(bytes, 8, infos.size());
-    java.security.MessageDigest md;
-    java.security.MessageDigest nameMd;
-    try {
-      md = java.security.MessageDigest.getInstance("SHA-1");
-      nameMd = java.security.MessageDigest.getInstance("SHA-1");
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-    byte[] packHash = md.digest(bytes);
+    out[0] = 'P';
+    out[1] = 'A';
+    out[2] = 'C';
+    out[3] = 'K';
+    org.eclipse.jgit.util.NB.encodeInt32(out, 4, 2);
+    org.eclipse.jgit.util.NB.encodeInt32(out, 8, infos.size());
+    java.security.MessageDigest md = PackIndexV2.sha1();
+    java.security.MessageDigest nameMd = PackIndexV2.sha1();
+    md.update(out, 0, len);
+    byte[] packHash = md.digest();
     java.util.Collections.sort(infos);
     byte[] raw = new byte[20];
     for (org.eclipse.jgit.transport.PackedObjectInfo o : infos) {
@@ -152,17 +158,16 @@ final class PackCompactor {
       nameMd.update(raw);
     }
     ObjectId name = ObjectId.fromRaw(nameMd.digest());
-    java.io.ByteArrayOutputStream idxOut = new java.io.ByteArrayOutputStream();
-    org.eclipse.jgit.internal.storage.file.BasePackIndexWriter.createVersion(idxOut, 2).write(infos, packHash);
+    byte[] idxBytes = PackIndexV2.write(infos, packHash);
     Path dir = odb.getPackDirectory().toPath();
     Path tmpPack = Files.createTempFile(dir, "memoryd_compact_", ".pack.tmp");
     Path tmpIdx = Files.createTempFile(dir, "memoryd_compact_", ".idx.tmp");
     try {
       try (OutputStream o = Files.newOutputStream(tmpPack)) {
-        o.write(bytes);
+        o.write(out, 0, len);
         o.write(packHash);
       }
-      Files.write(tmpIdx, idxOut.toByteArray());
+      Files.write(tmpIdx, idxBytes);
       install(odb, chosen, name, tmpPack, tmpIdx);
     } finally {
       Files.deleteIfExists(tmpPack);
