@@ -64,6 +64,8 @@ class PackIndexV2Test {
             byte[] text = ("batch " + b + " commit " + c + "\n").repeat(b + 1).getBytes(StandardCharsets.UTF_8);
             files.put(path, text);
             last.put(path, text);
+            // the same blob in every batch's pack: a roll-up must keep one copy
+            files.put("users/shared.md", "unchanged\n".getBytes(StandardCharsets.UTF_8));
             batch.commit(files, who, who, "b" + b + "c" + c);
           }
           batch.publish();
@@ -81,8 +83,20 @@ class PackIndexV2Test {
         .redirectErrorStream(true).start();
     String out = new String(fsck.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(0, fsck.waitFor(), out);
+    List<Path> idxs;
     try (var s = Files.list(root.resolve(".git/objects/pack"))) {
-      assertTrue(s.filter(p -> p.toString().endsWith(".pack")).count() < 40, "the roll-up combined packs");
+      idxs = s.filter(p -> p.toString().endsWith(".idx")).toList();
+    }
+    assertTrue(idxs.size() < 40, "the roll-up combined packs");
+    for (Path idx : idxs) {
+      // every index is one the direct roll-up reads, so the roll-ups above took that path
+      assertTrue(PackCompactor.IdxFile.read(idx) != null, idx.toString());
+      ObjectId prev = null;
+      for (org.eclipse.jgit.internal.storage.file.PackIndex.MutableEntry e
+          : org.eclipse.jgit.internal.storage.file.PackIndex.open(idx.toFile())) {
+        assertTrue(prev == null || prev.compareTo(e.toObjectId()) < 0, "names strictly ascending, no duplicates: " + idx);
+        prev = e.toObjectId();
+      }
     }
   }
 }
