@@ -32,13 +32,17 @@ import java.util.regex.Pattern;
  * blank line. Empty list sections hold no placeholder text.
  */
 public final class Declarations {
-    /** Recent lint findings by path and text (see {@code Run.lintKeys}); bounded, thread-safe under its lock. */
-    private static final Map<LintKey, List<String>> LINTED = new java.util.LinkedHashMap<>(32, 0.75f, true) {
+    /**
+     * Recent lint findings by path and text (see {@code Run.lintKeys}); bounded, thread-safe under
+     * its lock. Sized for a few dozen files written in turn: a file's entry must outlive the
+     * writes to the others until its next write (at 16, 16 writers' files missed).
+     */
+    private static final Map<LintKey, List<String>> LINTED = new java.util.LinkedHashMap<>(128, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
         @Override
         protected boolean removeEldestEntry(Map.Entry<LintKey, List<String>> e) {
-            return size() > 16;
+            return size() > 64;
         }
     };
 

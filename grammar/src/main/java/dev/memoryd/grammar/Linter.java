@@ -70,7 +70,50 @@ public final class Linter {
         return out;
     }
 
+    /** Frontmatter findings by frontmatter text, path and the identity the path gives. */
+    private record FrontmatterKey(String frontmatter, String path, String userId, String entityType, String entityId) {}
+
+    /**
+     * Recent frontmatter findings, bounded, thread-safe under its lock. A write changes a file's
+     * frontmatter only in {@code last_updated}, to the second, so writes to one file within a
+     * second lint the same frontmatter; parsing its YAML and validating the slice were about an
+     * eighth of the writer's CPU. Frontmatter findings depend only on the frontmatter's text (it
+     * starts the file, so its lines are the file's) and on the path.
+     */
+    private static final Map<FrontmatterKey, List<LintProblem>> FRONTMATTER =
+            new java.util.LinkedHashMap<>(128, 0.75f, true) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<FrontmatterKey, List<LintProblem>> e) {
+                    return size() > 64;
+                }
+            };
+
     private static void lintFrontmatter(MemoryDocument doc, PathMatch pm, String p, List<LintProblem> out) {
+        Optional<MemoryDocument.Span> span = doc.frontmatterSpan();
+        if (span.isEmpty() || span.get().start() != 0) {
+            lintFrontmatterUncached(doc, pm, p, out);
+            return;
+        }
+        FrontmatterKey key = new FrontmatterKey(doc.text().substring(0, span.get().end()), p, pm.userId(),
+                pm.entityType(), pm.entityId());
+        List<LintProblem> hit;
+        synchronized (FRONTMATTER) {
+            hit = FRONTMATTER.get(key);
+        }
+        if (hit == null) {
+            List<LintProblem> found = new ArrayList<>();
+            lintFrontmatterUncached(doc, pm, p, found);
+            hit = List.copyOf(found);
+            synchronized (FRONTMATTER) {
+                FRONTMATTER.put(key, hit);
+            }
+        }
+        out.addAll(hit);
+    }
+
+    private static void lintFrontmatterUncached(MemoryDocument doc, PathMatch pm, String p, List<LintProblem> out) {
         if (doc.frontmatterSpan().isEmpty() && doc.frontmatterError() == null) {
             out.add(new LintProblem(p, 1, "frontmatter-missing", "the file must open with a '---' YAML frontmatter block"));
             return;

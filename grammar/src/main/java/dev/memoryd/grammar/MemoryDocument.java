@@ -238,14 +238,15 @@ public final class MemoryDocument {
     /**
      * Documents are immutable, and one write parses the same text several times (apply, Change
      * Log, lint before and after; the next write starts from this one's result), so the most
-     * recent parses are kept.
+     * recent parses are kept. A write leaves three or four texts here, so the bound holds the
+     * latest of a few dozen files that writers take turns on (at 32, 16 writers' files missed).
      */
-    private static final Map<String, MemoryDocument> RECENT = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+    private static final Map<String, MemoryDocument> RECENT = new java.util.LinkedHashMap<>(256, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, MemoryDocument> e) {
-            return size() > 32;
+            return size() > 128;
         }
     };
 

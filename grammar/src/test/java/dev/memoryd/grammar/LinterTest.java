@@ -33,6 +33,20 @@ class LinterTest {
     }
 
     @Test
+    void frontmatterFindings_areReusedOnlyForTheSamePath_andTheSameFrontmatter() {
+        String t = critic();
+        assertEquals(List.of(), lint(TestSupport.CRITIC, t));
+        // same text, another part's path: its identity fields are wrong there, cached or not
+        RepoPath other = RepoPath.of("users/sam/parts/inner-judge/profile.md");
+        assertOnly("identity-field", lineOf(t, "entity_id:"), lint(other, t));
+        // same frontmatter, another body: the frontmatter's findings stay, the body's are its own
+        assertEquals(List.of(), lint(TestSupport.CRITIC, t + "\n"));
+        String broken = t.replace("last_updated: ", "last_updated: not-a-time-");
+        assertOnly("identity-field", lineOf(broken, "last_updated:"), lint(TestSupport.CRITIC, broken));
+        assertOnly("identity-field", lineOf(broken, "last_updated:"), lint(TestSupport.CRITIC, broken + "\n"));
+    }
+
+    @Test
     void exampleTree_lintsClean() {
         Map<RepoPath, String> tree = TestSupport.exampleTree();
         assertEquals(8, tree.size(), tree.keySet()::toString);

@@ -471,8 +471,19 @@ public final class Chain {
 
     /** Path of segment {@code seg} relative to the memory root. */
     String relPath(long seg) {
-        return Layout.relative(ledgerDir, Layout.segmentFile(dir, seg));
+        // Asked for the active segment once per declaration; formatting and relativizing the
+        // path each time showed in the writer's profile.
+        Object[] c = relPathCache;
+        if (c != null && (Long) c[0] == seg) {
+            return (String) c[1];
+        }
+        String rel = Layout.relative(ledgerDir, Layout.segmentFile(dir, seg));
+        relPathCache = new Object[] {seg, rel};
+        return rel;
     }
+
+    /** The last {@link #relPath} answer: segment index and path (one array, so readers on other threads see a pair). */
+    private volatile Object[] relPathCache;
 
     /**
      * Events with {@code seq >= fromSeq} up to the head at the time of this call, in order,

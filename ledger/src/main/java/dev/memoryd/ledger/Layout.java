@@ -36,7 +36,13 @@ final class Layout {
     }
 
     static Path segmentFile(Path chainDir, long segment) {
-        return chainDir.resolve(String.format("%04d", segment / SEGMENTS_PER_GROUP)).resolve(String.format("%08d.ndjson", segment));
+        return chainDir.resolve(zeroPad(segment / SEGMENTS_PER_GROUP, 4)).resolve(zeroPad(segment, 8) + ".ndjson");
+    }
+
+    /** {@code String.format("%0<width>d", v)} for v >= 0, without the formatter (this is on every append's path). */
+    static String zeroPad(long v, int width) {
+        String s = Long.toString(v);
+        return s.length() >= width ? s : "0".repeat(width - s.length()) + s;
     }
 
     /** {@code file} relative to the memory root (ledgerDir's parent), {@code /}-separated. */

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -20,8 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
-import org.eclipse.jgit.internal.storage.file.BasePackIndexWriter;
 import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.ObjectReader;
@@ -40,7 +39,7 @@ final class BatchPackInserter extends ObjectInserter {
   private static final AtomicLong SEQ = new AtomicLong();
 
   private final ObjectDirectory odb;
-  private final ByteArrayOutputStream pack = new ByteArrayOutputStream(64 * 1024);
+  private final Bytes pack = new Bytes(64 * 1024);
   private final List<PackedObjectInfo> objects = new ArrayList<>();
   private final Set<ObjectId> seen = new HashSet<>();
   private final Deflater deflater;
@@ -50,6 +49,28 @@ final class BatchPackInserter extends ObjectInserter {
     this.odb = odb;
     this.deflater = new Deflater(level);
     pack.write(new byte[12], 0, 12); // header, filled in at flush
+  }
+
+  /**
+   * One digest for the inserter's life: JGit's {@code idFor} looks a new one up per object, which
+   * showed in the writer's profile. Only when the JDK's SHA-1 is the configured one (see
+   * {@link GitStore}); another choice (JGit's collision-detecting SHA-1) is left to JGit.
+   */
+  private final MessageDigest md = "jdkNative".equalsIgnoreCase(
+      System.getProperty("org.eclipse.jgit.util.sha1.implementation")) ? PackIndexV2.sha1() : null;
+
+  @Override
+  public ObjectId idFor(int type, byte[] data, int off, int len) {
+    if (md == null) {
+      return super.idFor(type, data, off, len);
+    }
+    md.reset();
+    md.update(Constants.encodedTypeString(type));
+    md.update((byte) ' ');
+    md.update(Constants.encodeASCII(len));
+    md.update((byte) 0);
+    md.update(data, off, len);
+    return ObjectId.fromRaw(md.digest());
   }
 
   @Override
@@ -113,24 +134,24 @@ final class BatchPackInserter extends ObjectInserter {
     if (objects.isEmpty()) {
       return;
     }
-    byte[] bytes = pack.toByteArray();
+    byte[] bytes = pack.array(); // no copy: the pack is written straight from the buffer
+    int len = pack.size();
     System.arraycopy(new byte[] {'P', 'A', 'C', 'K'}, 0, bytes, 0, 4);
     NB.encodeInt32(bytes, 4, 2);
     NB.encodeInt32(bytes, 8, objects.size());
-    MessageDigest sha1 = sha1();
-    sha1.update(bytes);
+    MessageDigest sha1 = PackIndexV2.sha1();
+    sha1.update(bytes, 0, len);
     byte[] packHash = sha1.digest();
 
     Collections.sort(objects);
-    MessageDigest nameMd = sha1();
+    MessageDigest nameMd = PackIndexV2.sha1();
     byte[] raw = new byte[20];
     for (PackedObjectInfo o : objects) {
       o.copyRawTo(raw, 0);
       nameMd.update(raw);
     }
     String name = ObjectId.fromRaw(nameMd.digest()).name();
-    ByteArrayOutputStream idx = new ByteArrayOutputStream(1024 + objects.size() * 28);
-    BasePackIndexWriter.createVersion(idx, 2).write(objects, packHash);
+    byte[] idx = PackIndexV2.write(objects, packHash);
 
     Path dir = odb.getPackDirectory().toPath();
     Files.createDirectories(dir);
@@ -138,8 +159,8 @@ final class BatchPackInserter extends ObjectInserter {
     Path tmpPack = dir.resolve(tmpBase + ".pack.tmp");
     Path tmpIdx = dir.resolve(tmpBase + ".idx.tmp");
     try {
-      write(tmpPack, bytes, packHash);
-      write(tmpIdx, idx.toByteArray(), null);
+      write(tmpPack, bytes, len, packHash);
+      write(tmpIdx, idx, idx.length, null);
       Path realPack = dir.resolve("pack-" + name + ".pack");
       Files.move(tmpPack, realPack, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       Files.move(tmpIdx, dir.resolve("pack-" + name + ".idx"), StandardCopyOption.ATOMIC_MOVE,
@@ -149,17 +170,22 @@ final class BatchPackInserter extends ObjectInserter {
       Files.deleteIfExists(tmpPack);
       Files.deleteIfExists(tmpIdx);
     }
+    reset();
+  }
+
+  /** Forgets objects not flushed (a failed batch's) so the inserter can serve the next batch. */
+  void reset() {
     objects.clear();
     seen.clear();
     pack.reset();
     pack.write(new byte[12], 0, 12);
   }
 
-  private static void write(Path p, byte[] a, byte[] trailer) throws IOException {
+  private static void write(Path p, byte[] a, int len, byte[] trailer) throws IOException {
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      ByteBuffer[] bufs = trailer == null ? new ByteBuffer[] {ByteBuffer.wrap(a)}
-          : new ByteBuffer[] {ByteBuffer.wrap(a), ByteBuffer.wrap(trailer)};
-      long total = a.length + (trailer == null ? 0 : trailer.length);
+      ByteBuffer[] bufs = trailer == null ? new ByteBuffer[] {ByteBuffer.wrap(a, 0, len)}
+          : new ByteBuffer[] {ByteBuffer.wrap(a, 0, len), ByteBuffer.wrap(trailer)};
+      long total = len + (trailer == null ? 0 : trailer.length);
       long done = 0;
       while (done < total) {
         done += ch.write(bufs);
@@ -167,11 +193,14 @@ final class BatchPackInserter extends ObjectInserter {
     }
   }
 
-  private static MessageDigest sha1() {
-    try {
-      return MessageDigest.getInstance("SHA-1");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
+  /** A byte buffer whose array can be read without a copy. */
+  private static final class Bytes extends ByteArrayOutputStream {
+    Bytes(int size) {
+      super(size);
+    }
+
+    byte[] array() {
+      return buf;
     }
   }
 

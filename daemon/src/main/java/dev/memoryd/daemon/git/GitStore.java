@@ -405,10 +405,18 @@ public final class GitStore implements AutoCloseable {
    * objects (blobs, the trees on their paths, the commit), and writing each as a loose file
    * dominated the cost of a write. {@link PackCompactor} keeps the pack count down.
    */
-  private ObjectInserter packInserter() {
-    return new BatchPackInserter(
+  private BatchPackInserter packInserter() {
+    BatchPackInserter s = spareInserter.getAndSet(null);
+    return s != null ? s : new BatchPackInserter(
         (org.eclipse.jgit.internal.storage.file.ObjectDirectory) repo.getObjectDatabase(), 1);
   }
+
+  /**
+   * The inserter of the last closed batch, kept for the next: a new one per batch (its zlib
+   * stream, digest and buffers) was a visible part of a one-declaration batch's cost.
+   */
+  private final java.util.concurrent.atomic.AtomicReference<BatchPackInserter> spareInserter =
+      new java.util.concurrent.atomic.AtomicReference<>();
 
   /** Rolls small packs into bigger ones when there are many; returns packs combined. */
   public int compactPacks() throws IOException {
@@ -428,7 +436,7 @@ public final class GitStore implements AutoCloseable {
    * the branch with a compare-and-swap on the head it started from.
    */
   public final class Batch implements AutoCloseable {
-    private final ObjectInserter ins = packInserter();
+    private final BatchPackInserter ins = packInserter();
     private final ObjectId base = head;
     private ObjectId tip = head;
     private final Map<String, ObjectId> written = new LinkedHashMap<>();
@@ -530,7 +538,10 @@ public final class GitStore implements AutoCloseable {
 
     @Override
     public void close() {
-      ins.close();
+      ins.reset(); // drops what a failed batch never flushed
+      if (!spareInserter.compareAndSet(null, ins)) {
+        ins.close();
+      }
     }
   }
 
@@ -680,6 +691,10 @@ public final class GitStore implements AutoCloseable {
 
   @Override
   public void close() {
+    BatchPackInserter spare = spareInserter.getAndSet(null);
+    if (spare != null) {
+      spare.close();
+    }
     if (!sharedRepo) {
       repo.close();
     }

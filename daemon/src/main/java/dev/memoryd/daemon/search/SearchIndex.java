@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -60,7 +60,8 @@ import dev.memoryd.ledger.Event;
  * a memory section, the chunk id for a declared chunk). The index is derived state:
  * built from the working tree at start, kept in memory, and updated after every published batch
  * from the paths its events touched (in batch order, on its own thread); {@link #search} first
- * waits for updates already queued, so a search after an acknowledged write sees it. Hits carry
+ * re-indexes what was published before it, so a search after an acknowledged write sees it
+ * (updates otherwise wait {@value #COALESCE_MS} ms and merge). Hits carry
  * their file, section, slice id, branch and FRESH/STALE age. Thread-safe.
  */
 public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
@@ -75,8 +76,8 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
   private final StandardAnalyzer analyzer = new StandardAnalyzer();
   private final IndexWriter writer;
   private final SearcherManager searchers;
-  private final ExecutorService updates =
-      Executors.newSingleThreadExecutor(r -> {
+  private final ScheduledExecutorService updates =
+      Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "memoryd-search-index");
         t.setDaemon(true);
         return t;
@@ -151,8 +152,36 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
     for (Event e : events) {
       paths.addAll(dev.memoryd.daemon.write.WritePipeline.touchedPaths(e));
     }
+    if (paths.isEmpty()) {
+      return;
+    }
+    pending.addAll(paths);
+    // One update, a moment later, takes every path waiting when it runs: batches' updates of the
+    // same files merge instead of each re-indexing them (re-indexing after every write was, for
+    // one writer, about a fifth of the daemon's CPU besides the JIT, competing with the next
+    // write). A file is read when indexed, so the merged update indexes its latest text, as the
+    // last of the separate ones would have; a search first drains what waits (see search).
+    if (drainQueued.compareAndSet(false, true)) {
+      updates.schedule(this::drain, COALESCE_MS, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** How long published paths wait for more before they are re-indexed. */
+  private static final long COALESCE_MS = 50;
+
+  /** Paths published but not yet re-indexed, in publication order. */
+  private final Set<String> pending = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
+  private final java.util.concurrent.atomic.AtomicBoolean drainQueued = new java.util.concurrent.atomic.AtomicBoolean();
+
+  private void drain() {
+    drainQueued.set(false); // before taking the paths: a path added from here on queues another drain
+    List<String> paths;
+    synchronized (pending) {
+      paths = new ArrayList<>(pending);
+      pending.clear();
+    }
     if (!paths.isEmpty()) {
-      updates.submit(() -> reindex(paths));
+      reindex(paths);
     }
   }
 
@@ -307,7 +336,7 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
   public List<ObjectNode> search(String q, int limit, Instant now)
       throws IOException, BadQuery, InterruptedException {
     try {
-      updates.submit(() -> { }).get(30, TimeUnit.SECONDS); // updates queued before us first
+      updates.submit(this::drain).get(30, TimeUnit.SECONDS); // what was published before us, indexed first
     } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
       throw new IOException("search index update did not finish", e);
     }

@@ -1589,13 +1589,15 @@ public final class WritePipeline implements AutoCloseable {
   }
 
   private static final java.util.regex.Pattern HUMAN = java.util.regex.Pattern.compile("human:(.*) <(.*)>");
+  /** Compiled once: {@code String.replaceAll} compiled it per commit. */
+  private static final java.util.regex.Pattern UNSAFE_MAIL = java.util.regex.Pattern.compile("[^A-Za-z0-9._-]");
 
   public static PersonIdent author(String actor, Instant now) {
     java.util.regex.Matcher h = HUMAN.matcher(actor);
     if (h.matches()) {
       return new PersonIdent(h.group(1), h.group(2), now, java.time.ZoneOffset.UTC);
     }
-    String safe = actor.replaceAll("[^A-Za-z0-9._-]", "-");
+    String safe = UNSAFE_MAIL.matcher(actor).replaceAll("-");
     return new PersonIdent(actor, safe + "@agents.memoryd", now, java.time.ZoneOffset.UTC);
   }
 

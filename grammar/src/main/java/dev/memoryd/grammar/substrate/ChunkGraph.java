@@ -64,8 +64,13 @@ public final class ChunkGraph {
 
     /** Adds or replaces a chunk and all its own placements. */
     public void put(ChunkRecord r) {
-        remove(r.id());
         Chunk c = r.chunk();
+        if (c.equals(chunks.get(c.id())) && samePlacements(c.id(), r.placements())) {
+            // A memory file is derived again after every write to it, and most of its chunks come
+            // out as they were: re-indexing them showed in the writer's profile.
+            return;
+        }
+        remove(r.id());
         chunks.put(c.id(), c);
         if (c.name() != null) {
             byName.computeIfAbsent(c.name(), k -> new HashSet<>()).add(c.id());
@@ -82,6 +87,24 @@ public final class ChunkGraph {
         if (!mine.isEmpty()) {
             out.put(c.id(), mine);
         }
+    }
+
+    /** Whether the chunk's recorded placements are {@code ps}, in order (so a put would change nothing). */
+    private boolean samePlacements(String id, List<Placement> ps) {
+        Map<String, Placement> mine = out.get(id);
+        if (mine == null) {
+            return ps.isEmpty();
+        }
+        if (mine.size() != ps.size()) {
+            return false;
+        }
+        int i = 0;
+        for (Placement p : mine.values()) {
+            if (!p.equals(ps.get(i++))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Removes a chunk and its own placements; placements onto it become invisible. */
