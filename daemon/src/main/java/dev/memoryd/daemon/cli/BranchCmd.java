@@ -95,14 +95,8 @@ final class BranchCmd implements Runnable {
       ArrayNode rs = resolutions == null ? JsonRpc.MAPPER.createArrayNode()
           : (ArrayNode) JsonRpc.MAPPER.readTree(resolutions.equals("-") ? System.in.readAllBytes()
               : Files.readAllBytes(Path.of(resolutions)));
-      for (String t : takes) {
-        int hash = t.lastIndexOf('#');
-        int eq = t.lastIndexOf('=');
-        if (hash < 0 || eq < hash) {
-          System.err.println("memoryd: --take wants PATH#SECTION=ours|theirs, not '" + t + "'");
-          return Main.USAGE;
-        }
-        rs.addObject().put("path", t.substring(0, hash)).put("section", t.substring(hash + 1, eq)).put("take", t.substring(eq + 1));
+      if (!addTakes(takes, rs)) {
+        return Main.USAGE;
       }
       if (!rs.isEmpty()) {
         p.set("resolutions", rs);
@@ -113,5 +107,19 @@ final class BranchCmd implements Runnable {
         return code == Main.OK && reply.get("result").has("conflicts") ? Main.PROBLEMS : code;
       }
     }
+  }
+
+  /** Adds each {@code PATH#SECTION=ours|theirs} to {@code rs}; false (after saying why) on a malformed one. */
+  static boolean addTakes(List<String> takes, ArrayNode rs) {
+    for (String t : takes) {
+      int hash = t.lastIndexOf('#');
+      int eq = t.lastIndexOf('=');
+      if (hash < 0 || eq < hash) {
+        System.err.println("memoryd: --take wants PATH#SECTION=ours|theirs, not '" + t + "'");
+        return false;
+      }
+      rs.addObject().put("path", t.substring(0, hash)).put("section", t.substring(hash + 1, eq)).put("take", t.substring(eq + 1));
+    }
+    return true;
   }
 }

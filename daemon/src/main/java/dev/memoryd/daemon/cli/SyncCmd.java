@@ -43,15 +43,8 @@ final class SyncCmd {
             : Files.readAllBytes(Path.of(resolutions))));
       }
       if (!takes.isEmpty()) {
-        com.fasterxml.jackson.databind.node.ArrayNode rs = p.putArray("resolutions");
-        for (String t : takes) {
-          int hash = t.lastIndexOf('#');
-          int eq = t.lastIndexOf('=');
-          if (hash < 0 || eq < hash) {
-            System.err.println("memoryd: --take wants PATH#SECTION=ours|theirs, not '" + t + "'");
-            return Main.USAGE;
-          }
-          rs.addObject().put("path", t.substring(0, hash)).put("section", t.substring(hash + 1, eq)).put("take", t.substring(eq + 1));
+        if (!BranchCmd.addTakes(takes, p.putArray("resolutions"))) {
+          return Main.USAGE;
         }
       }
       try (SocketClient c = Main.connect(config())) {

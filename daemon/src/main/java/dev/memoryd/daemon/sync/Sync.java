@@ -1,11 +1,8 @@
 package dev.memoryd.daemon.sync;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -200,7 +197,7 @@ public final class Sync {
           || !java.util.Arrays.equals(disk.get(), 0, disk.get().length, t, 0, disk.get().length))) {
         continue; // never shorter, and never lines other than the ones we hold (the merge refuses those)
       }
-      writeAtomically(file, e.getValue());
+      dev.memoryd.daemon.write.ResetRecovery.writeAtomically(file, e.getValue());
       written++;
       BranchName chain = Branches.chainOfPath(e.getKey());
       if (!chain.gitBranch().value().equals(checkedOutName) && !excluded.contains(chain)) {
@@ -210,23 +207,6 @@ public final class Sync {
     }
     ledger.refresh(c -> !branches.ours(c));
     return written;
-  }
-
-  private static void writeAtomically(Path file, byte[] bytes) throws IOException {
-    Files.createDirectories(file.getParent());
-    Path tmp = file.resolveSibling("." + file.getFileName() + ".sync.tmp");
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
-      while (b.hasRemaining()) {
-        ch.write(b);
-      }
-      ch.force(true);
-    }
-    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    try (FileChannel d = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-      d.force(true);
-    }
   }
 
   /** Pushes every local branch the remote lacks or is behind on; records each status on its row. */
@@ -267,7 +247,9 @@ public final class Sync {
           row.put("pushed", good ? "ok" : status);
           if (!good) {
             row.put("push_message", "the remote refused " + name + " (" + status + (u.getMessage() == null ? ""
-                : ": " + u.getMessage()) + "); if another root pushed since the fetch, run sync again");
+                : ": " + u.getMessage()) + "); " + (u.getMessage() != null && u.getMessage().contains("lock")
+                ? "a ref lock file on the remote blocks it (left by a push that was killed?): its owner removes it"
+                : "if another root pushed since the fetch, run sync again"));
           }
         }
       }

@@ -77,23 +77,28 @@ public final class ResetRecovery {
       if (disk.length >= theirs.length || !java.util.Arrays.equals(disk, 0, disk.length, theirs, 0, disk.length)) {
         continue; // as long, or not an older version of it: not ours to replace
       }
-      Files.createDirectories(file.getParent());
-      Path tmp = file.resolveSibling(file.getFileName() + ".restore");
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(theirs);
-        while (b.hasRemaining()) {
-          ch.write(b);
-        }
-        ch.force(true);
-      }
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      try (FileChannel d = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-        d.force(true);
-      }
+      writeAtomically(file, theirs);
       notes.add(path + ": restored from " + best.name() + " (the branch was moved off it, and the move had rolled"
           + " the ledger back; its later lines are redone on top)");
     }
     return notes;
+  }
+
+  /** Replaces {@code file} with {@code bytes}: temp file beside it, fsync, atomic rename, directory fsync. */
+  public static void writeAtomically(Path file, byte[] bytes) throws IOException {
+    Files.createDirectories(file.getParent());
+    Path tmp = file.resolveSibling("." + file.getFileName() + ".restore");
+    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+      while (b.hasRemaining()) {
+        ch.write(b);
+      }
+      ch.force(true);
+    }
+    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    try (FileChannel d = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+      d.force(true);
+    }
   }
 }
