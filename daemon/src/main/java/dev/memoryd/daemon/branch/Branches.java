@@ -441,12 +441,7 @@ public final class Branches implements AutoCloseable {
       return Outcome.ok(r);
     }
     Failure f = ((WriteOutcome.Rejected) out).failure();
-    if (f.reason() == ErrorReason.CONFLICT && f.details().get("conflicts") instanceof List<?> list) {
-      com.fasterxml.jackson.databind.node.ArrayNode arr = r.putArray("conflicts");
-      for (Object x : list) {
-        ObjectNode k = arr.addObject();
-        ((Map<?, ?>) x).forEach((key, v) -> k.put(String.valueOf(key), v == null ? null : String.valueOf(v)));
-      }
+    if (putConflicts(f, r)) {
       r.put("message", f.message());
       return Outcome.ok(r);
     }
@@ -519,12 +514,7 @@ public final class Branches implements AutoCloseable {
       return Outcome.ok(r.put("outcome", "chains").put("commit", c.name()));
     }
     Failure f = ((WriteOutcome.Rejected) out).failure();
-    if (f.reason() == ErrorReason.CONFLICT && f.details().get("conflicts") instanceof List<?> list) {
-      com.fasterxml.jackson.databind.node.ArrayNode arr = r.putArray("conflicts");
-      for (Object x : list) {
-        ObjectNode k = arr.addObject();
-        ((Map<?, ?>) x).forEach((key, v) -> k.put(String.valueOf(key), v == null ? null : String.valueOf(v)));
-      }
+    if (putConflicts(f, r)) {
       return Outcome.ok(r.put("outcome", "conflict").put("message", f.message()));
     }
     return Outcome.fail(f);
@@ -632,6 +622,19 @@ public final class Branches implements AutoCloseable {
               fork.integrity().lineHash(), chain.branch().value()));
       b.publish();
     }
+  }
+
+  /** Copies a merge refusal's {@code details.conflicts} into {@code r.conflicts}; false when it has none. */
+  private static boolean putConflicts(Failure f, ObjectNode r) {
+    if (f.reason() != ErrorReason.CONFLICT || !(f.details().get("conflicts") instanceof List<?> list)) {
+      return false;
+    }
+    com.fasterxml.jackson.databind.node.ArrayNode arr = r.putArray("conflicts");
+    for (Object x : list) {
+      ObjectNode k = arr.addObject();
+      ((Map<?, ?>) x).forEach((key, v) -> k.put(String.valueOf(key), v == null ? null : String.valueOf(v)));
+    }
+    return true;
   }
 
   private static String actorOr(String actor) {

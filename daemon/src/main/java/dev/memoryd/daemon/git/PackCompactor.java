@@ -236,20 +236,7 @@ final class PackCompactor {
     java.security.MessageDigest nameMd = PackIndexV2.sha1();
     nameMd.update(idxBytes, PackIndexV2.NAMES, m * 20);
     ObjectId name = ObjectId.fromRaw(nameMd.digest());
-    Path dir = odb.getPackDirectory().toPath();
-    Path tmpPack = Files.createTempFile(dir, "memoryd_compact_", ".pack.tmp");
-    Path tmpIdx = Files.createTempFile(dir, "memoryd_compact_", ".idx.tmp");
-    try {
-      try (OutputStream o = Files.newOutputStream(tmpPack)) {
-        o.write(out, 0, len);
-        o.write(packHash);
-      }
-      Files.write(tmpIdx, idxBytes);
-      install(odb, chosen, name, tmpPack, tmpIdx);
-    } finally {
-      Files.deleteIfExists(tmpPack);
-      Files.deleteIfExists(tmpIdx);
-    }
+    writeAndInstall(odb, chosen, name, out, len, packHash, idxBytes);
     return true;
   }
 
@@ -321,20 +308,7 @@ final class PackCompactor {
     }
     ObjectId name = ObjectId.fromRaw(nameMd.digest());
     byte[] idxBytes = PackIndexV2.write(infos, packHash);
-    Path dir = odb.getPackDirectory().toPath();
-    Path tmpPack = Files.createTempFile(dir, "memoryd_compact_", ".pack.tmp");
-    Path tmpIdx = Files.createTempFile(dir, "memoryd_compact_", ".idx.tmp");
-    try {
-      try (OutputStream o = Files.newOutputStream(tmpPack)) {
-        o.write(out, 0, len);
-        o.write(packHash);
-      }
-      Files.write(tmpIdx, idxBytes);
-      install(odb, chosen, name, tmpPack, tmpIdx);
-    } finally {
-      Files.deleteIfExists(tmpPack);
-      Files.deleteIfExists(tmpIdx);
-    }
+    writeAndInstall(odb, chosen, name, out, len, packHash, idxBytes);
     return true;
   }
 
@@ -413,6 +387,25 @@ final class PackCompactor {
           }
         }
       }
+    }
+  }
+
+  /** Writes the rolled-up pack ({@code out[0..len)} then its trailing hash) and index to temp files and installs them. */
+  private static void writeAndInstall(ObjectDirectory odb, List<Pack> chosen,
+      ObjectId name, byte[] out, int len, byte[] packHash, byte[] idxBytes) throws IOException {
+    Path dir = odb.getPackDirectory().toPath();
+    Path tmpPack = Files.createTempFile(dir, "memoryd_compact_", ".pack.tmp");
+    Path tmpIdx = Files.createTempFile(dir, "memoryd_compact_", ".idx.tmp");
+    try {
+      try (OutputStream o = Files.newOutputStream(tmpPack)) {
+        o.write(out, 0, len);
+        o.write(packHash);
+      }
+      Files.write(tmpIdx, idxBytes);
+      install(odb, chosen, name, tmpPack, tmpIdx);
+    } finally {
+      Files.deleteIfExists(tmpPack);
+      Files.deleteIfExists(tmpIdx);
     }
   }
 }
