@@ -166,6 +166,32 @@ class BranchTest extends ServedRootTest {
   }
 
   @Test
+  void mergeCutOffBeforeItsFilesAndRef_isRolledForward_overTheHeadsText() throws Exception {
+    ok(root.call("branch.create", "{\"name\":\"feature\"}"));
+    ok(replace("feature", "Current Focus", "Focus from the feature branch."));
+    ok(replace(null, "Identity", "Identity from main."));
+    String featureHead = root.git("rev-parse", "feature").strip();
+    String mainHead = root.git("rev-parse", main()).strip();
+    ok(root.call("branch.merge", "{\"from\":\"feature\"}"));
+    String merged = root.file(OVERVIEW);
+    root.daemon.close();
+    root.daemon = null;
+    // What a kill after the ledger fsync leaves: the merge's line, the file and the ref as before.
+    Files.writeString(root.cfg.root().resolve(OVERVIEW), root.git("show", mainHead + ":" + OVERVIEW));
+    Files.writeString(root.cfg.root().resolve(".git/refs/heads/" + main()), mainHead + "\n");
+
+    root.serve();
+    assertEquals(merged, root.file(OVERVIEW), "the merged text replaced the head's: recovery did not leave it as found");
+    assertEquals(merged, root.git("show", "HEAD:" + OVERVIEW));
+    assertEquals(mainHead + " " + featureHead, root.git("log", "-1", "--format=%P").strip());
+    Thread.sleep(300); // a wrongly kept old text would be captured as a human's edit by now
+    assertEquals(mainHead + " " + featureHead, root.git("log", "-1", "--format=%P").strip(), "no human edit followed");
+    assertClean();
+    ledgerLines();
+    assertReplayOk();
+  }
+
+  @Test
   void conflictingMerge_returnsBaseOursTheirs_andChangesNothing_thenResolutionsMerge() throws Exception {
     String base = ok(root.call("read", "{\"path\":\"" + OVERVIEW + "\"}")).get("content").asText();
     ok(root.call("branch.create", "{\"name\":\"feature\"}"));

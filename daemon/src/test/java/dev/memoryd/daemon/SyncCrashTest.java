@@ -32,7 +32,7 @@ class SyncCrashTest {
   static final String A_FILE = "users/sam/parts/inner-critic/notes.md";
   static final String B_FILE = "users/sam/parts/young-one/notes.md";
 
-  @TempDir Path tmp;
+  @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS) Path tmp; // a failure leaves both roots and b's daemon.log
 
   @Test
   void killNineDuringSyncs_losesNoAcknowledgedWrite_andTheRootsStillSettle() throws Exception {

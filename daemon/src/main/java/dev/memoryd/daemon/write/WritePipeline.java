@@ -457,19 +457,14 @@ public final class WritePipeline implements AutoCloseable {
     ObjectId head = git.head();
     Map<RepoPath, String> overlay = new HashMap<>();
     Set<RepoPath> diskPaths = new java.util.HashSet<>();
-    Map<RepoPath, String> atHead = new HashMap<>();
-    FileSource src = p -> {
-      if (overlay.containsKey(p)) {
-        return Optional.ofNullable(overlay.get(p));
-      }
+    FileSource atHead = p -> {
       try {
-        Optional<String> s = git.read(head, p.value()).map(b -> new String(b, StandardCharsets.UTF_8));
-        s.ifPresent(v -> atHead.put(p, v));
-        return s;
+        return git.read(head, p.value()).map(b -> new String(b, StandardCharsets.UTF_8));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     };
+    FileSource src = p -> overlay.containsKey(p) ? Optional.ofNullable(overlay.get(p)) : atHead.read(p);
     try (GitStore.Batch batch = git.batch()) {
       for (List<Event> g : groups) {
         Mutation m = replayMutation(g);
@@ -496,9 +491,10 @@ public final class WritePipeline implements AutoCloseable {
           continue; // a human's capture: their file stays as it is
         }
         Optional<String> onDisk = files.read(e.getKey());
-        String before = atHead.get(e.getKey());
         // Only our own (possibly half-done) write may be replaced; anything else is a human's.
-        if (onDisk.isEmpty() || onDisk.get().equals(before) || onDisk.get().equals(e.getValue())) {
+        // The head's text is read here, not remembered from the replay: a replayed merge carries
+        // its texts and reads nothing.
+        if (onDisk.isEmpty() || onDisk.equals(atHead.read(e.getKey())) || onDisk.get().equals(e.getValue())) {
           toWrite.put(e.getKey().value(), e.getValue().getBytes(StandardCharsets.UTF_8));
         } else {
           LOG.warning("recovery left " + e.getKey().value()
