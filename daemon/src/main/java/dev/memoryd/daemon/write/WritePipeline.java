@@ -478,6 +478,9 @@ public final class WritePipeline implements AutoCloseable {
         a.newContents().keySet().stream().filter(p -> !a.commitOnly().contains(p)).forEach(diskPaths::add);
         Map<String, byte[]> commitFiles = new LinkedHashMap<>();
         a.newContents().forEach((p, t) -> commitFiles.put(p.value(), t == null ? null : t.getBytes(StandardCharsets.UTF_8)));
+        if (m instanceof MergeParent mp) {
+          commitFiles.putAll(otherChainsAsMerged(head, mp.mergeParent()));
+        }
         commitFiles.putAll(segmentsThrough(g.get(g.size() - 1).seq(), published));
         Event last = g.get(g.size() - 1);
         batch.commit(commitFiles, author(g.get(0).actor(), now), committer(now),
@@ -511,6 +514,25 @@ public final class WritePipeline implements AutoCloseable {
       notifyListeners(g);
     }
     LOG.info("recovery rolled " + groups.size() + " unpublished declaration(s) forward");
+  }
+
+  /**
+   * Other chains' ledger files that differ between {@code head} and the merged commit, as the
+   * merged commit holds them, where the working tree holds exactly that (a sync writes them before
+   * its merge): a redone merge commits them as the original did, so tree and working tree agree.
+   */
+  private Map<String, byte[]> otherChainsAsMerged(ObjectId head, ObjectId merged) throws IOException {
+    String own = "ledger/" + chain.branch().value() + "/";
+    Map<String, byte[]> out = new LinkedHashMap<>();
+    for (String p : git.changedPaths(head, merged, x -> x.startsWith("ledger/") && !x.startsWith(own))) {
+      Optional<byte[]> theirs = git.read(merged, p);
+      java.nio.file.Path f = files.root().resolve(p);
+      if (theirs.isPresent() && java.nio.file.Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+          && java.util.Arrays.equals(java.nio.file.Files.readAllBytes(f), theirs.get())) {
+        out.put(p, theirs.get());
+      }
+    }
+    return out;
   }
 
   private Mutation replayMutation(List<Event> g) {
