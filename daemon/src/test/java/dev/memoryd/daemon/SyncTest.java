@@ -366,6 +366,34 @@ class SyncTest {
     assertEquals(memoryFiles(a), memoryFiles(b));
   }
 
+  private static List<String> scopeNames(TestRoot r, String scope) throws Exception {
+    List<String> out = new java.util.ArrayList<>();
+    ok(r.call("scope", "{\"scopes\":[\"" + scope + "\"]}")).get("chunks").forEach(c -> out.add(c.path("name").asText()));
+    return out;
+  }
+
+  @Test
+  void chunksDeclaredOnOneReplica_areInTheOtherReplicasGraph_assoonAsItsSyncMerges() throws Exception {
+    ok(a.call("declare", "{\"chunks\":[{\"name\":\"topic\"}]}"));
+    ok(a.call("declare", "{\"chunks\":[{\"name\":\"note\",\"body\":{\"text\":\"from a\"},"
+        + "\"placements\":[{\"scope\":\"topic\"}]}]}"));
+    ok(sync(a));
+    assertTrue(appendItem(b, YOUNG_NOTES, "from b").has("result")); // so b's sync is a real merge
+    assertEquals("merged", row(ok(sync(b)), "main").get("outcome").asText());
+    assertEquals(List.of("note"), scopeNames(b, "topic"), "no restart needed");
+    JsonNode again = b.call("declare", "{\"chunks\":[{\"name\":\"note\",\"placements\":[{\"scope\":\"topic\"}]}]}");
+    assertTrue(again.has("error"), "b's writer knows the name is taken in topic: " + again);
+
+    ok(a.call("declare", "{\"rationale\":\"outdated\",\"removals\":[{\"chunk\":\"topic/note\"}]}"));
+    ok(sync(a));
+    assertTrue(appendItem(b, YOUNG_NOTES, "from b again").has("result"));
+    assertEquals("merged", row(ok(sync(b)), "main").get("outcome").asText());
+    assertEquals(List.of(), scopeNames(b, "topic"), "the removal merged too");
+    b.close();
+    b.serveAsIs();
+    assertEquals(List.of(), scopeNames(b, "topic"), "a restart reads the same graph from the files");
+  }
+
   @Test
   void threeReplicas_syncingRoundRobin_settleOnOneTree_withEveryChainLinked() throws Exception {
     try (TestRoot c = TestRoot.cloneOf(tmp.resolve("c"), remote.toString(), a.cfg.keyFile(), "c").serveAsIs()) {

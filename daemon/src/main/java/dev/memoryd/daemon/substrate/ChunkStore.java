@@ -167,6 +167,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
       return; // recovery runs before load, which then reads the recovered files
     }
     Set<String> memoryFiles = new LinkedHashSet<>();
+    Set<String> chunkFiles = new LinkedHashSet<>(); // a merge's: chunks declared on another branch or replica
     List<JsonNode> declared = new ArrayList<>();
     for (Event e : events) {
       if (OP_DECLARE.equals(e.op())) {
@@ -175,13 +176,28 @@ public final class ChunkStore implements Consumer<List<Event>> {
         for (String p : dev.memoryd.daemon.write.WritePipeline.touchedPaths(e)) {
           if (p.startsWith("users/") && p.endsWith(".md")) {
             memoryFiles.add(p);
+          } else if (p.startsWith(".slices/") && p.endsWith(".slice")) {
+            chunkFiles.add(p);
           }
         }
       }
     }
-    if (declared.isEmpty() && memoryFiles.isEmpty()) {
+    if (declared.isEmpty() && memoryFiles.isEmpty() && chunkFiles.isEmpty()) {
       return;
     }
+    List<ChunkRecord> mergedLive = new ArrayList<>();
+    Set<String> mergedGone = new LinkedHashSet<>();
+    for (String p : chunkFiles) {
+      String id = p.substring(".slices/".length(), p.length() - ".slice".length());
+      Optional<ChunkFile.Parsed> parsed = readText(p).flatMap(t -> ChunkFile.parse(p, t));
+      if (parsed.isPresent() && parsed.get() instanceof ChunkFile.Parsed.Live l) {
+        mergedLive.add(l.record());
+      } else {
+        mergedGone.add(id); // removed on the other side, or not a chunk file any more
+      }
+    }
+    mergedGone.forEach(writerGraph::remove);
+    mergedLive.forEach(writerGraph::put);
     Map<String, List<ChunkRecord>> derived = new LinkedHashMap<>();
     Map<String, Set<String>> gone = new HashMap<>();
     for (String p : memoryFiles) {
@@ -204,6 +220,8 @@ public final class ChunkStore implements Consumer<List<Event>> {
     }
     lock.writeLock().lock();
     try {
+      mergedGone.forEach(readGraph::remove);
+      mergedLive.forEach(readGraph::put);
       for (JsonNode payload : declared) {
         if (payload.has("removed")) {
           readGraph.remove(payload.get("removed").asText());
