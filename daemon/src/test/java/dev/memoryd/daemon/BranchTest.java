@@ -143,13 +143,21 @@ class BranchTest extends ServedRootTest {
     assertEquals(1, ok(root.call("branch.list", null)).get("branches").size());
   }
 
-  @Test
-  void cleanMerge_makesATwoParentCommit_withBothSidesSections() throws Exception {
+  /** Branch {@code feature} changes Current Focus, main changes Identity; returns both heads (main, feature). */
+  private String[] divergedFeature() throws Exception {
     ok(root.call("branch.create", "{\"name\":\"feature\"}"));
     ok(replace("feature", "Current Focus", "Focus from the feature branch."));
     ok(replace(null, "Identity", "Identity from main."));
     String featureHead = root.git("rev-parse", "feature").strip();
     String mainHead = root.git("rev-parse", main()).strip();
+    return new String[] {mainHead, featureHead};
+  }
+
+  @Test
+  void cleanMerge_makesATwoParentCommit_withBothSidesSections() throws Exception {
+    String[] heads = divergedFeature();
+    String mainHead = heads[0];
+    String featureHead = heads[1];
     JsonNode m = ok(root.call("branch.merge", "{\"from\":\"feature\"}"));
     assertTrue(m.get("changed").asBoolean(), m.toString());
     assertEquals(m.get("commit").asText(), root.git("rev-parse", main()).strip());
@@ -167,11 +175,9 @@ class BranchTest extends ServedRootTest {
 
   @Test
   void mergeCutOffBeforeItsFilesAndRef_isRolledForward_overTheHeadsText() throws Exception {
-    ok(root.call("branch.create", "{\"name\":\"feature\"}"));
-    ok(replace("feature", "Current Focus", "Focus from the feature branch."));
-    ok(replace(null, "Identity", "Identity from main."));
-    String featureHead = root.git("rev-parse", "feature").strip();
-    String mainHead = root.git("rev-parse", main()).strip();
+    String[] heads = divergedFeature();
+    String mainHead = heads[0];
+    String featureHead = heads[1];
     ok(root.call("branch.merge", "{\"from\":\"feature\"}"));
     String merged = root.file(OVERVIEW);
     root.daemon.close();
