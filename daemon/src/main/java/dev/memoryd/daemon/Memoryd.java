@@ -82,7 +82,7 @@ public final class Memoryd implements AutoCloseable {
     this.grammar = Templates.load(cfg.templatesDir());
     this.keys = KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
     this.hasher = new java.util.concurrent.atomic.AtomicReference<>(keys.contentHasher());
-    this.tree = new WorkTree(cfg.root());
+    this.tree = new WorkTree(cfg.root(), cfg.stateDir().resolve("spare"));
     this.started = cfg.clock().instant();
     if (!Files.isDirectory(cfg.root().resolve(".git"))) {
       throw new IllegalStateException("no memory repository at " + cfg.root()
@@ -136,7 +136,17 @@ public final class Memoryd implements AutoCloseable {
       public WritePipeline.IoAction stage(Map<String, byte[]> files, Map<String, Optional<String>> expected,
           java.util.function.Consumer<String> skipped) throws IOException {
         WorkTree.Staged st = tree.stage(files);
-        return () -> st.publish(expected, skipped);
+        return new WritePipeline.IoAction() {
+          @Override
+          public void run() throws IOException {
+            st.publish(expected, skipped);
+          }
+
+          @Override
+          public void abort() throws IOException {
+            st.abort();
+          }
+        };
       }
 
       @Override

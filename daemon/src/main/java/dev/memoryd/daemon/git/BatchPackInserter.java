@@ -80,9 +80,16 @@ final class BatchPackInserter extends ObjectInserter {
       return id;
     }
     long offset = pack.size();
-    CRC32 crc = new CRC32();
     byte[] hdr = new byte[16];
     int n = header(hdr, type, len);
+    writeEntry(id, offset, hdr, n, data, off, len);
+    written.put(id, new long[] {offset, 0});
+    return id;
+  }
+
+  /** Appends one pack entry: its header, then {@code data} deflated; records it for the index. */
+  private void writeEntry(ObjectId id, long offset, byte[] hdr, int n, byte[] data, int off, int len) {
+    CRC32 crc = new CRC32();
     pack.write(hdr, 0, n);
     crc.update(hdr, 0, n);
     deflater.reset();
@@ -97,6 +104,38 @@ final class BatchPackInserter extends ObjectInserter {
     info.setOffset(offset);
     info.setCRC((int) crc.getValue());
     objects.add(info);
+  }
+
+  /** Longest chain of deltas a read has to apply (git's own default {@code --depth}). */
+  static final int MAX_DEPTH = 50;
+  /** Pack offset and delta depth (0: whole) of each object this batch wrote, for deltas against them. */
+  private final java.util.Map<ObjectId, long[]> written = new java.util.HashMap<>();
+
+  /**
+   * Inserts a blob that differs from {@code base} (a blob this batch wrote, whose bytes are
+   * {@code baseData}) only between a common prefix and suffix, as a ledger segment grows by
+   * appended lines from one commit to the next: it is stored as an {@code OFS_DELTA} against the
+   * base (copy, insert, copy), so only the changed bytes are deflated. Falls back to a whole
+   * object when the base is not in this batch, its chain is {@link #MAX_DEPTH} long, or the
+   * delta would save little.
+   */
+  ObjectId insertBlobAfter(ObjectId base, byte[] baseData, byte[] data) throws IOException {
+    ObjectId id = idFor(Constants.OBJ_BLOB, data, 0, data.length);
+    long[] baseAt = base == null ? null : written.get(base);
+    if (baseAt == null || baseAt[1] >= MAX_DEPTH || seen.contains(id)) {
+      return insert(Constants.OBJ_BLOB, data, 0, data.length);
+    }
+    byte[] delta = Deltas.prefixSuffix(baseData, data);
+    if (delta == null || delta.length > data.length / 2) {
+      return insert(Constants.OBJ_BLOB, data, 0, data.length);
+    }
+    seen.add(id);
+    long offset = pack.size();
+    byte[] hdr = new byte[32];
+    int n = header(hdr, Constants.OBJ_OFS_DELTA, delta.length);
+    n = Deltas.encodeOfs(hdr, n, offset - baseAt[0]);
+    writeEntry(id, offset, hdr, n, delta, 0, delta.length);
+    written.put(id, new long[] {offset, baseAt[1] + 1});
     return id;
   }
 
@@ -107,7 +146,7 @@ final class BatchPackInserter extends ObjectInserter {
     return insert(type, data, 0, data.length);
   }
 
-  private static int header(byte[] b, int type, long size) {
+  static int header(byte[] b, int type, long size) {
     long next = size >>> 4;
     b[0] = (byte) ((next > 0 ? 0x80 : 0x00) | (type << 4) | (size & 0x0F));
     int n = 1;
@@ -177,6 +216,7 @@ final class BatchPackInserter extends ObjectInserter {
   void reset() {
     objects.clear();
     seen.clear();
+    written.clear();
     pack.reset();
     pack.write(new byte[12], 0, 12);
   }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -440,6 +441,8 @@ public final class GitStore implements AutoCloseable {
     private final ObjectId base = head;
     private ObjectId tip = head;
     private final Map<String, ObjectId> written = new LinkedHashMap<>();
+    /** The bytes of each path's last blob in this batch: the base of its next version's delta. */
+    private final Map<String, byte[]> lastBytes = new HashMap<>();
 
     private Batch() {}
 
@@ -457,9 +460,13 @@ public final class GitStore implements AutoCloseable {
           tree.remove(f.getKey());
           continue;
         }
-        ObjectId blob = ins.insert(Constants.OBJ_BLOB, f.getValue());
+        byte[] data = f.getValue();
+        ObjectId prev = written.get(f.getKey());
+        ObjectId blob = prev == null ? ins.insert(Constants.OBJ_BLOB, data)
+            : ins.insertBlobAfter(prev, lastBytes.get(f.getKey()), data);
         tree.put(f.getKey(), blob);
         written.put(f.getKey(), blob);
+        lastBytes.put(f.getKey(), data);
       }
       CommitBuilder cb = new CommitBuilder();
       cb.setTreeId(tree.write(ins));

@@ -18,6 +18,7 @@ import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
 import org.eclipse.jgit.internal.storage.file.Pack;
 import org.eclipse.jgit.internal.storage.file.PackIndex;
 import org.eclipse.jgit.internal.storage.pack.PackWriter;
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.NullProgressMonitor;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
@@ -31,7 +32,9 @@ import org.eclipse.jgit.storage.pack.PackConfig;
  * into one geometrically (as {@code git repack --geometric=2} does), so after a roll-up each pack
  * holds at least twice the objects of all smaller ones together and the pack count stays
  * logarithmic in the number of objects. Compressed object data is copied, not re-deflated, and
- * no deltas are searched, so a roll-up costs about a copy of the packs it combines.
+ * no deltas are searched, so a roll-up costs about a copy of the packs it combines; the deltas a
+ * batch wrote (ledger segments against their previous version) move with their base, only the
+ * distance back to it rewritten.
  *
  * <p>Crash-safe: the combined pack is in place (renamed, registered) before the packs it
  * replaces are deleted, so a crash leaves at worst duplicate objects. Called by the writer only.
@@ -179,9 +182,11 @@ final class PackCompactor {
       }
     }
     // Copy the kept entries pack by pack in offset order (an entry ends where the next begins).
-    byte[] out = new byte[(int) total];
+    byte[] out = new byte[(int) total + 16 * objects]; // a delta's base distance may take more bytes
     int len = 12;
     int[][] newOffset = new int[k][];
+    int[][] newCrc = new int[k][]; // for deltas whose base distance was rewritten; else the index's
+    boolean[][] recrc = new boolean[k][];
     for (int p = 0; p < k; p++) {
       byte[] data = Files.readAllBytes(chosen.get(p).getPackFile().toPath());
       int n = idx[p].n();
@@ -191,6 +196,8 @@ final class PackCompactor {
       }
       java.util.Arrays.sort(byOffset);
       newOffset[p] = new int[n];
+      newCrc[p] = new int[n];
+      recrc[p] = new boolean[n];
       for (int j = 0; j < n; j++) {
         int i = (int) (byOffset[j] & 0x7fffffffL);
         int off = (int) (byOffset[j] >>> 31);
@@ -199,8 +206,39 @@ final class PackCompactor {
           continue;
         }
         int type = (data[off] >> 4) & 7;
-        if (type < 1 || type > 4 || end < off || len + (end - off) > out.length) {
-          return false; // a delta, or a pack not as its index says: leave the packs as they are
+        if (end < off || len + (end - off) + 16 > out.length) {
+          return false; // a pack not as its index says: leave the packs as they are
+        }
+        if (type == Constants.OBJ_OFS_DELTA) {
+          // Its base comes earlier in this pack; if kept, it was copied already: only the
+          // distance back to it changes.
+          int h = off;
+          while ((data[h] & 0x80) != 0) {
+            h++;
+          }
+          h++;
+          long[] ofs = Deltas.decodeOfs(data, h);
+          long baseOff = off - ofs[0];
+          int b = java.util.Arrays.binarySearch(byOffset, 0, j, baseOff << 31);
+          b = b < 0 ? -b - 1 : b; // the entry at that offset sorts just after the bare offset
+          int bi = b < j && (byOffset[b] >>> 31) == baseOff ? (int) (byOffset[b] & 0x7fffffffL) : -1;
+          if (bi < 0 || !keep[p][bi]) {
+            return false; // its base was dropped as another pack's duplicate: let JGit repack these
+          }
+          newOffset[p][i] = len;
+          System.arraycopy(data, off, out, len, h - off);
+          int at = Deltas.encodeOfs(out, len + (h - off), len - newOffset[p][bi]);
+          int rest = end - (h + (int) ofs[1]);
+          System.arraycopy(data, h + (int) ofs[1], out, at, rest);
+          java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+          crc.update(out, len, at + rest - len);
+          newCrc[p][i] = (int) crc.getValue();
+          recrc[p][i] = true;
+          len = at + rest;
+          continue;
+        }
+        if (type < 1 || type > 4) {
+          return false; // a REF_DELTA: leave it to JGit
         }
         newOffset[p][i] = len;
         System.arraycopy(data, off, out, len, end - off);
@@ -224,7 +262,7 @@ final class PackCompactor {
 
       @Override
       public int crc(int i) {
-        return idx[srcPack[i]].crc(srcEntry[i]);
+        return recrc[srcPack[i]][srcEntry[i]] ? newCrc[srcPack[i]][srcEntry[i]] : idx[srcPack[i]].crc(srcEntry[i]);
       }
 
       @Override

@@ -127,6 +127,9 @@ public final class WritePipeline implements AutoCloseable {
   /** An I/O step that may fail. */
   public interface IoAction {
     void run() throws IOException;
+
+    /** Gives up what {@link #run} would have done (e.g. removes staged temp files). */
+    default void abort() throws IOException {}
   }
 
   /** Poison pill: interrupting the writer could close its file channels mid-write. */
@@ -1358,7 +1361,10 @@ public final class WritePipeline implements AutoCloseable {
       stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - s0);
       return null;
     });
-    Future<IoAction> staged = stager.submit(() -> {
+    // The renames need only the durable ledger and the staged temp files, not the commits: they
+    // run on the stager while the writer builds the commits, and the ref still moves after them.
+    java.util.concurrent.atomic.AtomicBoolean abandoned = new java.util.concurrent.atomic.AtomicBoolean();
+    Future<?> staged = stager.submit(() -> {
       long s0 = System.nanoTime();
       Map<String, Optional<String>> expected = new HashMap<>();
       for (String f : finalFiles.keySet()) {
@@ -1370,7 +1376,15 @@ public final class WritePipeline implements AutoCloseable {
       IoAction a = files.stage(finalFiles, expected, path -> LOG.warning(path + " was saved by someone else while"
           + " memoryd wrote it; their version is kept and will be captured"));
       stats.add(PhaseStats.Phase.FILES, System.nanoTime() - s0);
-      return a;
+      awaitDurable(durable);
+      if (abandoned.get()) {
+        a.abort(); // a batch that failed to build its commits leaves the files as they were
+        return null;
+      }
+      long r0 = System.nanoTime();
+      a.run(); // only now: the ledger holds every line these files reflect
+      stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - r0);
+      return null;
     });
     List<ObjectId> commits = new ArrayList<>();
     try (GitStore.Batch gb = git.batch()) {
@@ -1393,17 +1407,15 @@ public final class WritePipeline implements AutoCloseable {
         stats.add(PhaseStats.Phase.GIT_FLUSH, System.nanoTime() - t5);
       } catch (IOException | RuntimeException e) {
         // Never leave the I/O threads running past a failed batch.
+        abandoned.set(true);
         awaitQuietly(durable);
         awaitQuietly(staged);
         throw e;
       }
       long w = System.nanoTime();
       awaitDurable(durable);
-      IoAction rename = awaitDurable(staged);
+      awaitDurable(staged);
       stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - w);
-      long r0 = System.nanoTime();
-      rename.run(); // only now: the ledger holds every line these files reflect
-      stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - r0);
       long t6 = System.nanoTime();
       gb.moveRef();
       stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - t6);
