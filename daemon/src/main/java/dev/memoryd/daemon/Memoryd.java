@@ -506,6 +506,10 @@ public final class Memoryd implements AutoCloseable {
     ObjectId h = git.head();
     r.put("head", h == null ? null : h.name());
     r.put("started", started.toString());
+    // Lets a benchmark tell a warmed daemon from one still compiling its hot paths.
+    java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+    r.putObject("runtime").put("uptime_ms", java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime())
+        .put("jit_ms", jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1);
     if (writer != null) {
       r.set("write_stats", JsonNodeFactory.instance.pojoNode(writer.stats().snapshot()));
       r.set("watcher", watcher == null ? JsonNodeFactory.instance.objectNode().put("state", "off") : watcher.health());

@@ -42,7 +42,8 @@ final class Bench implements Callable<Integer> {
   @Option(names = "--clients", defaultValue = "1") int clients;
   @Option(names = "--writes", defaultValue = "2000", description = "measured declarations in total") int writes;
   @Option(names = "--history", defaultValue = "0", description = "events to pre-fill before measuring") int history;
-  @Option(names = "--warmup", defaultValue = "300") int warmup;
+  @Option(names = "--warmup", defaultValue = "300", description = "declarations sent before measuring, by as many"
+      + " clients as measured (a long-running daemon is warm: 6000 lets the JIT finish; see docs/BENCHMARKS.md)") int warmup;
   @Option(names = "--root", description = "root to use (default: a fresh temp dir)") Path root;
   @Option(names = "--floor", description = "also measure the physical floor") boolean floor;
   @Option(names = "--verify", description = "also measure ledger verify throughput") boolean verify;
@@ -107,9 +108,11 @@ final class Bench implements Callable<Integer> {
       run(cfg, parts, warmup, null);
       settle();
       long[] lat = new long[writes];
+      long jit0 = jitMs(cfg);
       long t0 = System.nanoTime();
       run(cfg, parts, writes, lat);
       double secs = (System.nanoTime() - t0) / 1e9;
+      long jitDuring = jitMs(cfg) - jit0;
       Arrays.sort(lat);
       out.put("writes", writes);
       out.put("clients", clients);
@@ -117,6 +120,9 @@ final class Bench implements Callable<Integer> {
       out.put("p99_ms", round(lat[(int) Math.min(lat.length - 1, Math.ceil(lat.length * 0.99) - 1)] / 1e6));
       out.put("writes_per_s", round(writes / secs));
       out.put("history_events", history);
+      out.put("warmup", warmup);
+      // JIT compilation in the daemon while measuring: near 0 for a warmed daemon
+      out.put("jit_ms_measured", jitDuring);
       try (SocketClient c = SocketClient.connect(cfg.socket())) {
         out.set("write_stats", c.call("ping", null).path("result").path("write_stats"));
       }
@@ -647,6 +653,13 @@ final class Bench implements Callable<Integer> {
       f.get();
     }
     ex.shutdown();
+  }
+
+  /** The daemon's total JIT compilation time so far (ms), from {@code ping}. */
+  private static long jitMs(MemorydConfig cfg) throws IOException {
+    try (SocketClient c = SocketClient.connect(cfg.socket())) {
+      return c.call("ping", null).path("result").path("runtime").path("jit_ms").asLong(-1);
+    }
   }
 
   private static void check(JsonNode reply) throws IOException {
