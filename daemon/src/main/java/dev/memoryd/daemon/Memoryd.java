@@ -914,6 +914,9 @@ public final class Memoryd implements AutoCloseable {
     if (writer != null) {
       writer.close();
     }
+    if (chunks != null) {
+      chunks.close();
+    }
     if (search != null) {
       try {
         search.close();

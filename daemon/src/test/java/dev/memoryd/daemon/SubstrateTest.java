@@ -161,6 +161,24 @@ class SubstrateTest extends ServedRootTest {
         + "'placements':[{'scope':'inner-critic','type':'relates'}]}]}").has("result"));
   }
 
+  /** The graph is published off the writer thread; a reply must still never outrun it. */
+  @Test
+  void aWrittenPart_isInScopeAtOnce_andADeclarationRightAfterCanPlaceOnIt() throws Exception {
+    for (int i = 0; i < 40; i++) {
+      String part = "helper-" + i;
+      JsonNode w = root.call("write", "{\"rationale\":\"t\",\"ops\":[{\"op\":\"create_entity\",\"user_id\":\"sam\","
+          + "\"entity_type\":\"part\",\"entity_id\":\"" + part + "\",\"title\":\"Helper " + i + "\"}]}");
+      assertTrue(w.has("result"), w.toString());
+      assertTrue(names(ok("scope", "{'scopes':['sam'],'limit':500}")).contains(part), "scope right after write " + i);
+      JsonNode d = declare("{'chunks':[{'name':'note-" + i + "','placements':[{'scope':'" + part + "','type':'relates'}]}]}");
+      assertTrue(d.has("result"), "declare right after write " + i + ": " + d);
+      JsonNode w2 = root.call("write", "{\"rationale\":\"t\",\"ops\":[{\"op\":\"replace_section\",\"path\":"
+          + "\"users/sam/parts/" + part + "/profile.md\",\"section\":\"Role\",\"content\":\"Role number " + i + ".\"}]}");
+      assertTrue(w2.has("result"), w2.toString());
+      assertTrue(ok("scope", "{'scopes':['" + part + "'],'limit':100}").toString().contains("Role number " + i + "."));
+    }
+  }
+
   @Test
   void concurrentDeclarations_seeEachOther_soOnlyOneNameWins() throws Exception {
     ok("declare", "{'chunks':[{'name':'room'}]}");

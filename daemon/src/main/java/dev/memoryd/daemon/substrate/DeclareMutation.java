@@ -25,9 +25,10 @@ import dev.memoryd.grammar.substrate.Declare;
  * writer's graph, which already holds every declaration submitted before it. Refusals leave the
  * graph as it was. Each changed chunk becomes one file and one {@code declare} event.
  */
-record DeclareMutation(ChunkGraph graph, Declaration declaration) implements Mutation {
+record DeclareMutation(ChunkGraph graph, Declaration declaration, Runnable awaitGraph) implements Mutation {
   @Override
   public Result apply(FileSource files, Instant now) {
+    awaitGraph.run(); // the batches before this one, published into the graph off the writer thread
     Declare.Result r = Declare.apply(graph, declaration, now.toString());
     if (r instanceof Declare.Violation v) {
       Map<String, Object> d = new LinkedHashMap<>();

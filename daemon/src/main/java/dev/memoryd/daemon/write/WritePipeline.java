@@ -1204,7 +1204,10 @@ public final class WritePipeline implements AutoCloseable {
   private void process(List<Pending> batch) throws IOException {
     // How long a batch waits for a git command holding the branch's ref lock.
     long refLockWaitMs = Long.getLong("memoryd.refLockWaitMs", 2000);
-    if (!git.holdRef(refLockWaitMs)) {
+    long l0 = System.nanoTime();
+    boolean locked = git.holdRef(refLockWaitMs);
+    stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
+    if (!locked) {
       // Nothing is recorded yet: refuse the batch rather than race the git command.
       WriteOutcome busy = new WriteOutcome.Rejected(-1, Failure.of(ErrorReason.UNAVAILABLE, "the branch is locked by"
           + " another git command (" + git.refLockFile() + " exists for over " + refLockWaitMs + " ms); nothing"

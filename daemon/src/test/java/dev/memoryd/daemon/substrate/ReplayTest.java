@@ -29,7 +29,7 @@ class ReplayTest {
     JsonNode n = M.readTree(json.replace('\'', '"'));
     DeclarationCodec.Parse p = DeclarationCodec.parse(n.get("chunks"), n.get("placements"), n.get("removals"),
         () -> String.format("01J%023d", ids.incrementAndGet()));
-    Mutation.Result r = new DeclareMutation(graph, ((DeclarationCodec.Parse.Ok) p).declaration())
+    Mutation.Result r = new DeclareMutation(graph, ((DeclarationCodec.Parse.Ok) p).declaration(), () -> { })
         .apply(path -> Optional.empty(), Instant.parse("2026-11-20T10:00:00Z"));
     assertInstanceOf(Mutation.Done.class, r, r.toString());
     return (Mutation.Done) r;
