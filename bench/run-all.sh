@@ -10,6 +10,9 @@ run --clients 4
 run --clients 16 --writes 4000
 run --clients 1 --history 1000
 run --clients 1 --history 100000 --verify
+# a fresh daemon's first seconds, JIT still compiling (the runs above warm up with 6,000 declarations)
+run --clients 1 --warmup 300
+run --clients 16 --writes 4000 --warmup 300
 run --mode slip --clients 4 --writes 4000
 run --mode context --turns 100000 --writes 2000
 run --mode refs --refs 1000

@@ -42,8 +42,9 @@ final class Bench implements Callable<Integer> {
   @Option(names = "--clients", defaultValue = "1") int clients;
   @Option(names = "--writes", defaultValue = "2000", description = "measured declarations in total") int writes;
   @Option(names = "--history", defaultValue = "0", description = "events to pre-fill before measuring") int history;
-  @Option(names = "--warmup", defaultValue = "300", description = "declarations sent before measuring, by as many"
-      + " clients as measured (a long-running daemon is warm: 6000 lets the JIT finish; see docs/BENCHMARKS.md)") int warmup;
+  @Option(names = "--warmup", defaultValue = "6000", description = "declarations sent before measuring, by as many"
+      + " clients as measured, so the figures are a running daemon's rather than a fresh JVM's (300: a fresh"
+      + " daemon's first seconds; the output's jit_ms_measured says how much compiling was left)") int warmup;
   @Option(names = "--root", description = "root to use (default: a fresh temp dir)") Path root;
   @Option(names = "--floor", description = "also measure the physical floor") boolean floor;
   @Option(names = "--verify", description = "also measure ledger verify throughput") boolean verify;
