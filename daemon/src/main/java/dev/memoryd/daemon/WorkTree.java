@@ -266,6 +266,8 @@ final class WorkTree {
         links = Files.getAttribute(p, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
       } catch (NoSuchFileException gone) {
         continue;
+      } catch (UnsupportedOperationException | IllegalArgumentException noLinkCount) {
+        links = null; // cannot tell whether it still names a file: never reuse it
       }
       if (links instanceof Integer n && n == 1 && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
         return p;
