@@ -30,14 +30,7 @@ record DeclareMutation(ChunkGraph graph, Declaration declaration) implements Mut
   public Result apply(FileSource files, Instant now) {
     Declare.Result r = Declare.apply(graph, declaration, now.toString());
     if (r instanceof Declare.Violation v) {
-      Map<String, Object> d = new LinkedHashMap<>();
-      d.put("rule", v.rule());
-      d.put("chunk", v.chunk());
-      if (v.chunkName() != null) {
-        d.put("chunk_name", v.chunkName());
-      }
-      d.put("scope", v.scope());
-      return new Refused(-1, new Failure(ErrorReason.SPEC_VIOLATION, v.message(), d));
+      return new Refused(-1, violation(v, v.message()));
     }
     if (r instanceof Declare.Refusal f) {
       ErrorReason reason = switch (f.kind()) {
@@ -70,5 +63,17 @@ record DeclareMutation(ChunkGraph graph, Declaration declaration) implements Mut
       events.add(new EventSpec(ChunkStore.OP_DECLARE, p, null, null, null, payload, List.of(), summary));
     }
     return new Done(out, events, true);
+  }
+
+  /** A spec rule broken: {@code spec_violation} with {@code data: {rule, chunk, chunk_name?, scope}}. */
+  static Failure violation(Declare.Violation v, String message) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("rule", v.rule());
+    d.put("chunk", v.chunk());
+    if (v.chunkName() != null) {
+      d.put("chunk_name", v.chunkName());
+    }
+    d.put("scope", v.scope());
+    return new Failure(ErrorReason.SPEC_VIOLATION, message, d);
   }
 }
