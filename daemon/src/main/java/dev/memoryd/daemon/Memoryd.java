@@ -181,7 +181,7 @@ public final class Memoryd implements AutoCloseable {
     writer.recover();
     chunks.load(); // after recovery: it reads the recovered files
     writer.start();
-    this.branches = new dev.memoryd.daemon.branch.Branches(cfg.root(), grammar, ledger, git, writer,
+    this.branches = new dev.memoryd.daemon.branch.Branches(cfg.root(), grammar, ledger, git, writer, chunks,
         text -> hasher.get().hash(text), ids, cfg.clock(), cfg.maxBatch());
     branches.load(); // finishes a branch create or delete a crash cut short
     this.sync = new dev.memoryd.daemon.sync.Sync(cfg.root(), git, ledger, branches);

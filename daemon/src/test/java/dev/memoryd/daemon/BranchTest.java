@@ -433,4 +433,104 @@ class BranchTest extends ServedRootTest {
     ledgerLines();
     assertReplayOk();
   }
+
+  private JsonNode declare(String json) throws Exception {
+    return root.call("declare", json.replace('\'', '"'));
+  }
+
+  private void serveAs(String branch) throws Exception {
+    root.configure(c -> new MemorydConfig(c.root(), c.keyFile(), branch, c.templatesDir(), c.maxLineBytes(),
+        c.idleTimeout(), c.maxBatch(), c.segmentLines(), c.clock(), c.random(), c.halfLife(), c.quiet(), c.rescanEvery()));
+    root.serveAsIs();
+  }
+
+  /**
+   * Declares {@code decl} on {@code branch}, which declare allows only while that branch is checked
+   * out and served: the daemon stops, git checks the branch out, a daemon serves it, then the same
+   * back. Checking main out again removes the branch's chain from disk (only its tree tracks it;
+   * main excludes it), so it is written back from that tree, as the daemon had left it.
+   */
+  private JsonNode declareOn(String branch, String decl) throws Exception {
+    String home = main();
+    root.close();
+    root.git("checkout", "-q", branch);
+    serveAs(branch);
+    JsonNode r = ok(declare(decl));
+    root.close();
+    root.git("checkout", "-q", home);
+    for (String p : root.git("ls-tree", "-r", "--name-only", branch, "ledger/" + branch + "/").split("\n")) {
+      Files.createDirectories(root.dir.resolve(p).getParent());
+      Files.writeString(root.dir.resolve(p), root.git("show", branch + ":" + p));
+    }
+    serveAs(home);
+    return r;
+  }
+
+  /** Every chunk file on disk, by name, with its text. */
+  private java.util.Map<String, String> chunkFiles() throws Exception {
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    try (java.util.stream.Stream<java.nio.file.Path> s = Files.list(root.dir.resolve(".slices"))) {
+      for (java.nio.file.Path p : (Iterable<java.nio.file.Path>) s::iterator) {
+        out.put(p.getFileName().toString(), Files.readString(p));
+      }
+    }
+    return out;
+  }
+
+  private java.util.List<String> namesOn(String scope) throws Exception {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    ok(root.call("scope", "{\"scopes\":[\"" + scope + "\"]}")).get("chunks")
+        .forEach(c -> out.add(c.path("name").asText()));
+    java.util.Collections.sort(out);
+    return out;
+  }
+
+  @Test
+  void aMergeThatWouldTakeOneNameTwiceInAScope_isASpecViolation_recordingNothing_andMergesOnceOneIsRenamed()
+      throws Exception {
+    ok(declare("{'chunks':[{'name':'topic'}]}"));
+    String topic = ok(root.call("scope", "{\"scopes\":[\"topic\"]}")).get("scopes").get(0).get("id").asText();
+    ok(root.call("branch.create", "{\"name\":\"feature\"}"));
+    String theirs = declareOn("feature", "{'chunks':[{'name':'x','body':{'side':'feature'},'placements':[{'scope':'topic'}]}]}")
+        .get("created").get(0).get("id").asText();
+    String ours = ok(declare("{'chunks':[{'name':'x','body':{'side':'main'},'placements':[{'scope':'topic'}]}]}"))
+        .get("created").get(0).get("id").asText();
+    String head = root.git("rev-parse", main()).strip();
+    String featureHead = root.git("rev-parse", "feature").strip();
+    java.util.Map<String, String> files = chunkFiles();
+    long lines = ledgerLines();
+
+    JsonNode refused = root.call("branch.merge", "{\"from\":\"feature\"}");
+    assertEquals("spec_violation", reason(refused));
+    JsonNode data = refused.get("error").get("data");
+    assertEquals("name", data.get("rule").asText(), refused.toString());
+    assertEquals(theirs, data.get("chunk").asText(), "the chunk the merge brings");
+    assertEquals("x", data.get("chunk_name").asText());
+    assertEquals(topic, data.get("scope").asText());
+    String message = refused.get("error").get("message").asText();
+    assertTrue(message.contains(ours) && message.contains(theirs) && message.contains("removals"), message);
+    assertEquals(head, root.git("rev-parse", main()).strip(), "no commit");
+    assertEquals(lines, ledgerLines(), "no ledger line");
+    assertEquals(files, chunkFiles(), "no file");
+    assertClean();
+    assertEquals(java.util.List.of("x"), namesOn("topic"));
+
+    // The same merge the other way, into the branch that is not checked out (its graph is read from its tree).
+    JsonNode back = root.call("branch.merge", "{\"from\":\"" + main() + "\",\"into\":\"feature\"}");
+    assertEquals("spec_violation", reason(back));
+    assertEquals("name", back.get("error").get("data").get("rule").asText());
+    assertEquals(ours, back.get("error").get("data").get("chunk").asText());
+    assertEquals(featureHead, root.git("rev-parse", "feature").strip());
+    assertEquals(lines, ledgerLines());
+
+    // As the message says: rename one of them, and the merge is clean.
+    ok(declare("{'chunks':[{'id':'" + ours + "','name':'x-main'}]}"));
+    JsonNode m = ok(root.call("branch.merge", "{\"from\":\"feature\"}"));
+    assertTrue(m.get("changed").asBoolean(), m.toString());
+    assertEquals(java.util.List.of("x", "x-main"), namesOn("topic"));
+    assertTrue(Files.exists(root.dir.resolve(".slices/" + theirs + ".slice")));
+    assertClean();
+    ledgerLines();
+    assertReplayOk();
+  }
 }

@@ -394,6 +394,65 @@ class SyncTest {
     assertEquals(List.of(), scopeNames(b, "topic"), "a restart reads the same graph from the files");
   }
 
+  /** git status shows no change under {@code paths} once the writer has refreshed the index (it does when writes pause). */
+  private static void assertStatusClean(TestRoot r, String... paths) throws Exception {
+    List<String> args = new ArrayList<>(List.of("status", "--porcelain", "--untracked-files=all", "--"));
+    args.addAll(List.of(paths));
+    String st = "";
+    for (int i = 0; i < 100 && !(st = r.git(args.toArray(String[]::new)).strip()).isEmpty(); i++) {
+      Thread.sleep(20);
+    }
+    assertEquals("", st, "git status shows no change");
+  }
+
+  private static String created(JsonNode declareReply) {
+    return ok(declareReply).get("created").get(0).get("id").asText();
+  }
+
+  @Test
+  void aSyncWhoseMergeWouldTakeOneNameTwice_leavesThatBranchUnmergedAndUnpushed_whileOtherBranchesSync() throws Exception {
+    ok(a.call("declare", "{\"chunks\":[{\"name\":\"topic\"}]}"));
+    ok(sync(a));
+    assertEquals("merged", row(ok(sync(b)), "main").get("outcome").asText());
+    String theirs = created(a.call("declare", "{\"chunks\":[{\"name\":\"x\",\"body\":{\"by\":\"a\"},"
+        + "\"placements\":[{\"scope\":\"topic\"}]}]}"));
+    ok(sync(a));
+    String ours = created(b.call("declare", "{\"chunks\":[{\"name\":\"x\",\"body\":{\"by\":\"b\"},"
+        + "\"placements\":[{\"scope\":\"topic\"}]}]}"));
+    ok(b.call("branch.create", "{\"name\":\"side\"}"));
+    String head = b.git("rev-parse", "main").strip();
+    String remoteHead = run("git", "--git-dir", remote.toString(), "rev-parse", "main").strip();
+
+    JsonNode s = ok(sync(b));
+    assertFalse(s.get("ok").asBoolean(), s.toString());
+    JsonNode main = row(s, "main");
+    assertEquals("spec_violation", main.get("outcome").asText(), s.toString());
+    assertEquals("name", main.get("violation").get("rule").asText());
+    assertEquals(theirs, main.get("violation").get("chunk").asText(), "the chunk the merge brings");
+    assertEquals("x", main.get("violation").get("chunk_name").asText());
+    assertTrue(main.get("message").asText().contains(ours), main.toString());
+    assertEquals("not_pushed", main.get("pushed").asText(), main.toString());
+    assertEquals("ok", row(s, "side").get("pushed").asText(), "the other branch still syncs: " + s);
+    assertEquals(head, b.git("rev-parse", "main").strip(), "nothing merged");
+    assertEquals(remoteHead, run("git", "--git-dir", remote.toString(), "rev-parse", "main").strip(), "nothing pushed");
+    assertEquals(List.of("x"), scopeNames(b, "topic"));
+    assertStatusClean(b, ".slices", "users");
+    assertVerifies(a);
+    assertVerifies(b);
+
+    // Renamed on one side, the next sync merges and pushes.
+    ok(b.call("declare", "{\"chunks\":[{\"id\":\"" + ours + "\",\"name\":\"x-b\"}]}"));
+    JsonNode again = ok(sync(b));
+    assertTrue(again.get("ok").asBoolean(), again.toString());
+    assertEquals("merged", row(again, "main").get("outcome").asText());
+    assertEquals("ok", row(again, "main").get("pushed").asText());
+    assertEquals(List.of("x", "x-b"), scopeNames(b, "topic").stream().sorted().toList());
+    assertVerifies(b);
+    assertTrue(settle() <= 3);
+    assertEquals(List.of("x", "x-b"), scopeNames(a, "topic").stream().sorted().toList());
+    assertVerifies(a);
+  }
+
   @Test
   void threeReplicas_syncingRoundRobin_settleOnOneTree_withEveryChainLinked() throws Exception {
     try (TestRoot c = TestRoot.cloneOf(tmp.resolve("c"), remote.toString(), a.cfg.keyFile(), "c").serveAsIs()) {

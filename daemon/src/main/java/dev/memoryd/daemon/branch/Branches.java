@@ -27,6 +27,8 @@ import dev.memoryd.daemon.ErrorReason;
 import dev.memoryd.daemon.Failure;
 import dev.memoryd.daemon.Outcome;
 import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.daemon.substrate.ChunkStore;
+import dev.memoryd.daemon.substrate.MergeCheck;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WritePipeline;
@@ -77,12 +79,15 @@ public final class Branches implements AutoCloseable {
   private final IdGenerator ids;
   private final Clock clock;
   private final int maxBatch;
+  private final ChunkStore chunks; // the checked-out branch's: merges into it are checked against its writer's graph
   private final String replica; // null: the root that made the repository, whose chains are named like their branches
   private final Map<BranchName, WritePipeline> writers = new HashMap<>();
   private final java.util.Set<BranchName> deleting = new java.util.HashSet<>();
 
+  /** {@code chunks} is the substrate of the checked-out branch, served by {@code checkedOut}. */
   public Branches(Path root, Grammar grammar, Ledger ledger, GitStore git, WritePipeline checkedOut,
-      SectionHasher hasher, IdGenerator ids, Clock clock, int maxBatch) {
+      ChunkStore chunks, SectionHasher hasher, IdGenerator ids, Clock clock, int maxBatch) {
+    this.chunks = chunks;
     this.replica = checkedOut.chainName().replica().orElse(null);
     this.root = root;
     this.grammar = grammar;
@@ -403,7 +408,8 @@ public final class Branches implements AutoCloseable {
    * {@code branch.merge}: merges {@code from} into {@code into} (default the checked-out branch) on
    * {@code into}'s writer. The result is {@code {commit}} (a commit with two parents), {@code
    * {commit, changed: false}} when {@code from} is already merged, or {@code {conflicts}} with
-   * nothing recorded.
+   * nothing recorded. A merge whose chunk files would break a spec rule fails with
+   * {@code spec_violation} (as a {@code declare} would), nothing recorded.
    */
   public Outcome<ObjectNode> merge(String from, String into, JsonNode resolutions, String actor) throws IOException {
     String target = into == null ? checkedOutName() : into;
@@ -428,7 +434,7 @@ public final class Branches implements AutoCloseable {
     Optional<Head> h = WritePipeline.publishedHeadAt(git, fromHead.get(), null);
     Optional<BranchName> holder = h.isEmpty() ? Optional.empty() : chainHolding(h.get());
     MergeMutation m = new MergeMutation(w.git(), grammar, hasher, from, fromHead.get(),
-        holder.map(BranchName::value).orElse(null), h.orElse(null), rs);
+        holder.map(BranchName::value).orElse(null), h.orElse(null), rs, chunkCheck(w));
     WriteOutcome out = await(w.submit(WriteRequest.of(m, "merge " + from + " into " + target, actorOr(actor))));
     ObjectNode r = JsonNodeFactory.instance.objectNode();
     if (out instanceof WriteOutcome.Committed c) {
@@ -459,8 +465,9 @@ public final class Branches implements AutoCloseable {
    * two replicas that sync in turn settle instead of answering each other's merges forever.
    *
    * <p>{@code outcome}: {@code up_to_date}, {@code chains} (only other replicas' ledger lines were
-   * new), {@code merged} (with {@code event_id}), or {@code conflict} (with {@code conflicts};
-   * nothing recorded).
+   * new), {@code merged} (with {@code event_id}), {@code conflict} (with {@code conflicts};
+   * nothing recorded), or {@code spec_violation} (with {@code violation: {rule, chunk, chunk_name?,
+   * scope}}: the merged chunk files would break a spec rule; nothing recorded).
    */
   public Outcome<ObjectNode> syncMerge(String name, ObjectId theirs, String from, JsonNode resolutions, String actor)
       throws IOException {
@@ -501,7 +508,7 @@ public final class Branches implements AutoCloseable {
     chains.forEach((p, b) -> ledgerTexts.put(RepoPath.of(p), new String(b, StandardCharsets.UTF_8)));
     MergeMutation m = new MergeMutation(g, grammar, hasher, from, theirs,
         link.map(e -> e.chain().value()).orElse(null), link.map(WritePipeline.RecordedHead::head).orElse(null), rs,
-        ledgerTexts, true);
+        chunkCheck(w), ledgerTexts, true);
     WriteOutcome out = await(w.submit(WriteRequest.of(m, "sync " + from + " into " + name, actorOr(actor))));
     if (out instanceof WriteOutcome.Committed c) {
       return Outcome.ok(r.put("outcome", "merged").put("commit", c.commit()).put("event_id", c.events().get(0).eventId()));
@@ -517,7 +524,25 @@ public final class Branches implements AutoCloseable {
     if (putConflicts(f, r)) {
       return Outcome.ok(r.put("outcome", "conflict").put("message", f.message()));
     }
+    if (f.reason() == ErrorReason.SPEC_VIOLATION) {
+      // Like a conflict: this branch is left unmerged (and unpushed) until one side is changed.
+      ObjectNode v = r.put("outcome", "spec_violation").put("message", f.message()).putObject("violation");
+      f.details().forEach((k, x) -> v.put(k, String.valueOf(x)));
+      return Outcome.ok(r);
+    }
     return Outcome.fail(f);
+  }
+
+  /**
+   * How a merge into {@code w}'s branch checks the chunk files it writes: against the checked-out
+   * branch's writer graph (which holds its batch's declarations so far), or for another branch
+   * against a graph read from its files.
+   */
+  private MergeMutation.ChunkCheck chunkCheck(WritePipeline w) {
+    if (w == checkedOut) {
+      return (files, ours, chunkFiles) -> chunks.checkMerge(chunkFiles);
+    }
+    return (files, ours, chunkFiles) -> MergeCheck.check(MergeCheck.graphAt(w.git(), ours, files), chunkFiles);
   }
 
   /** {@code ledger/<chain>/<group>/<segment>.ndjson} → the chain; null for any other path. */

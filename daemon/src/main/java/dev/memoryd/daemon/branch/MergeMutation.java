@@ -22,6 +22,7 @@ import org.eclipse.jgit.lib.ObjectId;
 import dev.memoryd.daemon.ErrorReason;
 import dev.memoryd.daemon.Failure;
 import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.daemon.substrate.MergeCheck;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WritePipeline;
 import dev.memoryd.grammar.FileSource;
@@ -30,6 +31,7 @@ import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.SectionHasher;
 import dev.memoryd.grammar.human.HumanEdits;
 import dev.memoryd.grammar.human.SectionMerge;
+import dev.memoryd.grammar.substrate.Declare;
 import dev.memoryd.ledger.Head;
 
 /**
@@ -37,7 +39,9 @@ import dev.memoryd.ledger.Head;
  * every file the other branch changed since the merge base, per region ({@link SectionMerge}),
  * against the branch's files as the writer sees them now (so a human's uncaptured edit is
  * recorded first and merged like ours). All-or-nothing: any unresolved conflict refuses the whole
- * merge with {@code conflict} and {@code details.conflicts}; nothing is recorded.
+ * merge with {@code conflict} and {@code details.conflicts}, and merged chunk files that would
+ * break a spec rule refuse it with {@code spec_violation} (checked as a {@code declare} is, on the
+ * state the merge would leave); either way nothing is recorded.
  *
  * <p>The one {@code branch_merge} event carries the link to the merged chain's head and the whole
  * merged text of every file it changes, which is what replay and recovery redo. The commit has two
@@ -50,6 +54,16 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
   /** A caller's resolution of one region of one file. {@code take}: ours, theirs or content. */
   record Resolution(String path, String section, String take, String content) {}
 
+  /** The spec rules over the chunk files a merge writes, judged on the writer thread of the branch merged into. */
+  @FunctionalInterface
+  interface ChunkCheck {
+    /**
+     * The first spec rule the branch would break once {@code chunkFiles} (path → merged text,
+     * null: gone) are written over {@code ours} as {@code files} show it, or null. Records nothing.
+     */
+    Declare.Violation check(FileSource files, ObjectId ours, Map<String, String> chunkFiles) throws IOException;
+  }
+
   private final GitStore into;
   private final Grammar grammar;
   private final SectionHasher hasher;
@@ -58,12 +72,13 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
   private final String linkBranch; // null when the merged commit carries no ledger head
   private final Head link;
   private final List<Resolution> resolutions;
+  private final ChunkCheck chunks;
   private final Map<RepoPath, String> ledgerFiles;
   private final boolean quietWhenSame;
 
   MergeMutation(GitStore into, Grammar grammar, SectionHasher hasher, String fromName, ObjectId fromCommit,
-      String linkBranch, Head link, List<Resolution> resolutions) {
-    this(into, grammar, hasher, fromName, fromCommit, linkBranch, link, resolutions, Map.of(), false);
+      String linkBranch, Head link, List<Resolution> resolutions, ChunkCheck chunks) {
+    this(into, grammar, hasher, fromName, fromCommit, linkBranch, link, resolutions, chunks, Map.of(), false);
   }
 
   /**
@@ -72,8 +87,9 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
    * the branch, {@code quietWhenSame} records nothing (the caller commits the chains alone).
    */
   MergeMutation(GitStore into, Grammar grammar, SectionHasher hasher, String fromName, ObjectId fromCommit,
-      String linkBranch, Head link, List<Resolution> resolutions, Map<RepoPath, String> ledgerFiles,
+      String linkBranch, Head link, List<Resolution> resolutions, ChunkCheck chunks, Map<RepoPath, String> ledgerFiles,
       boolean quietWhenSame) {
+    this.chunks = chunks;
     this.ledgerFiles = Map.copyOf(ledgerFiles);
     this.quietWhenSame = quietWhenSame;
     this.into = into;
@@ -168,6 +184,19 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
       return new Refused(-1, new Failure(ErrorReason.CONFLICT, conflicts.size() + " section(s) changed on both "
           + into.branch() + " and " + fromName + "; resolve each (ours, theirs or content) in the same call",
           Map.of("conflicts", conflicts)));
+    }
+    Map<String, String> chunkFiles = MergeCheck.chunkFiles(merged);
+    if (!chunkFiles.isEmpty()) {
+      // A declaration is checked on its post-write state; so is the state this merge would leave.
+      Declare.Violation v = chunks.check(files, ours, chunkFiles);
+      if (v != null) {
+        String whence = chunkFiles.containsKey(Declare.fileOf(v.chunk()))
+            ? " (chunk " + v.chunk() + " comes from " + fromName + ")" : "";
+        return new Refused(-1, MergeCheck.failure(v, "nothing was merged" + whence + ". To merge, first make the"
+            + " rule hold on one side: declare on the branch (or replica) that holds one of the chunks, renaming it"
+            + " (chunks: [{id, name}]), changing its body, or removing it (removals: [{chunk}]); then merge again"
+            + " (for a sync: sync again)"));
+      }
     }
     ObjectNode payload = JsonNodeFactory.instance.objectNode();
     if (linkBranch != null) {

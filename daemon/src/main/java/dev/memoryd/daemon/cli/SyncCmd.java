@@ -20,7 +20,8 @@ final class SyncCmd {
   private SyncCmd() {}
 
   @Command(name = "sync", description = "Fetch from a Git remote, merge section by section, push (branches and"
-      + " ledger chains). Exit 1 when a branch has conflicts or a push was refused.")
+      + " ledger chains). Exit 1 when a branch has conflicts or a merge that would break a spec rule, or a push"
+      + " was refused.")
   static final class Sync extends Main.Common implements Callable<Integer> {
     @Option(names = "--remote", defaultValue = "origin", description = "a Git remote of the root (default origin)")
     String remote;

@@ -40,6 +40,7 @@ import dev.memoryd.grammar.substrate.ChunkGraph;
 import dev.memoryd.grammar.substrate.ChunkRecord;
 import dev.memoryd.grammar.substrate.Declaration;
 import dev.memoryd.grammar.substrate.DeclarationCodec;
+import dev.memoryd.grammar.substrate.Declare;
 import dev.memoryd.grammar.substrate.MemoryChunks;
 import dev.memoryd.grammar.substrate.Placement;
 import dev.memoryd.ledger.Event;
@@ -117,7 +118,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
   }
 
   /** Records of every memory file (first pass: slice ids, so placements can name them) and chunk file. */
-  private static List<ChunkRecord> build(Map<String, String> files, Map<String, String> sliceIds,
+  static List<ChunkRecord> build(Map<String, String> files, Map<String, String> sliceIds,
       Map<String, Set<String>> derived) {
     for (Map.Entry<String, String> f : files.entrySet()) {
       if (f.getKey().startsWith("users/")) {
@@ -226,7 +227,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
         for (String p : dev.memoryd.daemon.write.WritePipeline.touchedPaths(e)) {
           if (p.startsWith("users/") && p.endsWith(".md")) {
             memoryFiles.add(p);
-          } else if (p.startsWith(".slices/") && p.endsWith(".slice")) {
+          } else if (MergeCheck.isChunkPath(p)) {
             chunkFiles.add(p);
           }
         }
@@ -235,17 +236,12 @@ public final class ChunkStore implements Consumer<List<Event>> {
     if (declared.isEmpty() && memoryFiles.isEmpty() && chunkFiles.isEmpty()) {
       return;
     }
-    List<ChunkRecord> mergedLive = new ArrayList<>();
-    Set<String> mergedGone = new LinkedHashSet<>();
-    for (String p : chunkFiles) {
-      String id = p.substring(".slices/".length(), p.length() - ".slice".length());
-      Optional<ChunkFile.Parsed> parsed = readText(p).flatMap(t -> ChunkFile.parse(p, t));
-      if (parsed.isPresent() && parsed.get() instanceof ChunkFile.Parsed.Live l) {
-        mergedLive.add(l.record());
-      } else {
-        mergedGone.add(id); // removed on the other side, or not a chunk file any more
-      }
-    }
+    Map<String, String> mergedTexts = new LinkedHashMap<>();
+    chunkFiles.forEach(p -> mergedTexts.put(p, readText(p).orElse(null)));
+    // Gone: removed on the other side, or not a chunk file any more.
+    MergeCheck.Changes merged = MergeCheck.changes(mergedTexts);
+    List<ChunkRecord> mergedLive = merged.put();
+    Set<String> mergedGone = merged.removed();
     mergedGone.forEach(writerGraph::remove);
     mergedLive.forEach(writerGraph::put);
     Map<String, List<ChunkRecord>> derived = new LinkedHashMap<>();
@@ -296,6 +292,16 @@ public final class ChunkStore implements Consumer<List<Event>> {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Writer thread only: the first spec rule the writer's graph would break once a merge writes
+   * {@code chunkFiles} (path → merged text, null: gone), or null. The graph is left as it was:
+   * the merge's files enter it when its batch is published ({@link #accept}), as a restart would
+   * read them.
+   */
+  public Declare.Violation checkMerge(Map<String, String> chunkFiles) {
+    return MergeCheck.check(writerGraph, chunkFiles);
   }
 
   /** A submitted declaration: the ids given to its new chunks, and what became of it. */

@@ -31,14 +31,7 @@ record DeclareMutation(ChunkGraph graph, Declaration declaration, Runnable await
     awaitGraph.run(); // the batches before this one, published into the graph off the writer thread
     Declare.Result r = Declare.apply(graph, declaration, now.toString());
     if (r instanceof Declare.Violation v) {
-      Map<String, Object> d = new LinkedHashMap<>();
-      d.put("rule", v.rule());
-      d.put("chunk", v.chunk());
-      if (v.chunkName() != null) {
-        d.put("chunk_name", v.chunkName());
-      }
-      d.put("scope", v.scope());
-      return new Refused(-1, new Failure(ErrorReason.SPEC_VIOLATION, v.message(), d));
+      return new Refused(-1, violation(v, v.message()));
     }
     if (r instanceof Declare.Refusal f) {
       ErrorReason reason = switch (f.kind()) {
@@ -71,5 +64,17 @@ record DeclareMutation(ChunkGraph graph, Declaration declaration, Runnable await
       events.add(new EventSpec(ChunkStore.OP_DECLARE, p, null, null, null, payload, List.of(), summary));
     }
     return new Done(out, events, true);
+  }
+
+  /** A spec rule broken: {@code spec_violation} with {@code data: {rule, chunk, chunk_name?, scope}}. */
+  static Failure violation(Declare.Violation v, String message) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("rule", v.rule());
+    d.put("chunk", v.chunk());
+    if (v.chunkName() != null) {
+      d.put("chunk_name", v.chunkName());
+    }
+    d.put("scope", v.scope());
+    return new Failure(ErrorReason.SPEC_VIOLATION, message, d);
   }
 }

@@ -52,6 +52,9 @@ public final class Sync {
   private static final org.eclipse.jgit.transport.CredentialsProvider CREDENTIALS =
       new org.eclipse.jgit.transport.NetRCCredentialsProvider();
 
+  /** Row outcomes of a branch whose merge was refused and waits for the user: not pushed, and the sync is not ok. */
+  private static final java.util.Set<String> UNMERGED = java.util.Set.of("conflict", "spec_violation");
+
   private final Path root;
   private final GitStore git;
   private final Ledger ledger;
@@ -68,7 +71,8 @@ public final class Sync {
    * Fetches from {@code remote}, merges, pushes. {@code resolutions}: an array of
    * {@code {path, section, take, content?}} for the checked-out branch, or an object mapping a
    * branch name to such an array. The result lists each branch's merge outcome and push status;
-   * {@code ok} is false when a branch has conflicts or a push was refused.
+   * {@code ok} is false when a branch has conflicts, a merge that would break a spec rule
+   * ({@code spec_violation}: not merged, not pushed) or a push was refused.
    */
   public synchronized Outcome<ObjectNode> run(String remote, JsonNode resolutions, String actor) throws IOException {
     if (remote == null || remote.isBlank()) {
@@ -106,7 +110,7 @@ public final class Sync {
       boolean ok = true;
       for (Map.Entry<String, ObjectId> e : theirs.entrySet()) {
         ObjectNode row = mergeOne(e.getKey(), e.getValue(), remote, resolutionsFor(resolutions, e.getKey()), actor);
-        ok &= !"conflict".equals(row.path("outcome").asText()) && !row.has("error");
+        ok &= !UNMERGED.contains(row.path("outcome").asText()) && !row.has("error");
         rows.add(row);
         byName.put(e.getKey(), row);
       }
@@ -225,9 +229,13 @@ public final class Sync {
         continue;
       }
       String outcome = row.path("outcome").asText();
-      if (outcome.equals("conflict") || outcome.equals("error")) {
-        row.put("pushed", "not_pushed").put("push_message", "not pushed: the remote's commits are not merged yet"
-            + (outcome.equals("conflict") ? "; sync again with resolutions for the conflicts" : ""));
+      if (UNMERGED.contains(outcome) || outcome.equals("error")) {
+        String next = switch (outcome) {
+          case "conflict" -> "; sync again with resolutions for the conflicts";
+          case "spec_violation" -> "; change one side so the rule holds (see message), then sync again";
+          default -> "";
+        };
+        row.put("pushed", "not_pushed").put("push_message", "not pushed: the remote's commits are not merged yet" + next);
         continue;
       }
       specs.add(new RefSpec(Constants.R_HEADS + e.getKey() + ":" + Constants.R_HEADS + e.getKey()));

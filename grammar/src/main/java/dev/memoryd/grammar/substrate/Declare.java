@@ -2,6 +2,7 @@ package dev.memoryd.grammar.substrate;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,6 +26,9 @@ import com.fasterxml.jackson.databind.JsonNode;
  * changed (new files' contents) and the chunks removed. On any refusal the graph is restored
  * exactly as it was. Deterministic given (graph, declaration, now). Not thread-safe: the caller
  * owns the graph.
+ *
+ * <p>{@link #check} applies the same rules to chunk records that arrive whole (a merge's chunk
+ * files), without recording them.
  */
 public final class Declare {
     private Declare() {}
@@ -66,6 +70,64 @@ public final class Declare {
         }
     }
 
+    /**
+     * Checks chunk records that arrive whole rather than declared (the chunk files a merge
+     * brings): whether the graph with every record of {@code put} recorded and every chunk of
+     * {@code removed} gone still keeps the spec rules, judged as {@link #apply} judges a
+     * declaration on its post-write state. The instance placements the change may affect (those
+     * of the changed chunks, of the chunks typed by a removed one, and every instance of a changed
+     * chunk or of a scope a placement entered or left) are checked against their scope's union
+     * contract and for name uniqueness. Nothing is assigned: a placement without a seq on an
+     * ordered scope is an {@code ordered} violation.
+     *
+     * <p>Returns the first violation, or null when every rule holds. Either way the graph is left
+     * exactly as it was: the caller records the change when it is committed. An id in both
+     * {@code put} and {@code removed} is put.
+     */
+    public static Violation check(ChunkGraph g, List<ChunkRecord> put, Collection<String> removed) {
+        Map<String, ChunkRecord> before = new LinkedHashMap<>();
+        for (String id : removed) {
+            before.putIfAbsent(id, g.record(id));
+        }
+        for (ChunkRecord r : put) {
+            before.putIfAbsent(r.id(), g.record(r.id()));
+        }
+        Set<String> dirtyScopes = new LinkedHashSet<>();
+        Set<String> retyped = new LinkedHashSet<>();
+        try {
+            for (String id : removed) {
+                if (!g.exists(id)) {
+                    continue;
+                }
+                for (Placement m : g.members(id)) {
+                    retyped.add(m.chunk());
+                }
+                for (Placement p : g.placementsOf(id)) {
+                    dirtyScopes.add(p.scope());
+                }
+                g.remove(id);
+            }
+            for (ChunkRecord r : put) {
+                Map<String, Placement> old = new HashMap<>();
+                ChunkRecord was = g.record(r.id());
+                if (was != null) {
+                    was.placements().forEach(p -> old.put(p.scope(), p));
+                }
+                // As a declaration marks the scopes it places on or removes from, and no others.
+                for (Placement p : r.placements()) {
+                    if (!p.equals(old.remove(p.scope()))) {
+                        dirtyScopes.add(p.scope());
+                    }
+                }
+                dirtyScopes.addAll(old.keySet());
+                g.put(r);
+            }
+            return new Checker(g).check(before.keySet(), dirtyScopes, retyped);
+        } finally {
+            undo(g, before);
+        }
+    }
+
     private static void undo(ChunkGraph g, Map<String, ChunkRecord> before) {
         for (Map.Entry<String, ChunkRecord> e : before.entrySet()) {
             g.remove(e.getKey());
@@ -84,13 +146,14 @@ public final class Declare {
         final Map<String, ChunkRecord> before;
         final Map<String, String> refs = new HashMap<>();
         final Set<String> newIds = new HashSet<>();
-        final Map<String, Contract> contracts = new HashMap<>();
+        final Checker checker;
 
         Run(ChunkGraph g, Declaration d, String now, Map<String, ChunkRecord> before) {
             this.g = g;
             this.d = d;
             this.now = now;
             this.before = before;
+            this.checker = new Checker(g);
         }
 
         Result run() throws Stop {
@@ -230,7 +293,7 @@ public final class Declare {
             Map<String, Long> next = new HashMap<>();
             for (Placement p : placements) {
                 Placement cur = g.placement(p.chunk(), p.scope());
-                if (p.isInstance() && cur != null && cur.seq() == null && contract(p.scope()).ordered()) {
+                if (p.isInstance() && cur != null && cur.seq() == null && checker.contract(p.scope()).ordered()) {
                     long seq = next.computeIfAbsent(p.scope(), s -> g.maxSeq(s) + 1);
                     next.put(p.scope(), seq + 1);
                     ChunkRecord r = g.record(p.chunk());
@@ -240,6 +303,78 @@ public final class Declare {
             }
 
             // 4. Validate every instance placement whose outcome may have changed.
+            Violation v = checker.check(touched, dirtyScopes, retyped);
+            if (v != null) {
+                throw new Stop(v);
+            }
+
+            // 5. What changed: records that differ from before (stamped now), and removals.
+            List<ChunkRecord> put = new ArrayList<>();
+            List<String> removed = new ArrayList<>();
+            for (String t : touched) {
+                ChunkRecord old = before.get(t);
+                ChunkRecord cur = g.record(t);
+                if (cur == null) {
+                    if (old != null) {
+                        removed.add(t);
+                    }
+                } else if (old == null || !old.equals(cur)) {
+                    Chunk c = cur.chunk();
+                    ChunkRecord stamped = new ChunkRecord(new Chunk(c.id(), c.name(), c.spec(), c.body(), c.file(),
+                            c.section(), false, c.created(), now), cur.placements());
+                    g.put(stamped);
+                    put.add(stamped);
+                }
+            }
+            return new Applied(put, removed);
+        }
+
+        private String ref(String r, String field) throws Stop {
+            String id = refs.get(r);
+            if (id != null) {
+                return id;
+            }
+            if (newIds.contains(r) || g.exists(r)) {
+                return r;
+            }
+            ChunkGraph.Resolution res = g.resolve(r);
+            if (res instanceof ChunkGraph.Resolution.Found f) {
+                return f.id();
+            }
+            if (res instanceof ChunkGraph.Resolution.Ambiguous a) {
+                throw refuse(Refusal.Kind.INVALID, field, field + ": " + a.message());
+            }
+            throw refuse(Refusal.Kind.NOT_FOUND, field, field + ": " + ((ChunkGraph.Resolution.Missing) res).message()
+                    + " (nor a ref of this declaration)");
+        }
+
+        private void derivedGuard(Chunk c, String field) throws Stop {
+            if (c.derived()) {
+                throw refuse(Refusal.Kind.PROHIBITED, field, field + ": " + label(c) + " is derived from " + c.file()
+                        + "; change it with write, not declare");
+            }
+        }
+    }
+
+    /**
+     * The spec rules over one graph state: which instance placements a change may affect, and
+     * whether each still holds. Contracts are cached, so one checker serves one state only.
+     */
+    private static final class Checker {
+        final ChunkGraph g;
+        final Map<String, Contract> contracts = new HashMap<>();
+
+        Checker(ChunkGraph g) {
+            this.g = g;
+        }
+
+        /**
+         * Checks, on the graph as it is now, every instance placement whose outcome may have
+         * changed: those of the {@code touched} and {@code retyped} chunks, and all instances of
+         * the touched chunks and {@code dirtyScopes} (deeper through propagating archetypes).
+         * Returns the first violation, or null.
+         */
+        Violation check(Set<String> touched, Set<String> dirtyScopes, Set<String> retyped) {
             Set<String> pairs = new LinkedHashSet<>();
             List<Placement> check = new ArrayList<>();
             Set<String> chunkSide = new LinkedHashSet<>(touched);
@@ -288,29 +423,10 @@ public final class Declare {
             for (Placement p : check) {
                 Violation v = validate(p, uniqueValues);
                 if (v != null) {
-                    throw new Stop(v);
+                    return v;
                 }
             }
-
-            // 5. What changed: records that differ from before (stamped now), and removals.
-            List<ChunkRecord> put = new ArrayList<>();
-            List<String> removed = new ArrayList<>();
-            for (String t : touched) {
-                ChunkRecord old = before.get(t);
-                ChunkRecord cur = g.record(t);
-                if (cur == null) {
-                    if (old != null) {
-                        removed.add(t);
-                    }
-                } else if (old == null || !old.equals(cur)) {
-                    Chunk c = cur.chunk();
-                    ChunkRecord stamped = new ChunkRecord(new Chunk(c.id(), c.name(), c.spec(), c.body(), c.file(),
-                            c.section(), false, c.created(), now), cur.placements());
-                    g.put(stamped);
-                    put.add(stamped);
-                }
-            }
-            return new Applied(put, removed);
+            return null;
         }
 
         private Violation validate(Placement p, Map<String, Map<JsonNode, List<String>>> uniqueValues) {
@@ -391,32 +507,6 @@ public final class Declare {
 
         private Violation violation(String rule, Chunk c, Placement p, String message) {
             return new Violation(rule, c.id(), c.name(), p.scope(), rule + ": " + message);
-        }
-
-        private String ref(String r, String field) throws Stop {
-            String id = refs.get(r);
-            if (id != null) {
-                return id;
-            }
-            if (newIds.contains(r) || g.exists(r)) {
-                return r;
-            }
-            ChunkGraph.Resolution res = g.resolve(r);
-            if (res instanceof ChunkGraph.Resolution.Found f) {
-                return f.id();
-            }
-            if (res instanceof ChunkGraph.Resolution.Ambiguous a) {
-                throw refuse(Refusal.Kind.INVALID, field, field + ": " + a.message());
-            }
-            throw refuse(Refusal.Kind.NOT_FOUND, field, field + ": " + ((ChunkGraph.Resolution.Missing) res).message()
-                    + " (nor a ref of this declaration)");
-        }
-
-        private void derivedGuard(Chunk c, String field) throws Stop {
-            if (c.derived()) {
-                throw refuse(Refusal.Kind.PROHIBITED, field, field + ": " + label(c) + " is derived from " + c.file()
-                        + "; change it with write, not declare");
-            }
         }
     }
 

@@ -269,4 +269,54 @@ class DeclareTest {
         ok("{'chunks':[{'name':'note','placements':[{'scope':'sam','type':'relates'}]}]}"); // placing onto it is fine
         assertNull(g.chunk("U1").spec().toJson().get("ordered"));
     }
+
+    /** A chunk record as another branch's chunk file would bring it: {@code scopes} are instance placements. */
+    private static ChunkRecord record(String id, String name, String bodyJson, String... scopes) throws Exception {
+        List<Placement> ps = new java.util.ArrayList<>();
+        for (String s : scopes) {
+            ps.add(new Placement(id, s, PlacementType.INSTANCE, null));
+        }
+        return new ChunkRecord(new Chunk(id, name, Spec.EMPTY, (com.fasterxml.jackson.databind.node.ObjectNode)
+                M.readTree(bodyJson.replace('\'', '"')), Declare.fileOf(id), null, false, null, null), ps);
+    }
+
+    @Test
+    void check_aMergedChunkWhoseNameIsTakenInItsScope_isANameViolation_andTheGraphStaysAsItWas() throws Exception {
+        ok("{'chunks':[{'ref':'t','name':'topic'},{'name':'x','placements':[{'scope':'t'}]}]}");
+        String ours = id("topic/x");
+        String snapshot = snapshot();
+        Declare.Violation v = Declare.check(g, List.of(record("THEIRS", "x", "{}", id("topic"))), List.of());
+        assertEquals("name", v.rule(), v.toString());
+        assertEquals("THEIRS", v.chunk());
+        assertEquals(id("topic"), v.scope());
+        assertTrue(v.message().contains(ours) && v.message().contains("THEIRS"), v.message());
+        assertEquals(snapshot, snapshot(), "a check records nothing");
+        assertNull(Declare.check(g, List.of(record("THEIRS", "y", "{}", id("topic"))), List.of()));
+        assertEquals(snapshot, snapshot(), "nor does a check that passes");
+        // The one that holds the name leaving (renamed, on the other side) clears it.
+        ChunkRecord renamed = new ChunkRecord(new Chunk(ours, "x-ours", Spec.EMPTY, M.createObjectNode(),
+                Declare.fileOf(ours), null, false, null, null), g.record(ours).placements());
+        assertNull(Declare.check(g, List.of(record("THEIRS", "x", "{}", id("topic")), renamed), List.of()));
+    }
+
+    @Test
+    void check_appliesEverySpecRule_asADeclarationWould() throws Exception {
+        ok("{'chunks':[{'name':'users','spec':{'unique':['email'],'required':['email']}},"
+                + "{'name':'log','spec':{'ordered':true}}]}");
+        ok("{'chunks':[{'body':{'email':'a@x'},'placements':[{'scope':'users'}]}]}");
+        assertEquals("unique", Declare.check(g, List.of(record("M1", null, "{'email':'a@x'}", id("users"))), List.of()).rule());
+        assertEquals("required", Declare.check(g, List.of(record("M1", null, "{}", id("users"))), List.of()).rule());
+        assertEquals("ordered", Declare.check(g, List.of(record("M1", null, "{}", id("log"))), List.of()).rule(),
+                "a merged placement gets no seq assigned");
+        assertNull(Declare.check(g, List.of(record("M1", null, "{'email':'b@x'}", id("users"))), List.of()));
+    }
+
+    @Test
+    void check_removingATypeStillUsed_isAnAcceptsViolation() throws Exception {
+        sessionArchetype();
+        ok("{'chunks':[{'body':{'text':'q'},'placements':[{'scope':'my-session'},{'scope':'session/prompt'}]}]}");
+        String snapshot = snapshot();
+        assertEquals("accepts", Declare.check(g, List.of(), List.of(id("session/prompt"))).rule());
+        assertEquals(snapshot, snapshot());
+    }
 }
