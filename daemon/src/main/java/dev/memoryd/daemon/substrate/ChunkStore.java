@@ -301,6 +301,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
    * read them.
    */
   public Declare.Violation checkMerge(Map<String, String> chunkFiles) {
+    awaitPublished(); // the batches before this merge, published into the graph off the writer thread
     return MergeCheck.check(writerGraph, chunkFiles);
   }
 
