@@ -272,6 +272,132 @@ class SyncTest {
     assertVerifies(b);
   }
 
+  private static JsonNode writeOn(TestRoot r, String branch, String path, String item) throws Exception {
+    return r.call("write", "{\"rationale\":\"r\",\"actor\":\"agent\",\"branch\":\"" + branch + "\",\"ops\":[{\"op\":"
+        + "\"append_item\",\"path\":\"" + path + "\",\"section\":\"Inbox\",\"item\":\"" + item + "\"}]}");
+  }
+
+  private static boolean hasBranch(TestRoot r, String name) throws Exception {
+    return r.git("branch", "--list", name).strip().length() > 0;
+  }
+
+  private boolean remoteHas(String ref) throws Exception {
+    return !run("git", "-C", remote.toString(), "for-each-ref", ref).isBlank();
+  }
+
+  /** Branch idea made on a, written to, and synced to b and back (so a has b's fork of it). */
+  private void ideaOnBothRoots() throws Exception {
+    ok(a.call("branch.create", "{\"name\":\"idea\"}"));
+    assertTrue(writeOn(a, "idea", CRITIC_NOTES, "on idea").has("result"));
+    ok(sync(a));
+    assertEquals("created", row(ok(sync(b)), "idea").get("outcome").asText());
+  }
+
+  @Test
+  void aBranchDeletedOnOneRoot_isDeletedOnTheRemoteAndOnTheOther_andStaysDeleted() throws Exception {
+    ideaOnBothRoots();
+    // a deletes without syncing b's fork of idea first: that fork holds ledger lines only, no work.
+    ok(a.call("branch.delete", "{\"name\":\"idea\"}"));
+    JsonNode sa = ok(sync(a));
+    assertTrue(sa.get("ok").asBoolean(), sa.toString());
+    JsonNode ra = row(sa, "idea");
+    assertEquals("deleted_here", ra.get("outcome").asText(), sa.toString());
+    assertTrue(ra.path("remote_deleted").asBoolean(), ra.toString());
+    assertFalse(remoteHas("refs/heads/idea"));
+    assertEquals(a.git("rev-parse", "refs/memoryd/deleted/idea").strip(),
+        run("git", "-C", remote.toString(), "rev-parse", "refs/memoryd/deleted/idea").strip(), "a's retired ref travels");
+
+    JsonNode sb = ok(sync(b));
+    assertTrue(sb.get("ok").asBoolean(), sb.toString());
+    JsonNode rb = row(sb, "idea");
+    assertEquals("deleted_by_remote", rb.get("outcome").asText(), sb.toString());
+    assertFalse(hasBranch(b, "idea"), b.git("branch"));
+    assertEquals(rb.get("commit").asText(), b.git("rev-parse", "refs/memoryd/deleted/idea").strip());
+    List<String> chainB = Files.readAllLines(b.dir.resolve("ledger/idea@b/0000/00000000.ndjson"));
+    assertTrue(chainB.get(chainB.size() - 1).contains("\"op\":\"branch_delete\""), chainB.toString());
+    assertTrue(b.git("show", "refs/memoryd/deleted/idea:" + CRITIC_NOTES).contains("on idea"), "history stays");
+    assertVerifies(a);
+    assertVerifies(b);
+
+    for (int round = 0; round < 2; round++) {
+      JsonNode again = ok(sync(a));
+      JsonNode againB = ok(sync(b));
+      assertTrue(again.get("ok").asBoolean() && againB.get("ok").asBoolean(), again + " " + againB);
+      assertFalse(again.toString().contains("\"idea\"") || againB.toString().contains("\"idea\""),
+          "no row for a branch gone everywhere: " + again + " " + againB);
+    }
+    assertFalse(hasBranch(a, "idea"));
+    assertFalse(hasBranch(b, "idea"));
+    assertFalse(remoteHas("refs/heads/idea"), "not resurrected");
+    assertVerifies(b);
+  }
+
+  @Test
+  void aDeletionMadeWithoutWorkPushedByAnotherRoot_keepsTheRemoteBranch_andThatRootKeepsIt() throws Exception {
+    ideaOnBothRoots();
+    assertTrue(writeOn(b, "idea", YOUNG_NOTES, "b on idea").has("result"));
+    ok(sync(b)); // pushed before a's deletion travels
+    String remoteIdea = run("git", "-C", remote.toString(), "rev-parse", "refs/heads/idea").strip();
+    ok(a.call("branch.delete", "{\"name\":\"idea\"}"));
+    JsonNode sa = ok(sync(a));
+    JsonNode ra = row(sa, "idea");
+    assertEquals("deleted_here", ra.get("outcome").asText(), sa.toString());
+    assertTrue(ra.get("remote_kept").asText().startsWith("it has commits this root never saw: "), ra.toString());
+    assertTrue(ra.get("remote_kept").asText().contains(remoteIdea.substring(0, 10)), ra.toString());
+    assertFalse(ra.has("remote_deleted"));
+    assertEquals(remoteIdea, run("git", "-C", remote.toString(), "rev-parse", "refs/heads/idea").strip(), "kept");
+    assertFalse(remoteHas("refs/memoryd/deleted/idea"), "no deletion recorded on the remote");
+    assertFalse(hasBranch(a, "idea"), "not brought back on a either");
+
+    JsonNode sb = ok(sync(b));
+    assertTrue(sb.get("ok").asBoolean(), sb.toString());
+    assertTrue(hasBranch(b, "idea"));
+    assertTrue(b.git("show", "idea:" + YOUNG_NOTES).contains("b on idea"));
+    assertVerifies(a);
+    assertVerifies(b);
+  }
+
+  @Test
+  void aDeletionReachingARootWithNewWorkOnTheBranch_isOverridden_andTheBranchPushedBack() throws Exception {
+    ideaOnBothRoots();
+    ok(a.call("branch.delete", "{\"name\":\"idea\"}"));
+    assertTrue(writeOn(b, "idea", YOUNG_NOTES, "b on idea, unsynced").has("result"));
+    assertTrue(row(ok(sync(a)), "idea").path("remote_deleted").asBoolean());
+    JsonNode sb = ok(sync(b));
+    assertTrue(sb.get("ok").asBoolean(), sb.toString());
+    JsonNode rb = row(sb, "idea");
+    assertEquals("delete_overridden", rb.get("outcome").asText(), sb.toString());
+    assertTrue(rb.get("message").asText().contains("commits the deletion never saw"), rb.toString());
+    assertEquals("ok", rb.get("pushed").asText(), rb.toString());
+    assertTrue(hasBranch(b, "idea"));
+    assertTrue(run("git", "-C", remote.toString(), "show", "idea:" + YOUNG_NOTES).contains("b on idea, unsynced"));
+    JsonNode sa = ok(sync(a));
+    assertTrue(row(sa, "idea").has("remote_kept"), sa.toString());
+    assertTrue(remoteHas("refs/heads/idea"), "a does not delete b's work");
+    assertVerifies(a);
+    assertVerifies(b);
+  }
+
+  @Test
+  void aDeletionReachingARootThatServesTheBranch_isReported_andTheBranchKept() throws Exception {
+    ideaOnBothRoots();
+    b.close();
+    b.git("checkout", "-q", "idea");
+    b.configure(c -> new MemorydConfig(c.root(), c.keyFile(), "idea", c.templatesDir(), c.maxLineBytes(),
+        c.idleTimeout(), c.maxBatch(), c.segmentLines(), c.clock(), c.random(), c.halfLife(), c.quiet(), c.rescanEvery()));
+    b.serveAsIs();
+    ok(a.call("branch.delete", "{\"name\":\"idea\"}"));
+    assertTrue(row(ok(sync(a)), "idea").path("remote_deleted").asBoolean());
+    String head = b.git("rev-parse", "idea").strip();
+    JsonNode sb = ok(sync(b));
+    JsonNode rb = row(sb, "idea");
+    assertEquals("kept_checked_out", rb.get("outcome").asText(), sb.toString());
+    assertEquals("not_pushed", rb.get("pushed").asText());
+    assertEquals(head, b.git("rev-parse", "idea").strip());
+    assertFalse(remoteHas("refs/heads/idea"), "the deletion stands on the remote");
+    assertVerifies(b);
+  }
+
   @Test
   void unknownRemote_isNotFound_andChangesNothing() throws Exception {
     String head = a.git("rev-parse", "main").strip();

@@ -366,6 +366,16 @@ public final class Branches implements AutoCloseable {
    * commits and the chain stay.
    */
   public Outcome<ObjectNode> delete(String name, String actor) throws IOException {
+    return delete(name, actor, null);
+  }
+
+  /**
+   * {@link #delete(String, String)}, only if the branch holds no work beyond {@code retired} (another
+   * root's retired head of it, see {@link GitStore#workBeyond}) when its deletion's turn on the
+   * writer comes; otherwise {@code conflict} and nothing recorded. {@code retired} null: no
+   * condition. Payload {@code retired_elsewhere} names that commit.
+   */
+  public Outcome<ObjectNode> delete(String name, String actor, ObjectId retired) throws IOException {
     WritePipeline w;
     BranchName b;
     synchronized (this) {
@@ -380,13 +390,35 @@ public final class Branches implements AutoCloseable {
       b = w.branch();
       deleting.add(b); // no new writes from here on
     }
-    Mutation del = (src, now) -> new Mutation.Done(Map.of(), List.of(new Mutation.EventSpec(OP_DELETE, null, null,
-        null, null, JsonNodeFactory.instance.objectNode().put("retired_ref", DELETED_PREFIX + name), List.of(),
-        "deleted branch " + name)), true);
+    ObjectNode payload = JsonNodeFactory.instance.objectNode().put("retired_ref", DELETED_PREFIX + name);
+    if (retired != null) {
+      payload.put("retired_elsewhere", retired.name());
+    }
+    GitStore bg = w.git();
+    Mutation del = (src, now) -> {
+      if (retired != null) {
+        // Checked on the writer, after every write queued before: one that came in since the caller looked stays.
+        List<ObjectId> work;
+        try {
+          work = bg.workBeyond(retired, bg.head(), 5);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+        if (!work.isEmpty()) {
+          return new Mutation.Refused(0, new Failure(ErrorReason.CONFLICT, "branch '" + name + "' has work "
+              + retired.name() + " does not hold (" + GitStore.shortIds(work) + "); not deleted", Map.of("branch", name)));
+        }
+      }
+      return new Mutation.Done(Map.of(), List.of(new Mutation.EventSpec(OP_DELETE, null, null, null, null, payload,
+          List.of(), "deleted branch " + name)), true);
+    };
     WriteOutcome out = await(w.submit(WriteRequest.of(del, "delete branch " + name, actorOr(actor))));
     if (!(out instanceof WriteOutcome.Committed c)) {
       synchronized (this) {
         deleting.remove(b);
+      }
+      if (out instanceof WriteOutcome.Rejected r && r.failure().reason() == ErrorReason.CONFLICT) {
+        return Outcome.fail(r.failure());
       }
       return Outcome.fail(ErrorReason.INTERNAL, "the deletion was not recorded: " + out);
     }

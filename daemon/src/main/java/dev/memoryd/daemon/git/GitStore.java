@@ -332,6 +332,37 @@ public final class GitStore implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Commits of {@code tip} that {@code base} lacks, at most {@code max}, when {@code tip} changes
+   * a file outside {@code ledger/} since their merge base (or they share no history); empty when
+   * {@code tip} is {@code base}, an ancestor of it, or adds only ledger lines (other replicas'
+   * fork and chain commits), which is what lets a branch deleted on one root be deleted where it
+   * was merely synced.
+   */
+  public List<ObjectId> workBeyond(ObjectId base, ObjectId tip, int max) throws IOException {
+    if (isAncestor(tip, base)) {
+      return List.of();
+    }
+    Optional<ObjectId> mb = mergeBase(base, tip);
+    if (mb.isPresent() && changedPaths(mb.get(), tip, p -> !p.startsWith("ledger/")).isEmpty()) {
+      return List.of();
+    }
+    List<ObjectId> out = new ArrayList<>();
+    for (CommitInfo c : commitsBetween(base, tip, max)) {
+      out.add(c.id());
+    }
+    return out;
+  }
+
+  /** Abbreviated commit ids, comma-separated (for messages). */
+  public static String shortIds(List<ObjectId> ids) {
+    StringBuilder b = new StringBuilder();
+    for (ObjectId id : ids) {
+      b.append(b.length() == 0 ? "" : ", ").append(id.abbreviate(10).name());
+    }
+    return b.toString();
+  }
+
   /** All file paths in the head tree. */
   public List<String> listFiles(ObjectId commit) throws IOException {
     return listFiles(commit, null);

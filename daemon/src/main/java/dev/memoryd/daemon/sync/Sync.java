@@ -39,6 +39,11 @@ import dev.memoryd.ledger.Ledger;
  * pushes every local branch the remote does not contain. Nothing is forced: a push the remote
  * refuses (another root pushed in between) is reported, and the next sync merges it.
  *
+ * <p>Deletions: a branch deleted here is deleted on the remote, its retired ref pushed beside it,
+ * when the remote's head holds no work the retired head lacks; a branch the remote no longer has
+ * but holds as retired is deleted here under the same condition, unless it is checked out. Work
+ * either side never saw always keeps the branch ({@link GitStore#workBeyond}).
+ *
  * <p>Replicas: every root writes its own chains ({@code <branch>@<replica>} on a clone), so two
  * roots never append to one chain and a chain file is only ever extended; a merge links this
  * root's chain to the line the other side's head records, and {@code ledger verify} checks it.
@@ -54,6 +59,10 @@ public final class Sync {
 
   /** Row outcomes of a branch whose merge was refused and waits for the user: not pushed, and the sync is not ok. */
   private static final java.util.Set<String> UNMERGED = java.util.Set.of("conflict", "spec_violation");
+  /** Where a sync keeps the remote's retired refs: {@code refs/memoryd/remote-deleted/<remote>/<branch>}. */
+  private static final String RETIRED_THERE = "refs/memoryd/remote-deleted/";
+  /** How many commit ids a row names at most. */
+  private static final int SHOWN = 5;
 
   private final Path root;
   private final GitStore git;
@@ -87,9 +96,13 @@ public final class Sync {
           + " or an object of branch name -> array");
     }
     String prefix = Constants.R_REMOTES + remote + "/";
+    String retiredPrefix = RETIRED_THERE + remote + "/";
     try (Git g = Git.wrap(git.repository())) {
       try {
-        g.fetch().setRemote(remote).setCredentialsProvider(CREDENTIALS).setRefSpecs(new RefSpec("+" + Constants.R_HEADS + "*:" + prefix + "*"))
+        // The remote's retired refs too: they are how a deletion made on another root reaches this one.
+        g.fetch().setRemote(remote).setCredentialsProvider(CREDENTIALS).setRefSpecs(
+                new RefSpec("+" + Constants.R_HEADS + "*:" + prefix + "*"),
+                new RefSpec("+" + Branches.DELETED_PREFIX + "*:" + retiredPrefix + "*"))
             .setRemoveDeletedRefs(true).call();
       } catch (GitAPIException | org.eclipse.jgit.api.errors.JGitInternalException e) {
         return Outcome.fail(ErrorReason.UNAVAILABLE, "fetch from '" + remote + "' failed: " + e.getMessage()
@@ -102,20 +115,44 @@ public final class Sync {
           theirs.put(name, r.getObjectId());
         }
       }
-      int chainFiles = materialize(theirs);
+      Map<String, ObjectId> retiredThere = new TreeMap<>();
+      for (Ref r : git.repository().getRefDatabase().getRefsByPrefix(retiredPrefix)) {
+        retiredThere.put(r.getName().substring(retiredPrefix.length()), r.getObjectId());
+      }
+      Map<String, ObjectId> materialized = new TreeMap<>(theirs);
+      for (Map.Entry<String, ObjectId> e : retiredThere.entrySet()) {
+        if (!theirs.containsKey(e.getKey()) && branches.exists(e.getKey())) {
+          materialized.put(e.getKey(), e.getValue()); // the deleting root's last lines, its branch_delete among them
+        }
+      }
+      int chainFiles = materialize(materialized);
       ObjectNode out = JsonNodeFactory.instance.objectNode();
       out.put("remote", remote).put("fetched_branches", theirs.size()).put("chain_files", chainFiles);
       ArrayNode rows = out.putArray("branches");
       Map<String, ObjectNode> byName = new LinkedHashMap<>();
       boolean ok = true;
+      List<Retirement> retirements = new ArrayList<>();
       for (Map.Entry<String, ObjectId> e : theirs.entrySet()) {
-        ObjectNode row = mergeOne(e.getKey(), e.getValue(), remote, resolutionsFor(resolutions, e.getKey()), actor);
+        Ref retiredHere = git.repository().getRefDatabase().exactRef(Branches.DELETED_PREFIX + e.getKey());
+        ObjectNode row = retiredHere != null && !branches.exists(e.getKey())
+            ? deletedHere(e.getKey(), e.getValue(), retiredHere.getObjectId(), retiredThere.containsKey(e.getKey()),
+                retirements)
+            : mergeOne(e.getKey(), e.getValue(), remote, resolutionsFor(resolutions, e.getKey()), actor);
         ok &= !UNMERGED.contains(row.path("outcome").asText()) && !row.has("error");
         rows.add(row);
         byName.put(e.getKey(), row);
       }
+      for (Map.Entry<String, ObjectId> e : retiredThere.entrySet()) {
+        if (!theirs.containsKey(e.getKey()) && branches.exists(e.getKey())) {
+          ObjectNode row = deletedThere(e.getKey(), e.getValue(), actor);
+          ok &= !row.has("error");
+          rows.add(row);
+          byName.put(e.getKey(), row);
+        }
+      }
       ledger.refresh(c -> !branches.ours(c));
       ok &= push(g, remote, prefix, rows, byName);
+      ok &= retireOnRemote(remote, retirements, byName);
       out.put("ok", ok);
       return Outcome.ok(out);
     }
@@ -139,10 +176,6 @@ public final class Sync {
       Outcome<ObjectNode> o = branches.syncMerge(name, theirs, from, resolutions, actor);
       return o instanceof Outcome.Ok<ObjectNode> k ? k.value() : error(name, ((Outcome.Failed<ObjectNode>) o).failure().message());
     }
-    if (git.repository().getRefDatabase().exactRef(Branches.DELETED_PREFIX + name) != null) {
-      return JsonNodeFactory.instance.objectNode().put("branch", name).put("outcome", "deleted_here")
-          .put("message", "deleted on this root; not brought back");
-    }
     if (name.startsWith("proposals/")) {
       // Proposal branches carry no chain: they change only through proposals.accept on their base.
       org.eclipse.jgit.lib.RefUpdate u = git.repository().updateRef(Constants.R_HEADS + name);
@@ -159,6 +192,124 @@ public final class Sync {
     ObjectNode v = ((Outcome.Ok<ObjectNode>) o).value();
     return JsonNodeFactory.instance.objectNode().put("branch", name).put("outcome", "created")
         .put("commit", v.path("head").asText()).put("event_id", v.path("event_id").asText());
+  }
+
+  /** A branch deleted here that the remote still has at {@code remoteHead}, with nothing there this root lacks. */
+  private record Retirement(String name, ObjectId remoteHead, boolean remoteHasRecord) {}
+
+  /**
+   * The row of a remote branch this root deleted ({@code outcome: deleted_here}). When the
+   * remote's head holds no work the retired head lacks ({@link GitStore#workBeyond}), the branch
+   * is queued to be deleted on the remote; otherwise the row's {@code remote_kept} says why it stays.
+   */
+  private ObjectNode deletedHere(String name, ObjectId remoteHead, ObjectId retired, boolean remoteHasRecord,
+      List<Retirement> retirements) throws IOException {
+    ObjectNode row = JsonNodeFactory.instance.objectNode().put("branch", name).put("outcome", "deleted_here")
+        .put("message", "deleted on this root; not brought back");
+    List<ObjectId> work = git.workBeyond(retired, remoteHead, SHOWN);
+    if (work.isEmpty()) {
+      retirements.add(new Retirement(name, remoteHead, remoteHasRecord));
+    } else {
+      row.put("remote_kept", "it has commits this root never saw: " + GitStore.shortIds(work)
+          + (work.size() == SHOWN ? ", ..." : "") + "; the remote keeps it and other roots keep syncing it");
+    }
+    return row;
+  }
+
+  /**
+   * The row of a local branch the remote no longer has but holds as retired at {@code retired}
+   * (another root deleted it). Deleted here as {@code branch.delete} does ({@code deleted_by_remote})
+   * when it holds no work {@code retired} lacks; kept and pushed back when it does
+   * ({@code delete_overridden}); kept and not pushed when it is the checked-out branch
+   * ({@code kept_checked_out}).
+   */
+  private ObjectNode deletedThere(String name, ObjectId retired, String actor) throws IOException {
+    ObjectNode row = JsonNodeFactory.instance.objectNode().put("branch", name).put("retired_there", retired.name());
+    List<ObjectId> work = git.workBeyond(retired, git.branchHead(name).orElse(git.refNow()), SHOWN);
+    if (work.isEmpty() && name.equals(branches.checkedOutName())) {
+      return row.put("outcome", "kept_checked_out").put("message", "deleted on the remote, but checked out here: kept;"
+          + " serve another branch and sync again to delete it here").put("pushed", "not_pushed")
+          .put("push_message", "not pushed back: the deletion stands on the remote");
+    }
+    Outcome<ObjectNode> o = work.isEmpty() ? branches.delete(name, actor, retired) : null;
+    if (o instanceof Outcome.Ok<ObjectNode> k) {
+      return row.put("outcome", "deleted_by_remote").put("message", "deleted on the remote; deleted here too")
+          .put("commit", k.value().path("head").asText()).put("event_id", k.value().path("event_id").asText())
+          .put("retired_ref", k.value().path("retired_ref").asText());
+    }
+    if (o instanceof Outcome.Failed<ObjectNode> f && f.failure().reason() != ErrorReason.CONFLICT) {
+      return error(name, "deleted on the remote, not here: " + f.failure().message()).put("retired_there", retired.name())
+          .put("pushed", "not_pushed").put("push_message", "not pushed back: the deletion stands on the remote");
+    }
+    // Work the deleting root never saw wins over its deletion: the branch stays and is pushed back.
+    String why = o == null ? "it has commits the deletion never saw: " + GitStore.shortIds(work)
+        + (work.size() == SHOWN ? ", ..." : "") : ((Outcome.Failed<ObjectNode>) o).failure().message();
+    return row.put("outcome", "delete_overridden").put("message", "deleted on the remote, but kept here and pushed"
+        + " back: " + why);
+  }
+
+  /**
+   * Deletes each retired branch on the remote: first pushes this root's retired ref (unless the
+   * remote already has one) so other roots learn of the deletion, then deletes the branch with
+   * the remote head it was checked at as the expected old value, so a push made since is never
+   * deleted. Records {@code remote_deleted: true}, or {@code remote_kept} with the refusal.
+   */
+  private boolean retireOnRemote(String remote, List<Retirement> rs, Map<String, ObjectNode> byName)
+      throws IOException {
+    if (rs.isEmpty()) {
+      return true;
+    }
+    Map<String, String> refused = new TreeMap<>();
+    List<RemoteRefUpdate> records = new ArrayList<>();
+    for (Retirement r : rs) {
+      if (!r.remoteHasRecord()) {
+        String ref = Branches.DELETED_PREFIX + r.name();
+        records.add(new RemoteRefUpdate(git.repository(), ref, ref, false, null, null));
+      }
+    }
+    try (org.eclipse.jgit.transport.Transport t = org.eclipse.jgit.transport.Transport.open(git.repository(), remote)) {
+      t.setCredentialsProvider(CREDENTIALS);
+      if (!records.isEmpty()) {
+        for (RemoteRefUpdate u : t.push(org.eclipse.jgit.lib.NullProgressMonitor.INSTANCE, records).getRemoteUpdates()) {
+          if (!pushed(u)) {
+            refused.put(u.getRemoteName().substring(Branches.DELETED_PREFIX.length()), "its retired ref was refused ("
+                + status(u) + ")");
+          }
+        }
+      }
+      List<RemoteRefUpdate> deletes = new ArrayList<>();
+      for (Retirement r : rs) {
+        if (!refused.containsKey(r.name())) {
+          deletes.add(new RemoteRefUpdate(git.repository(), (String) null, Constants.R_HEADS + r.name(), false, null,
+              r.remoteHead()));
+        }
+      }
+      if (!deletes.isEmpty()) {
+        for (RemoteRefUpdate u : t.push(org.eclipse.jgit.lib.NullProgressMonitor.INSTANCE, deletes).getRemoteUpdates()) {
+          String name = u.getRemoteName().substring(Constants.R_HEADS.length());
+          if (pushed(u)) {
+            byName.get(name).put("remote_deleted", true);
+          } else {
+            refused.put(name, "the remote refused the deletion (" + status(u) + ")");
+          }
+        }
+      }
+    } catch (java.net.URISyntaxException | org.eclipse.jgit.errors.TransportException
+        | org.eclipse.jgit.errors.NotSupportedException e) {
+      for (Retirement r : rs) {
+        refused.putIfAbsent(r.name(), "the deletion could not be pushed (" + e.getMessage() + ")");
+      }
+    }
+    refused.forEach((name, why) -> byName.get(name).put("remote_kept", why + "; sync again"));
+    return refused.isEmpty();
+  }
+
+  private static boolean pushed(RemoteRefUpdate u) {
+    return u.getStatus() == RemoteRefUpdate.Status.OK || u.getStatus() == RemoteRefUpdate.Status.UP_TO_DATE;
+  }
+
+  private static String status(RemoteRefUpdate u) {
+    return u.getStatus().name().toLowerCase(java.util.Locale.ROOT) + (u.getMessage() == null ? "" : ": " + u.getMessage());
   }
 
   private static ObjectNode error(String branch, String message) {
@@ -223,6 +374,9 @@ public final class Sync {
       if (row == null) {
         row = rows.addObject().put("branch", e.getKey()).put("outcome", "local_only");
         byName.put(e.getKey(), row);
+      }
+      if (row.has("pushed")) {
+        continue; // decided already (a branch deleted on the remote, kept here)
       }
       if (tracking != null && git.isAncestor(e.getValue(), tracking.getObjectId())) {
         row.put("pushed", "up_to_date"); // the remote holds it (or a merge of it)
