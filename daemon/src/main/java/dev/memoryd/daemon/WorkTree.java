@@ -141,18 +141,18 @@ final class WorkTree {
     forEach(moves, m -> fsync(m[0]));
   }
 
-  private interface IoStep {
-    void run(Path[] move) throws IOException;
+  private interface IoStep<T> {
+    void run(T item) throws IOException;
   }
 
-  /** Runs one I/O step per file, concurrently when there are several. */
-  private void forEach(List<Path[]> moves, IoStep step) throws IOException {
-    if (moves.size() == 1) {
-      step.run(moves.get(0));
+  /** Runs one I/O step per item (a file, a directory), concurrently when there are several. */
+  private <T> void forEach(java.util.Collection<T> items, IoStep<T> step) throws IOException {
+    if (items.size() == 1) {
+      step.run(items.iterator().next());
       return;
     }
     List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
-    for (Path[] m : moves) {
+    for (T m : items) {
       fs.add(syncers.submit(() -> {
         step.run(m);
         return null;
@@ -216,12 +216,7 @@ final class WorkTree {
       for (Path[] m : moves) {
         byDir.computeIfAbsent(m[1].getParent(), d -> new ArrayList<>()).add(m);
       }
-      List<Path[]> steps = new ArrayList<>();
-      for (Path d : dirs) {
-        steps.add(new Path[] {d});
-      }
-      forEach(steps, step -> {
-        Path dir = step[0];
+      forEach(dirs, dir -> {
         for (Path[] m : byDir.getOrDefault(dir, List.of())) {
           String rel = root.relativize(m[1]).toString().replace('\\', '/');
           Optional<String> want = expected.get(rel);

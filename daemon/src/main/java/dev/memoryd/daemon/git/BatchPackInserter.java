@@ -12,9 +12,9 @@ import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
@@ -41,7 +41,8 @@ final class BatchPackInserter extends ObjectInserter {
   private final ObjectDirectory odb;
   private final Bytes pack = new Bytes(64 * 1024);
   private final List<PackedObjectInfo> objects = new ArrayList<>();
-  private final Set<ObjectId> seen = new HashSet<>();
+  /** Pack offset and delta depth (0: whole) of each object this batch wrote, for deltas against them. */
+  private final Map<ObjectId, long[]> written = new HashMap<>();
   private final Deflater deflater;
   private final byte[] buf = new byte[16 * 1024];
 
@@ -75,8 +76,11 @@ final class BatchPackInserter extends ObjectInserter {
 
   @Override
   public ObjectId insert(int type, byte[] data, int off, int len) throws IOException {
-    ObjectId id = idFor(type, data, off, len);
-    if (!seen.add(id)) {
+    return insertWhole(idFor(type, data, off, len), type, data, off, len);
+  }
+
+  private ObjectId insertWhole(ObjectId id, int type, byte[] data, int off, int len) {
+    if (written.containsKey(id)) {
       return id;
     }
     long offset = pack.size();
@@ -108,8 +112,6 @@ final class BatchPackInserter extends ObjectInserter {
 
   /** Longest chain of deltas a read has to apply (git's own default {@code --depth}). */
   static final int MAX_DEPTH = 50;
-  /** Pack offset and delta depth (0: whole) of each object this batch wrote, for deltas against them. */
-  private final java.util.Map<ObjectId, long[]> written = new java.util.HashMap<>();
 
   /**
    * Inserts a blob that differs from {@code base} (a blob this batch wrote, whose bytes are
@@ -122,14 +124,13 @@ final class BatchPackInserter extends ObjectInserter {
   ObjectId insertBlobAfter(ObjectId base, byte[] baseData, byte[] data) throws IOException {
     ObjectId id = idFor(Constants.OBJ_BLOB, data, 0, data.length);
     long[] baseAt = base == null ? null : written.get(base);
-    if (baseAt == null || baseAt[1] >= MAX_DEPTH || seen.contains(id)) {
-      return insert(Constants.OBJ_BLOB, data, 0, data.length);
+    if (baseAt == null || baseAt[1] >= MAX_DEPTH || written.containsKey(id)) {
+      return insertWhole(id, Constants.OBJ_BLOB, data, 0, data.length);
     }
     byte[] delta = Deltas.prefixSuffix(baseData, data);
     if (delta == null || delta.length > data.length / 2) {
-      return insert(Constants.OBJ_BLOB, data, 0, data.length);
+      return insertWhole(id, Constants.OBJ_BLOB, data, 0, data.length);
     }
-    seen.add(id);
     long offset = pack.size();
     byte[] hdr = new byte[32];
     int n = header(hdr, Constants.OBJ_OFS_DELTA, delta.length);
@@ -146,7 +147,7 @@ final class BatchPackInserter extends ObjectInserter {
     return insert(type, data, 0, data.length);
   }
 
-  static int header(byte[] b, int type, long size) {
+  private static int header(byte[] b, int type, long size) {
     long next = size >>> 4;
     b[0] = (byte) ((next > 0 ? 0x80 : 0x00) | (type << 4) | (size & 0x0F));
     int n = 1;
@@ -215,7 +216,6 @@ final class BatchPackInserter extends ObjectInserter {
   /** Forgets objects not flushed (a failed batch's) so the inserter can serve the next batch. */
   void reset() {
     objects.clear();
-    seen.clear();
     written.clear();
     pack.reset();
     pack.write(new byte[12], 0, 12);

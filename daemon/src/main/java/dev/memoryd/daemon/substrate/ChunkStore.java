@@ -65,6 +65,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
   public static final String OP_DECLARE = "declare";
   public static final int DEFAULT_LIMIT = 50;
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
+  private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ChunkStore.class.getName());
 
   private final WritePipeline writer;
   private final IdGenerator ids;
@@ -88,6 +89,13 @@ public final class ChunkStore implements Consumer<List<Event>> {
     }
   };
   private volatile boolean loaded;
+  /** Publishes batches into both graphs, in order, off the writer thread. */
+  private final java.util.concurrent.ExecutorService publisher = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "memoryd-substrate");
+    t.setDaemon(true);
+    return t;
+  });
+  private volatile java.util.concurrent.Future<?> lastPublish = CompletableFuture.completedFuture(null);
 
   public ChunkStore(WritePipeline writer, IdGenerator ids, Path root, GitStore git, String branch) {
     this.writer = writer;
@@ -184,14 +192,6 @@ public final class ChunkStore implements Consumer<List<Event>> {
       }
     });
   }
-
-  private final java.util.concurrent.ExecutorService publisher = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "memoryd-substrate");
-    t.setDaemon(true);
-    return t;
-  });
-  private volatile java.util.concurrent.Future<?> lastPublish = CompletableFuture.completedFuture(null);
-  private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ChunkStore.class.getName());
 
   /** Waits until every batch published so far is in both graphs (tasks run in order on one thread). */
   void awaitPublished() {

@@ -119,12 +119,15 @@ public final class Sync {
       for (Ref r : git.repository().getRefDatabase().getRefsByPrefix(retiredPrefix)) {
         retiredThere.put(r.getName().substring(retiredPrefix.length()), r.getObjectId());
       }
-      Map<String, ObjectId> materialized = new TreeMap<>(theirs);
+      // Local branches the remote dropped but holds as retired: another root deleted them.
+      Map<String, ObjectId> droppedThere = new TreeMap<>();
       for (Map.Entry<String, ObjectId> e : retiredThere.entrySet()) {
         if (!theirs.containsKey(e.getKey()) && branches.exists(e.getKey())) {
-          materialized.put(e.getKey(), e.getValue()); // the deleting root's last lines, its branch_delete among them
+          droppedThere.put(e.getKey(), e.getValue());
         }
       }
+      Map<String, ObjectId> materialized = new TreeMap<>(theirs);
+      materialized.putAll(droppedThere); // the deleting root's last lines, its branch_delete among them
       int chainFiles = materialize(materialized);
       ObjectNode out = JsonNodeFactory.instance.objectNode();
       out.put("remote", remote).put("fetched_branches", theirs.size()).put("chain_files", chainFiles);
@@ -142,13 +145,11 @@ public final class Sync {
         rows.add(row);
         byName.put(e.getKey(), row);
       }
-      for (Map.Entry<String, ObjectId> e : retiredThere.entrySet()) {
-        if (!theirs.containsKey(e.getKey()) && branches.exists(e.getKey())) {
-          ObjectNode row = deletedThere(e.getKey(), e.getValue(), actor);
-          ok &= !row.has("error");
-          rows.add(row);
-          byName.put(e.getKey(), row);
-        }
+      for (Map.Entry<String, ObjectId> e : droppedThere.entrySet()) {
+        ObjectNode row = deletedThere(e.getKey(), e.getValue(), actor);
+        ok &= !row.has("error");
+        rows.add(row);
+        byName.put(e.getKey(), row);
       }
       ledger.refresh(c -> !branches.ours(c));
       ok &= push(g, remote, prefix, rows, byName);
@@ -210,8 +211,8 @@ public final class Sync {
     if (work.isEmpty()) {
       retirements.add(new Retirement(name, remoteHead, remoteHasRecord));
     } else {
-      row.put("remote_kept", "it has commits this root never saw: " + GitStore.shortIds(work)
-          + (work.size() == SHOWN ? ", ..." : "") + "; the remote keeps it and other roots keep syncing it");
+      row.put("remote_kept", "it has commits this root never saw: " + shown(work)
+          + "; the remote keeps it and other roots keep syncing it");
     }
     return row;
   }
@@ -242,8 +243,8 @@ public final class Sync {
           .put("pushed", "not_pushed").put("push_message", "not pushed back: the deletion stands on the remote");
     }
     // Work the deleting root never saw wins over its deletion: the branch stays and is pushed back.
-    String why = o == null ? "it has commits the deletion never saw: " + GitStore.shortIds(work)
-        + (work.size() == SHOWN ? ", ..." : "") : ((Outcome.Failed<ObjectNode>) o).failure().message();
+    String why = o == null ? "it has commits the deletion never saw: " + shown(work)
+        : ((Outcome.Failed<ObjectNode>) o).failure().message();
     return row.put("outcome", "delete_overridden").put("message", "deleted on the remote, but kept here and pushed"
         + " back: " + why);
   }
@@ -302,6 +303,11 @@ public final class Sync {
     }
     refused.forEach((name, why) -> byName.get(name).put("remote_kept", why + "; sync again"));
     return refused.isEmpty();
+  }
+
+  /** At most {@link #SHOWN} abbreviated ids, with an ellipsis when there may be more. */
+  private static String shown(List<ObjectId> ids) {
+    return GitStore.shortIds(ids) + (ids.size() == SHOWN ? ", ..." : "");
   }
 
   private static boolean pushed(RemoteRefUpdate u) {
