@@ -512,6 +512,7 @@ public final class Memoryd implements AutoCloseable {
         .put("jit_ms", jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1);
     if (writer != null) {
       r.set("write_stats", JsonNodeFactory.instance.pojoNode(writer.stats().snapshot()));
+      r.set("writer", JsonNodeFactory.instance.pojoNode(writer.health().toMap()));
       r.set("watcher", watcher == null ? JsonNodeFactory.instance.objectNode().put("state", "off") : watcher.health());
       r.put("drift_open", drift.list().size());
     }

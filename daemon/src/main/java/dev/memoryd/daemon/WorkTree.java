@@ -121,6 +121,7 @@ final class WorkTree {
             ch.write(b);
           }
         }
+        keepPermissions(tmp, target);
         dirs.add(dir);
       }
       fsyncAll(moves);
@@ -131,6 +132,28 @@ final class WorkTree {
       throw e;
     }
     return new Staged(moves, dirs);
+  }
+
+  /**
+   * Gives a temp file the permissions of the file it replaces (a spare inode carries those of
+   * whatever file it last was; a human's executable bit must survive memoryd's write), or
+   * {@code rw-r--r--} for a new file.
+   */
+  private static void keepPermissions(Path tmp, Path target) throws IOException {
+    java.nio.file.attribute.PosixFileAttributeView tv =
+        Files.getFileAttributeView(tmp, java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+    if (tv == null) {
+      return; // not a POSIX file system: nothing to keep
+    }
+    Set<java.nio.file.attribute.PosixFilePermission> want;
+    try {
+      want = Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      want = java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
+    }
+    if (!tv.readAttributes().permissions().equals(want)) {
+      tv.setPermissions(want);
+    }
   }
 
   /**

@@ -555,13 +555,15 @@ public final class Chain {
      * Crash recovery: drops every line after {@code seq} (lines written but never acknowledged,
      * i.e. not in the Git commit the daemon restarts from). Deletes whole segments past the one
      * holding {@code seq} and truncates that one; no other file is rewritten. The result is
-     * forced to disk before returning. A no-op if {@code seq >= head().seq()}.
+     * forced to disk before returning. A no-op if {@code seq >= head().seq()}, unless an append
+     * failed part-way (the chain refuses appends): then the bytes it left past the head are cut
+     * off too and the chain is usable again. A rolled-back batch calls this to undo its lines.
      */
     public void truncateAfter(long seq) {
         if (seq < 0) {
             throw new IllegalArgumentException("seq must be >= 0");
         }
-        if (seq >= headSeq) {
+        if (seq > headSeq || (seq == headSeq && !broken)) {
             return;
         }
         try {

@@ -9,6 +9,10 @@ import java.util.Objects;
  * caller fills every other field of {@link Event}. {@code eventId}, {@code ts} (ISO 8601 UTC
  * with {@code Z}) and {@code branch} are required; the rest may be null and is then written as
  * JSON null. {@code payload} is deep-copied; {@code evidenceRefs} is copied. Immutable value.
+ *
+ * <p>Every string (payload keys and values included) must have a UTF-8 form: a lone surrogate is
+ * refused here, naming the field, so a draft that could not be written as a ledger line is turned
+ * away before anything of it reaches the chain.
  */
 public record EventDraft(
         String eventId,
@@ -35,5 +39,53 @@ public record EventDraft(
         new BranchName(Objects.requireNonNull(branch, "branch"));
         payload = payload == null || payload.isNull() ? null : payload.deepCopy();
         evidenceRefs = evidenceRefs == null ? null : List.copyOf(evidenceRefs);
+        String[][] fields = {{"actor", actor}, {"user_id", userId}, {"entity_type", entityType},
+            {"entity_id", entityId}, {"file_path", filePath}, {"op", op}, {"section_anchor", sectionAnchor},
+            {"before_hash", beforeHash}, {"after_hash", afterHash}, {"rationale", rationale},
+            {"idempotency_key", idempotencyKey}, {"tool_call_id", toolCallId}};
+        for (String[] f : fields) {
+            requireEncodable(f[0], f[1]);
+        }
+        if (evidenceRefs != null) {
+            for (int i = 0; i < evidenceRefs.size(); i++) {
+                requireEncodable("evidence_refs[" + i + "]", evidenceRefs.get(i));
+            }
+        }
+        if (payload != null) {
+            requireEncodable("payload", payload);
+        }
+    }
+
+    private static void requireEncodable(String field, JsonNode n) {
+        if (n.isTextual()) {
+            requireEncodable(field, n.textValue());
+        } else if (n.isArray()) {
+            for (int i = 0; i < n.size(); i++) {
+                requireEncodable(field + "[" + i + "]", n.get(i));
+            }
+        } else if (n.isObject()) {
+            for (java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+                java.util.Map.Entry<String, JsonNode> e = it.next();
+                requireEncodable(field + " key", e.getKey());
+                requireEncodable(field + "." + e.getKey(), e.getValue());
+            }
+        }
+    }
+
+    /** Refuses a string with a lone surrogate (it has no UTF-8 form, so no ledger line can hold it). */
+    static void requireEncodable(String field, String s) {
+        if (s == null) {
+            return;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new IllegalArgumentException(field + " holds a lone surrogate (U+"
+                        + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT) + " at index " + i
+                        + "), which has no UTF-8 form");
+            }
+        }
     }
 }

@@ -210,9 +210,14 @@ public final class GitStore implements AutoCloseable {
       tw.addTree(c.getTree());
       tw.setRecursive(true);
       while (tw.next()) {
-        tree.put(tw.getPathString(), tw.getObjectId(0));
+        tree.put(tw.getPathString(), tw.getObjectId(0), tw.getFileMode(0));
       }
     }
+  }
+
+  /** The mode the branch's tree gives {@code path} (null when absent): kept by memoryd's writes. */
+  public FileMode modeOf(String path) {
+    return tree.mode(path);
   }
 
   /**
@@ -284,7 +289,9 @@ public final class GitStore implements AutoCloseable {
         ed.add(new DirCacheEditor.PathEdit(f.getKey()) {
           @Override
           public void apply(DirCacheEntry ent) {
-            ent.setFileMode(FileMode.REGULAR_FILE);
+            if (ent.getFileMode() != FileMode.EXECUTABLE_FILE) {
+              ent.setFileMode(FileMode.REGULAR_FILE);
+            }
             ent.setObjectId(blob);
           }
         });
@@ -472,6 +479,8 @@ public final class GitStore implements AutoCloseable {
     private final ObjectId base = head;
     private ObjectId tip = head;
     private final Map<String, ObjectId> written = new LinkedHashMap<>();
+    private final java.util.Set<String> removed = new java.util.LinkedHashSet<>();
+    private boolean moved;
     /** The bytes of each path's last blob in this batch: the base of its next version's delta. */
     private final Map<String, byte[]> lastBytes = new HashMap<>();
 
@@ -489,8 +498,12 @@ public final class GitStore implements AutoCloseable {
       for (Map.Entry<String, byte[]> f : files.entrySet()) {
         if (f.getValue() == null) {
           tree.remove(f.getKey());
+          written.remove(f.getKey());
+          lastBytes.remove(f.getKey());
+          removed.add(f.getKey());
           continue;
         }
+        removed.remove(f.getKey());
         byte[] data = f.getValue();
         ObjectId prev = written.get(f.getKey());
         ObjectId blob = prev == null ? ins.insert(Constants.OBJ_BLOB, data)
@@ -520,6 +533,11 @@ public final class GitStore implements AutoCloseable {
     /** Blob ids written in this batch, by path (last write wins). */
     public Map<String, ObjectId> written() {
       return written;
+    }
+
+    /** Paths this batch removed from the tree (and did not write again after). */
+    public java.util.Set<String> removed() {
+      return removed;
     }
 
     public void publish() throws IOException {
@@ -572,10 +590,23 @@ public final class GitStore implements AutoCloseable {
       }
       Files.move(lock, refFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       head = tip;
+      moved = true;
     }
 
     @Override
     public void close() {
+      if (!moved && tip != null && !tip.equals(base)) {
+        // A batch that never published leaves the tree image as its commits made it.
+        try {
+          if (head != null) {
+            seedTree(head);
+          } else {
+            tree.clear();
+          }
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException("cannot re-read the tree of " + branchRef, e);
+        }
+      }
       ins.reset(); // drops what a failed batch never flushed
       if (!spareInserter.compareAndSet(null, ins)) {
         ins.close();
@@ -642,40 +673,21 @@ public final class GitStore implements AutoCloseable {
    * by someone else (retry later).
    */
   public boolean updateIndex(Path workTree, Map<String, ObjectId> blobs) throws IOException {
-    if (blobs.isEmpty()) {
+    return updateIndex(workTree, blobs, java.util.Set.of());
+  }
+
+  /** As {@link #updateIndex(Path, Map)}, also removing {@code removed} from the index. */
+  public boolean updateIndex(Path workTree, Map<String, ObjectId> blobs, java.util.Set<String> removed)
+      throws IOException {
+    if (blobs.isEmpty() && removed.isEmpty()) {
       return true;
     }
-    DirCache dc;
-    try {
-      dc = repo.lockDirCache();
-    } catch (LockFailedException e) {
+    Optional<WorkTreeIndex.Held> held = new WorkTreeIndex(repo, workTree).lock(0);
+    if (held.isEmpty()) {
       return false;
     }
-    try {
-      DirCacheEditor ed = dc.editor();
-      for (Map.Entry<String, ObjectId> b : blobs.entrySet()) {
-        Path file = workTree.resolve(b.getKey());
-        long len;
-        Instant mtime;
-        try {
-          len = Files.size(file);
-          mtime = Files.getLastModifiedTime(file).toInstant();
-        } catch (IOException e) {
-          continue;
-        }
-        ed.add(new DirCacheEditor.PathEdit(b.getKey()) {
-          @Override
-          public void apply(DirCacheEntry ent) {
-            ent.setFileMode(FileMode.REGULAR_FILE);
-            ent.setObjectId(b.getValue());
-            ent.setLength(len);
-            ent.setLastModified(mtime);
-          }
-        });
-      }
-      ed.commit();
-    } finally {
-      dc.unlock();
+    try (WorkTreeIndex.Held h = held.get()) {
+      h.record(blobs, Map.of(), removed, this::modeOf);
     }
     return true;
   }

@@ -17,6 +17,9 @@ import org.eclipse.jgit.lib.TreeFormatter;
  * Entries are kept in git's tree order (name bytes, a directory sorting as if its name ended in
  * '/'), so writing a tree never sorts.
  *
+ * <p>Each file keeps the mode its entry had (executable, symlink, submodule link): memoryd writes
+ * only regular files' contents, and an entry it writes keeps the mode a human committed it with.
+ *
  * <p>Not thread-safe: owned by the single writer.
  */
 final class TreeModel {
@@ -42,8 +45,11 @@ final class TreeModel {
     }
   }
 
+  /** A non-directory entry: its object and its git mode. */
+  private record Leaf(ObjectId id, FileMode mode) {}
+
   private static final class Dir {
-    final TreeMap<Key, Object> entries = new TreeMap<>(); // ObjectId (blob) or Dir
+    final TreeMap<Key, Object> entries = new TreeMap<>(); // Leaf or Dir
     final Map<String, Key> byName = new HashMap<>();
     ObjectId id; // null when dirty
 
@@ -74,8 +80,17 @@ final class TreeModel {
 
   private final Dir root = new Dir();
 
-  /** Sets a file's blob; creates parent directories. */
+  /**
+   * Sets a file's blob, keeping the mode of the entry it replaces when that was an executable
+   * file (a symlink or submodule replaced by memoryd's text becomes a regular file); creates
+   * parent directories.
+   */
   void put(String path, ObjectId blob) {
+    put(path, blob, null);
+  }
+
+  /** Sets an entry with its mode as read from a tree (null: as {@link #put(String, ObjectId)}). */
+  void put(String path, ObjectId blob, FileMode mode) {
     String[] parts = path.split("/");
     Dir d = root;
     d.id = null;
@@ -88,7 +103,18 @@ final class TreeModel {
       d = (Dir) next;
       d.id = null;
     }
-    d.put(parts[parts.length - 1], blob);
+    String name = parts[parts.length - 1];
+    if (mode == null) {
+      mode = d.get(name) instanceof Leaf old && old.mode() == FileMode.EXECUTABLE_FILE
+          ? FileMode.EXECUTABLE_FILE : FileMode.REGULAR_FILE;
+    }
+    d.put(name, new Leaf(blob, mode));
+  }
+
+  /** The mode of the file at a path, or null when there is none. */
+  FileMode mode(String path) {
+    Leaf l = leaf(path);
+    return l == null ? null : l.mode();
   }
 
   /** Removes a file, and directories it leaves empty; a missing path is no change. */
@@ -105,7 +131,7 @@ final class TreeModel {
       d = (Dir) next;
     }
     chain[parts.length - 1] = d;
-    if (!(d.get(parts[parts.length - 1]) instanceof ObjectId)) {
+    if (!(d.get(parts[parts.length - 1]) instanceof Leaf)) {
       return;
     }
     for (int i = parts.length - 1; i >= 0; i--) {
@@ -128,6 +154,11 @@ final class TreeModel {
 
   /** The blob at a path, or null. */
   ObjectId blob(String path) {
+    Leaf l = leaf(path);
+    return l == null ? null : l.id();
+  }
+
+  private Leaf leaf(String path) {
     String[] parts = path.split("/");
     Dir d = root;
     for (int i = 0; i < parts.length - 1; i++) {
@@ -138,7 +169,7 @@ final class TreeModel {
       d = (Dir) next;
     }
     Object o = d.get(parts[parts.length - 1]);
-    return o instanceof ObjectId ? (ObjectId) o : null;
+    return o instanceof Leaf l ? l : null;
   }
 
   ObjectId write(ObjectInserter ins) throws IOException {
@@ -153,7 +184,7 @@ final class TreeModel {
     // set-up allocates about a megabyte, which once dominated the cost of a commit.
     int size = 0;
     for (Map.Entry<Key, Object> e : d.entries.entrySet()) {
-      size += TreeFormatter.entrySize(e.getValue() instanceof Dir ? FileMode.TREE : FileMode.REGULAR_FILE,
+      size += TreeFormatter.entrySize(e.getValue() instanceof Leaf l ? l.mode() : FileMode.TREE,
           e.getKey().sort().length - (e.getKey().dir() ? 1 : 0));
     }
     TreeFormatter tf = new TreeFormatter(size);
@@ -161,7 +192,8 @@ final class TreeModel {
       if (e.getValue() instanceof Dir sub) {
         tf.append(e.getKey().name(), FileMode.TREE, write(sub, ins));
       } else {
-        tf.append(e.getKey().name(), FileMode.REGULAR_FILE, (ObjectId) e.getValue());
+        Leaf l = (Leaf) e.getValue();
+        tf.append(e.getKey().name(), l.mode(), l.id());
       }
     }
     d.id = ins.insert(tf);

@@ -83,6 +83,9 @@ public final class WritePipeline implements AutoCloseable {
   private final Map<String, WriteOutcome> idempotent = new ConcurrentHashMap<>();
   private final Map<String, ObjectId> indexBacklog = new LinkedHashMap<>();
   private final Thread thread;
+  /** The working tree's index, kept in step with every batch (null for a branch not checked out). */
+  private final dev.memoryd.daemon.git.WorkTreeIndex index;
+  private final WriterHealth health;
   private volatile boolean running = true;
   private volatile boolean accepting = true;
   private volatile Throwable broken;
@@ -232,6 +235,8 @@ public final class WritePipeline implements AutoCloseable {
     this.clock = clock;
     this.branch = branch;
     this.maxBatch = maxBatch;
+    this.index = files.workTree() ? new dev.memoryd.daemon.git.WorkTreeIndex(git.repository(), files.root()) : null;
+    this.health = new WriterHealth(clock);
     this.thread = new Thread(this::loop, "memoryd-writer-" + branch.value());
     this.thread.setDaemon(true);
     for (String op : List.of(HumanCapture.OP_EDIT, HumanCapture.OP_DRIFT, HumanCapture.OP_RESOLVED)) {
@@ -273,6 +278,13 @@ public final class WritePipeline implements AutoCloseable {
 
   public PhaseStats stats() {
     return stats;
+  }
+
+  /** The writer's state and its last failure (for {@code ping}). */
+  public WriterHealth.Snapshot health() {
+    WriterHealth.Snapshot h = health.snapshot();
+    Throwable b = broken;
+    return b == null ? h : h.stopped(WriterHealth.describe(b));
   }
 
   /** Loads idempotency keys from the chain; rolls an unpublished ledger tail forward. */
@@ -699,7 +711,26 @@ public final class WritePipeline implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;
-      } catch (IOException | RuntimeException | Error e) {
+      } catch (IOException | RuntimeException e) {
+        // Whatever of the batch was begun has been undone (publish rolls back before it throws),
+        // so the writer stays up: the next batch is the retry, and heals once the cause is gone.
+        health.failed(e);
+        WriteOutcome refused = new WriteOutcome.Rejected(-1, new Failure(ErrorReason.UNAVAILABLE,
+            "the write could not be made (" + WriterHealth.describe(e) + "); nothing was recorded: retry once the"
+                + " cause is gone", Map.of("cause", WriterHealth.describe(e), "recorded", false)));
+        for (Pending p : batch) {
+          p.future.complete(refused);
+        }
+      } catch (UnsettledBatch e) {
+        health.unsettled(e.getCause());
+        WriteOutcome unknown = new WriteOutcome.Rejected(-1, new Failure(ErrorReason.UNAVAILABLE,
+            "the write failed (" + WriterHealth.describe(e.getCause()) + ") and could not be undone (" + e.getMessage()
+                + "); it may still be recorded: read before you retry (a restart settles it)",
+            Map.of("cause", WriterHealth.describe(e.getCause()), "recorded", "unknown")));
+        for (Pending p : batch) {
+          p.future.complete(unknown);
+        }
+      } catch (Error e) {
         // The state on disk may be half-applied; stop taking writes. A restart rolls forward.
         LOG.log(Level.SEVERE, "writer failed; refusing further writes until restart", e);
         broken = e;
@@ -800,6 +831,7 @@ public final class WritePipeline implements AutoCloseable {
     }
 
     void accept(Pending p, Mutation.Done d, WriteRequest req, PersonIdent author, Instant now, String proposal) {
+      List<EventDraft> ds = drafts(req, d.events(), now); // first: a draft that cannot be a line changes nothing
       overlay.putAll(d.newContents());
       for (RepoPath path : d.newContents().keySet()) {
         if (!d.commitOnly().contains(path)) {
@@ -815,7 +847,7 @@ public final class WritePipeline implements AutoCloseable {
           drifts.put(e.path(), Optional.empty());
         }
       }
-      accepted.add(new Accepted(p, d.events(), d.newContents(), drafts(req, d.events(), now), author, proposal));
+      accepted.add(new Accepted(p, d.events(), d.newContents(), ds, author, proposal));
     }
   }
 
@@ -1201,30 +1233,85 @@ public final class WritePipeline implements AutoCloseable {
     });
   }
 
-  private void process(List<Pending> batch) throws IOException {
-    // How long a batch waits for a git command holding the branch's ref lock.
-    long refLockWaitMs = Long.getLong("memoryd.refLockWaitMs", 2000);
+  private void process(List<Pending> batch) throws IOException, UnsettledBatch {
+    Optional<Failure> unsettled = settle();
+    if (unsettled.isPresent()) {
+      WriteOutcome refused = new WriteOutcome.Rejected(-1, unsettled.get());
+      batch.forEach(p -> p.future.complete(refused));
+      return;
+    }
+    // How long a batch waits for a git command holding the index or the branch's ref lock.
+    long lockWaitMs = Long.getLong("memoryd.refLockWaitMs", 2000);
     long l0 = System.nanoTime();
-    boolean locked = git.holdRef(refLockWaitMs);
-    stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
-    if (!locked) {
-      // Nothing is recorded yet: refuse the batch rather than race the git command.
-      WriteOutcome busy = new WriteOutcome.Rejected(-1, Failure.of(ErrorReason.UNAVAILABLE, "the branch is locked by"
-          + " another git command (" + git.refLockFile() + " exists for over " + refLockWaitMs + " ms); nothing"
-          + " was recorded: retry, or remove the lock file if no git command is running"));
-      for (Pending p : batch) {
-        p.future.complete(busy);
-      }
+    // Git's lock order: the index, then the ref. Holding the index across the whole batch means a
+    // human's commit, add or stash sees the working tree, index and branch only between batches.
+    Optional<dev.memoryd.daemon.git.WorkTreeIndex.Held> idx = index == null ? Optional.empty() : index.lock(lockWaitMs);
+    if (index != null && idx.isEmpty()) {
+      stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
+      refuseLocked(batch, index.lockFile(), lockWaitMs);
       return;
     }
     try {
-      processLocked(batch);
+      boolean locked = git.holdRef(lockWaitMs);
+      stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
+      if (!locked) {
+        refuseLocked(batch, git.refLockFile(), lockWaitMs);
+        return;
+      }
+      ObjectId capturedBefore = captured;
+      try {
+        processLocked(batch, idx.orElse(null));
+      } catch (IOException | RuntimeException e) {
+        captured = capturedBefore; // a capture this batch began is redone by the next one
+        throw e;
+      } finally {
+        git.releaseRef(); // when the batch moved the ref, the lock is already gone
+      }
+      health.succeeded();
     } finally {
-      git.releaseRef(); // when the batch moved the ref, the lock is already gone
+      idx.ifPresent(dev.memoryd.daemon.git.WorkTreeIndex.Held::close);
     }
   }
 
-  private void processLocked(List<Pending> batch) throws IOException {
+  private static void refuseLocked(List<Pending> batch, java.nio.file.Path lock, long waitMs) {
+    // Nothing is recorded yet: refuse the batch rather than race the git command.
+    WriteOutcome busy = new WriteOutcome.Rejected(-1, new Failure(ErrorReason.UNAVAILABLE, "the branch is locked by"
+        + " another git command (" + lock + " exists for over " + waitMs + " ms); nothing"
+        + " was recorded: retry, or remove the lock file if no git command is running", Map.of("lock", lock.toString())));
+    for (Pending p : batch) {
+      p.future.complete(busy);
+    }
+  }
+
+  /** A batch that failed and whose undoing failed too: what is left to undo. */
+  private BatchRollback pendingRollback;
+
+  /**
+   * Finishes undoing a failed batch whose rollback failed (with back-off between tries): empty
+   * once the ledger, the files and the branch agree again; else the refusal for this batch.
+   */
+  private Optional<Failure> settle() {
+    BatchRollback r = pendingRollback;
+    if (r == null) {
+      return Optional.empty();
+    }
+    if (!health.mayRetry()) {
+      return Optional.of(health.refusal());
+    }
+    try {
+      r.run();
+      pendingRollback = null;
+      health.succeeded();
+      LOG.info("the failed batch is undone; writes resume");
+      return Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      health.unsettled(e);
+      return Optional.of(health.refusal());
+    }
+  }
+
+  private void processLocked(List<Pending> batch, dev.memoryd.daemon.git.WorkTreeIndex.Held idx)
+      throws IOException, UnsettledBatch {
     long t0 = System.nanoTime();
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     Batch b = new Batch();
@@ -1276,7 +1363,8 @@ public final class WritePipeline implements AutoCloseable {
         r = (m instanceof Contextual c ? c.bind(b) : m).apply(src, now);
       } catch (UncheckedIOException e) {
         throw e.getCause();
-      } catch (SecurityException e) {
+      } catch (SecurityException | IllegalArgumentException e) {
+        // Confined to this declaration: the batch's other declarations go on.
         reply(replies, p, new WriteOutcome.Rejected(-1,
             Failure.of(ErrorReason.INVALID_REQUEST, e.getMessage())));
         continue;
@@ -1312,18 +1400,23 @@ public final class WritePipeline implements AutoCloseable {
         replies.add(() -> p.future.complete(new WriteOutcome.Unchanged(git.head() == null ? null : git.head().name())));
         continue;
       }
-      if (req.mutation() == null && needsReview(b, a)) {
-        // Sections the user marked for review: the change goes to a proposal branch instead.
-        String id = ids.next().value();
-        b.accept(p, proposal(id, req, a, now), req, null, now, id);
-        continue;
+      try {
+        if (req.mutation() == null && needsReview(b, a)) {
+          // Sections the user marked for review: the change goes to a proposal branch instead.
+          String id = ids.next().value();
+          b.accept(p, proposal(id, req, a, now), req, null, now, id);
+          continue;
+        }
+        b.accept(p, a, req, null, now);
+      } catch (IllegalArgumentException e) {
+        // A declaration no ledger line can hold (e.g. a string with no UTF-8 form): only it is refused.
+        reply(replies, p, new WriteOutcome.Rejected(-1, Failure.of(ErrorReason.INVALID_REQUEST, e.getMessage())));
       }
-      b.accept(p, a, req, null, now);
     }
     stats.add(PhaseStats.Phase.APPLY, System.nanoTime() - t0);
     List<Accepted> accepted = b.accepted;
     if (!accepted.isEmpty()) {
-      publish(b, now);
+      publish(b, now, idx);
     }
     replies.forEach(Runnable::run);
   }
@@ -1332,22 +1425,17 @@ public final class WritePipeline implements AutoCloseable {
     replies.add(() -> p.future.complete(out));
   }
 
-  private void publish(Batch b, Instant now) throws IOException {
+  /**
+   * Makes the batch's declarations durable and publishes them: ledger lines (fsynced), files,
+   * commits, ref move, index. Until the ref moves, a failure undoes what was begun (files put
+   * back, ledger lines cut off) before it is thrown, so no caller hears "not recorded" of a
+   * declaration a restart would redo; when that undoing fails too, {@link UnsettledBatch}.
+   */
+  private void publish(Batch b, Instant now, dev.memoryd.daemon.git.WorkTreeIndex.Held idx)
+      throws IOException, UnsettledBatch {
     List<Accepted> accepted = b.accepted;
     Map<RepoPath, String> overlay = b.overlay;
-
-    long t1 = System.nanoTime();
-    List<List<Event>> events = new ArrayList<>();
-    List<Map<String, byte[]>> segments = new ArrayList<>();
-    for (Accepted a : accepted) {
-      events.add(chain.append(a.drafts));
-      segments.add(chain.dirtySegments());
-      if (a.p.req.mutation() instanceof ChainHook hook) {
-        hook.afterAppend(chain); // e.g. a key rotation: lines after this one use the new key
-      }
-    }
-    long t2 = System.nanoTime();
-    stats.add(PhaseStats.Phase.LEDGER_APPEND, t2 - t1);
+    long seqBefore = chain.head().seq();
     Map<String, byte[]> finalFiles = new LinkedHashMap<>();
     for (RepoPath p : b.diskWrites) {
       String t = overlay.get(p);
@@ -1355,6 +1443,29 @@ public final class WritePipeline implements AutoCloseable {
         finalFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8));
       }
     }
+    BatchRollback rollback = new BatchRollback(files, chain, seqBefore, finalFiles, before(b, finalFiles.keySet()));
+    long t1 = System.nanoTime();
+    List<List<Event>> events = new ArrayList<>();
+    List<Map<String, byte[]>> segments = new ArrayList<>();
+    boolean hooked = false;
+    try {
+      for (Accepted a : accepted) {
+        events.add(chain.append(a.drafts));
+        segments.add(chain.dirtySegments());
+        if (a.p.req.mutation() instanceof ChainHook hook) {
+          hook.afterAppend(chain); // e.g. a key rotation: lines after this one use the new key
+          hooked = true;
+        }
+      }
+    } catch (RuntimeException e) {
+      UnsettledBatch u = undo(rollback, e, hooked);
+      if (u != null) {
+        throw u;
+      }
+      throw e;
+    }
+    long t2 = System.nanoTime();
+    stats.add(PhaseStats.Phase.LEDGER_APPEND, t2 - t1);
     // Objects stay invisible until the ref moves, and temp files until they are renamed, so
     // both are written while the ledger is made durable; the renames wait for the ledger, and
     // the ref moves last.
@@ -1367,6 +1478,7 @@ public final class WritePipeline implements AutoCloseable {
     // The renames need only the durable ledger and the staged temp files, not the commits: they
     // run on the stager while the writer builds the commits, and the ref still moves after them.
     java.util.concurrent.atomic.AtomicBoolean abandoned = new java.util.concurrent.atomic.AtomicBoolean();
+    Set<String> skipped = ConcurrentHashMap.newKeySet();
     Future<?> staged = stager.submit(() -> {
       long s0 = System.nanoTime();
       Map<String, Optional<String>> expected = new HashMap<>();
@@ -1376,10 +1488,17 @@ public final class WritePipeline implements AutoCloseable {
           expected.put(f, seen);
         }
       }
-      IoAction a = files.stage(finalFiles, expected, path -> LOG.warning(path + " was saved by someone else while"
-          + " memoryd wrote it; their version is kept and will be captured"));
+      IoAction a = files.stage(finalFiles, expected, path -> {
+        skipped.add(path);
+        LOG.warning(path + " was saved by someone else while memoryd wrote it; their version is kept and will be captured");
+      });
       stats.add(PhaseStats.Phase.FILES, System.nanoTime() - s0);
-      awaitDurable(durable);
+      try {
+        awaitDurable(durable);
+      } catch (IOException | RuntimeException e) {
+        a.abort();
+        throw e;
+      }
       if (abandoned.get()) {
         a.abort(); // a batch that failed to build its commits leaves the files as they were
         return null;
@@ -1390,6 +1509,7 @@ public final class WritePipeline implements AutoCloseable {
       return null;
     });
     List<ObjectId> commits = new ArrayList<>();
+    Map<String, Long> sizes = new HashMap<>();
     try (GitStore.Batch gb = git.batch()) {
       try {
         for (int i = 0; i < accepted.size(); i++) {
@@ -1399,6 +1519,7 @@ public final class WritePipeline implements AutoCloseable {
           Map<String, byte[]> commitFiles = new LinkedHashMap<>();
           a.contents.forEach((p, t) -> commitFiles.put(p.value(), t == null ? null : t.getBytes(StandardCharsets.UTF_8)));
           commitFiles.putAll(segments.get(i));
+          commitFiles.forEach((p, bytes) -> sizes.put(p, bytes == null ? -1L : bytes.length));
           commits.add(gb.commit(commitFiles, a.author != null ? a.author : author(a.p.req.actor(), now), committer(now),
               message(summaries(a.specs), a.p.req.rationale(), a.p.req.actor(),
                   ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash(), chainTrailer()),
@@ -1408,22 +1529,29 @@ public final class WritePipeline implements AutoCloseable {
         stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t2);
         gb.flush();
         stats.add(PhaseStats.Phase.GIT_FLUSH, System.nanoTime() - t5);
+        long w = System.nanoTime();
+        awaitDurable(durable);
+        awaitDurable(staged);
+        stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - w);
+        long t6 = System.nanoTime();
+        gb.moveRef();
+        stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - t6);
       } catch (IOException | RuntimeException e) {
-        // Never leave the I/O threads running past a failed batch.
+        // Never leave the I/O threads running past a failed batch, then undo what they did.
         abandoned.set(true);
         awaitQuietly(durable);
         awaitQuietly(staged);
+        UnsettledBatch u = undo(rollback, e, hooked);
+        if (u != null) {
+          throw u;
+        }
         throw e;
       }
-      long w = System.nanoTime();
-      awaitDurable(durable);
-      awaitDurable(staged);
-      stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - w);
-      long t6 = System.nanoTime();
-      gb.moveRef();
-      stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - t6);
+      // Published: from here on nothing may undo it, and every reply says it is recorded.
       if (files.workTree()) {
-        indexBacklog.putAll(gb.written()); // the index is the working tree's: other branches leave it alone
+        Map<String, ObjectId> clean = new LinkedHashMap<>(gb.written());
+        clean.keySet().removeAll(skipped);
+        recordIndex(idx, clean, sizes, gb.removed());
       }
     }
     overlay.forEach((p, t) -> {
@@ -1450,6 +1578,57 @@ public final class WritePipeline implements AutoCloseable {
       batchesSinceCompaction = 0;
       compaction = compactor.submit(this::compact);
     }
+  }
+
+  /** What each file the batch writes held before it: the batch's own reading, else the branch head's text. */
+  private Map<String, Optional<byte[]>> before(Batch b, Set<String> paths) throws IOException {
+    Map<String, Optional<byte[]>> out = new HashMap<>();
+    for (String p : paths) {
+      Optional<String> seen = b.diskSeen.get(RepoPath.of(p));
+      out.put(p, seen != null ? seen.map(t -> t.getBytes(StandardCharsets.UTF_8))
+          : git.head() == null ? Optional.empty() : git.read(git.head(), p));
+    }
+    return out;
+  }
+
+  /**
+   * Undoes a batch that never published: null once undone (nothing recorded, the cause is what
+   * to throw), else an {@link UnsettledBatch} to throw, the undoing having failed too.
+   */
+  private UnsettledBatch undo(BatchRollback rollback, Exception cause, boolean keyRotated) {
+    if (keyRotated) {
+      // The chain already signs with the new key; cutting the rotation line off would leave it so.
+      pendingRollback = rollback;
+      return new UnsettledBatch("a key rotation was cut short; restart memoryd", cause);
+    }
+    try {
+      rollback.run();
+      LOG.log(Level.WARNING, "a batch failed and was undone; nothing of it is recorded", cause);
+      return null;
+    } catch (IOException | RuntimeException again) {
+      cause.addSuppressed(again);
+      pendingRollback = rollback;
+      LOG.log(Level.SEVERE, "a batch failed and could not be undone; writes wait until it is", cause);
+      return new UnsettledBatch(WriterHealth.describe(again), cause);
+    }
+  }
+
+  /** Records the batch's files in the index under the lock the batch holds; a failure leaves them for later. */
+  private void recordIndex(dev.memoryd.daemon.git.WorkTreeIndex.Held idx, Map<String, ObjectId> clean,
+      Map<String, Long> sizes, Set<String> removed) {
+    long t0 = System.nanoTime();
+    try {
+      if (idx != null) {
+        idx.record(clean, sizes, removed, git::modeOf);
+      } else {
+        indexBacklog.putAll(clean);
+      }
+    } catch (IOException e) {
+      // The batch is published; only humans' `git status` waits for the index, retried when idle.
+      LOG.log(Level.WARNING, "could not update the index after a write; retried when writes pause", e);
+      indexBacklog.putAll(clean);
+    }
+    stats.add(PhaseStats.Phase.INDEX, System.nanoTime() - t0);
   }
 
   private boolean needsReview(Batch b, Mutation.Done a) {

@@ -1,0 +1,130 @@
+package dev.memoryd.daemon.git;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheEditor;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.errors.LockFailedException;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Repository;
+
+/**
+ * The working tree's index ({@code .git/index}) as memoryd keeps it in step with the branch. It
+ * is locked the way git locks it ({@code index.lock}, created exclusively), so a human's {@code
+ * git commit -a}, {@code git add} or {@code git stash} never runs between memoryd's change of the
+ * working tree and the ref move that publishes it, and never sees a branch whose files the index
+ * lacks.
+ *
+ * <p>Lock order is git's: the index first, then the branch ref. A lock is held by one thread (the
+ * writer) and released by {@link Held#record} or {@link Held#close}.
+ */
+public final class WorkTreeIndex {
+  private final Repository repo;
+  private final Path workTree;
+
+  public WorkTreeIndex(Repository repo, Path workTree) {
+    this.repo = repo;
+    this.workTree = workTree;
+  }
+
+  /** The lock file git and memoryd take (for messages). */
+  public Path lockFile() {
+    return repo.getDirectory().toPath().resolve("index.lock");
+  }
+
+  /**
+   * Takes {@code index.lock}, waiting up to {@code waitMs} for a git command that holds it (git
+   * itself never waits, so memoryd yields to it); empty when it is still held then.
+   */
+  public Optional<Held> lock(long waitMs) throws IOException {
+    long deadline = System.nanoTime() + waitMs * 1_000_000;
+    while (true) {
+      try {
+        return Optional.of(new Held(repo.lockDirCache()));
+      } catch (LockFailedException e) {
+        if (System.nanoTime() > deadline) {
+          return Optional.empty();
+        }
+        try {
+          Thread.sleep(1);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while waiting for " + lockFile());
+        }
+      }
+    }
+  }
+
+  /** A held index lock with the index as it was read under it. */
+  public final class Held implements AutoCloseable {
+    private DirCache dc;
+
+    private Held(DirCache dc) {
+      this.dc = dc;
+    }
+
+    /**
+     * Records each path of {@code blobs} as clean at that blob (with the file's size and mtime as
+     * they are on disk now, and the mode {@code modes} gives) and removes {@code removed}, then
+     * writes the index and releases the lock. A path whose file is missing or not the size of its
+     * blob is left as it was: a human replaced it meanwhile and {@code git status} must show it.
+     */
+    public void record(Map<String, ObjectId> blobs, Map<String, Long> sizes, Set<String> removed,
+        Function<String, FileMode> modes) throws IOException {
+      DirCache d = dc;
+      dc = null;
+      try {
+        DirCacheEditor ed = d.editor();
+        for (String p : removed) {
+          ed.add(new DirCacheEditor.DeletePath(p));
+        }
+        for (Map.Entry<String, ObjectId> b : blobs.entrySet()) {
+          BasicFileAttributes a;
+          try {
+            a = Files.readAttributes(workTree.resolve(b.getKey()), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          } catch (IOException e) {
+            continue;
+          }
+          Long want = sizes.get(b.getKey());
+          if (!a.isRegularFile() || (want != null && want != a.size())) {
+            continue;
+          }
+          FileMode m = modes.apply(b.getKey());
+          FileMode mode = m == FileMode.EXECUTABLE_FILE ? m : FileMode.REGULAR_FILE;
+          ed.add(new DirCacheEditor.PathEdit(b.getKey()) {
+            @Override
+            public void apply(DirCacheEntry ent) {
+              ent.setFileMode(mode);
+              ent.setObjectId(b.getValue());
+              ent.setLength(a.size());
+              ent.setLastModified(a.lastModifiedTime().toInstant());
+            }
+          });
+        }
+        ed.commit();
+      } finally {
+        d.unlock();
+      }
+    }
+
+    /** Releases the lock if {@link #record} did not. */
+    @Override
+    public void close() {
+      DirCache d = dc;
+      dc = null;
+      if (d != null) {
+        d.unlock();
+      }
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package dev.memoryd.daemon.write;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.memoryd.ledger.Chain;
+
+/**
+ * Undoes a batch that failed before its ref move published it: each file it put in place gets
+ * back what it held before, then the ledger lines it appended are cut off (forced to disk), so a
+ * restart has nothing of it to redo. A file that no longer holds the batch's bytes was saved by
+ * someone else meanwhile and is left alone. Idempotent: retried until it succeeds.
+ *
+ * <p>Runs on the writer thread, with no other I/O of the batch still under way.
+ */
+final class BatchRollback {
+  private final WritePipeline.FileStore files;
+  private final Chain chain;
+  private final long seq;
+  private final Map<String, byte[]> written;
+  private final Map<String, Optional<byte[]>> before;
+
+  /**
+   * @param seq the chain's last line before the batch
+   * @param written the bytes the batch puts at each path
+   * @param before what each of those paths held before (empty: no file)
+   */
+  BatchRollback(WritePipeline.FileStore files, Chain chain, long seq, Map<String, byte[]> written,
+      Map<String, Optional<byte[]>> before) {
+    this.files = files;
+    this.chain = chain;
+    this.seq = seq;
+    this.written = written;
+    this.before = before;
+  }
+
+  void run() throws IOException {
+    Map<String, byte[]> restore = new LinkedHashMap<>();
+    for (Map.Entry<String, byte[]> w : written.entrySet()) {
+      Path f = files.root().resolve(w.getKey());
+      if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) || !Arrays.equals(Files.readAllBytes(f), w.getValue())) {
+        continue; // never placed, or someone else's bytes now
+      }
+      Optional<byte[]> old = before.getOrDefault(w.getKey(), Optional.empty());
+      if (old.isPresent()) {
+        restore.put(w.getKey(), old.get());
+      } else {
+        Files.delete(f);
+        try (java.nio.channels.FileChannel dir = java.nio.channels.FileChannel.open(f.getParent(),
+            java.nio.file.StandardOpenOption.READ)) {
+          dir.force(true);
+        }
+      }
+    }
+    files.writeAll(restore);
+    chain.truncateAfter(seq);
+  }
+}
