@@ -63,6 +63,8 @@ public final class Chain {
     private FileChannel activeCh;
     /** The file key (inode) {@link #activeCh} was opened on: a git checkout or reset replaces the file. */
     private Object activeKey;
+    /** The active segment file's inode, size and mtime when it last held exactly this chain's bytes. */
+    private Object[] activeStamp;
     private long restoredSegments;
     private boolean activeUnsynced;
     private boolean activeDirty;
@@ -314,6 +316,87 @@ public final class Chain {
         activeLen += bytes.length;
         activeUnsynced = true;
         activeDirty = true;
+        activeStamp = stamp(Layout.segmentFile(dir, activeSeg));
+    }
+
+    private static Object[] stamp(Path file) throws IOException {
+        try {
+            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(file,
+                    java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            return new Object[] {a.fileKey(), a.size(), a.lastModifiedTime()};
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /** How the active segment's file on disk compares with the bytes this chain wrote there. */
+    public enum DiskState {
+        /** Exactly this chain's bytes. */
+        INTACT,
+        /** A shorter prefix of them (or no file): an older version, as a git reset or checkout writes. */
+        OLDER,
+        /** Anything else: not this chain's writing (tampered with). */
+        ALTERED
+    }
+
+    /**
+     * Compares the active segment's file with this chain's bytes: a stat when nothing touched the
+     * file since this chain last wrote it, else a full comparison. Call before appending.
+     */
+    public DiskState activeOnDisk() throws IOException {
+        Path file = Layout.segmentFile(dir, activeSeg);
+        Object[] now = stamp(file);
+        if (now == null) {
+            return activeLen == 0 ? DiskState.INTACT : DiskState.OLDER;
+        }
+        if (activeStamp != null && Arrays.equals(now, activeStamp)) {
+            return DiskState.INTACT;
+        }
+        byte[] there = Files.readAllBytes(file);
+        int common = (int) Math.min(there.length, activeLen);
+        if (!Arrays.equals(there, 0, common, activeBuf, 0, common) || there.length > activeLen) {
+            return DiskState.ALTERED;
+        }
+        if (there.length < activeLen) {
+            return DiskState.OLDER;
+        }
+        activeStamp = now;
+        return DiskState.INTACT;
+    }
+
+    /**
+     * The seq of the first line of the active segment whose bytes on disk differ from this
+     * chain's (for messages), or -1 when none does.
+     */
+    public long firstAlteredSeq() throws IOException {
+        Path file = Layout.segmentFile(dir, activeSeg);
+        byte[] there = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
+        long seq = activeSeg * n + 1;
+        for (int i = 0; i < Math.max(there.length, activeLen); i++) {
+            if (i >= there.length || i >= activeLen || there[i] != activeBuf[i]) {
+                return seq;
+            }
+            if (activeBuf[i] == '\n') {
+                seq++;
+            }
+        }
+        return -1;
+    }
+
+    /** The active segment's path relative to the memory root. */
+    public String activeSegmentPath() {
+        return relPath(activeSeg);
+    }
+
+    /**
+     * Puts this chain's bytes back in the active segment's file (temp file, fsync, rename) after a
+     * git command wrote an older version of it there ({@link DiskState#OLDER}).
+     */
+    public void restoreOlderActive() throws IOException {
+        if (activeOnDisk() != DiskState.OLDER) {
+            throw new IllegalStateException("the active segment is not an older version of this chain's");
+        }
+        restoreActive();
     }
 
     /** Hands the finished active segment to sync/dirty bookkeeping before moving to the next. */
@@ -363,12 +446,14 @@ public final class Chain {
             throw new IllegalStateException("ledger segment " + file + " was replaced by something that is not"
                     + " a version of what this chain wrote; refusing to overwrite it");
         }
-        if (activeUnsynced) {
-            activeCh.force(false); // what the old handle holds is made durable before it is let go
-            activeUnsynced = false;
+        if (activeCh != null) {
+            if (activeUnsynced) {
+                activeCh.force(false); // what the old handle holds is made durable before it is let go
+                activeUnsynced = false;
+            }
+            activeCh.close();
+            activeCh = null;
         }
-        activeCh.close();
-        activeCh = null;
         Files.createDirectories(file.getParent());
         Path tmp = file.resolveSibling(file.getFileName() + ".restore");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -382,6 +467,7 @@ public final class Chain {
         Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         dirsToSync.add(file.getParent());
         restoredSegments++;
+        activeStamp = stamp(file);
     }
 
     /** How many times the active segment was put back after something replaced its file. */
@@ -624,6 +710,7 @@ public final class Chain {
             }
             dirsToSync.clear();
             broken = false; // disk and memory agree again
+            activeStamp = null;
         } catch (IOException e) {
             broken = true;
             throw new UncheckedIOException("cannot truncate the ledger of branch " + branch, e);

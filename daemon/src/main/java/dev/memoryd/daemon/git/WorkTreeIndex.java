@@ -68,9 +68,23 @@ public final class WorkTreeIndex {
   /** A held index lock with the index as it was read under it. */
   public final class Held implements AutoCloseable {
     private DirCache dc;
+    /** Entries to record with the next {@link #record} (or on {@link #close}). */
+    private final Map<String, ObjectId> pendingBlobs = new java.util.LinkedHashMap<>();
+    private final Map<String, Long> pendingSizes = new java.util.HashMap<>();
 
     private Held(DirCache dc) {
       this.dc = dc;
+    }
+
+    /** The index as read under the lock. */
+    public DirCache cache() {
+      return dc;
+    }
+
+    /** Notes files to record as clean at these blobs when the lock is released. */
+    public void note(Map<String, ObjectId> blobs, Map<String, Long> sizes) {
+      pendingBlobs.putAll(blobs);
+      pendingSizes.putAll(sizes);
     }
 
     /**
@@ -81,6 +95,15 @@ public final class WorkTreeIndex {
      */
     public void record(Map<String, ObjectId> blobs, Map<String, Long> sizes, Set<String> removed,
         Function<String, FileMode> modes) throws IOException {
+      if (!pendingBlobs.isEmpty()) {
+        Map<String, ObjectId> all = new java.util.LinkedHashMap<>(pendingBlobs);
+        all.putAll(blobs);
+        Map<String, Long> allSizes = new java.util.HashMap<>(pendingSizes);
+        allSizes.putAll(sizes);
+        pendingBlobs.clear();
+        blobs = all;
+        sizes = allSizes;
+      }
       DirCache d = dc;
       dc = null;
       try {
@@ -117,9 +140,17 @@ public final class WorkTreeIndex {
       }
     }
 
-    /** Releases the lock if {@link #record} did not. */
+    /** Releases the lock if {@link #record} did not, recording what {@link #note} noted. */
     @Override
     public void close() {
+      if (dc != null && !pendingBlobs.isEmpty()) {
+        try {
+          record(Map.of(), Map.of(), Set.of(), p -> FileMode.REGULAR_FILE);
+          return;
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException("cannot write the index", e);
+        }
+      }
       DirCache d = dc;
       dc = null;
       if (d != null) {

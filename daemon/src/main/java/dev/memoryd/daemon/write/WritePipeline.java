@@ -1322,6 +1322,9 @@ public final class WritePipeline implements AutoCloseable {
     if (moved.isEmpty()) {
       moved = captureCommits(b, now);
     }
+    if (moved.isEmpty()) {
+      moved = ledgerOnDisk(idx);
+    }
     if (moved.isPresent()) {
       WriteOutcome refused = new WriteOutcome.Rejected(-1, moved.get());
       batch.forEach(p -> p.future.complete(refused));
@@ -1419,6 +1422,58 @@ public final class WritePipeline implements AutoCloseable {
       publish(b, now, idx);
     }
     replies.forEach(Runnable::run);
+  }
+
+  /** When a git command was first seen to have rewritten the working tree without moving the branch. */
+  private long rewrittenSince;
+  private static final long REWRITE_GRACE_NANOS = Long.getLong("memoryd.rewriteGraceMs", 500) * 1_000_000;
+
+  /**
+   * Checks the chain's active segment on disk before anything is appended to it. An older
+   * version there means a git command (a reset, a checkout) rewrote the working tree: while it
+   * may still move the branch, the batch is refused; once it plainly failed to, the branch's
+   * files are put back ({@link dev.memoryd.daemon.git.RolledBackTree}) instead of being taken for
+   * a human's edit. Any other difference is tampering: refused, and nothing is appended to or
+   * committed from a segment that is not what the chain wrote.
+   */
+  private Optional<Failure> ledgerOnDisk(dev.memoryd.daemon.git.WorkTreeIndex.Held idx) throws IOException {
+    Chain.DiskState state = chain.activeOnDisk();
+    if (state == Chain.DiskState.INTACT) {
+      rewrittenSince = 0;
+      return Optional.empty();
+    }
+    String segment = chain.activeSegmentPath();
+    if (state == Chain.DiskState.ALTERED) {
+      long line = chain.firstAlteredSeq();
+      return Optional.of(new Failure(ErrorReason.UNAVAILABLE, "ledger segment " + segment + " was changed on disk"
+          + " (line " + line + " is not what memoryd wrote); nothing was recorded and writes wait until it is put back:"
+          + " 'git checkout -- " + segment + "' restores the committed lines; 'memoryd ledger verify' shows the"
+          + " difference", Map.of("segment", segment, "line", line, "recorded", false)));
+    }
+    long nowN = System.nanoTime();
+    if (rewrittenSince == 0) {
+      rewrittenSince = nowN;
+      // Looks again once the grace is over, even if no write comes to trigger it.
+      CompletableFuture.delayedExecutor(REWRITE_GRACE_NANOS / 1_000_000 + 100, java.util.concurrent.TimeUnit.MILLISECONDS)
+          .execute(() -> capture(List.of()));
+    }
+    if (idx == null || nowN - rewrittenSince < REWRITE_GRACE_NANOS) {
+      return Optional.of(new Failure(ErrorReason.UNAVAILABLE, "a git command (reset or checkout?) has just rewritten"
+          + " the working tree of " + branch.value() + " without moving the branch; nothing was recorded: retry",
+          Map.of("segment", segment, "recorded", false)));
+    }
+    // The branch never moved: the git command failed half-way. What it wrote is not a human's edit.
+    Map<String, ObjectId> repaired = dev.memoryd.daemon.git.RolledBackTree.repair(git, files.root(), idx.cache());
+    Map<String, Long> sizes = new HashMap<>();
+    if (chain.activeOnDisk() == Chain.DiskState.OLDER) {
+      chain.restoreOlderActive();
+    }
+    idx.note(repaired, sizes);
+    recorded.clear();
+    rewrittenSince = 0;
+    LOG.warning("a git command rewrote the working tree without moving branch " + branch.value()
+        + "; put back the branch's version of " + repaired.keySet());
+    return Optional.empty();
   }
 
   private static void reply(List<Runnable> replies, Pending p, WriteOutcome out) {

@@ -1,0 +1,104 @@
+package dev.memoryd.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ledger segment on disk is checked before every append: a git command that rewrote the
+ * working tree and failed to move the branch is repaired from the branch (never captured as a
+ * human's edit), and a segment changed by hand is refused until it is put back.
+ */
+class LedgerOnDiskTest extends ServedRootTest {
+  static final String CRITIC = WriteEndToEndTest.CRITIC;
+
+  private JsonNode append(String item) throws Exception {
+    return root.call("write", "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + CRITIC
+        + "\",\"section\":\"Open Questions\",\"item\":\"" + item + "\"}]}");
+  }
+
+  private Path activeSegment() throws Exception {
+    try (var s = Files.walk(root.dir.resolve("ledger/main"))) {
+      return s.filter(Files::isRegularFile).max(Comparator.comparing(Path::toString)).orElseThrow();
+    }
+  }
+
+  private static int run(Path dir, String... cmd) throws Exception {
+    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+    p.getInputStream().readAllBytes();
+    return p.waitFor();
+  }
+
+  @Test
+  void aResetWhoseRefMoveFailed_isRepairedFromTheBranch_notCapturedAsAHumansEdit() throws Exception {
+    for (int i = 1; i <= 4; i++) {
+      assertTrue(append("kept " + i).has("result"));
+    }
+    String head = root.git("rev-parse", "HEAD").strip();
+    // Git rewrites the working tree and index, then cannot lock the ref, as when memoryd's
+    // commit wins the race for it.
+    Path lock = root.dir.resolve(".git/refs/heads/main.lock");
+    Files.writeString(lock, "");
+    assertNotEquals(0, run(root.dir, "git", "reset", "--hard", "HEAD~3"));
+    Files.delete(lock);
+    assertFalse(root.file(CRITIC).contains("- kept 4\n"), "git rolled the file back");
+
+    JsonNode r = append("after");
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (r.has("error") && System.currentTimeMillis() < deadline) {
+      assertEquals("unavailable", r.get("error").get("data").get("reason").asText(), r.toString());
+      Thread.sleep(100);
+      r = append("after");
+    }
+    assertTrue(r.has("result"), r.toString());
+    String text = root.file(CRITIC);
+    for (int i = 1; i <= 4; i++) {
+      assertTrue(text.contains("- kept " + i + "\n"), "kept " + i + " in " + text);
+    }
+    assertTrue(text.contains("- after\n"));
+    assertEquals(text, root.git("show", "HEAD:" + CRITIC));
+    assertEquals("", root.git("status", "--porcelain"));
+    String log = root.git("log", "--format=%s", head + "..HEAD");
+    assertFalse(log.contains("captured"), "nothing taken for a human's edit: " + log);
+    assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+  }
+
+  @Test
+  void aSegmentChangedByHand_isRefused_neverCommitted_andWritesResumeOnceItIsPutBack() throws Exception {
+    assertTrue(append("one").has("result"));
+    assertTrue(append("two").has("result"));
+    Path seg = activeSegment();
+    String rel = root.dir.relativize(seg).toString();
+    byte[] bytes = Files.readAllBytes(seg);
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    int at = text.indexOf("\"rationale\":\"r\"");
+    assertTrue(at > 0, text);
+    bytes[at + "\"rationale\":\"".length()] = 'x';
+    Files.write(seg, bytes);
+    String head = root.git("rev-parse", "HEAD").strip();
+
+    JsonNode r = append("three");
+    assertTrue(r.has("error"), r.toString());
+    assertEquals("unavailable", r.get("error").get("data").get("reason").asText());
+    assertTrue(r.get("error").get("message").asText().contains(rel), r.toString());
+    assertEquals(head, root.git("rev-parse", "HEAD").strip(), "nothing committed");
+    assertFalse(root.git("show", "HEAD:" + rel).contains("\"rationale\":\"x\""));
+
+    root.git("checkout", "--", rel);
+    assertTrue(append("three").has("result"));
+    assertFalse(root.git("show", "HEAD:" + rel).contains("\"rationale\":\"x\""));
+    assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+    assertEquals(List.of(), root.git("status", "--porcelain").lines().toList());
+  }
+}
