@@ -877,7 +877,10 @@ public final class Memoryd implements AutoCloseable {
     return Ledger.readOnly(cfg.ledgerDir(), new BranchName(cfg.branch()).onReplica(git.replica()));
   }
 
-  /** Verifies every chain, checking the branch head's recorded ledger head for truncation. */
+  /**
+   * Verifies every chain, checking the branch head's recorded ledger head for truncation, and
+   * every link between chains (a chain the ledger directory lacks is read from Git history).
+   */
   public VerifyResult verify() throws IOException {
     return verify(n -> { });
   }
@@ -901,7 +904,9 @@ public final class Memoryd implements AutoCloseable {
     BranchName own = new BranchName(cfg.branch()).onReplica(replica);
     WritePipeline.publishedHeadAt(git, git.head(), own).ifPresent(h -> expected.put(own, h));
     // The key file, not the ring loaded at start: a rotation may have added a version since.
-    return Verifier.verify(cfg.ledgerDir(), KeyRing.loadOrCreate(cfg.keyFile(), cfg.random()), expected, progress);
+    // Linked chains the working tree lacks (a merged branch's, in a clone) are read from the commits that link them.
+    return Verifier.verify(cfg.ledgerDir(), KeyRing.loadOrCreate(cfg.keyFile(), cfg.random()), expected, progress,
+        new dev.memoryd.daemon.git.CommittedLedger(git));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.memoryd.ledger;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +50,9 @@ import javax.crypto.Mac;
  * line with that seq has a different {@code line_hash}. When every chain verifies, the links between
  * chains are checked: a {@code branch_fork} or {@code branch_merge} line's {@code payload.link}
  * ({@code {branch, seq, line_hash}}) must name a line of that branch's chain with that seq and
- * hash, else <b>broken_link</b> at the linking line. Files that are not
+ * hash, else <b>broken_link</b> at the linking line. A chain the ledger directory lacks, or holds
+ * short of the linked seq, is read from the commit the linking line names ({@link CommittedChains})
+ * and checked in full as above before its line counts ({@link LinkCheck}). Files that are not
  * {@code <branch>/<4 digits>/<8 digits>.ndjson} are ignored.
  *
  * <p>Cost: one pass over the bytes; per line one streaming JSON scan (no tree: only seq, chain
@@ -84,6 +87,16 @@ public final class Verifier {
      */
     public static VerifyResult verify(Path ledgerDir, KeyRing keys, Map<BranchName, Head> expectedHeads,
             java.util.function.LongConsumer progress) {
+        return verify(ledgerDir, keys, expectedHeads, progress, CommittedChains.NONE);
+    }
+
+    /**
+     * As {@link #verify(Path, KeyRing, Map, java.util.function.LongConsumer)}, reading a linked
+     * chain the ledger directory lacks (or holds short of the linked line) from {@code history}:
+     * the tree of the commit the linking line names.
+     */
+    public static VerifyResult verify(Path ledgerDir, KeyRing keys, Map<BranchName, Head> expectedHeads,
+            java.util.function.LongConsumer progress, CommittedChains history) {
         Path dir = ledgerDir.toAbsolutePath().normalize();
         Map<BranchName, TreeMap<Long, Path>> chains = Layout.discover(dir, new ArrayList<>());
         TreeSet<BranchName> branches = new TreeSet<>(chains.keySet());
@@ -93,29 +106,35 @@ public final class Verifier {
         long total = 0;
         Problem first = null;
         List<Link> links = new ArrayList<>();
+        Map<BranchName, Head> ends = new HashMap<>();
         for (BranchName b : branches) {
             TreeMap<Long, Path> segs = chains.getOrDefault(b, new TreeMap<>());
-            ChainCheck check = new ChainCheck(dir, b, new ArrayList<>(segs.values()), keys, macs, expectedHeads.get(b));
+            ChainCheck check = new ChainCheck(dir, "", b, new ArrayList<>(segs.values()), Verifier::read, keys, macs,
+                    expectedHeads.get(b));
             check.progress = progress;
             check.before = total;
             Problem p = check.run();
             perChain.put(b, check.lines);
             total += check.lines;
             links.addAll(check.links);
+            if (check.end != null) {
+                ends.put(b, check.end);
+            }
             if (first == null && p != null) {
                 first = p;
             }
         }
         progress.accept(total);
+        LinkCheck linkCheck = new LinkCheck(dir, chains, ends, keys, macs, history);
         if (first == null) {
-            first = checkLinks(dir, chains, links);
+            first = linkCheck.run(links);
         }
         if (first == null) {
             return new VerifyResult(true, total, null, 0, null, null,
-                    "All " + total + " lines in " + perChain.size() + " chains verify.", perChain);
+                    "All " + total + " lines in " + perChain.size() + " chains verify" + linkCheck.fromHistory() + ".",
+                    perChain);
         }
-        return new VerifyResult(false, total, Layout.relative(dir, first.file), first.line, first.seq, first.reason,
-                first.message, perChain);
+        return new VerifyResult(false, total, first.file, first.line, first.seq, first.reason, first.message, perChain);
     }
 
     /**
@@ -165,68 +184,34 @@ public final class Verifier {
         }
     }
 
-    private record Problem(Path file, long line, Long seq, String reason, String message) {}
+    /** Where the first problem is: {@code file} as {@link VerifyResult#firstBadFile} reports it. */
+    record Problem(String file, long line, Long seq, String reason, String message) {}
 
-    /** A line ({@code file}, {@code line}, {@code seq}) linking to line {@code toSeq} of chain {@code to}. */
-    private record Link(Path file, long line, long seq, String op, String to, long toSeq, String toHash) {}
-
-    /** Each link must land on a line of its chain with the recorded hash; one walk per target chain. */
-    private static Problem checkLinks(Path dir, Map<BranchName, TreeMap<Long, Path>> chains, List<Link> links) {
-        Map<String, List<Link>> byTarget = new TreeMap<>();
-        for (Link l : links) {
-            byTarget.computeIfAbsent(l.to(), k -> new ArrayList<>()).add(l);
-        }
-        for (Map.Entry<String, List<Link>> e : byTarget.entrySet()) {
-            BranchName target;
-            try {
-                target = new BranchName(e.getKey());
-            } catch (IllegalArgumentException ex) {
-                target = null;
-            }
-            TreeMap<Long, Path> segs = target == null ? null : chains.get(target);
-            Map<Long, String> hashes = new HashMap<>();
-            java.util.Set<Long> wanted = new java.util.HashSet<>();
-            e.getValue().forEach(l -> wanted.add(l.toSeq()));
-            if (segs != null) {
-                Walk w = new Walk(new ArrayList<>(segs.values()));
-                Line line;
-                while ((line = w.next()) != null && hashes.size() < wanted.size()) {
-                    ChainCheck.Parsed p = ChainCheck.parse(line);
-                    if (p.event() != null && wanted.contains(p.event().seq())) {
-                        hashes.put(p.event().seq(), p.event().lineHash());
-                    }
-                }
-            }
-            for (Link l : e.getValue()) {
-                if (!l.toHash().equals(hashes.get(l.toSeq()))) {
-                    return new Problem(l.file(), l.line(), l.seq(), VerifyResult.BROKEN_LINK, Layout.relative(dir, l.file())
-                            + " line " + l.line() + " (seq " + l.seq() + ", " + l.op() + ") links to seq " + l.toSeq()
-                            + " of chain " + l.to() + ", but " + (segs == null ? "there is no such chain"
-                            : hashes.containsKey(l.toSeq()) ? "that line has another hash" : "that chain has no such line")
-                            + ": the link between the chains is broken.");
-                }
-            }
-        }
-        return null;
-    }
+    /**
+     * A line ({@code file}, {@code line}, {@code seq}) linking to line {@code toSeq} of chain
+     * {@code to}; {@code commit}: the commit its payload names (merged or forked from), or null.
+     */
+    record Link(String file, long line, long seq, String op, String to, long toSeq, String toHash, String commit) {}
 
     /** One line of a chain as stored: {@code buf[start, end)}, without its newline. */
-    private record Line(Path file, int lineNo, byte[] buf, int start, int end, boolean newline) {}
+    record Line(Path file, int lineNo, byte[] buf, int start, int end, boolean newline) {}
 
     /** A cursor over a chain's lines across its segment files; {@link #copy} for look-ahead. */
-    private static final class Walk {
+    static final class Walk {
         private final List<Path> files;
+        private final java.util.function.Function<Path, byte[]> reader;
         private int fileIdx;
         private byte[] bytes;
         private int off;
         private int lineNo;
 
-        Walk(List<Path> files) {
+        Walk(List<Path> files, java.util.function.Function<Path, byte[]> reader) {
             this.files = files;
+            this.reader = reader;
         }
 
         Walk copy() {
-            Walk w = new Walk(files);
+            Walk w = new Walk(files, reader);
             w.fileIdx = fileIdx;
             w.bytes = bytes;
             w.off = off;
@@ -237,7 +222,7 @@ public final class Verifier {
         Line next() {
             while (fileIdx < files.size()) {
                 if (bytes == null) {
-                    bytes = read(files.get(fileIdx));
+                    bytes = reader.apply(files.get(fileIdx));
                     off = 0;
                     lineNo = 0;
                 }
@@ -259,10 +244,13 @@ public final class Verifier {
         }
     }
 
-    private static final class ChainCheck {
+    /** One chain's walk, from its first line to its last (or its first problem). */
+    static final class ChainCheck {
         private final Path ledgerDir;
+        private final String origin;
         private final BranchName branch;
         private final List<Path> files;
+        private final java.util.function.Function<Path, byte[]> reader;
         private final KeyRing keys;
         private final Map<Integer, Mac> macs;
         private final Head expected;
@@ -270,23 +258,34 @@ public final class Verifier {
         java.util.function.LongConsumer progress = n -> { };
         long before;
         final List<Link> links = new ArrayList<>();
+        /** The last line's seq and hash once the chain verified; null for an empty chain or a problem. */
+        Head end;
+        /** When set, every line's hash by seq (for a chain read from history, which links look up). */
+        Map<Long, String> hashes;
         private int[] fingerprints = new int[1024];
         /** Key version → seq of the authenticated rotation line that retired it. */
         private final Map<Integer, Long> retired = new HashMap<>();
 
-        ChainCheck(Path ledgerDir, BranchName branch, List<Path> files, KeyRing keys, Map<Integer, Mac> macs, Head expected) {
+        /**
+         * {@code origin}: what {@link VerifyResult#firstBadFile} puts before a file's path ("" for
+         * the ledger directory, {@code <commit>:} for a commit's tree); {@code reader} reads a file.
+         */
+        ChainCheck(Path ledgerDir, String origin, BranchName branch, List<Path> files,
+                java.util.function.Function<Path, byte[]> reader, KeyRing keys, Map<Integer, Mac> macs, Head expected) {
             this.ledgerDir = ledgerDir;
+            this.origin = origin;
             this.branch = branch;
             this.files = files;
+            this.reader = reader;
             this.keys = keys;
             this.macs = macs;
             this.expected = expected;
         }
 
         /** A parsed line, or the reason it cannot be used. */
-        private record Parsed(LineCodec.Peek event, String malformed) {}
+        record Parsed(LineCodec.Peek event, String malformed) {}
 
-        private static Parsed parse(Line l) {
+        static Parsed parse(Line l) {
             try {
                 LineCodec.Peek e = LineCodec.peek(l.buf(), l.start(), l.end() - l.start());
                 if (!Integrity.ALGO.equals(e.algo())) {
@@ -299,15 +298,19 @@ public final class Verifier {
         }
 
         /** The link an authenticated fork or merge line records in {@code payload.link}, if any. */
-        private static Link link(Line l, LineCodec.Peek e) {
+        private Link link(Line l, LineCodec.Peek e) {
             try {
-                com.fasterxml.jackson.databind.JsonNode k =
-                        LineCodec.parse(l.buf(), l.start(), l.end() - l.start()).path("payload").path("link");
+                JsonNode payload = LineCodec.parse(l.buf(), l.start(), l.end() - l.start()).path("payload");
+                JsonNode k = payload.path("link");
                 if (!k.isObject()) {
                     return null; // a fork from a commit no chain records (the repository's first commit)
                 }
-                return new Link(l.file(), l.lineNo(), e.seq(), e.op(), k.path("branch").asText(""),
-                        k.path("seq").asLong(-1), k.path("line_hash").asText(""));
+                JsonNode named = payload.path("merge").path("from_commit");
+                if (!named.isTextual()) {
+                    named = payload.path("fork").path("from_commit");
+                }
+                return new Link(file(l), l.lineNo(), e.seq(), e.op(), k.path("branch").asText(""),
+                        k.path("seq").asLong(-1), k.path("line_hash").asText(""), named.isTextual() ? named.asText() : null);
             } catch (IOException ex) {
                 return null;
             }
@@ -343,15 +346,19 @@ public final class Verifier {
         }
 
         private Problem problem(Line l, Long seq, String reason, String message) {
-            return new Problem(l.file(), l.lineNo(), seq, reason, message);
+            return new Problem(file(l), l.lineNo(), seq, reason, message);
+        }
+
+        private String file(Line l) {
+            return origin + Layout.relative(ledgerDir, l.file());
         }
 
         private String where(Line l) {
-            return Layout.relative(ledgerDir, l.file()) + " line " + l.lineNo();
+            return file(l) + " line " + l.lineNo();
         }
 
         Problem run() {
-            Walk walk = new Walk(files);
+            Walk walk = new Walk(files, reader);
             long lastSeq = 0;
             String prevHash = Integrity.GENESIS_PREV;
             String chainId = null;
@@ -440,6 +447,9 @@ public final class Verifier {
                     fingerprints = Arrays.copyOf(fingerprints, fingerprints.length * 2);
                 }
                 fingerprints[(int) (seq - 1)] = fingerprint(hash);
+                if (hashes != null) {
+                    hashes.put(seq, hash);
+                }
                 if (expected != null && seq == expected.seq()) {
                     hashAtExpected = hash;
                     atExpected = l;
@@ -450,13 +460,15 @@ public final class Verifier {
             if (expected != null && expected.seq() > lastSeq) {
                 Path file = last != null ? last.file() : Layout.segmentFile(Layout.chainDir(ledgerDir, branch), 0);
                 long lineNo = last != null ? last.lineNo() + 1 : 1;
-                return new Problem(file, lineNo, lastSeq + 1, VerifyResult.TRUNCATED, "Chain " + branch + " ends at seq "
-                        + lastSeq + " but Git records its head at seq " + expected.seq() + ": trailing lines were cut off.");
+                return new Problem(origin + Layout.relative(ledgerDir, file), lineNo, lastSeq + 1, VerifyResult.TRUNCATED,
+                        "Chain " + branch + " ends at seq " + lastSeq + " but Git records its head at seq " + expected.seq()
+                        + ": trailing lines were cut off.");
             }
             if (expected != null && atExpected != null && !expected.lineHash().equals(hashAtExpected)) {
                 return problem(atExpected, expected.seq(), VerifyResult.CHANGED, where(atExpected) + " (seq " + expected.seq()
                         + ") is not the line Git recorded as the head: the chain was rewritten.");
             }
+            end = lastSeq == 0 ? null : new Head(lastSeq, prevHash);
             return null;
         }
 

@@ -301,4 +301,143 @@ class VerifierTest {
         assertEquals(Optional.empty(), BranchName.of("feature/x").replica());
         assertEquals(BranchName.of("feature/x"), BranchName.of("feature/x@r1").gitBranch());
     }
+
+    // A chain the ledger directory lacks is read from the commit the linking line names.
+
+    private static final String C1 = "1".repeat(40);
+    private static final String C2 = "2".repeat(40);
+
+    private static EventDraft linking(IdGenerator ids, String branch, String op, String to, long seq, String hash,
+            String commit) {
+        ObjectNode payload = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        payload.putObject("link").put("branch", to).put("seq", seq).put("line_hash", hash);
+        payload.putObject(op.equals("branch_merge") ? "merge" : "fork").put("from", to).put("from_commit", commit);
+        return new EventDraft(ids.next().value(), "2025-01-02T03:04:05Z", branch, "agent", null, null, null, null,
+                op, null, null, null, payload, op, List.of(), null, null);
+    }
+
+    /** Commits' trees as ledger directories: commit id → the {@code ledger/} its tree holds. */
+    private static CommittedChains trees(Map<String, Path> ledgers) {
+        return (commit, chain) -> {
+            java.util.SortedMap<Long, byte[]> out = new java.util.TreeMap<>();
+            Path l = ledgers.get(commit);
+            if (l != null) {
+                Layout.discover(l, new ArrayList<>()).getOrDefault(chain, new java.util.TreeMap<>())
+                        .forEach((n, f) -> out.put(n, Verifier.read(f)));
+            }
+            return out;
+        };
+    }
+
+    /** Commit C1's ledger: chain exp, forked from main seq 7, then 3 lines (4 in all). */
+    private Path expInCommit() {
+        Path c1 = tmp.resolve("c1/ledger");
+        try (Ledger l = Fixtures.open(c1, 4)) {
+            IdGenerator ids = Fixtures.ids(21);
+            Chain exp = l.chain(BranchName.of("exp"));
+            exp.append(List.of(linking(ids, "exp", "branch_fork", "main", 7, written.get(6).integrity().lineHash(), "f".repeat(40))));
+            exp.append(Fixtures.drafts(ids, "exp", 0, 3));
+        }
+        return c1;
+    }
+
+    private static String hashAt(Path ledger, String chain, long seq) {
+        java.util.Iterator<Event> it = Ledger.readOnly(ledger, BranchName.of(chain));
+        for (long i = 1; i < seq; i++) {
+            it.next();
+        }
+        return it.next().integrity().lineHash();
+    }
+
+    /** Main's 11th line (segment 2, line 3): a merge of exp at {@code seq}, from commit C1. */
+    private void mainMerges(Path c1, long seq) {
+        String hash = hashAt(c1, "exp", seq);
+        try (Ledger l = Fixtures.open(dir, 4)) {
+            l.chain(MAIN).append(List.of(linking(Fixtures.ids(22), "main", "branch_merge", "exp", seq, hash, C1)));
+        }
+    }
+
+    @Test
+    void aMergeOfAChainOnlyACommitHolds_verifiesFromThatCommit_andWithoutHistoryIsABrokenLink() {
+        Path c1 = expInCommit();
+        mainMerges(c1, 4);
+        VerifyResult r = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1)));
+        assertTrue(r.ok(), r.message());
+        assertEquals(11, r.lines(), "the directory's lines");
+        assertTrue(r.message().contains("4 lines of 1 linked chain"), r.message());
+        assertBad(verify(), VerifyResult.BROKEN_LINK, SEG2, 3, 11L);
+        VerifyResult elsewhere = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C2, c1)));
+        assertBad(elsewhere, VerifyResult.BROKEN_LINK, SEG2, 3, 11L);
+        assertTrue(elsewhere.message().contains("commit " + C1 + ", which the line names, is not in this repository"),
+                elsewhere.message());
+    }
+
+    @Test
+    void aChainReadFromACommit_isVerifiedInFull_andReportedAtThatCommitsFile() throws Exception {
+        Path c1 = expInCommit();
+        mainMerges(c1, 4);
+        Path f = c1.resolve("exp/0000/00000000.ndjson");
+        List<String> l = new ArrayList<>(Files.readAllLines(f, StandardCharsets.UTF_8));
+        l.set(1, l.get(1).replace("because test 0", "because test X"));
+        Files.writeString(f, String.join("\n", l) + "\n", StandardCharsets.UTF_8);
+        assertBad(Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1))), VerifyResult.CHANGED,
+                C1 + ":ledger/exp/0000/00000000.ndjson", 2, 2L);
+    }
+
+    @Test
+    void aLinkPastWhatTheCommitHolds_isABrokenLink_namingHowFarItReaches() {
+        Path c1 = expInCommit();
+        mainMerges(c1, 4);
+        Path c1short = tmp.resolve("c1short/ledger");
+        try (Ledger l = Fixtures.open(c1short, 4)) {
+            IdGenerator ids = Fixtures.ids(21); // the same first line as c1's: a prefix of the chain
+            l.chain(BranchName.of("exp")).append(List.of(linking(ids, "exp", "branch_fork", "main", 7,
+                    written.get(6).integrity().lineHash(), "f".repeat(40))));
+        }
+        VerifyResult r = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1short)));
+        assertBad(r, VerifyResult.BROKEN_LINK, SEG2, 3, 11L);
+        assertTrue(r.message().contains("holds it only up to seq 1"), r.message());
+    }
+
+    @Test
+    void aDirectoryCopyShortOfTheLinkedLine_isCompletedFromTheCommit_butNeverContradicted() throws Exception {
+        Path c1 = expInCommit();
+        mainMerges(c1, 4);
+        Path onDisk = dir.resolve("exp/0000/00000000.ndjson");
+        Files.createDirectories(onDisk.getParent());
+        List<String> lines = Files.readAllLines(c1.resolve("exp/0000/00000000.ndjson"), StandardCharsets.UTF_8);
+        Files.writeString(onDisk, lines.get(0) + "\n" + lines.get(1) + "\n", StandardCharsets.UTF_8);
+        VerifyResult r = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1)));
+        assertTrue(r.ok(), r.message());
+
+        // Another history of exp in the directory (same fork line, a different second line).
+        Files.delete(onDisk);
+        try (Ledger l = Fixtures.open(dir, 4)) {
+            IdGenerator ids = Fixtures.ids(21);
+            Chain exp = l.chain(BranchName.of("exp"));
+            exp.append(List.of(linking(ids, "exp", "branch_fork", "main", 7, written.get(6).integrity().lineHash(), "f".repeat(40))));
+            exp.append(Fixtures.drafts(Fixtures.ids(50), "exp", 7, 1));
+        }
+        VerifyResult two = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1)));
+        assertBad(two, VerifyResult.BROKEN_LINK, SEG2, 3, 11L);
+        assertTrue(two.message().contains("two histories of one chain"), two.message());
+    }
+
+    @Test
+    void linksOfAChainReadFromACommit_areFollowedToTheCommitsTheyName() {
+        Path c2 = tmp.resolve("c2/ledger");
+        try (Ledger l = Fixtures.open(c2, 4)) {
+            l.chain(BranchName.of("idea")).append(List.of(linking(Fixtures.ids(30), "idea", "branch_fork", "main", 3,
+                    written.get(2).integrity().lineHash(), "e".repeat(40))));
+        }
+        Path c1 = tmp.resolve("c1/ledger");
+        try (Ledger l = Fixtures.open(c1, 4)) {
+            l.chain(BranchName.of("exp")).append(List.of(linking(Fixtures.ids(31), "exp", "branch_fork", "idea", 1,
+                    hashAt(c2, "idea", 1), C2)));
+        }
+        mainMerges(c1, 1);
+        assertTrue(Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1, C2, c2))).ok());
+        VerifyResult r = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1)));
+        assertBad(r, VerifyResult.BROKEN_LINK, C1 + ":ledger/exp/0000/00000000.ndjson", 1, 1L);
+    }
 }
