@@ -282,6 +282,158 @@ public final class Chain {
         return events;
     }
 
+    /** Lines {@link #prepare} computed and {@link #writePrepared} has not written yet, in seq order. */
+    private final List<byte[]> preparedLines = new ArrayList<>();
+    private long preparedSeq;
+    private String preparedHash;
+    private String preparedChainId;
+    private KeyRing keysBeforePrepare;
+    /** How many prepared lines {@link #preparedSegments} has reported. */
+    private int reportedPrepared;
+    /** What {@link #preparedSegments} took from the dirty bookkeeping, given back by {@link #discardPrepared}. */
+    private final Map<String, byte[]> dirtyTaken = new LinkedHashMap<>();
+    private boolean activeDirtyTaken;
+
+    /**
+     * Computes the drafts' lines on top of the head and of what was prepared before, without
+     * writing anything: the events come back with their {@code seq} and {@code line_hash}, so the
+     * commits that record them can be built before a byte reaches the segment file. Validated
+     * and encoded as {@link #append} does; {@link #writePrepared} writes them,
+     * {@link #discardPrepared} forgets them.
+     */
+    public List<Event> prepare(List<EventDraft> drafts) {
+        ensureUsable();
+        for (EventDraft d : drafts) {
+            if (!branch.gitBranch().value().equals(d.branch())) {
+                throw new IllegalArgumentException("draft " + d.eventId() + " is for branch \"" + d.branch()
+                        + "\" but this chain records \"" + branch + "\"");
+            }
+        }
+        if (drafts.isEmpty()) {
+            return List.of();
+        }
+        if (preparedLines.isEmpty() && keysBeforePrepare == null) {
+            preparedSeq = headSeq;
+            preparedHash = headHash;
+            preparedChainId = chainId;
+            keysBeforePrepare = keys;
+        }
+        String id = preparedChainId != null ? preparedChainId : options.ids().next().value();
+        int version = keys.current();
+        Mac mac = macs.computeIfAbsent(version, keys::lineMac);
+        List<Event> events = new ArrayList<>(drafts.size());
+        List<byte[]> lines = new ArrayList<>(drafts.size());
+        long seq = preparedSeq;
+        String prev = preparedHash;
+        for (EventDraft d : drafts) {
+            seq++;
+            Event unsigned = event(seq, id, d, new Integrity(prev, Integrity.GENESIS_PREV, Integrity.ALGO, version));
+            String[] signed = LineCodec.signAndEncode(mac, unsigned);
+            events.add(event(seq, id, d, new Integrity(prev, signed[0], Integrity.ALGO, version)));
+            lines.add(signed[1].getBytes(StandardCharsets.UTF_8));
+            prev = signed[0];
+        }
+        preparedLines.addAll(lines);
+        preparedChainId = id;
+        preparedSeq = seq;
+        preparedHash = prev;
+        return events;
+    }
+
+    /**
+     * The full bytes each segment will have once everything prepared is written, for the segments
+     * that the lines prepared since the last call touch (plus what {@link #dirtySegments} would
+     * report): what the commit of those lines must hold.
+     */
+    public Map<String, byte[]> preparedSegments() {
+        Map<String, byte[]> out = new LinkedHashMap<>(dirty);
+        dirtyTaken.putAll(dirty);
+        dirty.clear();
+        java.util.TreeSet<Long> segs = new java.util.TreeSet<>();
+        for (int i = reportedPrepared; i < preparedLines.size(); i++) {
+            segs.add((headSeq + i) / n);
+        }
+        if (activeDirty) {
+            segs.add(activeSeg);
+            activeDirtyTaken = true;
+            activeDirty = false;
+        }
+        for (long seg : segs) {
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            if (seg == activeSeg) {
+                b.write(activeBuf, 0, activeLen);
+            }
+            for (int i = 0; i < preparedLines.size(); i++) {
+                if ((headSeq + i) / n == seg) {
+                    b.writeBytes(preparedLines.get(i));
+                }
+            }
+            out.put(relPath(seg), b.toByteArray());
+        }
+        reportedPrepared = preparedLines.size();
+        return out;
+    }
+
+    /**
+     * Writes every prepared line at the end of its segment (no fsync: {@link #sync} is the
+     * durability point) and moves the head to the last. The segments' new bytes are not reported
+     * again by {@link #dirtySegments}: {@link #preparedSegments} already did.
+     *
+     * @throws UncheckedIOException if writing fails (the chain then refuses appends until
+     *     {@link #truncateAfter} cuts off what was written)
+     */
+    public void writePrepared() {
+        ensureUsable();
+        if (preparedLines.isEmpty()) {
+            forgetPrepared();
+            return;
+        }
+        try {
+            ByteArrayOutputStream batch = new ByteArrayOutputStream();
+            long batchSeg = headSeq / n;
+            for (int i = 0; i < preparedLines.size(); i++) {
+                long seg = (headSeq + i) / n;
+                if (seg != batchSeg) {
+                    write(batchSeg, batch.toByteArray());
+                    batch.reset();
+                    batchSeg = seg;
+                }
+                batch.writeBytes(preparedLines.get(i));
+            }
+            write(batchSeg, batch.toByteArray());
+        } catch (IOException e) {
+            broken = true;
+            throw new UncheckedIOException("cannot append to the ledger of branch " + branch, e);
+        }
+        chainId = preparedChainId;
+        headSeq = preparedSeq;
+        headHash = preparedHash;
+        boolean allReported = reportedPrepared == preparedLines.size();
+        forgetPrepared();
+        if (allReported) {
+            dirty.clear();
+            activeDirty = false;
+        }
+    }
+
+    /** Forgets what was prepared and not written; signs with the keys used before it again. */
+    public void discardPrepared() {
+        if (keysBeforePrepare != null) {
+            keys = keysBeforePrepare;
+        }
+        dirtyTaken.forEach(dirty::putIfAbsent);
+        activeDirty |= activeDirtyTaken;
+        forgetPrepared();
+    }
+
+    private void forgetPrepared() {
+        preparedLines.clear();
+        keysBeforePrepare = null;
+        reportedPrepared = 0;
+        dirtyTaken.clear();
+        activeDirtyTaken = false;
+    }
+
     private static Event event(long seq, String chain, EventDraft d, Integrity integrity) {
         return new Event(seq, d.eventId(), d.ts(), d.branch(), chain, d.actor(), d.userId(), d.entityType(),
                 d.entityId(), d.filePath(), d.op(), d.sectionAnchor(), d.beforeHash(), d.afterHash(), d.payload(),

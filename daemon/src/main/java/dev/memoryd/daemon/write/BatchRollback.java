@@ -41,6 +41,7 @@ final class BatchRollback {
   }
 
   void run() throws IOException {
+    chain.discardPrepared();
     Map<String, byte[]> restore = new LinkedHashMap<>();
     for (Map.Entry<String, byte[]> w : written.entrySet()) {
       Path f = files.root().resolve(w.getKey());

@@ -141,7 +141,6 @@ public final class WritePipeline implements AutoCloseable {
   private static final int COMPACT_EVERY = Integer.getInteger("memoryd.compactEvery", 16);
   private int batchesSinceCompaction;
   private Future<?> compaction;
-  private final ExecutorService io = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-durable"));
   private final ExecutorService stager = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-stage"));
   private final ExecutorService compactor = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-compact"));
 
@@ -579,7 +578,14 @@ public final class WritePipeline implements AutoCloseable {
 
   private void notifyListeners(List<Event> events) {
     for (java.util.function.Consumer<List<Event>> l : listeners) {
-      l.accept(events);
+      try {
+        l.accept(events);
+      } catch (RuntimeException e) {
+        // The events are recorded and published; a listener keeps derived state (search, chunk
+        // graph, queues), and its failure must not turn the reply into "not recorded".
+        LOG.log(Level.SEVERE, "a listener failed on recorded events " + events.get(0).seq() + ".."
+            + events.get(events.size() - 1).seq() + "; its derived state may lag until restart", e);
+      }
     }
   }
 
@@ -1243,34 +1249,111 @@ public final class WritePipeline implements AutoCloseable {
     // How long a batch waits for a git command holding the index or the branch's ref lock.
     long lockWaitMs = Long.getLong("memoryd.refLockWaitMs", 2000);
     long l0 = System.nanoTime();
-    // Git's lock order: the index, then the ref. Holding the index across the whole batch means a
-    // human's commit, add or stash sees the working tree, index and branch only between batches.
-    Optional<dev.memoryd.daemon.git.WorkTreeIndex.Held> idx = index == null ? Optional.empty() : index.lock(lockWaitMs);
-    if (index != null && idx.isEmpty()) {
-      stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
-      refuseLocked(batch, index.lockFile(), lockWaitMs);
+    boolean locked = git.holdRef(lockWaitMs);
+    stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
+    if (!locked) {
+      refuseLocked(batch, git.refLockFile(), lockWaitMs);
       return;
     }
+    Locks locks = new Locks(lockWaitMs);
     try {
-      boolean locked = git.holdRef(lockWaitMs);
-      stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
-      if (!locked) {
-        refuseLocked(batch, git.refLockFile(), lockWaitMs);
-        return;
-      }
-      ObjectId capturedBefore = captured;
-      try {
-        processLocked(batch, idx.orElse(null));
-      } catch (IOException | RuntimeException e) {
-        captured = capturedBefore; // a capture this batch began is redone by the next one
-        throw e;
-      } finally {
-        git.releaseRef(); // when the batch moved the ref, the lock is already gone
+      for (int attempt = 1; ; attempt++) {
+        ObjectId capturedBefore = captured;
+        try {
+          processLocked(batch, locks);
+          break;
+        } catch (RedoBatch redo) {
+          captured = capturedBefore; // the commit that moved the branch is captured by the next try
+          if (attempt == 3) {
+            WriteOutcome busy = new WriteOutcome.Rejected(-1, new Failure(ErrorReason.UNAVAILABLE, "the branch kept"
+                + " moving under the writer (git commands committing on it); nothing was recorded: retry",
+                Map.of("recorded", false)));
+            batch.forEach(p -> p.future.complete(busy));
+            break;
+          }
+        } catch (LockedOut out) {
+          refuseLocked(batch, out.lock, lockWaitMs);
+          break;
+        } catch (IOException | RuntimeException e) {
+          captured = capturedBefore; // a capture this batch began is redone by the next one
+          throw e;
+        }
       }
       health.succeeded();
     } finally {
-      idx.ifPresent(dev.memoryd.daemon.git.WorkTreeIndex.Held::close);
+      git.releaseRef(); // when the batch moved the ref, the lock is already gone
+      locks.close();
     }
+  }
+
+  /** The index lock a batch takes just before it changes the working tree (git's order: index, then ref). */
+  private static final class Locks implements AutoCloseable {
+    final long waitMs;
+    dev.memoryd.daemon.git.WorkTreeIndex.Held index;
+    /** When {@link #index} was taken: how long git commands were kept out is what a human feels. */
+    long heldSince;
+
+    Locks(long waitMs) {
+      this.waitMs = waitMs;
+    }
+
+    @Override
+    public void close() {
+      if (index != null) {
+        index.close();
+        index = null;
+      }
+    }
+  }
+
+  /** The branch moved while a batch waited for the index: the batch is redone on top of it. */
+  private static final class RedoBatch extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    RedoBatch() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** A git command kept a lock the batch needs past the wait. */
+  private static final class LockedOut extends Exception {
+    private static final long serialVersionUID = 1L;
+    final java.nio.file.Path lock;
+
+    LockedOut(java.nio.file.Path lock) {
+      super(null, null, false, false);
+      this.lock = lock;
+    }
+  }
+
+  /**
+   * Takes the index lock for a batch that holds the ref lock. When a git command holds the
+   * index, it may be about to move the ref: the ref lock is let go until the command is done, so
+   * it does not fail on it, and the batch is redone when the branch moved meanwhile.
+   */
+  private void lockIndex(Locks locks) throws IOException, RedoBatch, LockedOut {
+    if (index == null || locks.index != null) {
+      return;
+    }
+    Optional<dev.memoryd.daemon.git.WorkTreeIndex.Held> h = index.lock(0);
+    if (h.isEmpty()) {
+      git.releaseRef();
+      h = index.lock(locks.waitMs);
+      if (h.isEmpty()) {
+        throw new LockedOut(index.lockFile());
+      }
+      locks.index = h.get();
+      if (!git.holdRef(locks.waitMs)) {
+        throw new LockedOut(git.refLockFile());
+      }
+      locks.heldSince = System.nanoTime();
+      if (!java.util.Objects.equals(git.refNow(), git.head())) {
+        throw new RedoBatch();
+      }
+      return;
+    }
+    locks.index = h.get();
+    locks.heldSince = System.nanoTime();
   }
 
   private static void refuseLocked(List<Pending> batch, java.nio.file.Path lock, long waitMs) {
@@ -1310,8 +1393,8 @@ public final class WritePipeline implements AutoCloseable {
     }
   }
 
-  private void processLocked(List<Pending> batch, dev.memoryd.daemon.git.WorkTreeIndex.Held idx)
-      throws IOException, UnsettledBatch {
+  private void processLocked(List<Pending> batch, Locks locks)
+      throws IOException, UnsettledBatch, RedoBatch, LockedOut {
     long t0 = System.nanoTime();
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     Batch b = new Batch();
@@ -1323,7 +1406,7 @@ public final class WritePipeline implements AutoCloseable {
       moved = captureCommits(b, now);
     }
     if (moved.isEmpty()) {
-      moved = ledgerOnDisk(idx);
+      moved = ledgerOnDisk(locks);
     }
     if (moved.isPresent()) {
       WriteOutcome refused = new WriteOutcome.Rejected(-1, moved.get());
@@ -1419,7 +1502,7 @@ public final class WritePipeline implements AutoCloseable {
     stats.add(PhaseStats.Phase.APPLY, System.nanoTime() - t0);
     List<Accepted> accepted = b.accepted;
     if (!accepted.isEmpty()) {
-      publish(b, now, idx);
+      publish(b, now, locks);
     }
     replies.forEach(Runnable::run);
   }
@@ -1436,7 +1519,7 @@ public final class WritePipeline implements AutoCloseable {
    * a human's edit. Any other difference is tampering: refused, and nothing is appended to or
    * committed from a segment that is not what the chain wrote.
    */
-  private Optional<Failure> ledgerOnDisk(dev.memoryd.daemon.git.WorkTreeIndex.Held idx) throws IOException {
+  private Optional<Failure> ledgerOnDisk(Locks locks) throws IOException, RedoBatch, LockedOut {
     Chain.DiskState state = chain.activeOnDisk();
     if (state == Chain.DiskState.INTACT) {
       rewrittenSince = 0;
@@ -1457,12 +1540,19 @@ public final class WritePipeline implements AutoCloseable {
       CompletableFuture.delayedExecutor(REWRITE_GRACE_NANOS / 1_000_000 + 100, java.util.concurrent.TimeUnit.MILLISECONDS)
           .execute(() -> capture(List.of()));
     }
-    if (idx == null || nowN - rewrittenSince < REWRITE_GRACE_NANOS) {
+    if (index == null) {
+      chain.restoreOlderActive(); // no working tree of its own: only the segment file can be behind
+      rewrittenSince = 0;
+      return Optional.empty();
+    }
+    if (nowN - rewrittenSince < REWRITE_GRACE_NANOS) {
       return Optional.of(new Failure(ErrorReason.UNAVAILABLE, "a git command (reset or checkout?) has just rewritten"
           + " the working tree of " + branch.value() + " without moving the branch; nothing was recorded: retry",
           Map.of("segment", segment, "recorded", false)));
     }
     // The branch never moved: the git command failed half-way. What it wrote is not a human's edit.
+    lockIndex(locks);
+    dev.memoryd.daemon.git.WorkTreeIndex.Held idx = locks.index;
     Map<String, ObjectId> repaired = dev.memoryd.daemon.git.RolledBackTree.repair(git, files.root(), idx.cache());
     Map<String, Long> sizes = new HashMap<>();
     if (chain.activeOnDisk() == Chain.DiskState.OLDER) {
@@ -1481,13 +1571,16 @@ public final class WritePipeline implements AutoCloseable {
   }
 
   /**
-   * Makes the batch's declarations durable and publishes them: ledger lines (fsynced), files,
-   * commits, ref move, index. Until the ref moves, a failure undoes what was begun (files put
-   * back, ledger lines cut off) before it is thrown, so no caller hears "not recorded" of a
+   * Makes the batch's declarations durable and publishes them. Everything no one else can see
+   * comes first, with no lock but the ref's: ledger lines computed (not written), commits built
+   * and their pack written, temp files staged. Then, holding the index lock too, the short part
+   * git commands must not interleave with: ledger lines written and fsynced, files renamed into
+   * place, ref moved, index written. Until the ref moves, a failure undoes what was begun (files
+   * put back, ledger lines cut off) before it is thrown, so no caller hears "not recorded" of a
    * declaration a restart would redo; when that undoing fails too, {@link UnsettledBatch}.
    */
-  private void publish(Batch b, Instant now, dev.memoryd.daemon.git.WorkTreeIndex.Held idx)
-      throws IOException, UnsettledBatch {
+  private void publish(Batch b, Instant now, Locks locks)
+      throws IOException, UnsettledBatch, RedoBatch, LockedOut {
     List<Accepted> accepted = b.accepted;
     Map<RepoPath, String> overlay = b.overlay;
     long seqBefore = chain.head().seq();
@@ -1505,8 +1598,8 @@ public final class WritePipeline implements AutoCloseable {
     boolean hooked = false;
     try {
       for (Accepted a : accepted) {
-        events.add(chain.append(a.drafts));
-        segments.add(chain.dirtySegments());
+        events.add(chain.prepare(a.drafts));
+        segments.add(chain.preparedSegments());
         if (a.p.req.mutation() instanceof ChainHook hook) {
           hook.afterAppend(chain); // e.g. a key rotation: lines after this one use the new key
           hooked = true;
@@ -1521,18 +1614,8 @@ public final class WritePipeline implements AutoCloseable {
     }
     long t2 = System.nanoTime();
     stats.add(PhaseStats.Phase.LEDGER_APPEND, t2 - t1);
-    // Objects stay invisible until the ref moves, and temp files until they are renamed, so
-    // both are written while the ledger is made durable; the renames wait for the ledger, and
-    // the ref moves last.
-    Future<?> durable = io.submit(() -> {
-      long s0 = System.nanoTime();
-      chain.sync();
-      stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - s0);
-      return null;
-    });
-    // The renames need only the durable ledger and the staged temp files, not the commits: they
-    // run on the stager while the writer builds the commits, and the ref still moves after them.
-    java.util.concurrent.atomic.AtomicBoolean abandoned = new java.util.concurrent.atomic.AtomicBoolean();
+    // The renames wait for the ledger to be durable; the temp files are written meanwhile.
+    CompletableFuture<Void> durable = new CompletableFuture<>();
     Set<String> skipped = ConcurrentHashMap.newKeySet();
     Future<?> staged = stager.submit(() -> {
       long s0 = System.nanoTime();
@@ -1551,12 +1634,8 @@ public final class WritePipeline implements AutoCloseable {
       try {
         awaitDurable(durable);
       } catch (IOException | RuntimeException e) {
-        a.abort();
+        a.abort(); // a batch that failed before its ledger was durable leaves the files as they were
         throw e;
-      }
-      if (abandoned.get()) {
-        a.abort(); // a batch that failed to build its commits leaves the files as they were
-        return null;
       }
       long r0 = System.nanoTime();
       a.run(); // only now: the ledger holds every line these files reflect
@@ -1566,6 +1645,7 @@ public final class WritePipeline implements AutoCloseable {
     List<ObjectId> commits = new ArrayList<>();
     Map<String, Long> sizes = new HashMap<>();
     try (GitStore.Batch gb = git.batch()) {
+      boolean written = false;
       try {
         for (int i = 0; i < accepted.size(); i++) {
           Accepted a = accepted.get(i);
@@ -1583,30 +1663,47 @@ public final class WritePipeline implements AutoCloseable {
         long t5 = System.nanoTime();
         stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t2);
         gb.flush();
-        stats.add(PhaseStats.Phase.GIT_FLUSH, System.nanoTime() - t5);
-        long w = System.nanoTime();
-        awaitDurable(durable);
-        awaitDurable(staged);
-        stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - w);
         long t6 = System.nanoTime();
+        stats.add(PhaseStats.Phase.GIT_FLUSH, t6 - t5);
+        lockIndex(locks);
+        long w = System.nanoTime();
+        stats.add(PhaseStats.Phase.INDEX_LOCK, w - t6);
+        written = true;
+        chain.writePrepared();
+        chain.sync();
+        durable.complete(null);
+        stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - w);
+        long r = System.nanoTime();
+        awaitDurable(staged);
+        stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - r);
+        long m = System.nanoTime();
         gb.moveRef();
-        stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - t6);
-      } catch (IOException | RuntimeException e) {
-        // Never leave the I/O threads running past a failed batch, then undo what they did.
-        abandoned.set(true);
-        awaitQuietly(durable);
+        stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - m);
+      } catch (IOException | RuntimeException | RedoBatch | LockedOut e) {
+        // Never leave the stager running past a failed batch, then undo what was done.
+        durable.completeExceptionally(new java.util.concurrent.CancellationException("batch abandoned"));
         awaitQuietly(staged);
+        if (!written && (e instanceof RedoBatch || e instanceof LockedOut)) {
+          chain.discardPrepared(); // nothing reached the disk
+          throw e;
+        }
         UnsettledBatch u = undo(rollback, e, hooked);
         if (u != null) {
           throw u;
         }
-        throw e;
+        if (e instanceof IOException io) {
+          throw io;
+        }
+        if (e instanceof RuntimeException re) {
+          throw re;
+        }
+        throw new IllegalStateException(e);
       }
       // Published: from here on nothing may undo it, and every reply says it is recorded.
       if (files.workTree()) {
         Map<String, ObjectId> clean = new LinkedHashMap<>(gb.written());
         clean.keySet().removeAll(skipped);
-        recordIndex(idx, clean, sizes, gb.removed());
+        recordIndex(locks, clean, sizes, gb.removed());
       }
     }
     overlay.forEach((p, t) -> {
@@ -1669,12 +1766,14 @@ public final class WritePipeline implements AutoCloseable {
   }
 
   /** Records the batch's files in the index under the lock the batch holds; a failure leaves them for later. */
-  private void recordIndex(dev.memoryd.daemon.git.WorkTreeIndex.Held idx, Map<String, ObjectId> clean,
-      Map<String, Long> sizes, Set<String> removed) {
+  private void recordIndex(Locks locks, Map<String, ObjectId> clean, Map<String, Long> sizes, Set<String> removed) {
     long t0 = System.nanoTime();
     try {
+      dev.memoryd.daemon.git.WorkTreeIndex.Held idx = locks.index;
+      locks.index = null; // record releases it
       if (idx != null) {
         idx.record(clean, sizes, removed, git::modeOf);
+        stats.add(PhaseStats.Phase.INDEX_HELD, System.nanoTime() - locks.heldSince);
       } else {
         indexBacklog.putAll(clean);
       }
@@ -1882,7 +1981,6 @@ public final class WritePipeline implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    io.shutdown();
     stager.shutdown();
     compactor.shutdown();
     try {
