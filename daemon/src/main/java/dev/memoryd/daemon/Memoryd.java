@@ -77,19 +77,31 @@ public final class Memoryd implements AutoCloseable {
   private final Linter linter = new Linter();
   private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Memoryd.class.getName());
 
-  private Memoryd(MemorydConfig cfg, boolean writable) throws IOException {
+  /**
+   * How a root is opened. SERVE: the daemon (recovers, writes). READ: reads, lint and verify; the
+   * key is loaded only when a read needs hashes. CHECK: {@code replay --verify} without a daemon:
+   * the writer is built to replay, but nothing is recovered, started or written.
+   */
+  private enum Mode { SERVE, READ, CHECK }
+
+  private final Mode mode;
+
+  private Memoryd(MemorydConfig cfg, Mode mode) throws IOException {
     this.cfg = cfg;
+    this.mode = mode;
     this.grammar = Templates.load(cfg.templatesDir());
-    this.keys = KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
-    this.hasher = new java.util.concurrent.atomic.AtomicReference<>(keys.contentHasher());
     this.tree = new WorkTree(cfg.root(), cfg.stateDir().resolve("spare"));
     this.started = cfg.clock().instant();
     if (!Files.isDirectory(cfg.root().resolve(".git"))) {
       throw new IllegalStateException("no memory repository at " + cfg.root()
           + "; create one with 'memoryd init --root " + cfg.root() + "'");
     }
+    // Only 'init' and 'serve' make a key (see createKeyIfMissing): a key made here would sign
+    // nothing this root's ledger holds, and a later serve would write with it.
+    this.keys = mode == Mode.READ ? null : KeyRing.loadExisting(cfg.keyFile());
+    this.hasher = new java.util.concurrent.atomic.AtomicReference<>(keys == null ? null : keys.contentHasher());
     this.git = GitStore.open(cfg.root(), cfg.branch());
-    if (!writable) {
+    if (mode == Mode.READ) {
       this.ledger = null;
       this.writer = null;
       this.slip = null;
@@ -104,17 +116,23 @@ public final class Memoryd implements AutoCloseable {
       this.sync = null;
       return;
     }
-    git.removeStaleLocks();
-    tree.removeTempFiles();
+    boolean serving = mode == Mode.SERVE;
     IdGenerator ids = new IdGenerator(cfg.clock(), cfg.random());
-    for (String note : dev.memoryd.daemon.write.ResetRecovery.restore(git, cfg.root(),
-        new BranchName(cfg.branch()).onReplica(git.replica()))) {
-      LOG.warning(note);
+    if (serving) {
+      git.removeStaleLocks();
+      tree.removeTempFiles();
+      for (String note : dev.memoryd.daemon.write.ResetRecovery.restore(git, cfg.root(),
+          new BranchName(cfg.branch()).onReplica(git.replica()))) {
+        LOG.warning(note);
+      }
     }
-    this.ledger = Ledger.open(cfg.ledgerDir(), keys, new LedgerOptions(cfg.segmentLines(), ids));
+    LedgerOptions opts = new LedgerOptions(cfg.segmentLines(), ids);
+    this.ledger = serving ? Ledger.open(cfg.ledgerDir(), keys, opts) : Ledger.openReadOnly(cfg.ledgerDir(), keys, opts);
     BranchName branch = new BranchName(cfg.branch());
-    Chain chain = ledger.chain(branch.onReplica(git.replica()));
-    dev.memoryd.daemon.branch.Branches.forkReplicaChain(git, chain, ids, cfg.clock()); // a clone's first start
+    Chain chain = ledger.chain(serving ? branch.onReplica(git.replica()) : checkedChain(branch));
+    if (serving) {
+      dev.memoryd.daemon.branch.Branches.forkReplicaChain(git, chain, ids, cfg.clock()); // a clone's first start
+    }
     WritePipeline.FileStore store = new WritePipeline.FileStore() {
       @Override
       public Optional<String> read(RepoPath p) throws IOException {
@@ -162,8 +180,10 @@ public final class Memoryd implements AutoCloseable {
     this.conversations = new dev.memoryd.daemon.conversation.ConversationStore(writer, ids);
     conversations.load(chain.read(1));
     this.slices = new dev.memoryd.daemon.slices.SliceStore(writer, ids, cfg.root(), MAX_SLICE_BODY);
-    this.search = new dev.memoryd.daemon.search.SearchIndex(cfg.root(), cfg.branch(), cfg.halfLife());
-    writer.addListener(search);
+    this.search = serving ? new dev.memoryd.daemon.search.SearchIndex(cfg.root(), cfg.branch(), cfg.halfLife()) : null;
+    if (search != null) {
+      writer.addListener(search);
+    }
     this.chunks = new dev.memoryd.daemon.substrate.ChunkStore(writer, ids, cfg.root(), git, cfg.branch());
     writer.addListener(chunks);
     writer.registerReplayer(Verifier.KEY_ROTATE, evs -> new KeyRotate(
@@ -178,6 +198,11 @@ public final class Memoryd implements AutoCloseable {
     this.refs = new dev.memoryd.daemon.refs.RefStore(writer, ids, cfg.root(), drift);
     dev.memoryd.daemon.branch.Branches.registerReplayers(writer);
     writer.setChains(b -> ledger.branches().contains(b) ? Optional.of(ledger.chain(b)) : Optional.empty());
+    if (!serving) {
+      this.branches = null;
+      this.sync = null;
+      return;
+    }
     writer.recover();
     chunks.load(); // after recovery: it reads the recovered files
     writer.start();
@@ -185,6 +210,19 @@ public final class Memoryd implements AutoCloseable {
         text -> hasher.get().hash(text), ids, cfg.clock(), cfg.maxBatch());
     branches.load(); // finishes a branch create or delete a crash cut short
     this.sync = new dev.memoryd.daemon.sync.Sync(cfg.root(), git, ledger, branches);
+  }
+
+  /**
+   * The chain a check replays: the one the branch head records (on a plain {@code git clone},
+   * another root's), when the ledger holds it; else this root's own.
+   */
+  private BranchName checkedChain(BranchName branch) throws IOException {
+    BranchName own = branch.onReplica(git.replica());
+    if (git.head() == null) {
+      return own;
+    }
+    return WritePipeline.ledgerHeadAt(git, git.head(), branch.value()).map(WritePipeline.RecordedHead::chain)
+        .filter(c -> Files.isDirectory(cfg.ledgerDir().resolve(c.value()))).orElse(own);
   }
 
   /** {@code sync}: fetch from {@code remote}, merge section by section, push (see {@link dev.memoryd.daemon.sync.Sync}). */
@@ -292,7 +330,7 @@ public final class Memoryd implements AutoCloseable {
     if (writer == null) {
       throw new IllegalStateException("opened read-only");
     }
-    return writer.exclusive(() -> {
+    java.util.concurrent.Callable<ReplayReport> job = () -> {
       long t0 = System.nanoTime();
       WritePipeline.ReplayState st = writer.replayFromEmpty(progress);
       java.util.Map<String, String> expected = new java.util.TreeMap<>();
@@ -334,7 +372,15 @@ public final class Memoryd implements AutoCloseable {
         }
       }
       return new ReplayReport(st.events(), st.groups(), expected.size(), diffs, st.halts(), System.nanoTime() - t0);
-    });
+    };
+    if (mode == Mode.CHECK) {
+      try {
+        return CompletableFuture.completedFuture(job.call()); // no writer thread runs: nothing moves meanwhile
+      } catch (Exception e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
+    return writer.exclusive(job);
   }
 
   /** {@code replay --onto-latest} (see {@link WritePipeline#ontoLatest}); hashes use each line's key version. */
@@ -342,7 +388,7 @@ public final class Memoryd implements AutoCloseable {
     if (writer == null) {
       throw new IllegalStateException("opened read-only");
     }
-    KeyRing ring = KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
+    KeyRing ring = KeyRing.loadExisting(cfg.keyFile());
     return writer.exclusive(() -> writer.ontoLatest(v -> {
       ContentHasher h = ring.hasVersion(v) ? ring.contentHasher(v) : hasher.get();
       return h::hash;
@@ -413,13 +459,39 @@ public final class Memoryd implements AutoCloseable {
     return out.toString(StandardCharsets.UTF_8);
   }
 
-  /** Opens a root for serving writes; the caller holds the root's daemon lock. */
+  /**
+   * Opens a root for serving writes; the caller holds the root's daemon lock. The key file must
+   * exist ({@link #createKeyIfMissing} makes one).
+   *
+   * @throws KeyRing.MissingKeyFile when it does not
+   */
   public static Memoryd open(MemorydConfig cfg) throws IOException {
-    return new Memoryd(cfg, true);
+    return new Memoryd(cfg, Mode.SERVE);
   }
 
+  /**
+   * Opens a root for reads, lint and {@link #verify} without a daemon; changes nothing on disk.
+   * The key file is read only when something needs it (hashes, verify), and never created.
+   */
   public static Memoryd openReadOnly(MemorydConfig cfg) throws IOException {
-    return new Memoryd(cfg, false);
+    return new Memoryd(cfg, Mode.READ);
+  }
+
+  /**
+   * Opens a root for {@link #replayVerify} without a daemon: no lock, no recovery, no writer
+   * thread, and no byte written; the replayed chain is the one the branch head records.
+   *
+   * @throws KeyRing.MissingKeyFile when the key file does not exist
+   */
+  public static Memoryd openForCheck(MemorydConfig cfg) throws IOException {
+    return new Memoryd(cfg, Mode.CHECK);
+  }
+
+  /** Creates the key file when there is none ({@code init} and {@code serve} only); true when it did. */
+  public static boolean createKeyIfMissing(MemorydConfig cfg) {
+    boolean missing = !Files.exists(cfg.keyFile(), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+    KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
+    return missing;
   }
 
   /**
@@ -447,9 +519,7 @@ public final class Memoryd implements AutoCloseable {
           + "# memoryd's temp files while it replaces a file (removed at start after a crash)\n*.memoryd-tmp\n");
       did.add("wrote .gitignore");
     }
-    boolean newKey = !Files.exists(cfg.keyFile());
-    KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
-    if (newKey) {
+    if (createKeyIfMissing(cfg)) {
       did.add("created key file " + cfg.keyFile() + " (mode 0600; keep it outside the repository)");
     }
     if (exampleTree != null) {
@@ -573,7 +643,7 @@ public final class Memoryd implements AutoCloseable {
     if (writer == null) {
       throw new IllegalStateException("opened read-only");
     }
-    int retiring = KeyRing.loadOrCreate(cfg.keyFile(), cfg.random()).current();
+    int retiring = KeyRing.loadExisting(cfg.keyFile()).current();
     KeyRing next = KeyRing.rotate(cfg.keyFile(), cfg.random());
     return writer.submit(WriteRequest.of(new KeyRotate(retiring, next.current(), next, hasher),
         "rotate the ledger key", actor == null ? "maintainer" : actor));
@@ -658,8 +728,21 @@ public final class Memoryd implements AutoCloseable {
     return conversations;
   }
 
+  /** The current content hasher; a read-only root loads the key file the first time a hash is asked for. */
+  private ContentHasher contentHasher() {
+    return hasher.updateAndGet(h -> h != null ? h : KeyRing.loadExisting(cfg.keyFile()).contentHasher());
+  }
+
   /** Reads a memory file (or one section) from the working tree, or from a commit with {@code at}. */
   public Outcome<ObjectNode> read(String path, String section, String at) throws IOException {
+    return read(path, section, at, true);
+  }
+
+  /**
+   * As {@link #read(String, String, String)}; without {@code hashes} the result has no section
+   * or content hashes, and the key file is not read (printing a file needs no key).
+   */
+  public Outcome<ObjectNode> read(String path, String section, String at, boolean hashes) throws IOException {
     RepoPath p;
     try {
       p = RepoPath.of(path);
@@ -699,7 +782,9 @@ public final class Memoryd implements AutoCloseable {
       ObjectNode o = secs.addObject();
       o.put("name", s.heading());
       o.put("anchor", s.anchor());
-      o.put("hash", hasher.get().hash(doc.canonicalBody(s)));
+      if (hashes) {
+        o.put("hash", contentHasher().hash(doc.canonicalBody(s)));
+      }
       if (section != null && (section.equals(s.heading()) || section.equals(s.anchor()))) {
         target = s;
       }
@@ -712,10 +797,14 @@ public final class Memoryd implements AutoCloseable {
       }
       r.put("section", target.heading());
       r.put("content", doc.canonicalBody(target));
-      r.put("hash", hasher.get().hash(doc.canonicalBody(target)));
+      if (hashes) {
+        r.put("hash", contentHasher().hash(doc.canonicalBody(target)));
+      }
     } else {
       r.put("content", text.get());
-      r.put("hash", hasher.get().hash(text.get()));
+      if (hashes) {
+        r.put("hash", contentHasher().hash(text.get()));
+      }
     }
     return Outcome.ok(r);
   }
@@ -905,7 +994,7 @@ public final class Memoryd implements AutoCloseable {
     WritePipeline.publishedHeadAt(git, git.head(), own).ifPresent(h -> expected.put(own, h));
     // The key file, not the ring loaded at start: a rotation may have added a version since.
     // Linked chains the working tree lacks (a merged branch's, in a clone) are read from the commits that link them.
-    return Verifier.verify(cfg.ledgerDir(), KeyRing.loadOrCreate(cfg.keyFile(), cfg.random()), expected, progress,
+    return Verifier.verify(cfg.ledgerDir(), KeyRing.loadExisting(cfg.keyFile()), expected, progress,
         new dev.memoryd.daemon.git.CommittedLedger(git));
   }
 

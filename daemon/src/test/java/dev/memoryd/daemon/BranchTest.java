@@ -232,6 +232,28 @@ class BranchTest extends ServedRootTest {
   }
 
   @Test
+  void resolutionsNameASectionByItsHeading_andOneMatchingNoConflictIsRefusedByName() throws Exception {
+    ok(root.call("branch.create", "{\"name\":\"feature\"}"));
+    ok(replace("feature", "Current Focus", "Theirs focus."));
+    ok(replace(null, "Current Focus", "Ours focus."));
+    String head = root.git("rev-parse", main()).strip();
+    long lines = ledgerLines();
+    for (String section : new String[] {"Nope", "Identity"}) { // no such section; a section in no conflict
+      JsonNode r = root.call("branch.merge", "{\"from\":\"feature\",\"resolutions\":[{\"path\":\"" + OVERVIEW
+          + "\",\"section\":\"" + section + "\",\"take\":\"theirs\"}]}");
+      assertEquals("invalid_request", reason(r), r.toString());
+      String msg = r.get("error").get("message").asText();
+      assertTrue(msg.contains(OVERVIEW + "#" + section + "=theirs") && msg.contains("current-focus"), msg);
+    }
+    assertEquals(head, root.git("rev-parse", main()).strip(), "nothing merged");
+    assertEquals(lines, ledgerLines());
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    assertEquals(0, cli(out, "branch", "merge", "feature", "--take", OVERVIEW + "#Current Focus=theirs"), out.toString());
+    assertTrue(root.file(OVERVIEW).contains("Theirs focus.") && !root.file(OVERVIEW).contains("Ours focus."));
+    assertReplayOk();
+  }
+
+  @Test
   void mergeWithNewContent_takesTheCallersSection() throws Exception {
     ok(root.call("branch.create", "{\"name\":\"feature\"}"));
     ok(replace("feature", "Identity", "Theirs."));

@@ -200,6 +200,43 @@ class CliTest {
         tmp.resolve("clone2").toString(), "--key-file", root.cfg.keyFile().toString()}));
   }
 
+  @Test
+  void commandsOtherThanInitAndServe_neverCreateAKey_andThoseNeedingOneNameTheMissingFileAndExitTwo() throws Exception {
+    root.serve(); // a ledger signed with the real key
+    root.daemon.close();
+    root.daemon = null;
+    Path missing = tmp.resolve("elsewhere/memoryd/ledger.key");
+    String[] where = {"--root", root.dir.toString(), "--key-file", missing.toString()};
+    // Reading a file and linting need no key: they work and do not touch it.
+    assertEquals(0, Main.run(concat(new String[] {"lint"}, where)), err.toString());
+    assertEquals(0, Main.run(concat(new String[] {"read", "users/sam/overview.md", "--section", "Identity"}, where)),
+        err.toString());
+    assertEquals(0, Main.run(concat(new String[] {"slices", "list"}, where)), err.toString());
+    for (String[] cmd : new String[][] {{"ledger", "verify"}, {"replay", "--verify"}, {"replay", "--onto-latest"},
+        {"read", "users/sam/overview.md", "--json"}}) {
+      err.reset();
+      assertEquals(2, Main.run(concat(cmd, where)), String.join(" ", cmd) + ": " + err);
+      assertTrue(err.toString().startsWith("memoryd: no ledger key file at " + missing + ":"), err.toString());
+      assertEquals(1, err.toString().lines().count(), err.toString());
+    }
+    // Through a daemon, the client never reads a key either.
+    assertEquals(1, Main.run(concat(new String[] {"drift", "list"}, where)));
+    assertTrue(!Files.exists(missing) && !Files.exists(missing.getParent()), "a key or its directory was created");
+    assertEquals(0, run("ledger", "verify"), err.toString());
+  }
+
+  @Test
+  void serve_createsTheKeyFileWhenThereIsNone() throws Exception {
+    Path fresh = tmp.resolve("fresh/ledger.key");
+    Process p = CrashSafetyTest.start(MemorydConfig.defaults(root.dir, fresh));
+    try {
+      assertTrue(Files.exists(fresh));
+    } finally {
+      p.destroy();
+      p.waitFor();
+    }
+  }
+
   private static String[] concat(String[] a, String[] b) {
     String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);

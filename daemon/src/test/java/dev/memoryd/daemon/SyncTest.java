@@ -252,6 +252,33 @@ class SyncTest {
   }
 
   @Test
+  void syncTake_namesASectionByItsHeading_andATakeMatchingNoConflictIsRefusedAloud() throws Exception {
+    assertTrue(replaceRole(a, "A says the critic guards.").has("result"));
+    assertTrue(replaceRole(b, "B says the critic pushes.").has("result"));
+    ok(sync(a));
+    String head = b.git("rev-parse", "main").strip();
+    String[] where = {"--root", b.dir.toString(), "--key-file", b.cfg.keyFile().toString()};
+    Cli.Run wrong = Cli.run(concat(new String[] {"sync", "--take", CRITIC + "#Triggers=theirs"}, where));
+    assertEquals(1, wrong.code(), wrong.toString());
+    assertTrue(wrong.err().contains("#Triggers=theirs matches no conflicting section") && wrong.err().contains("role"),
+        wrong.toString());
+    assertEquals(head, b.git("rev-parse", "main").strip(), "nothing merged");
+    JsonNode noBranch = b.call("sync", "{\"remote\":\"origin\",\"resolutions\":{\"nope\":[{\"path\":\"" + CRITIC
+        + "\",\"section\":\"Role\",\"take\":\"theirs\"}]}}");
+    assertEquals("invalid_request", noBranch.get("error").get("data").get("reason").asText(), noBranch.toString());
+    Cli.Run byHeading = Cli.run(concat(new String[] {"sync", "--take", CRITIC + "#Role=theirs"}, where));
+    assertEquals(0, byHeading.code(), byHeading.toString());
+    assertTrue(b.file(CRITIC).contains("A says the critic guards.") && !b.file(CRITIC).contains("B says"));
+    assertVerifies(b);
+  }
+
+  private static String[] concat(String[] x, String[] y) {
+    String[] out = java.util.Arrays.copyOf(x, x.length + y.length);
+    System.arraycopy(y, 0, out, x.length, y.length);
+    return out;
+  }
+
+  @Test
   void branchesTravel_aBranchMadeOnOneRootIsStartedOnTheOther_withItsOwnChain() throws Exception {
     ok(a.call("branch.create", "{\"name\":\"idea\"}"));
     assertTrue(a.call("write", "{\"rationale\":\"r\",\"actor\":\"agent\",\"branch\":\"idea\",\"ops\":[{\"op\":"

@@ -76,6 +76,8 @@ public final class Chain {
     /** Snapshots of finished segments touched since the last {@link #dirtySegments} call. */
     private final Map<String, byte[]> dirty = new LinkedHashMap<>();
     private boolean broken;
+    /** Loaded by a checking command: never written, not even to cut a torn tail. */
+    private boolean readOnly;
 
     private Chain(BranchName branch, Path ledgerDir, KeyRing keys, LedgerOptions options) {
         this.branch = branch;
@@ -90,6 +92,10 @@ public final class Chain {
         this.activeBuf = new byte[0];
     }
 
+    void markReadOnly() {
+        readOnly = true;
+    }
+
     /** A chain with no lines yet; its id is drawn on the first append. */
     static Chain empty(BranchName branch, Path ledgerDir, KeyRing keys, LedgerOptions options) {
         return new Chain(branch, ledgerDir, keys, options);
@@ -102,12 +108,22 @@ public final class Chain {
      */
     static Chain load(BranchName branch, Path ledgerDir, KeyRing keys, LedgerOptions options,
                       TreeMap<Long, Path> segments, List<String> notes) throws IOException {
+        return load(branch, ledgerDir, keys, options, segments, notes, false);
+    }
+
+    /**
+     * As {@link #load}; when {@code readOnly}, no file is touched: a torn final line is refused
+     * (only a writer may cut it) and {@link #append} and {@link #truncateAfter} refuse.
+     */
+    static Chain load(BranchName branch, Path ledgerDir, KeyRing keys, LedgerOptions options,
+                      TreeMap<Long, Path> segments, List<String> notes, boolean readOnly) throws IOException {
         Chain c = new Chain(branch, ledgerDir, keys, options);
+        c.readOnly = readOnly;
         for (Map.Entry<Long, Path> e : segments.descendingMap().entrySet()) {
             long idx = e.getKey();
             Path file = e.getValue();
             byte[] bytes = Files.readAllBytes(file);
-            int len = recoverTail(bytes, file, ledgerDir, notes);
+            int len = recoverTail(bytes, file, ledgerDir, notes, readOnly);
             if (len == 0) {
                 continue; // an empty segment (created, then crashed before the first line): look further back
             }
@@ -140,7 +156,8 @@ public final class Chain {
     }
 
     /** Cuts a torn final line; returns the length to keep (truncating the file if shorter). */
-    private static int recoverTail(byte[] bytes, Path file, Path ledgerDir, List<String> notes) throws IOException {
+    private static int recoverTail(byte[] bytes, Path file, Path ledgerDir, List<String> notes, boolean readOnly)
+            throws IOException {
         int len = bytes.length;
         String rel = Layout.relative(ledgerDir, file);
         if (len > 0 && bytes[len - 1] != '\n') {
@@ -156,6 +173,10 @@ public final class Chain {
                 notes.add(rel + ": dropped an unparseable final line (" + (len - start) + " bytes): " + e.getMessage());
                 len = start;
             }
+        }
+        if (len != bytes.length && readOnly) {
+            throw new IllegalStateException(notes.get(notes.size() - 1).replace("dropped", "has")
+                    + "; a daemon stopped mid-write: 'memoryd serve' repairs it, checking commands change nothing");
         }
         if (len != bytes.length) {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -801,6 +822,9 @@ public final class Chain {
         if (seq < 0) {
             throw new IllegalArgumentException("seq must be >= 0");
         }
+        if (readOnly) {
+            throw new IllegalStateException("the ledger chain of branch " + branch + " was opened read-only");
+        }
         if (seq > headSeq || (seq == headSeq && !broken)) {
             return;
         }
@@ -894,6 +918,9 @@ public final class Chain {
     }
 
     private void ensureUsable() {
+        if (readOnly) {
+            throw new IllegalStateException("the ledger chain of branch " + branch + " was opened read-only");
+        }
         if (broken) {
             throw new IllegalStateException("the ledger chain of branch " + branch
                     + " failed an earlier write; reopen the ledger to recover");

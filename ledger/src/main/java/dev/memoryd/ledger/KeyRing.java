@@ -33,8 +33,9 @@ import javax.crypto.Mac;
  * derived from it with HKDF-SHA256 (RFC 5869; IKM = master, empty salt, L = 32,
  * info = {@code memoryd/ledger-line} or {@code memoryd/content-hash}).
  *
- * <p>Key file: {@code {"current": 1, "keys": {"1": "<64 hex>"}}}. {@link #loadOrCreate}
- * creates it with mode 0600 (missing parent directories 0700) and refuses one that is
+ * <p>Key file: {@code {"current": 1, "keys": {"1": "<64 hex>"}}}. {@link #loadOrCreate} (for
+ * commands that create or serve a root) creates it with mode 0600 (missing parent directories
+ * 0700); {@link #loadExisting} never creates it. Both refuse one that is
  * accessible by group or others, or malformed, with an {@link IllegalStateException} naming
  * the file and the problem.
  *
@@ -97,6 +98,40 @@ public final class KeyRing {
             return load(keyFile);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or create key file " + keyFile, e);
+        }
+    }
+
+    /** Thrown when a key file that must already exist does not: only commands that create a root make one. */
+    public static final class MissingKeyFile extends IllegalStateException {
+        private final Path file;
+
+        MissingKeyFile(Path file) {
+            super("no ledger key file at " + file + ": point --key-file or MEMORYD_KEY_FILE at the key this root's"
+                    + " ledger was written with ('memoryd init' and 'memoryd serve' create one)");
+            this.file = file;
+        }
+
+        /** The key file that was looked for. */
+        public Path file() {
+            return file;
+        }
+    }
+
+    /**
+     * Loads the key file, which must exist; nothing is created.
+     *
+     * @throws MissingKeyFile if there is no file at {@code keyFile}
+     * @throws IllegalStateException if the file is readable or writable by group/others, or malformed
+     * @throws UncheckedIOException on I/O failure
+     */
+    public static KeyRing loadExisting(Path keyFile) {
+        if (!Files.exists(keyFile, LinkOption.NOFOLLOW_LINKS)) {
+            throw new MissingKeyFile(keyFile);
+        }
+        try {
+            return load(keyFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read key file " + keyFile, e);
         }
     }
 

@@ -35,6 +35,7 @@ public final class Ledger implements Closeable {
     private final LedgerOptions options;
     private final Map<BranchName, Chain> chains = new TreeMap<>();
     private final List<String> recoveryNotes;
+    private boolean readOnly;
 
     private Ledger(Path dir, KeyRing keys, LedgerOptions options, List<String> notes) {
         this.dir = dir;
@@ -100,9 +101,38 @@ public final class Ledger implements Closeable {
         }
     }
 
+    /**
+     * Opens the ledger at {@code ledgerDir} for reading only (checking commands): no directory is
+     * created, no torn tail is cut (one is refused with an {@link IllegalStateException}), and
+     * every chain refuses appends.
+     */
+    public static Ledger openReadOnly(Path ledgerDir, KeyRing keys, LedgerOptions options) {
+        Path dir = ledgerDir.toAbsolutePath().normalize();
+        List<String> notes = new ArrayList<>();
+        Ledger ledger = new Ledger(dir, keys, options, notes);
+        ledger.readOnly = true;
+        if (!Files.isDirectory(dir)) {
+            return ledger;
+        }
+        try {
+            for (Map.Entry<BranchName, TreeMap<Long, Path>> e : Layout.discover(dir, notes).entrySet()) {
+                ledger.chains.put(e.getKey(), Chain.load(e.getKey(), dir, keys, options, e.getValue(), notes, true));
+            }
+            return ledger;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read ledger " + dir, e);
+        }
+    }
+
     /** The chain of {@code branch}, created (empty, no files yet) on first use. */
     public synchronized Chain chain(BranchName branch) {
-        return chains.computeIfAbsent(branch, b -> Chain.empty(b, dir, keys, options));
+        return chains.computeIfAbsent(branch, b -> {
+            Chain c = Chain.empty(b, dir, keys, options);
+            if (readOnly) {
+                c.markReadOnly();
+            }
+            return c;
+        });
     }
 
     /** Branches with a chain: found on disk at open, or requested since. Sorted. */

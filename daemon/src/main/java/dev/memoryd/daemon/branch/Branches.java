@@ -530,6 +530,11 @@ public final class Branches implements AutoCloseable {
       return Outcome.fail(ErrorReason.CONFLICT, e.getMessage());
     }
     if (g.isAncestor(theirs, ours)) {
+      if (!rs.isEmpty()) { // nothing to merge, so nothing a resolution could match
+        MergeMutation.Resolution x = rs.get(0);
+        return Outcome.fail(ErrorReason.INVALID_REQUEST, "resolution " + x.path() + "#" + x.section() + "=" + x.take()
+            + " matches no conflicting section: " + from + " holds nothing " + name + " lacks; nothing was merged");
+      }
       if (!chains.isEmpty()) {
         r.put("commit", commitForeign(w, chains, "memoryd: sync: other replicas' ledger lines from " + from, null).name());
       }

@@ -30,6 +30,7 @@ import dev.memoryd.grammar.Grammar;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.SectionHasher;
 import dev.memoryd.grammar.human.HumanEdits;
+import dev.memoryd.grammar.human.RegionNames;
 import dev.memoryd.grammar.human.SectionMerge;
 import dev.memoryd.grammar.substrate.Declare;
 import dev.memoryd.ledger.Head;
@@ -124,6 +125,11 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
     }
     ObjectId base = baseId.get();
     if (base.equals(fromCommit)) {
+      if (!resolutions.isEmpty()) {
+        Resolution r = resolutions.get(0);
+        return refuse(ErrorReason.INVALID_REQUEST, "resolution " + r.path() + "#" + r.section() + "=" + r.take()
+            + " matches no conflicting section: " + fromName + " is already merged; nothing was recorded");
+      }
       return new Done(Map.of(), List.of(), false); // already merged: nothing to record
     }
     List<String> paths = into.changedPaths(base, fromCommit, p -> !p.startsWith("ledger/"));
@@ -137,6 +143,8 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
     }
     Map<RepoPath, String> merged = new LinkedHashMap<>();
     List<Map<String, Object>> conflicts = new ArrayList<>();
+    java.util.Set<Resolution> matched = new java.util.HashSet<>();
+    Map<String, java.util.Set<String>> openByPath = new TreeMap<>();
     for (String path : paths) {
       RepoPath p = RepoPath.of(path);
       String b = text(base, path);
@@ -147,14 +155,26 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
       }
       boolean memory = WritePipeline.isMemoryFile(p);
       Map<String, String> resolved = new LinkedHashMap<>();
+      java.util.Set<String> open = null; // the regions in conflict before any resolution
       for (Resolution r : byPath.getOrDefault(path, Map.of()).values()) {
         if (!memory && !r.section().equals(SectionMerge.WHOLE_FILE)) {
           return refuse(ErrorReason.INVALID_REQUEST, "resolution for " + path + ": it is not a memory file, so"
               + " its only section is '" + SectionMerge.WHOLE_FILE + "'");
         }
-        resolved.put(r.section(), switch (r.take()) {
-          case "ours" -> pick(o, r.section());
-          case "theirs" -> pick(t, r.section());
+        if (open == null) {
+          open = conflictKeys(memory ? SectionMerge.merge(b, o, t, Map.of()) : wholeFile(b, o, t, Map.of()));
+          openByPath.put(path, open);
+        }
+        // A heading names its section as in read and write; a resolution that matches no
+        // conflicting section is refused below rather than ignored.
+        String key = memory ? RegionNames.key(r.section(), o, t, b).orElse(r.section()) : r.section();
+        if (!open.contains(key)) {
+          continue;
+        }
+        matched.add(r);
+        resolved.put(key, switch (r.take()) {
+          case "ours" -> pick(o, key);
+          case "theirs" -> pick(t, key);
           default -> r.content();
         });
       }
@@ -178,6 +198,13 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
       }
       if (!Objects.equals(text, o)) {
         merged.put(p, text);
+      }
+    }
+    for (Resolution r : resolutions) {
+      if (!matched.contains(r)) {
+        return refuse(ErrorReason.INVALID_REQUEST, "resolution " + r.path() + "#" + r.section() + "=" + r.take()
+            + " matches no conflicting section" + openIn(r.path(), openByPath) + "; name a section by its heading"
+            + " or anchor, as the conflicts list it; nothing was merged");
       }
     }
     if (!conflicts.isEmpty()) {
@@ -243,6 +270,20 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
       return new Done(files, List.of(new EventSpec(OP, null, null, null, null, payload, List.of(),
           "merged " + payload.path("merge").path("from").asText())), true);
     }
+  }
+
+  private static java.util.Set<String> conflictKeys(SectionMerge.Result m) {
+    java.util.Set<String> keys = new java.util.HashSet<>();
+    if (m instanceof SectionMerge.Conflicts c) {
+      c.conflicts().forEach(k -> keys.add(k.section()));
+    }
+    return keys;
+  }
+
+  /** The sections of {@code path} in conflict, for a refusal's message. */
+  private static String openIn(String path, Map<String, java.util.Set<String>> openByPath) {
+    java.util.Set<String> open = new java.util.TreeSet<>(openByPath.getOrDefault(path, java.util.Set.of()));
+    return " of " + path + (open.isEmpty() ? " (it has none)" : " (conflicting: " + String.join(", ", open) + ")");
   }
 
   private static SectionMerge.Result wholeFile(String b, String o, String t, Map<String, String> resolved) {

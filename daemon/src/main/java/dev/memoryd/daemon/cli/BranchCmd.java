@@ -81,7 +81,8 @@ final class BranchCmd implements Runnable {
   static final class Merge extends Main.Common implements Callable<Integer> {
     @Parameters(index = "0", description = "the branch to merge from") String from;
     @Option(names = "--into", description = "default: the checked-out branch") String into;
-    @Option(names = "--take", description = "PATH#SECTION=ours|theirs, repeatable") List<String> takes = new ArrayList<>();
+    @Option(names = "--take", description = "PATH#SECTION=ours|theirs, repeatable; SECTION: the heading or the anchor")
+    List<String> takes = new ArrayList<>();
     @Option(names = "--resolutions", description = "a JSON file (or - for stdin) holding [{path, section, take, content?}]")
     String resolutions;
     @Option(names = "--actor", defaultValue = "user") String actor;

@@ -23,6 +23,7 @@ import dev.memoryd.daemon.Outcome;
 import dev.memoryd.daemon.rpc.Dispatcher;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import dev.memoryd.grammar.LintProblem;
+import dev.memoryd.ledger.KeyRing;
 import dev.memoryd.ledger.VerifyResult;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -56,7 +57,8 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main());
     cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
       cmd.getErr().println("memoryd: " + oneLine(ex));
-      return PROBLEMS;
+      // Naming the wrong key (or none) is a usage error: nothing was looked at, nothing changed.
+      return ex instanceof KeyRing.MissingKeyFile ? USAGE : PROBLEMS;
     });
     return cl.execute(args);
   }
@@ -184,6 +186,8 @@ public final class Main implements Runnable {
           return PROBLEMS;
         }
         Memoryd.init(cfg, null).forEach(System.out::println);
+      } else if (Memoryd.createKeyIfMissing(cfg)) {
+        System.out.println("created key file " + cfg.keyFile() + " (mode 0600; keep it outside the repository)");
       }
       Daemon d;
       try {
@@ -294,7 +298,7 @@ public final class Main implements Runnable {
     @Override
     public Integer call() throws IOException {
       try (Memoryd m = Memoryd.openReadOnly(config())) {
-        Outcome<ObjectNode> o = m.read(path, section, at);
+        Outcome<ObjectNode> o = m.read(path, section, at, json); // printing text needs no key
         if (o instanceof Outcome.Failed<ObjectNode> f) {
           return fail(f.failure());
         }

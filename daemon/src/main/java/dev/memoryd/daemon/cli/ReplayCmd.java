@@ -17,8 +17,10 @@ import dev.memoryd.daemon.rpc.Dispatcher;
 import dev.memoryd.daemon.rpc.JsonRpc;
 
 /**
- * {@code memoryd replay --verify}: through the serving daemon, or, when none serves the root,
- * in this process under the root's lock (which also recovers a crashed daemon's state first).
+ * {@code memoryd replay}: through the serving daemon, or, when none serves the root, in this
+ * process. {@code --verify} is a check: it opens the root without lock, recovery or writer
+ * ({@link Memoryd#openForCheck}) and changes nothing. {@code --onto-latest} writes, so it runs
+ * under the root's lock, as a daemon would.
  */
 @Command(name = "replay", description = "Rebuild memory files from the ledger: --verify compares with the working tree;"
     + " --onto-latest brings files restored from a snapshot up to date.")
@@ -40,16 +42,29 @@ final class ReplayCmd extends Main.Common implements Callable<Integer> {
   /** The replay itself, run in this process when no daemon serves the root. */
   private interface Offline {
     JsonNode run(Memoryd m, boolean tty) throws IOException, InterruptedException, ExecutionException;
+
+    /** Whether it writes (and so needs the root's lock, and its recovery, first). */
+    default boolean writes() {
+      return false;
+    }
   }
 
   @Override
   public Integer call() throws IOException, InterruptedException {
     boolean tty = System.console() != null;
     JsonNode result = mode.ontoLatest
-        ? replay("onto_latest", (m, t) -> {
-          JsonNode r = Dispatcher.ontoJson(m.replayOntoLatest().get());
-          m.captureNow(java.util.List.of()).get(); // what it queued is recorded before this process exits
-          return r;
+        ? replay("onto_latest", new Offline() {
+          @Override
+          public JsonNode run(Memoryd m, boolean t) throws IOException, InterruptedException, ExecutionException {
+            JsonNode r = Dispatcher.ontoJson(m.replayOntoLatest().get());
+            m.captureNow(java.util.List.of()).get(); // what it queued is recorded before this process exits
+            return r;
+          }
+
+          @Override
+          public boolean writes() {
+            return true;
+          }
         }, tty)
         : replay("verify", (m, t) -> {
           JsonNode r = Dispatcher.replayJson(m.replayVerify(n -> {
@@ -88,6 +103,13 @@ final class ReplayCmd extends Main.Common implements Callable<Integer> {
           return null;
         }
         return reply.get("result");
+      }
+    }
+    if (!offline.writes()) {
+      try (Memoryd m = Memoryd.openForCheck(config())) {
+        return offline.run(m, tty);
+      } catch (ExecutionException e) {
+        throw new IOException("replay failed: " + e.getCause().getMessage(), e.getCause());
       }
     }
     try (Daemon d = Daemon.start(config(), false)) {

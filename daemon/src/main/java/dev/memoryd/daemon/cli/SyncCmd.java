@@ -28,7 +28,8 @@ final class SyncCmd {
     @Option(names = "--resolutions", description = "a JSON file (or - for stdin): [{path, section, take, content?}]"
         + " for the checked-out branch, or {branch: [...]}")
     String resolutions;
-    @Option(names = "--take", description = "PATH#SECTION=ours|theirs for the checked-out branch, repeatable")
+    @Option(names = "--take", description = "PATH#SECTION=ours|theirs for the checked-out branch, repeatable;"
+        + " SECTION: the heading (e.g. 'Current Focus') or the anchor the conflict names")
     java.util.List<String> takes = new java.util.ArrayList<>();
     @Option(names = "--actor", defaultValue = "user") String actor;
 
@@ -51,6 +52,14 @@ final class SyncCmd {
       try (SocketClient c = Main.connect(config())) {
         JsonNode reply = c.call("sync", p);
         int code = Main.print(reply);
+        if (code == Main.OK) {
+          // A branch that failed (a resolution that matched nothing, say) is also named on stderr.
+          for (JsonNode row : reply.get("result").path("branches")) {
+            if (row.has("error")) {
+              System.err.println("memoryd: branch " + row.path("branch").asText() + ": " + row.get("error").asText());
+            }
+          }
+        }
         return code == Main.OK && !reply.get("result").path("ok").asBoolean() ? Main.PROBLEMS : code;
       }
     }

@@ -115,6 +115,11 @@ public final class Sync {
           theirs.put(name, r.getObjectId());
         }
       }
+      String unmatched = unmatchedBranch(resolutions, theirs.keySet());
+      if (unmatched != null) {
+        return Outcome.fail(ErrorReason.INVALID_REQUEST, "resolutions for branch '" + unmatched + "' match nothing:"
+            + " the remote has no such branch to merge; nothing was merged");
+      }
       Map<String, ObjectId> retiredThere = new TreeMap<>();
       for (Ref r : git.repository().getRefDatabase().getRefsByPrefix(retiredPrefix)) {
         retiredThere.put(r.getName().substring(retiredPrefix.length()), r.getObjectId());
@@ -157,6 +162,20 @@ public final class Sync {
       out.put("ok", ok);
       return Outcome.ok(out);
     }
+  }
+
+  /** A branch that resolutions are given for but the remote does not have, or null. */
+  private String unmatchedBranch(JsonNode all, java.util.Set<String> remoteBranches) {
+    if (all == null || all.isNull() || all.isEmpty()) {
+      return null;
+    }
+    List<String> named = new ArrayList<>();
+    if (all.isArray()) {
+      named.add(branches.checkedOutName());
+    } else {
+      all.fieldNames().forEachRemaining(named::add);
+    }
+    return named.stream().filter(b -> !remoteBranches.contains(b)).findFirst().orElse(null);
   }
 
   /** An array is the checked-out branch's; an object maps branch names to arrays. */

@@ -296,6 +296,10 @@ public final class WritePipeline implements AutoCloseable {
           + ": the ledger lost lines; run 'memoryd ledger verify'");
     }
     if (durable > published) {
+      // Lines a merge brought in (a plain clone of a synced remote) are published, not lost.
+      published = HistoryHead.seq(git, git.head(), chain.branch(), published, durable);
+    }
+    if (durable > published) {
       rollForward(published); // first: it may drop a cut-off declaration's lines
     }
     Iterator<Event> it = chain.read(1);
