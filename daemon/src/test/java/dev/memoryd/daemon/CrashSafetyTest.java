@@ -22,7 +22,6 @@ import org.eclipse.jgit.api.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.memoryd.daemon.cli.Main;
 import dev.memoryd.daemon.cli.SocketClient;
 
 /**
@@ -223,29 +222,6 @@ class CrashSafetyTest {
   }
 
   static Process start(MemorydConfig cfg) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp",
-        System.getProperty("java.class.path"), Main.class.getName(), "serve", "--root",
-        cfg.root().toString(), "--key-file", cfg.keyFile().toString())
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(cfg.root().resolveSibling("daemon.log").toFile()))
-        .start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      if (!p.isAlive()) {
-        fail("daemon exited with " + p.exitValue() + "; log: "
-            + Files.readString(cfg.root().resolveSibling("daemon.log")));
-      }
-      try (SocketClient c = SocketClient.connect(cfg.socket())) {
-        if (c.call("ping", null).has("result")) {
-          return p;
-        }
-      } catch (IOException e) {
-        Thread.sleep(20);
-      }
-    }
-    p.destroyForcibly();
-    fail("daemon did not come up");
-    return p;
+    return DaemonProcess.start(cfg, cfg.root().resolveSibling("daemon.log")).process();
   }
 }
