@@ -75,7 +75,7 @@ class LedgerOnDiskTest extends ServedRootTest {
   }
 
   @Test
-  void aSegmentChangedByHand_isRefused_neverCommitted_andWritesResumeOnceItIsPutBack() throws Exception {
+  void aSegmentChangedByHand_refusesTheWrite_isPutBack_keptAsEvidence_andOpensADriftItem() throws Exception {
     assertTrue(append("one").has("result"));
     assertTrue(append("two").has("result"));
     Path seg = activeSegment();
@@ -84,20 +84,24 @@ class LedgerOnDiskTest extends ServedRootTest {
     String text = new String(bytes, StandardCharsets.UTF_8);
     int at = text.indexOf("\"rationale\":\"r\"");
     assertTrue(at > 0, text);
-    bytes[at + "\"rationale\":\"".length()] = 'x';
+    int byteAt = text.substring(0, at).getBytes(StandardCharsets.UTF_8).length; // the tree holds non-ASCII text
+    bytes[byteAt + "\"rationale\":\"".length()] = 'x';
     Files.write(seg, bytes);
-    String head = root.git("rev-parse", "HEAD").strip();
-
     JsonNode r = append("three");
     assertTrue(r.has("error"), r.toString());
-    assertEquals("unavailable", r.get("error").get("data").get("reason").asText());
+    JsonNode data = r.get("error").get("data");
+    assertEquals("unavailable", data.get("reason").asText());
     assertTrue(r.get("error").get("message").asText().contains(rel), r.toString());
-    assertEquals(head, root.git("rev-parse", "HEAD").strip(), "nothing committed");
-    assertFalse(root.git("show", "HEAD:" + rel).contains("\"rationale\":\"x\""));
+    assertFalse(root.git("show", "HEAD:" + rel).contains("\"rationale\":\"x\""), "nothing tampered committed");
+    assertFalse(root.file(CRITIC).contains("- three\n"), "the refused write changed nothing");
+    assertTrue(Files.readString(seg).startsWith(text), "memoryd's own lines are back");
+    byte[] kept = Files.readAllBytes(root.dir.resolve(data.get("kept").asText()));
+    assertTrue(new String(kept, StandardCharsets.UTF_8).contains("\"rationale\":\"x\""), "the changed copy is kept");
 
-    root.git("checkout", "--", rel);
     assertTrue(append("three").has("result"));
-    assertFalse(root.git("show", "HEAD:" + rel).contains("\"rationale\":\"x\""));
+    JsonNode drift = root.call("drift.list", null).get("result").get("items");
+    assertTrue(drift.toString().contains("ledger_tampered") && drift.toString().contains(rel), drift.toString());
+    assertFalse(root.git("log", "-p", "--", rel).contains("\"rationale\":\"x\""), "never committed");
     assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
     assertEquals(List.of(), root.git("status", "--porcelain").lines().toList());
   }

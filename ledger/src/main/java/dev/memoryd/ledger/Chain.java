@@ -572,6 +572,18 @@ public final class Chain {
         restoreActive();
     }
 
+    /**
+     * Puts this chain's bytes back over an active segment file that was changed by hand
+     * ({@link DiskState#ALTERED}), after keeping a copy of what was there in {@code keep}.
+     */
+    public void restoreAlteredActive(Path keep) throws IOException {
+        Path file = Layout.segmentFile(dir, activeSeg);
+        Files.createDirectories(keep.getParent());
+        Files.copy(file, keep, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.write(file, new byte[0]); // an empty file is a prefix: restoreActive may now overwrite it
+        restoreActive();
+    }
+
     /** Hands the finished active segment to sync/dirty bookkeeping before moving to the next. */
     private void retireActive() throws IOException {
         if (activeDirty) {

@@ -1410,9 +1410,12 @@ public final class WritePipeline implements AutoCloseable {
       moved = captureCommits(b, now);
     }
     if (moved.isEmpty()) {
-      moved = ledgerOnDisk(locks);
+      moved = ledgerOnDisk(b, now, locks);
     }
     if (moved.isPresent()) {
+      if (!b.accepted.isEmpty()) {
+        publish(b, now, locks); // what memoryd itself records of the refusal's cause (a drift item)
+      }
       WriteOutcome refused = new WriteOutcome.Rejected(-1, moved.get());
       batch.forEach(p -> p.future.complete(refused));
       return;
@@ -1523,7 +1526,7 @@ public final class WritePipeline implements AutoCloseable {
    * a human's edit. Any other difference is tampering: refused, and nothing is appended to or
    * committed from a segment that is not what the chain wrote.
    */
-  private Optional<Failure> ledgerOnDisk(Locks locks) throws IOException, RedoBatch, LockedOut {
+  private Optional<Failure> ledgerOnDisk(Batch b, Instant now, Locks locks) throws IOException, RedoBatch, LockedOut {
     Chain.DiskState state = chain.activeOnDisk();
     if (state == Chain.DiskState.INTACT) {
       rewrittenSince = 0;
@@ -1531,11 +1534,24 @@ public final class WritePipeline implements AutoCloseable {
     }
     String segment = chain.activeSegmentPath();
     if (state == Chain.DiskState.ALTERED) {
+      // Nothing is appended to, or committed from, a segment that is not what the chain wrote: the
+      // chain's own bytes go back, the changed copy is kept as evidence, and a drift item says so.
       long line = chain.firstAlteredSeq();
+      String kept = ".memoryd/tampered/" + segment.replace('/', '_') + "." + clock.millis();
+      chain.restoreAlteredActive(files.root().resolve(kept));
+      String reason = "line " + line + " of ledger segment " + segment + " was changed on disk; memoryd put back the"
+          + " lines it wrote (the changed copy is kept in " + kept + ")";
+      RepoPath path = RepoPath.of(segment);
+      Mutation.Done d = new Mutation.Done(Map.of(), List.of(HumanCapture.flagged(path, ids.next().value(),
+          new dev.memoryd.grammar.human.HumanEdits.Breaks("ledger_tampered", reason, List.of()), null,
+          JsonNodeFactory.instance.objectNode().put("source", "work_tree").put("kept", kept))), true);
+      WriteRequest req = WriteRequest.of((src, t) -> d, "ledger segment " + segment + " was changed on disk", "memoryd");
+      b.accept(new Pending(req, new CompletableFuture<>()), d, req, null, now); // recorded with this batch
+      LOG.warning(reason);
       return Optional.of(new Failure(ErrorReason.UNAVAILABLE, "ledger segment " + segment + " was changed on disk"
-          + " (line " + line + " is not what memoryd wrote); nothing was recorded and writes wait until it is put back:"
-          + " 'git checkout -- " + segment + "' restores the committed lines; 'memoryd ledger verify' shows the"
-          + " difference", Map.of("segment", segment, "line", line, "recorded", false)));
+          + " (line " + line + " is not what memoryd wrote); nothing was recorded: memoryd put its lines back, kept the"
+          + " changed copy in " + kept + " and opened a drift item; retry",
+          Map.of("segment", segment, "line", line, "kept", kept, "recorded", false)));
     }
     long nowN = System.nanoTime();
     if (rewrittenSince == 0) {
@@ -1670,6 +1686,9 @@ public final class WritePipeline implements AutoCloseable {
         long t6 = System.nanoTime();
         stats.add(PhaseStats.Phase.GIT_FLUSH, t6 - t5);
         lockIndex(locks);
+        if (rewrittenByGit(b, finalFiles, locks)) {
+          throw new RedoBatch();
+        }
         long w = System.nanoTime();
         stats.add(PhaseStats.Phase.INDEX_LOCK, w - t6);
         written = true;
@@ -1734,6 +1753,42 @@ public final class WritePipeline implements AutoCloseable {
       batchesSinceCompaction = 0;
       compaction = compactor.submit(this::compact);
     }
+  }
+
+  /**
+   * Whether a git command (a stash, a reset, a checkout) rewrote the ledger segment or a file this
+   * batch read, between the batch's reading and now: the batch then rests on a state that is
+   * gone and is redone on top of the new one. Git records what it writes in the index, which is
+   * how its rewrite is told from an editor's save (that one is kept and captured next).
+   */
+  private boolean rewrittenByGit(Batch b, Map<String, byte[]> finalFiles, Locks locks) throws IOException {
+    if (chain.activeOnDisk() != Chain.DiskState.INTACT) {
+      return true;
+    }
+    if (locks.index == null) {
+      return false;
+    }
+    org.eclipse.jgit.dircache.DirCache dc = locks.index.cache();
+    try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
+      for (String f : finalFiles.keySet()) {
+        Optional<String> seen = b.diskSeen.get(RepoPath.of(f));
+        if (seen == null) {
+          continue;
+        }
+        java.nio.file.Path file = files.root().resolve(f);
+        Optional<byte[]> now = java.nio.file.Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+            ? Optional.of(java.nio.file.Files.readAllBytes(file)) : Optional.empty();
+        if (now.map(x -> new String(x, StandardCharsets.UTF_8)).equals(seen)) {
+          continue;
+        }
+        ObjectId id = now.map(x -> fmt.idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, x)).orElse(null);
+        org.eclipse.jgit.dircache.DirCacheEntry e = dc.getEntry(f);
+        if (e != null ? e.getObjectId().equals(id) : id == null) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** What each file the batch writes held before it: the batch's own reading, else the branch head's text. */
