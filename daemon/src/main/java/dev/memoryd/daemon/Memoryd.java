@@ -157,7 +157,12 @@ public final class Memoryd implements AutoCloseable {
         return new WritePipeline.IoAction() {
           @Override
           public void run() throws IOException {
-            st.publish(expected, skipped);
+            st.publish(expected, skipped, false);
+          }
+
+          @Override
+          public void settle() throws IOException {
+            st.syncDirs();
           }
 
           @Override

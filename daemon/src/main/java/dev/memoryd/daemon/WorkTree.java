@@ -231,6 +231,16 @@ final class WorkTree {
      * it tells a concurrent save by a human from the daemon's own state, and the human's save wins.
      */
     void publish(Map<String, Optional<String>> expected, java.util.function.Consumer<String> skipped) throws IOException {
+      publish(expected, skipped, true);
+    }
+
+    /**
+     * As {@link #publish(Map, java.util.function.Consumer)}; with {@code syncDirs} false the
+     * directories are not fsynced here but by {@link #syncDirs()} later (so a caller holding a
+     * lock others wait for can make the renames durable after letting it go).
+     */
+    void publish(Map<String, Optional<String>> expected, java.util.function.Consumer<String> skipped,
+        boolean syncDirs) throws IOException {
       // Any order is safe (the ledger already holds every line these files reflect and recovery
       // redoes what a crash cut short), so each directory's renames and its fsync run
       // concurrently with the other directories': one after the other, a batch of files in
@@ -250,8 +260,15 @@ final class WorkTree {
           }
           replace(m[0], m[1]);
         }
-        fsyncDir(dir);
+        if (syncDirs) {
+          fsyncDir(dir);
+        }
       });
+    }
+
+    /** Fsyncs the directories the renames changed. */
+    void syncDirs() throws IOException {
+      forEach(dirs, WorkTree::fsyncDir);
     }
 
     void abort() throws IOException {

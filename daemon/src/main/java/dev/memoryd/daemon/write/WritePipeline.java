@@ -133,6 +133,9 @@ public final class WritePipeline implements AutoCloseable {
 
     /** Gives up what {@link #run} would have done (e.g. removes staged temp files). */
     default void abort() throws IOException {}
+
+    /** Makes what {@link #run} did durable where run left that for later (directory fsyncs). */
+    default void settle() throws IOException {}
   }
 
   /** Poison pill: interrupting the writer could close its file channels mid-write. */
@@ -1637,6 +1640,7 @@ public final class WritePipeline implements AutoCloseable {
     // The renames wait for the ledger to be durable; the temp files are written meanwhile.
     CompletableFuture<Void> durable = new CompletableFuture<>();
     Set<String> skipped = ConcurrentHashMap.newKeySet();
+    java.util.concurrent.atomic.AtomicReference<IoAction> placed = new java.util.concurrent.atomic.AtomicReference<>();
     Future<?> staged = stager.submit(() -> {
       long s0 = System.nanoTime();
       Map<String, Optional<String>> expected = new HashMap<>();
@@ -1658,6 +1662,7 @@ public final class WritePipeline implements AutoCloseable {
         throw e;
       }
       long r0 = System.nanoTime();
+      placed.set(a);
       a.run(); // only now: the ledger holds every line these files reflect
       stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - r0);
       return null;
@@ -1728,6 +1733,19 @@ public final class WritePipeline implements AutoCloseable {
         clean.keySet().removeAll(skipped);
         recordIndex(locks, clean, sizes, gb.removed());
       }
+    }
+    // The renames are made durable after the index lock is let go (git commands wait for no fsync
+    // of ours but the ledger's) and before anyone is answered.
+    IoAction renamed = placed.get();
+    if (renamed != null) {
+      long d0 = System.nanoTime();
+      try {
+        renamed.settle();
+      } catch (IOException e) {
+        // Published already; the ledger, fsynced first, lets recovery redo a rename a crash loses.
+        LOG.log(Level.WARNING, "could not fsync the directories of a write; the ledger holds it", e);
+      }
+      stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - d0);
     }
     overlay.forEach((p, t) -> {
       if (isMemoryFile(p)) { // only memory files are compared with what humans saved
