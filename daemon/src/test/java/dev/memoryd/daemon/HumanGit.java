@@ -56,7 +56,18 @@ final class HumanGit {
      */
     boolean lockBusy() {
       return exit != 0 && (out.contains("index.lock': File exists") || out.contains("cannot lock ref")
-          || out.contains(".lock': File exists"));
+          || out.contains(".lock': File exists") || silentStashRefresh());
+    }
+
+    /**
+     * {@code git stash} and {@code stash pop} refresh the index first and, when its lock is
+     * busy, exit 1 saying nothing (pop adds only "The stash entry is kept..."): git 2.39's
+     * stash.c ignores the lock error of refresh_and_write_cache.
+     */
+    private boolean silentStashRefresh() {
+      String o = out.strip();
+      return !args.isEmpty() && args.get(0).equals("stash") && exit == 1
+          && (o.isEmpty() || o.equals("The stash entry is kept in case you need it again."));
     }
 
     /** A lock failure on a ref: git may have done its work on the files and failed to move the ref. */

@@ -1517,22 +1517,21 @@ public final class WritePipeline implements AutoCloseable {
     replies.forEach(Runnable::run);
   }
 
-  /** When a git command was first seen to have rewritten the working tree without moving the branch. */
-  private long rewrittenSince;
-  private static final long REWRITE_GRACE_NANOS = Long.getLong("memoryd.rewriteGraceMs", 500) * 1_000_000;
+  /** How long a git command that rewrote the working tree is given to move the branch (git waits 100 ms for a ref lock). */
+  private static final long REWRITE_GRACE_NANOS = Long.getLong("memoryd.rewriteGraceMs", 250) * 1_000_000;
 
   /**
    * Checks the chain's active segment on disk before anything is appended to it. An older
-   * version there means a git command (a reset, a checkout) rewrote the working tree: while it
-   * may still move the branch, the batch is refused; once it plainly failed to, the branch's
-   * files are put back ({@link dev.memoryd.daemon.git.RolledBackTree}) instead of being taken for
-   * a human's edit. Any other difference is tampering: refused, and nothing is appended to or
-   * committed from a segment that is not what the chain wrote.
+   * version there means a git command (a reset, a checkout) rewrote the working tree: holding
+   * the index, the batch gives it time to move the branch (then the batch is redone and sees a
+   * reset); when it failed to, the branch's files are put back ({@link
+   * dev.memoryd.daemon.git.RolledBackTree}) instead of being taken for a human's edit. Any other
+   * difference is tampering: the chain's bytes are put back, the changed copy kept, a drift item
+   * recorded with this batch and its declarations refused; nothing tampered is committed.
    */
   private Optional<Failure> ledgerOnDisk(Batch b, Instant now, Locks locks) throws IOException, RedoBatch, LockedOut {
     Chain.DiskState state = chain.activeOnDisk();
     if (state == Chain.DiskState.INTACT) {
-      rewrittenSince = 0;
       return Optional.empty();
     }
     String segment = chain.activeSegmentPath();
@@ -1556,25 +1555,31 @@ public final class WritePipeline implements AutoCloseable {
           + " changed copy in " + kept + " and opened a drift item; retry",
           Map.of("segment", segment, "line", line, "kept", kept, "recorded", false)));
     }
-    long nowN = System.nanoTime();
-    if (rewrittenSince == 0) {
-      rewrittenSince = nowN;
-      // Looks again once the grace is over, even if no write comes to trigger it.
-      CompletableFuture.delayedExecutor(REWRITE_GRACE_NANOS / 1_000_000 + 100, java.util.concurrent.TimeUnit.MILLISECONDS)
-          .execute(() -> capture(List.of()));
-    }
     if (index == null) {
       chain.restoreOlderActive(); // no working tree of its own: only the segment file can be behind
-      rewrittenSince = 0;
       return Optional.empty();
     }
-    if (nowN - rewrittenSince < REWRITE_GRACE_NANOS) {
-      return Optional.of(new Failure(ErrorReason.UNAVAILABLE, "a git command (reset or checkout?) has just rewritten"
-          + " the working tree of " + branch.value() + " without moving the branch; nothing was recorded: retry",
-          Map.of("segment", segment, "recorded", false)));
+    // The git command that wrote the older tree may be waiting for the ref lock this batch holds
+    // (git waits 100 ms for a ref lock). Holding the index keeps a human's commit from recording
+    // the rolled-back files meanwhile; the ref lock is let go so the command can finish.
+    lockIndex(locks);
+    git.releaseRef();
+    long deadline = System.nanoTime() + REWRITE_GRACE_NANOS;
+    while (java.util.Objects.equals(git.refNow(), git.head()) && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while waiting for a git command");
+      }
+    }
+    if (!git.holdRef(locks.waitMs)) {
+      throw new LockedOut(git.refLockFile());
+    }
+    if (!java.util.Objects.equals(git.refNow(), git.head())) {
+      throw new RedoBatch(); // it moved the branch: the next try sees a reset, not a rewrite
     }
     // The branch never moved: the git command failed half-way. What it wrote is not a human's edit.
-    lockIndex(locks);
     dev.memoryd.daemon.git.WorkTreeIndex.Held idx = locks.index;
     Map<String, ObjectId> repaired = dev.memoryd.daemon.git.RolledBackTree.repair(git, files.root(), idx.cache());
     Map<String, Long> sizes = new HashMap<>();
@@ -1582,8 +1587,6 @@ public final class WritePipeline implements AutoCloseable {
       chain.restoreOlderActive();
     }
     idx.note(repaired, sizes);
-    recorded.clear();
-    rewrittenSince = 0;
     LOG.warning("a git command rewrote the working tree without moving branch " + branch.value()
         + "; put back the branch's version of " + repaired.keySet());
     return Optional.empty();
