@@ -78,7 +78,8 @@ public final class Daemon implements AutoCloseable {
     try {
       Files.writeString(pidFile, ProcessHandle.current().pid() + "\n", StandardCharsets.UTF_8);
       svc = Memoryd.open(cfg);
-      server = new SocketServer(cfg.socket(), new Dispatcher(svc), cfg.maxLineBytes(), cfg.idleTimeout());
+      server = new SocketServer(cfg.socket(), new Dispatcher(svc), cfg.maxLineBytes(), cfg.idleTimeout(),
+          cfg.maxConnections());
       server.start();
       if (watch) {
         svc.startWatching();

@@ -22,12 +22,25 @@ public record MemorydConfig(
     SecureRandom random,
     Duration halfLife,
     Duration quiet,
-    Duration rescanEvery) {
+    Duration rescanEvery,
+    int maxConnections) {
 
   public static final String DEFAULT_BRANCH = "main";
+  public static final int DEFAULT_MAX_CONNECTIONS = 1024;
 
   public MemorydConfig {
     root = root.toAbsolutePath().normalize();
+    if (maxConnections < 1) {
+      throw new IllegalArgumentException("the connection limit must be at least 1, not " + maxConnections);
+    }
+  }
+
+  /** With the default connection limit. */
+  public MemorydConfig(Path root, Path keyFile, String branch, Path templatesDir, int maxLineBytes,
+      Duration idleTimeout, int maxBatch, int segmentLines, Clock clock, SecureRandom random,
+      Duration halfLife, Duration quiet, Duration rescanEvery) {
+    this(root, keyFile, branch, templatesDir, maxLineBytes, idleTimeout, maxBatch, segmentLines, clock,
+        random, halfLife, quiet, rescanEvery, DEFAULT_MAX_CONNECTIONS);
   }
 
   public static MemorydConfig defaults(Path root, Path keyFile) {
@@ -38,17 +51,17 @@ public record MemorydConfig(
 
   public MemorydConfig withIdleTimeout(Duration d) {
     return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, d, maxBatch,
-        segmentLines, clock, random, halfLife, quiet, rescanEvery);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections);
   }
 
   public MemorydConfig withTemplatesDir(Path dir) {
     return new MemorydConfig(root, keyFile, branch, dir, maxLineBytes, idleTimeout, maxBatch,
-        segmentLines, clock, random, halfLife, quiet, rescanEvery);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections);
   }
 
   public MemorydConfig withMaxLineBytes(int n) {
     return new MemorydConfig(root, keyFile, branch, templatesDir, n, idleTimeout, maxBatch,
-        segmentLines, clock, random, halfLife, quiet, rescanEvery);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections);
   }
 
   /** Half-life of time-based staleness (Slices v1): FRESH/STALE in listings and search. */
@@ -57,7 +70,7 @@ public record MemorydConfig(
       throw new IllegalArgumentException("the staleness half-life must be positive");
     }
     return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, idleTimeout, maxBatch,
-        segmentLines, clock, random, d, quiet, rescanEvery);
+        segmentLines, clock, random, d, quiet, rescanEvery, maxConnections);
   }
 
   /**
@@ -69,7 +82,16 @@ public record MemorydConfig(
       throw new IllegalArgumentException("the quiet period and the rescan interval cannot be negative");
     }
     return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, idleTimeout, maxBatch,
-        segmentLines, clock, random, halfLife, quiet, rescanEvery);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections);
+  }
+
+  /**
+   * At most this many client connections are open at once (lowered further when the process's
+   * open-file limit is too low to leave the writer its descriptors).
+   */
+  public MemorydConfig withMaxConnections(int n) {
+    return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, idleTimeout, maxBatch,
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, n);
   }
 
   public Path stateDir() {

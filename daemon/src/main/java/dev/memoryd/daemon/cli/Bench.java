@@ -57,6 +57,12 @@ final class Bench implements Callable<Integer> {
   @Option(names = "--chunks", defaultValue = "100000", description = "scope mode: chunks declared") int chunks;
   @Option(names = "--refs", defaultValue = "1000", description = "refs mode: file references reconciled") int refs;
   @Option(names = "--per-declare", defaultValue = "2000", description = "scope mode: chunks per declaration") int perDeclare;
+  @Option(names = "--bare-jvm", description = "start the daemon on the JVM's defaults instead of the launcher's"
+      + " serve settings (" + ServeJvmOptions.FILE + "), to compare them") boolean bareJvm;
+  @Option(names = "--idle-s", defaultValue = "0", description = "write mode: also measure the daemon's resident"
+      + " memory after this many idle seconds, before the run and after it") int idleS;
+
+  private List<String> daemonJvm;
 
   @Override
   public Integer call() throws Exception {
@@ -64,6 +70,7 @@ final class Bench implements Callable<Integer> {
     Path key = dir.resolveSibling(dir.getFileName() + ".key");
     MemorydConfig cfg = MemorydConfig.defaults(dir, key);
     Memoryd.init(cfg, null);
+    daemonJvm = daemonJvm();
     Process daemon = startDaemon(cfg, quietMs);
     ObjectNode out = JsonRpc.MAPPER.createObjectNode();
     if (!mode.equals("write")) {
@@ -98,7 +105,14 @@ final class Bench implements Callable<Integer> {
       System.out.println(JsonRpc.MAPPER.writeValueAsString(out));
       return 0;
     }
+    ObjectNode rss = out.putObject("daemon_rss_mb");
+    out.put("daemon_jvm", String.join(" ", daemonJvm));
     try {
+      rss.put("started", rssMb(daemon, "VmRSS"));
+      if (idleS > 0) {
+        Thread.sleep(idleS * 1000L);
+        rss.put("idle_before", rssMb(daemon, "VmRSS"));
+      }
       int parts = Math.max(clients, 1);
       try (SocketClient c = SocketClient.connect(cfg.socket())) {
         check(c.call("write", decl("bench-setup", createOps(parts))));
@@ -107,6 +121,7 @@ final class Bench implements Callable<Integer> {
         prefill(cfg, parts);
       }
       run(cfg, parts, warmup, null);
+      rss.put("after_warmup", rssMb(daemon, "VmRSS"));
       settle();
       long[] lat = new long[writes];
       long jit0 = jitMs(cfg);
@@ -126,6 +141,13 @@ final class Bench implements Callable<Integer> {
       out.put("jit_ms_measured", jitDuring);
       try (SocketClient c = SocketClient.connect(cfg.socket())) {
         out.set("write_stats", c.call("ping", null).path("result").path("write_stats"));
+      }
+      rss.put("after", rssMb(daemon, "VmRSS"));
+      rss.put("peak", rssMb(daemon, "VmHWM"));
+      rss.put("after_anon", rssMb(daemon, "RssAnon")); // the rest is mapped files (jar, index)
+      if (idleS > 0) {
+        Thread.sleep(idleS * 1000L);
+        rss.put("idle_after", rssMb(daemon, "VmRSS"));
       }
     } finally {
       daemon.destroy();
@@ -433,16 +455,30 @@ final class Bench implements Callable<Integer> {
     return Math.round(d * 1000) / 1000.0;
   }
 
-  private static Process startDaemon(MemorydConfig cfg, long quietMs) throws IOException, InterruptedException {
+  /**
+   * The daemon's JVM options: the launcher's serve settings (none with {@code --bare-jvm}), then
+   * {@code MEMORYD_DAEMON_JAVA_OPTS} (a JFR recording, another collector...).
+   */
+  private List<String> daemonJvm() throws IOException {
+    String extra = System.getenv("MEMORYD_DAEMON_JAVA_OPTS");
+    return ServeJvmOptions.withExtra(bareJvm ? List.of() : ServeJvmOptions.read(ServeJvmOptions.locate()),
+        extra == null || extra.isBlank() ? List.of() : List.of(extra.trim().split("\\s+")));
+  }
+
+  /** A line of the daemon's /proc status ({@code VmRSS}, {@code VmHWM}) in MB. */
+  private static double rssMb(Process p, String field) throws IOException {
+    for (String l : Files.readAllLines(Path.of("/proc", String.valueOf(p.pid()), "status"))) {
+      if (l.startsWith(field + ":")) {
+        return round(Long.parseLong(l.replaceAll("\\D", "")) / 1024.0);
+      }
+    }
+    throw new IOException("no " + field + " in /proc/" + p.pid() + "/status");
+  }
+
+  private Process startDaemon(MemorydConfig cfg, long quietMs) throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java));
-    String extra = System.getenv("MEMORYD_DAEMON_JAVA_OPTS"); // e.g. a JFR recording, another GC
-    if (extra == null || !extra.contains("GC")) {
-      cmd.add("-XX:+UseParallelGC");
-    }
-    if (extra != null && !extra.isBlank()) {
-      cmd.addAll(List.of(extra.trim().split("\\s+")));
-    }
+    cmd.addAll(daemonJvm);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve",
         "--root", cfg.root().toString(), "--key-file", cfg.keyFile().toString(), "--quiet-ms", String.valueOf(quietMs)));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true)

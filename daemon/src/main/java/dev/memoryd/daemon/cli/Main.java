@@ -163,6 +163,11 @@ public final class Main implements Runnable {
     @Option(names = "--max-line-bytes", defaultValue = "1048576", description = "request size limit")
     int maxLine;
 
+    @Option(names = "--max-connections", defaultValue = "1024",
+        description = "refuse client connections beyond this many open at once (lowered if the open-file"
+            + " limit is too low to leave the writer its descriptors)")
+    int maxConnections;
+
     @Option(names = "--quiet-ms", defaultValue = "2000",
         description = "capture a human's edits once the working tree has been still this long")
     long quietMs;
@@ -177,8 +182,12 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() throws Exception {
+      if (maxConnections < 1) {
+        System.err.println("memoryd: --max-connections must be at least 1, not " + maxConnections);
+        return PROBLEMS;
+      }
       MemorydConfig cfg = config().withIdleTimeout(Duration.ofMillis(idleMs)).withMaxLineBytes(maxLine)
-          .withWatch(Duration.ofMillis(quietMs), Duration.ofSeconds(rescanS));
+          .withMaxConnections(maxConnections).withWatch(Duration.ofMillis(quietMs), Duration.ofSeconds(rescanS));
       if (init || !Files.isDirectory(cfg.root().resolve(".git"))) {
         if (!init && Files.exists(cfg.root()) && !isEmptyDir(cfg.root())) {
           System.err.println("memoryd: " + cfg.root() + " is not a memory root; run 'bin/memoryd init --root "
