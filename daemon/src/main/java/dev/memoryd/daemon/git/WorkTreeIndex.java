@@ -13,7 +13,6 @@ import java.util.function.Function;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheEditor;
 import org.eclipse.jgit.dircache.DirCacheEntry;
-import org.eclipse.jgit.errors.LockFailedException;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
@@ -31,6 +30,9 @@ import org.eclipse.jgit.lib.Repository;
 public final class WorkTreeIndex {
   private final Repository repo;
   private final Path workTree;
+  /** The index as last read or written under the lock (one writer thread uses it). */
+  private DirCache cached;
+  private boolean parsed;
 
   public WorkTreeIndex(Repository repo, Path workTree) {
     this.repo = repo;
@@ -49,9 +51,24 @@ public final class WorkTreeIndex {
   public Optional<Held> lock(long waitMs) throws IOException {
     long deadline = System.nanoTime() + waitMs * 1_000_000;
     while (true) {
-      try {
-        return Optional.of(new Held(repo.lockDirCache()));
-      } catch (LockFailedException e) {
+      if (cached == null) {
+        cached = new DirCache(repo.getIndexFile(), repo.getFS());
+      }
+      if (cached.lock()) {
+        try {
+          // Parsed again only when someone else wrote it since: usually memoryd wrote it last.
+          if (!parsed || cached.isOutdated()) {
+            cached.read();
+            parsed = true;
+          }
+        } catch (IOException | RuntimeException e) {
+          cached.unlock();
+          cached = null;
+          parsed = false;
+          throw e;
+        }
+        return Optional.of(new Held(cached));
+      } else {
         if (System.nanoTime() > deadline) {
           return Optional.empty();
         }
@@ -135,6 +152,9 @@ public final class WorkTreeIndex {
           });
         }
         ed.commit();
+      } catch (IOException | RuntimeException e) {
+        parsed = false; // what is on disk is unknown now: read it again next time
+        throw e;
       } finally {
         d.unlock();
       }

@@ -1756,6 +1756,7 @@ public final class WritePipeline implements AutoCloseable {
       }
     });
     captured = git.head();
+    health.succeeded(); // before any reply: a client that asks right after sees the writer as it is
     stats.batch(accepted.size());
     // Listeners see the batch before any client hears of it, so a reply never outruns them.
     for (List<Event> ev : events) {
