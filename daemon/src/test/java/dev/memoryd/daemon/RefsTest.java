@@ -109,6 +109,21 @@ class RefsTest extends ServedRootTest {
   }
 
   @Test
+  void resolvingADeletedReferencesDriftItem_pointsToRetire_notToRepin() throws Exception {
+    add("src/engine.txt", other);
+    git(other, "rm", "-q", "src/engine.txt");
+    git(other, "commit", "-q", "-m", "drop the engine");
+    JsonNode f = single(ok(root.call("refs.reconcile", "{}")).get("findings"));
+    for (String how : List.of("dismiss", "accept_current")) {
+      JsonNode r = root.call("drift.resolve", "{\"id\":\"" + f.get("drift_id").asText() + "\",\"resolution\":\""
+          + how + "\"}");
+      String msg = r.path("error").path("message").asText();
+      assertTrue(msg.contains("refs retire " + f.get("id").asText()), how + ": " + r);
+      assertFalse(msg.contains("repin"), how + ": " + r);
+    }
+  }
+
+  @Test
   void unchangedFile_recordsNothingEvenWhenOtherFilesChanged() throws Exception {
     add("src/engine.txt", other);
     write(other, "src/notes.txt", "more notes\n");

@@ -682,6 +682,12 @@ public final class RefStore {
   private CompletableFuture<WriteOutcome> resolveDrift(DriftQueue.Entry item, DriftQueue.Resolution how, String actor,
       String note) {
     String pointerId = item.path().value().substring(".slices/".length(), item.path().value().length() - ".slice".length());
+    if (DELETED.equals(item.kind())) {
+      // Nothing is left to pin: repinning (or accepting the current file) can only fail.
+      return CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1, new Failure(ErrorReason.INVALID_REQUEST,
+          "drift item " + item.id() + " is a file reference whose file was deleted (" + item.kind() + "); retire the"
+              + " reference with 'memoryd refs retire " + pointerId + "'", Map.of("id", pointerId))));
+    }
     if (!(how instanceof DriftQueue.AcceptCurrent)) {
       return CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1, new Failure(ErrorReason.INVALID_REQUEST,
           "drift item " + item.id() + " is a file reference (" + item.kind() + "); resolve it with 'memoryd refs repin "
