@@ -150,6 +150,20 @@ class BadInputTest {
   }
 
   @Test
+  void loneSurrogateInIdOrMemberName_orInfiniteNumber_isInvalidRequestNamingWhere() throws Exception {
+    JsonNode id = raw("{\"jsonrpc\":\"2.0\",\"id\":\"a\\ud800\",\"method\":\"ping\"}");
+    assertEquals("invalid_request", reason(id), id.toString());
+    assertEquals("id", id.path("error").path("data").path("field").asText(), id.toString());
+    assertTrue(id.get("id").isNull(), "an id that cannot be written back is answered as null: " + id);
+    JsonNode key = raw("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"\\udfff\":1}");
+    assertEquals("request", key.path("error").path("data").path("field").asText(), key.toString());
+    JsonNode inf = raw("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"history\",\"params\":{\"path\":\"" + CRITIC
+        + "\",\"limit\":1e400}}");
+    assertEquals("params.limit", inf.path("error").path("data").path("field").asText(), inf.toString());
+    assertTrue(inf.path("error").path("message").asText().contains("out of range"), inf.toString());
+  }
+
+  @Test
   void controlCharacterInMemoryTextOrRationale_isRefusedNamingTheField_tabAndNewlineAreNot() throws Exception {
     JsonNode item = raw(W + "\"ops\":[" + ITEM + "\"a\\u0000b\"}],\"rationale\":\"r\"}}");
     assertEquals("invalid_op", reason(item), item.toString());
