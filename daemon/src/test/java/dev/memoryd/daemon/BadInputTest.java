@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -109,6 +110,141 @@ class BadInputTest {
     JsonNode r = raw(line);
     assertEquals(reason, reason(r), r.toString());
     assertTrue(r.path("error").path("message").asText().length() > 5, r.toString());
+  }
+
+  /** A valid write still commits (the writer did not stop); the tree it changes is the new baseline. */
+  private void assertWriterStillWrites() throws Exception {
+    JsonNode w = root.call("write", "{\"ops\":[{\"op\":\"append_item\",\"path\":\"users/sam/overview.md\","
+        + "\"section\":\"Confirmed Parts\",\"item\":\"still writing " + System.nanoTime() + "\"}],\"rationale\":\"r\"}");
+    assertTrue(w.has("result"), "the writer must keep writing after bad input: " + w);
+    treeBefore = snapshot();
+  }
+
+  private static final String W = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{";
+  private static final String ITEM = "{\"op\":\"append_item\",\"path\":\"users/sam/overview.md\",\"section\":\"Confirmed Parts\",\"item\":";
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      W + "\"ops\":[" + ITEM + "\"x \\ud800\"}],\"rationale\":\"r\"}}|params.ops[0].item",
+      W + "\"ops\":[" + ITEM + "\"x\"}],\"rationale\":\"r \\udfff\"}}|params.rationale",
+      W + "\"ops\":[" + ITEM + "\"x\"}],\"actor\":\"\\udc00\\ud800\"}}|params.actor",
+      W + "\"ops\":[" + ITEM + "\"x\",\"\\ud800\":1}]}}|params.ops[0]",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"slip.send\",\"params\":{\"message\":{\"conv_id\":1,\"turn\":1,\"src\":0,\"dst\":1,"
+          + "\"act\":\"ASK\",\"frame\":\"TASK\",\"slots\":{\"topic\":\"a\\ud800\"}}}}|params.message.slots.topic",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"read\",\"params\":{\"path\":\"users/\\ud800.md\"}}|params.path",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"lint\",\"params\":{\"path\":\"\\ud800\"}}|params.path",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"branch.merge\",\"params\":{\"from\":\"\\ud800\"}}|params.from",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"branch.create\",\"params\":{\"name\":\"b\\ud800\"}}|params.name",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"branch.delete\",\"params\":{\"name\":\"\\udc00\\ud800\"}}|params.name",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"read\",\"params\":{\"path\":\"" + CRITIC + "\",\"branch\":\"\\ud800\"}}|params.branch",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"scope\",\"params\":{\"scopes\":[\"x\"],\"branch\":\"\\ud800\"}}|params.branch",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"search\",\"params\":{\"q\":\"\\ud800*\"}}|params.q",
+  })
+  void loneSurrogateAnywhere_isInvalidRequestNamingTheField_andWriterKeepsWriting(String line, String field) throws Exception {
+    JsonNode r = raw(line);
+    assertEquals("invalid_request", reason(r), r.toString());
+    assertEquals(field, r.path("error").path("data").path("field").asText(), r.toString());
+    assertTrue(r.path("error").path("message").asText().contains("lone surrogate"), r.toString());
+    assertEquals(1, r.path("id").asInt(), "the reply answers the request: " + r);
+    assertWriterStillWrites();
+  }
+
+  @Test
+  void loneSurrogateInIdOrMemberName_orInfiniteNumber_isInvalidRequestNamingWhere() throws Exception {
+    JsonNode id = raw("{\"jsonrpc\":\"2.0\",\"id\":\"a\\ud800\",\"method\":\"ping\"}");
+    assertEquals("invalid_request", reason(id), id.toString());
+    assertEquals("id", id.path("error").path("data").path("field").asText(), id.toString());
+    assertTrue(id.get("id").isNull(), "an id that cannot be written back is answered as null: " + id);
+    JsonNode key = raw("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"\\udfff\":1}");
+    assertEquals("request", key.path("error").path("data").path("field").asText(), key.toString());
+    JsonNode inf = raw("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"history\",\"params\":{\"path\":\"" + CRITIC
+        + "\",\"limit\":1e400}}");
+    assertEquals("params.limit", inf.path("error").path("data").path("field").asText(), inf.toString());
+    assertTrue(inf.path("error").path("message").asText().contains("out of range"), inf.toString());
+  }
+
+  @Test
+  void controlCharacterInMemoryTextOrRationale_isRefusedNamingTheField_tabAndNewlineAreNot() throws Exception {
+    JsonNode item = raw(W + "\"ops\":[" + ITEM + "\"a\\u0000b\"}],\"rationale\":\"r\"}}");
+    assertEquals("invalid_op", reason(item), item.toString());
+    assertEquals("ops[0].item", item.path("error").path("data").path("field").asText(), item.toString());
+    JsonNode content = raw(W + "\"ops\":[{\"op\":\"replace_section\",\"path\":\"" + CRITIC
+        + "\",\"section\":\"Role\",\"content\":\"\\u001b[31mred\"}]}}");
+    assertEquals("ops[0].content", content.path("error").path("data").path("field").asText(), content.toString());
+    JsonNode rationale = raw(W + "\"ops\":[" + ITEM + "\"x\"}],\"rationale\":\"r\\u0000\"}}");
+    assertEquals("invalid_request", reason(rationale), rationale.toString());
+    assertEquals("params.rationale", rationale.path("error").path("data").path("field").asText(), rationale.toString());
+    assertEquals(treeBefore, snapshot(), "refused writes change nothing");
+    JsonNode ok = raw(W + "\"ops\":[" + ITEM + "\"tab\\there\"}],\"rationale\":\"line one\\n\\tline two\"}}");
+    assertTrue(ok.has("result"), ok.toString());
+    assertTrue(root.file("users/sam/overview.md").contains("- tab\there"), "the item is written as sent");
+    treeBefore = snapshot();
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "branch.create|{\"name\":\"refs/heads/main\"}|starts with refs/",
+      "branch.create|{\"name\":\"HEAD\"}|HEAD",
+      "branch.create|{\"name\":\"-rf\"}|starts with -",
+      "branch.create|{\"name\":\"a\\u0001b\"}|control character",
+      "branch.create|{\"name\":\"LONG300\"}|longer than 100 bytes",
+      "branch.create|{\"name\":\"feature\",\"from\":\"refs/heads/main\"}|starts with refs/",
+      "branch.delete|{\"name\":\"LONG300\"}|longer than 100 bytes",
+      "branch.merge|{\"from\":\"refs/heads/main\"}|starts with refs/",
+      "branch.merge|{\"from\":\"main\",\"into\":\"LONG300\"}|longer than 100 bytes",
+      "read|{\"path\":\"" + CRITIC + "\",\"branch\":\"LONG300\"}|longer than 100 bytes",
+      "scope|{\"scopes\":[\"x\"],\"branch\":\"refs/heads/main\"}|starts with refs/",
+      "write|{\"ops\":[{\"op\":\"append_item\",\"path\":\"" + CRITIC + "\",\"section\":\"Role\",\"item\":\"x\"}],\"branch\":\"LONG300\"}|longer than 100 bytes",
+  })
+  void badBranchName_isInvalidRequestNamingTheRule(String method, String params, String rule) throws Exception {
+    JsonNode r = root.call(method, params.replace("LONG300", "b".repeat(300)));
+    assertEquals("invalid_request", reason(r), r.toString());
+    assertTrue(r.path("error").path("message").asText().contains(rule), r.toString());
+    assertTrue(r.path("error").path("message").asText().length() < 250, "the message does not echo a long name: " + r);
+  }
+
+  @Test
+  void overlongBranchName_leavesNoChainDirectory_andTheRootServesAfterRestart() throws Exception {
+    Path ledger = root.dir.resolve("ledger");
+    List<Path> before;
+    try (var s = Files.list(ledger)) {
+      before = s.sorted().toList();
+    }
+    JsonNode r = root.call("branch.create", "{\"name\":\"" + "n".repeat(251) + "\"}");
+    assertEquals("invalid_request", reason(r), r.toString());
+    try (var s = Files.list(ledger)) {
+      assertEquals(before, s.sorted().toList(), "no chain directory for a refused branch");
+    }
+    assertEquals("", root.git("for-each-ref", "refs/heads/n*"), "no ref");
+    root.close();
+    root.serveAsIs();
+    assertTrue(root.call("ping", null).has("result"), "the root serves after a restart");
+    assertWriterStillWrites();
+  }
+
+  @Test
+  void wildcardTooComplexToCompile_isInvalidRequest() throws Exception {
+    JsonNode r = root.call("search", "{\"q\":\"a*" + "x".repeat(500) + "\"}");
+    assertEquals("invalid_request", reason(r), r.toString());
+    assertTrue(r.path("error").path("message").asText().contains("too complex"), r.toString());
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "{not json|line 1, column 2|was expecting double-quote to start field name",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"|line 1, column 40|expected close marker for Object (start marker at line 1, column 1)",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} {\"id\":2}|line 1, column 42|content after the request object",
+      "{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}]|line 1, column 34|Unexpected close marker ']'",
+  })
+  void malformedJson_saysWhereAndWhatWasExpected_inOneLine(String line, String where, String what) throws Exception {
+    // Bounded: content after a complete object used to be dropped, leaving a notification nobody answers.
+    JsonNode r = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> raw(line));
+    assertEquals("invalid_request", reason(r), r.toString());
+    String msg = r.path("error").path("message").asText();
+    assertTrue(msg.startsWith("malformed JSON at " + where + ": "), msg);
+    assertTrue(msg.contains(what), msg);
+    assertTrue(!msg.contains("REDACTED") && !msg.contains("Source") && !msg.contains("\n"), msg);
+    assertEquals(-32700, r.path("error").path("data").path("rpc_code").asInt(), r.toString());
   }
 
   @Test

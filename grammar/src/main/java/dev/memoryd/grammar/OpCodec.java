@@ -13,7 +13,9 @@ import java.util.Set;
  * JSON form of ops (snake_case fields as in DESIGN.md).
  *
  * <p>Contract: {@link #parse} never throws; it rejects unknown ops and unknown, missing
- * or mistyped fields with {@code invalid_op}, and ops that memoryd never allows
+ * or mistyped fields, and strings that are not memory text ({@link TextRules#notMemoryText}: a
+ * lone surrogate, or a control character other than tab and newline), with {@code invalid_op}
+ * naming the field, and ops that memoryd never allows
  * ({@value #PROHIBITED_LIST}) with {@code prohibited}. A JSON {@code null} counts as
  * absent. {@link #toJson} writes a form that {@link #parse} turns back into an equal op
  * (it is the ledger payload replay redoes); optional fields that are null or empty are
@@ -126,7 +128,16 @@ public final class OpCodec {
         if (!n.isTextual()) {
             throw new Bad(field, "field '" + field + "' must be a string");
         }
-        return n.asText();
+        return text(n.asText(), field);
+    }
+
+    /** {@code v}, if it is memory text. */
+    private static String text(String v, String field) {
+        String why = TextRules.notMemoryText(v);
+        if (why != null) {
+            throw new Bad(field, "field '" + field + "' " + why);
+        }
+        return v;
     }
 
     private static List<String> strs(JsonNode json, String field, boolean required) {
@@ -148,7 +159,7 @@ public final class OpCodec {
             if (!n.get(i).isTextual()) {
                 throw new Bad(field + "[" + i + "]", "field '" + field + "[" + i + "]' must be a string");
             }
-            out.add(n.get(i).asText());
+            out.add(text(n.get(i).asText(), field + "[" + i + "]"));
         }
         return out;
     }
@@ -191,7 +202,7 @@ public final class OpCodec {
             if (!into.isTextual()) {
                 throw new Bad(at + ".into", "field '" + at + ".into' must be a string");
             }
-            out.add(new CurateItems.Merge(items, into.asText()));
+            out.add(new CurateItems.Merge(items, text(into.asText(), at + ".into")));
         }
         return out;
     }

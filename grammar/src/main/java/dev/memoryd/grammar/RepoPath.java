@@ -6,7 +6,9 @@ package dev.memoryd.grammar;
  *
  * <p>Contract: {@code value} is non-empty, at most {@value #MAX_LENGTH} chars,
  * {@code /}-separated, has no leading {@code /}, no backslash, no empty, {@code .} or
- * {@code ..} segment, no NUL or other control character, and does not start with the
+ * {@code ..} segment, no segment longer than {@value #MAX_SEGMENT_BYTES} bytes in UTF-8 (no
+ * file system holds a longer file name), no NUL or other control character, no lone surrogate
+ * (it has no UTF-8 form, so no file name), and does not start with the
  * reserved directories {@code .git} or {@code .memoryd}. Violations throw
  * {@link IllegalArgumentException} naming the exact problem.
  */
@@ -14,6 +16,9 @@ public record RepoPath(String value) {
 
     /** Longest accepted path, in chars. */
     public static final int MAX_LENGTH = 4096;
+
+    /** Longest accepted segment, in UTF-8 bytes. */
+    public static final int MAX_SEGMENT_BYTES = 255;
 
     public RepoPath {
         if (value == null) {
@@ -36,6 +41,10 @@ public record RepoPath(String value) {
                 throw new IllegalArgumentException("path contains a backslash at index " + i + "; use '/'");
             }
         }
+        String malformed = TextRules.malformed(value);
+        if (malformed != null) {
+            throw new IllegalArgumentException("path " + malformed);
+        }
         if (value.startsWith("/")) {
             throw new IllegalArgumentException("path must be relative, not start with '/': " + value);
         }
@@ -47,6 +56,10 @@ public record RepoPath(String value) {
             }
             if (s.equals(".") || s.equals("..")) {
                 throw new IllegalArgumentException("path has a '" + s + "' segment at position " + i + ": " + value);
+            }
+            if (s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_SEGMENT_BYTES) {
+                throw new IllegalArgumentException("path segment " + i + " is longer than " + MAX_SEGMENT_BYTES
+                        + " bytes in UTF-8");
             }
         }
         if (segments[0].equals(".git") || segments[0].equals(".memoryd")) {

@@ -83,6 +83,31 @@ class OpCodecTest {
         assertEquals("path", i.fieldPath());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"\\u0000", "\\u0001", "\\u001b", "\\u007f", "\\r", "\\ud800", "\\udfff", "\\udc00\\ud800"})
+    void controlCharacterOrLoneSurrogateInText_isInvalidOpNamingTheField(String bad) throws Exception {
+        OpParse.Invalid item = invalid("{\"op\":\"append_item\",\"path\":\"a.md\",\"section\":\"s\",\"item\":\"x" + bad + "y\"}");
+        assertEquals("invalid_op", item.reason());
+        assertEquals("item", item.fieldPath());
+        assertTrue(item.message().contains("index 1"), item.message());
+        assertEquals("content", invalid("{\"op\":\"replace_section\",\"path\":\"a.md\",\"section\":\"s\",\"content\":\""
+                + bad + "\"}").fieldPath());
+        assertEquals("section", invalid("{\"op\":\"replace_section\",\"path\":\"a.md\",\"section\":\"s" + bad
+                + "\",\"content\":\"c\"}").fieldPath());
+        assertEquals("merge[0].into", invalid("{\"op\":\"curate_items\",\"path\":\"a.md\",\"section\":\"s\",\"reason\":\"r\","
+                + "\"merge\":[{\"items\":[\"a\"],\"into\":\"" + bad + "\"}]}").fieldPath());
+        assertEquals("remove[1]", invalid("{\"op\":\"curate_items\",\"path\":\"a.md\",\"section\":\"s\",\"reason\":\"r\","
+                + "\"remove\":[\"a\",\"" + bad + "\"]}").fieldPath());
+        assertEquals("title", invalid("{\"op\":\"create_entity\",\"user_id\":\"sam\",\"entity_type\":\"part\",\"title\":\""
+                + bad + "\"}").fieldPath());
+    }
+
+    @Test
+    void tabNewlineAndCrlfInText_areAccepted() throws Exception {
+        OpParse r = parse("{\"op\":\"replace_section\",\"path\":\"a.md\",\"section\":\"s\",\"content\":\"a\\tb\\r\\nc\\nd \\ud83d\\ude00\"}");
+        assertEquals("a\tb\r\nc\nd \ud83d\ude00", ((ReplaceSection) assertInstanceOf(OpParse.Ok.class, r).op()).content());
+    }
+
     @Test
     void nonObject_isInvalidOp() throws Exception {
         assertEquals("invalid_op", invalid("[1]").reason());

@@ -19,8 +19,25 @@ class RepoPathTest {
 
     @Test
     void tooLongPath_isRejected() {
-        assertThrows(IllegalArgumentException.class, () -> RepoPath.of("a".repeat(4097)));
-        assertEquals(4096, RepoPath.of("a".repeat(4096)).value().length());
+        assertThrows(IllegalArgumentException.class, () -> RepoPath.of("a/".repeat(2048) + "a"));
+        assertEquals(4096, RepoPath.of("a/".repeat(2047) + "aa").value().length());
+    }
+
+    @Test
+    void segmentLongerThanAFileNameCanBe_isRejected() {
+        assertEquals(255, RepoPath.of("d/" + "a".repeat(255)).value().length() - 2);
+        String msg = assertThrows(IllegalArgumentException.class, () -> RepoPath.of("d/" + "a".repeat(256))).getMessage();
+        assertTrue(msg.contains("segment 1") && msg.contains("255 bytes"), msg);
+        // Bytes, not chars: 128 two-byte characters are 256 bytes.
+        assertThrows(IllegalArgumentException.class, () -> RepoPath.of("\u00e9".repeat(128)));
+    }
+
+    @Test
+    void loneSurrogate_isRejected_aPairIsNot() {
+        String msg = assertThrows(IllegalArgumentException.class, () -> RepoPath.of("users/x\ud800.md")).getMessage();
+        assertTrue(msg.contains("lone surrogate U+D800"), msg);
+        assertThrows(IllegalArgumentException.class, () -> RepoPath.of("users/\udc00\ud83d.md"));
+        assertEquals("users/\ud83d\ude00.md", RepoPath.of("users/\ud83d\ude00.md").value());
     }
 
     @Test

@@ -4,22 +4,32 @@ import java.util.Objects;
 
 /**
  * A branch name that is also a safe Git ref component path and a safe relative directory
- * path (the ledger stores a branch's chain under {@code ledger/<branch>/}). Follows
- * {@code git check-ref-format}: rejects empty, {@code ..}, a leading or trailing {@code /},
+ * path (the ledger stores a branch's chain under {@code ledger/<branch>/}). The one place the
+ * rule lives: every edge that takes a branch name constructs one. Follows
+ * {@code git check-ref-format --branch}: rejects empty, {@code ..}, a leading or trailing {@code /},
  * {@code //}, control characters (including DEL), space, any of {@code ~ ^ : ? * [ \},
  * {@code @{}, a lone {@code @}, a component starting with {@code .}, and a name or component ending
- * in {@code .lock} or {@code .}. {@code /} inside is allowed ({@code proposals/01J...}).
+ * in {@code .lock} or {@code .}; also {@code HEAD}, a leading {@code -}, a {@code refs/} prefix (a
+ * branch is named by its short name), a lone surrogate (no UTF-8 form, so no ref or file name),
+ * and a name longer than {@value #MAX_BYTES} bytes in UTF-8 (with the {@code refs/memoryd/...}
+ * prefixes, replica suffixes and {@code .lock} files made from it, a longer one would near the
+ * 255-byte limit of a file name). {@code /} inside is allowed ({@code proposals/01J...}).
  *
  * <p>A chain name may also be replica-qualified: {@code <branch>@<replica>} is the chain of
  * {@code <branch>} that the replica {@code <replica>} writes (see {@link #onReplica}); its events'
  * {@code branch} field holds the branch part. Immutable value.
  */
 public record BranchName(String value) implements Comparable<BranchName> {
+    /** Longest branch name, in UTF-8 bytes, not counting a replica suffix ({@code @<replica>}). */
+    public static final int MAX_BYTES = 100;
+
     public BranchName {
         Objects.requireNonNull(value, "branch name");
         String why = problem(value);
         if (why != null) {
-            throw new IllegalArgumentException("invalid branch name \"" + value + "\": " + why);
+            // The name itself only when it can be shown: not a lone surrogate, not a screenful.
+            boolean show = value.length() <= 2 * MAX_BYTES && dev.memoryd.grammar.TextRules.malformed(value) == null;
+            throw new IllegalArgumentException("invalid branch name" + (show ? " \"" + value + "\"" : "") + ": " + why);
         }
     }
 
@@ -67,8 +77,26 @@ public record BranchName(String value) implements Comparable<BranchName> {
         if (v.isEmpty()) {
             return "empty";
         }
+        String malformed = dev.memoryd.grammar.TextRules.malformed(v);
+        if (malformed != null) {
+            return malformed;
+        }
+        int at = v.lastIndexOf('@');
+        String branch = at > 0 && REPLICA.matcher(v.substring(at + 1)).matches() ? v.substring(0, at) : v;
+        if (branch.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_BYTES) {
+            return "longer than " + MAX_BYTES + " bytes in UTF-8";
+        }
         if (v.equals("@")) {
             return "\"@\" alone";
+        }
+        if (branch.equals("HEAD")) {
+            return "\"HEAD\" is not a branch name";
+        }
+        if (v.startsWith("-")) {
+            return "starts with -";
+        }
+        if (v.startsWith("refs/")) {
+            return "starts with refs/ (name a branch by its short name: main, not refs/heads/main)";
         }
         if (v.startsWith("/") || v.endsWith("/")) {
             return "leading or trailing /";

@@ -41,6 +41,25 @@ class ValuesTest {
     }
 
     @Test
+    void branchNameRejectsWhatGitOrTheFileSystemWouldRefuse_namingTheRule() {
+        String[][] cases = {
+            {"refs/heads/main", "starts with refs/"}, {"HEAD", "HEAD"}, {"-x", "starts with -"},
+            {"a".repeat(101), "longer than 100 bytes"}, {"\u00e9".repeat(51), "longer than 100 bytes"},
+            {"x\ud800", "lone surrogate U+D800"}, {"\udc00\ud800", "lone surrogate U+DC00"}, {"a\u0000b", "control character"},
+        };
+        for (String[] c : cases) {
+            String msg = assertThrows(IllegalArgumentException.class, () -> BranchName.of(c[0]), c[0]).getMessage();
+            assertTrue(msg.contains(c[1]), msg);
+        }
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> BranchName.of("y".repeat(300))).getMessage()
+            .length() < 100, "a long name is not echoed back whole");
+        assertEquals(100, BranchName.of("a".repeat(100)).value().length());
+        assertEquals("feature/\ud83d\ude00", BranchName.of("feature/\ud83d\ude00").value());
+        // The limit is the branch's: its replica chain may be longer.
+        assertEquals("a".repeat(100) + "@laptop", BranchName.of("a".repeat(100)).onReplica("laptop").value());
+    }
+
+    @Test
     void idGeneratorIsDeterministicAndMonotonicWithinAMillisecond() {
         IdGenerator a = Fixtures.ids(5);
         IdGenerator b = Fixtures.ids(5);

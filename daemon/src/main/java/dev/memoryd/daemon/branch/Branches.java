@@ -263,9 +263,6 @@ public final class Branches implements AutoCloseable {
       return Outcome.fail(new Failure(ErrorReason.CONFLICT, "the name '" + name + "' belongs to a deleted branch"
           + " whose ledger chain stays; choose another name", Map.of("branch", name)));
     }
-    if (name.equals("HEAD") || name.startsWith("-")) {
-      return Outcome.fail(ErrorReason.INVALID_REQUEST, "'" + name + "' is not a branch name git accepts");
-    }
     if (name.startsWith("proposals/")) {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, "branch names under proposals/ are the proposals' own");
     }
@@ -280,6 +277,13 @@ public final class Branches implements AutoCloseable {
       }
     }
     String fromSpec = from == null ? checkedOutName() : from;
+    if (!fromSpec.matches("[0-9a-fA-F]{4,40}")) { // not a commit: a branch name, under the branch-name rule
+      try {
+        new BranchName(fromSpec);
+      } catch (IllegalArgumentException e) {
+        return Outcome.fail(ErrorReason.INVALID_REQUEST, "from: " + e.getMessage());
+      }
+    }
     Optional<ObjectId> fromCommit = git.branchHead(fromSpec);
     if (fromCommit.isEmpty()) {
       fromCommit = fromSpec.matches("[0-9a-fA-F]{4,40}") ? git.resolve(fromSpec) : Optional.empty();
@@ -445,6 +449,12 @@ public final class Branches implements AutoCloseable {
    */
   public Outcome<ObjectNode> merge(String from, String into, JsonNode resolutions, String actor) throws IOException {
     String target = into == null ? checkedOutName() : into;
+    try {
+      new BranchName(from);
+      new BranchName(target);
+    } catch (IllegalArgumentException e) {
+      return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
+    }
     if (from.equals(target)) {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, "cannot merge branch '" + from + "' into itself");
     }

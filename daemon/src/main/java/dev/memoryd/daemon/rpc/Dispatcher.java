@@ -72,10 +72,10 @@ public final class Dispatcher implements Function<String, Optional<String>> {
   public Optional<String> apply(String line) {
     JsonNode req;
     try {
-      req = JsonRpc.MAPPER.readTree(line);
+      req = JsonRpc.readRequest(line);
     } catch (JsonProcessingException e) {
-      return Optional.of(JsonRpc.error(null, ErrorReason.INVALID_REQUEST,
-          "malformed JSON: " + e.getOriginalMessage(), Map.of("rpc_code", -32700)));
+      Failure f = JsonRpc.malformed(e);
+      return Optional.of(JsonRpc.error(null, f.reason(), f.message(), f.details()));
     }
     if (req == null || !req.isObject()) {
       return Optional.of(JsonRpc.error(null, ErrorReason.INVALID_REQUEST,
@@ -87,6 +87,12 @@ public final class Dispatcher implements Function<String, Optional<String>> {
     if (id != null && !(id.isTextual() || id.isIntegralNumber() || id.isNull())) {
       return Optional.of(JsonRpc.error(null, ErrorReason.INVALID_REQUEST,
           "id must be a string, an integer or null", null));
+    }
+    Failure unencodable = RequestCheck.check(req);
+    if (unencodable != null) {
+      return notification ? Optional.empty() : Optional.of(JsonRpc.error(
+          "id".equals(unencodable.details().get("field")) ? null : id,
+          unencodable.reason(), unencodable.message(), unencodable.details()));
     }
     try {
       if (!"2.0".equals(req.path("jsonrpc").asText(null))) {

@@ -1,20 +1,60 @@
 package dev.memoryd.daemon.rpc;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.memoryd.daemon.ErrorReason;
+import dev.memoryd.daemon.Failure;
 
 /** JSON-RPC 2.0 envelopes. Stateless and thread-safe. */
 public final class JsonRpc {
   public static final ObjectMapper MAPPER = new ObjectMapper();
 
   private JsonRpc() {}
+
+  /** Reads one request line; content after the first JSON value is malformed, not ignored. */
+  private static final ObjectReader REQUEST = MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  /** Jackson's location text inside a message, e.g. where an unclosed object started. */
+  private static final Pattern SOURCE = Pattern.compile("\\[Source: [^\\]]*?; line: (\\d+)(?:, column: (\\d+))?\\]");
+
+  /** The JSON value of one request line. */
+  static JsonNode readRequest(String line) throws JsonProcessingException {
+    return REQUEST.readTree(line);
+  }
+
+  /**
+   * A malformed request line as a one-line {@code invalid_request}: where (line, column, also in
+   * {@code details}) and what the reader expected there. {@code rpc_code} is JSON-RPC's -32700.
+   */
+  static Failure malformed(JsonProcessingException e) {
+    JsonLocation at = e.getLocation();
+    String what = e instanceof MismatchedInputException && e.getOriginalMessage().startsWith("Trailing token")
+        ? "content after the request object; send one JSON object per line"
+        : SOURCE.matcher(String.valueOf(e.getOriginalMessage()))
+            .replaceAll(m -> "line " + m.group(1) + (m.group(2) == null ? "" : ", column " + m.group(2)))
+            .replaceAll("\\s*\\R\\s*", " ").trim();
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("rpc_code", -32700);
+    if (at != null && at.getLineNr() > 0) {
+      details.put("line", at.getLineNr());
+      details.put("column", at.getColumnNr());
+      return new Failure(ErrorReason.INVALID_REQUEST, "malformed JSON at line " + at.getLineNr() + ", column "
+          + at.getColumnNr() + ": " + what, details);
+    }
+    return new Failure(ErrorReason.INVALID_REQUEST, "malformed JSON: " + what, details);
+  }
 
   public static String result(JsonNode id, JsonNode result) {
     ObjectNode o = JsonNodeFactory.instance.objectNode();

@@ -33,7 +33,7 @@ final class RefsRpc {
       switch (method) {
         case "refs.add": {
           only(p, "path", "repo", "section", "placed_on", "actor");
-          return refs.add(str(p, "path", true), str(p, "repo", false), str(p, "section", false), placedOn(p),
+          return refs.add(file(p, "path", true), file(p, "repo", false), str(p, "section", false), placedOn(p),
               str(p, "actor", false));
         }
         case "refs.reconcile":
@@ -97,6 +97,18 @@ final class RefsRpc {
         throw new Bad("unknown parameter '" + f + "'; expected " + String.join(", ", allowed));
       }
     }
+  }
+
+  /** A file system path parameter: no control character (a NUL cannot be in a file name at all). */
+  private static String file(ObjectNode p, String name, boolean required) throws Bad {
+    String v = str(p, name, required);
+    for (int i = 0; v != null && i < v.length(); i++) {
+      if (v.charAt(i) < 0x20 || v.charAt(i) == 0x7f) {
+        throw new Bad("parameter '" + name + "' contains control character U+%04X at index %d; a file path holds none"
+            .formatted((int) v.charAt(i), i));
+      }
+    }
+    return v;
   }
 
   private static String str(ObjectNode p, String name, boolean required) throws Bad {

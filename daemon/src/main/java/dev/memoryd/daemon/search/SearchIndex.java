@@ -347,11 +347,21 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
       query = p.parse(q);
     } catch (ParseException e) {
       throw new BadQuery("cannot parse query: " + e.getMessage().split("\n")[0], e);
+    } catch (org.apache.lucene.util.automaton.TooComplexToDeterminizeException | IllegalArgumentException e) {
+      // A wildcard or regular expression too complex to compile, or one Lucene's syntax refuses.
+      throw new BadQuery("query too complex: " + e.getMessage().split("\n")[0]
+          + " (use fewer wildcards or a shorter term)", e);
     }
     searchers.maybeRefreshBlocking();
     IndexSearcher s = searchers.acquire();
     try {
-      TopDocs top = s.search(query, limit);
+      TopDocs top;
+      try {
+        top = s.search(query, limit);
+      } catch (IndexSearcher.TooManyClauses | org.apache.lucene.util.automaton.TooComplexToDeterminizeException e) {
+        throw new BadQuery("query too complex: it expands to more than " + IndexSearcher.getMaxClauseCount()
+            + " terms (use fewer wildcards or fuzzy terms)", e);
+      }
       List<ObjectNode> out = new ArrayList<>();
       for (ScoreDoc sd : top.scoreDocs) {
         Document d = s.storedFields().document(sd.doc);
