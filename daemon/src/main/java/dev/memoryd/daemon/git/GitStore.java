@@ -459,6 +459,12 @@ public final class GitStore implements AutoCloseable {
 
   /** Rolls small packs into bigger ones when there are many; returns packs combined. */
   public int compactPacks() throws IOException {
+    // A git gc that is running (it holds gc.pid, as git gc --auto checks) enumerates the packs a
+    // roll-up would delete under it, and fails with "unable to add recent objects": wait for it.
+    Path gcPid = repo.getDirectory().toPath().resolve("gc.pid");
+    if (Files.exists(gcPid) && Files.getLastModifiedTime(gcPid).toMillis() > System.currentTimeMillis() - 12 * 3_600_000L) {
+      return 0;
+    }
     // Stores of several branches share the repository: one roll-up at a time.
     synchronized (repo) {
       return PackCompactor.maybeCompact(repo);
