@@ -37,12 +37,10 @@ class CheckingCommandsTest {
 
   @BeforeEach
   void syncedRemote_andAPlainClone() throws Exception {
-    remote = tmp.resolve("remote.git");
-    run("git", "init", "--bare", "-q", "-b", "main", remote.toString());
-    a = new TestRoot(tmp.resolve("a")).serve();
-    a.git("remote", "add", "origin", remote.toString());
-    ok(a.call("sync", "{\"remote\":\"origin\"}"));
-    b = TestRoot.cloneOf(tmp.resolve("b"), remote.toString(), a.cfg.keyFile(), "b").serveAsIs();
+    TwoRoots roots = TwoRoots.start(tmp);
+    remote = roots.remote;
+    a = roots.a;
+    b = roots.b;
     for (int i = 1; i <= 3; i++) {
       ok(appendItem(a, NOTES, "C-inbox-" + i));
     }
@@ -148,9 +146,6 @@ class CheckingCommandsTest {
   }
 
   private static String run(String... cmd) throws Exception {
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    assertEquals(0, p.waitFor(), String.join(" ", cmd) + ": " + out);
-    return out;
+    return TwoRoots.run(cmd);
   }
 }

@@ -29,35 +29,26 @@ class LinkedChainsTravelTest {
   static final String NOTES = "users/sam/parts/inner-critic/notes.md";
 
   @TempDir Path tmp;
+  TwoRoots roots;
   Path remote;
   TestRoot a;
   TestRoot b;
 
   @BeforeEach
   void twoRootsAndARemote() throws Exception {
-    remote = tmp.resolve("remote.git");
-    run("git", "init", "--bare", "-q", "-b", "main", remote.toString());
-    a = new TestRoot(tmp.resolve("a")).serve();
-    a.git("remote", "add", "origin", remote.toString());
-    assertTrue(ok(sync(a)).get("ok").asBoolean());
-    b = TestRoot.cloneOf(tmp.resolve("b"), remote.toString(), a.cfg.keyFile(), "b").serveAsIs();
+    roots = TwoRoots.start(tmp);
+    remote = roots.remote;
+    a = roots.a;
+    b = roots.b;
   }
 
   @AfterEach
   void close() {
-    if (a != null) {
-      a.close();
-    }
-    if (b != null) {
-      b.close();
-    }
+    roots.close();
   }
 
   private static String run(String... cmd) throws Exception {
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(0, p.waitFor(), String.join(" ", cmd) + ": " + out);
-    return out;
+    return TwoRoots.run(cmd);
   }
 
   private static JsonNode ok(JsonNode r) {

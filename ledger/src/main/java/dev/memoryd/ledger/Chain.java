@@ -253,53 +253,11 @@ public final class Chain {
      * @throws UncheckedIOException if writing fails (the chain is then unusable; reopen the ledger)
      */
     public List<Event> append(List<EventDraft> drafts) {
-        ensureUsable();
-        for (EventDraft d : drafts) {
-            if (!branch.gitBranch().value().equals(d.branch())) {
-                throw new IllegalArgumentException("draft " + d.eventId() + " is for branch \"" + d.branch()
-                        + "\" but this chain records \"" + branch + "\"");
-            }
+        if (!preparedLines.isEmpty()) {
+            throw new IllegalStateException("lines are prepared and not written; write or discard them first");
         }
-        if (drafts.isEmpty()) {
-            return List.of();
-        }
-        String id = chainId != null ? chainId : options.ids().next().value();
-        int version = keys.current();
-        Mac mac = macs.computeIfAbsent(version, keys::lineMac);
-        List<Event> events = new ArrayList<>(drafts.size());
-        List<byte[]> lines = new ArrayList<>(drafts.size());
-        long seq = headSeq;
-        String prev = headHash;
-        for (EventDraft d : drafts) {
-            seq++;
-            // The HMAC input omits line_hash, so any valid placeholder works for the unsigned event.
-            Event unsigned = event(seq, id, d, new Integrity(prev, Integrity.GENESIS_PREV, Integrity.ALGO, version));
-            String[] signed = LineCodec.signAndEncode(mac, unsigned);
-            String hash = signed[0];
-            events.add(event(seq, id, d, new Integrity(prev, hash, Integrity.ALGO, version)));
-            lines.add(signed[1].getBytes(StandardCharsets.UTF_8));
-            prev = hash;
-        }
-        try {
-            ByteArrayOutputStream batch = new ByteArrayOutputStream();
-            long batchSeg = (headSeq) / n; // segment of the first new line
-            for (int i = 0; i < lines.size(); i++) {
-                long seg = (events.get(i).seq() - 1) / n;
-                if (seg != batchSeg) {
-                    write(batchSeg, batch.toByteArray());
-                    batch.reset();
-                    batchSeg = seg;
-                }
-                batch.writeBytes(lines.get(i));
-            }
-            write(batchSeg, batch.toByteArray());
-        } catch (IOException e) {
-            broken = true;
-            throw new UncheckedIOException("cannot append to the ledger of branch " + branch, e);
-        }
-        chainId = id;
-        headSeq = seq;
-        headHash = prev;
+        List<Event> events = prepare(drafts);
+        writePrepared(); // nothing reported yet: dirtySegments() reports what this wrote
         return events;
     }
 
