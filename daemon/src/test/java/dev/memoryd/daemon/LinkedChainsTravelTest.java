@@ -25,40 +25,8 @@ import dev.memoryd.daemon.cli.Main;
  * {@code memoryd clone}, synced into another root, or made with plain {@code git clone} and
  * checked with the CLI, without access to the root it came from.
  */
-class LinkedChainsTravelTest {
+class LinkedChainsTravelTest extends TwoRootsTest {
   static final String NOTES = "users/sam/parts/inner-critic/notes.md";
-
-  @TempDir Path tmp;
-  TwoRoots roots;
-  Path remote;
-  TestRoot a;
-  TestRoot b;
-
-  @BeforeEach
-  void twoRootsAndARemote() throws Exception {
-    roots = TwoRoots.start(tmp);
-    remote = roots.remote;
-    a = roots.a;
-    b = roots.b;
-  }
-
-  @AfterEach
-  void close() {
-    roots.close();
-  }
-
-  private static String run(String... cmd) throws Exception {
-    return TwoRoots.run(cmd);
-  }
-
-  private static JsonNode ok(JsonNode r) {
-    assertTrue(r.has("result"), r.toString());
-    return r.get("result");
-  }
-
-  private static JsonNode sync(TestRoot r) throws Exception {
-    return r.call("sync", "{\"remote\":\"origin\"}");
-  }
 
   private static JsonNode writeOn(TestRoot r, String branch, String item) throws Exception {
     return ok(r.call("write", "{\"rationale\":\"r\",\"actor\":\"agent\",\"branch\":\"" + branch + "\",\"ops\":[{\"op\":"

@@ -24,45 +24,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code sync} (issue 4 item 7): two daemons on two roots, one bare repository on disk between
+ * {@code sync}: two daemons on two roots, one bare repository on disk between
  * them, real sockets and the real git CLI for checks.
  */
-class SyncTest {
+class SyncTest extends TwoRootsTest {
   static final String CRITIC_NOTES = "users/sam/parts/inner-critic/notes.md";
   static final String YOUNG_NOTES = "users/sam/parts/young-one/notes.md";
   static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
-
-  @TempDir Path tmp;
-  TwoRoots roots;
-  Path remote;
-  TestRoot a;
-  TestRoot b;
-
-  @BeforeEach
-  void twoRoots() throws Exception {
-    roots = TwoRoots.start(tmp);
-    remote = roots.remote;
-    a = roots.a;
-    b = roots.b;
-  }
-
-  @AfterEach
-  void close() {
-    roots.close();
-  }
-
-  private static String run(String... cmd) throws Exception {
-    return TwoRoots.run(cmd);
-  }
-
-  private static JsonNode ok(JsonNode r) {
-    assertTrue(r.has("result"), r.toString());
-    return r.get("result");
-  }
-
-  private static JsonNode sync(TestRoot r) throws Exception {
-    return r.call("sync", "{\"remote\":\"origin\"}");
-  }
 
   private static JsonNode row(JsonNode syncResult, String branch) {
     for (JsonNode x : syncResult.get("branches")) {
