@@ -48,7 +48,16 @@ final class Bench implements Callable<Integer> {
   @Option(names = "--root", description = "root to use (default: a fresh temp dir)") Path root;
   @Option(names = "--floor", description = "also measure the physical floor") boolean floor;
   @Option(names = "--verify", description = "also measure ledger verify throughput") boolean verify;
-  @Option(names = "--mode", defaultValue = "write", description = "write (default), slip (relay throughput), context (SlicePolicy queries), human, replay, scope, refs (reconcile of file references), merge (branch.merge after --writes on each of two branches) or sync (two roots, --writes each, then sync)") String mode;
+  @Option(names = "--mode", defaultValue = "write", description = {"what to measure:",
+      "write: declarations per second and their latency, --clients at once (with --floor, --verify)",
+      "slip: SLIP relay throughput and send latency, --clients agents",
+      "context: SlicePolicy context queries over a stored DAG of --turns turns",
+      "human: a human's save of a section until its event is committed",
+      "replay: replay --verify over a ledger of --events events",
+      "scope: scope and search queries over --chunks declared chunks",
+      "refs: refs reconcile of --refs file references, before and after changes",
+      "merge: branch merge after --writes declarations on each of two branches",
+      "sync: sync between two roots after --writes declarations on each"}) String mode;
   @Option(names = "--turns", defaultValue = "100000", description = "context mode: turns in the stored DAG") int turns;
   @Option(names = "--quiet-ms", defaultValue = "2000", description = "the daemon's quiet period (human mode)") long quietMs;
   @Option(names = "--edits", defaultValue = "30", description = "human mode: measured saves") int edits;

@@ -35,9 +35,11 @@ import picocli.CommandLine.Parameters;
  * exit code (0 ok, 1 the check found problems or the daemon refused, 2 usage error) and prints
  * errors to stderr in one line.
  */
-@Command(name = "memoryd", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
+@Command(name = "memoryd", versionProvider = Main.VersionProvider.class,
+    // Inherited by every subcommand, nested ones too: each takes --help (and --version) and shows its defaults.
+    scope = CommandLine.ScopeType.INHERIT, mixinStandardHelpOptions = true, showDefaultValues = true,
     description = "Git-backed, file-first memory daemon for AI agents.",
-    subcommands = {Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
+    subcommands = {CommandLine.HelpCommand.class, Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
         Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Main.Explore.class, Main.SlicesCmd.class, Main.Search.class, SubstrateCommands.Declare.class,
         SubstrateCommands.Scope.class, SubstrateCommands.Traverse.class, DriftCmd.class, ReplayCmd.class, ProposalsCmd.class, BranchCmd.class,
         RefsCmd.class, SyncCmd.Sync.class, SyncCmd.Clone.class, Bench.class})
@@ -54,13 +56,18 @@ public final class Main implements Runnable {
   }
 
   public static int run(String... args) {
+    return commandLine().execute(args);
+  }
+
+  /** The whole command tree, with its error handling; {@link #run} executes it. */
+  public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
     cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
       cmd.getErr().println("memoryd: " + oneLine(ex));
       // Naming the wrong key (or none) is a usage error: nothing was looked at, nothing changed.
       return ex instanceof KeyRing.MissingKeyFile ? USAGE : PROBLEMS;
     });
-    return cl.execute(args);
+    return cl;
   }
 
   static String oneLine(Throwable t) {
@@ -116,7 +123,7 @@ public final class Main implements Runnable {
 
   /** Options every command takes. */
   static class Common {
-    @Option(names = "--root", defaultValue = "./memory", description = "memory root (default ./memory)")
+    @Option(names = "--root", defaultValue = "./memory", description = "memory root")
     Path root;
 
     @Option(names = "--key-file", description = "ledger key file (default $MEMORYD_KEY_FILE or ~/.config/memoryd/ledger.key)")

@@ -23,7 +23,7 @@ final class SyncCmd {
       + " ledger chains). Exit 1 when a branch has conflicts or a merge that would break a spec rule, or a push"
       + " was refused.")
   static final class Sync extends Main.Common implements Callable<Integer> {
-    @Option(names = "--remote", defaultValue = "origin", description = "a Git remote of the root (default origin)")
+    @Option(names = "--remote", defaultValue = "origin", description = "a Git remote of the root")
     String remote;
     @Option(names = "--resolutions", description = "a JSON file (or - for stdin): [{path, section, take, content?}]"
         + " for the checked-out branch, or {branch: [...]}")
