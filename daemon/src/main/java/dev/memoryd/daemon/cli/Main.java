@@ -564,7 +564,8 @@ public final class Main implements Runnable {
     }
   }
 
-  @Command(name = "search", description = "Full-text search over memory sections and slices, with FRESH/STALE ages.")
+  @Command(name = "search", description = "Full-text search over memory sections and slices, with FRESH/STALE ages"
+      + " (exit 1 when nothing matches).")
   static final class Search extends Common implements Callable<Integer> {
     @Parameters(index = "0", description = "the query (Lucene syntax: words, \"phrases\", OR, -not, field:word)")
     String q;
@@ -582,12 +583,22 @@ public final class Main implements Runnable {
       params.put("limit", limit);
       try (SocketClient c = connect(config())) {
         JsonNode reply = c.call("search", params);
-        if (json || reply.has("error")) {
+        if (reply == null || reply.has("error")) {
           return print(reply);
         }
-        for (JsonNode h : reply.get("result").get("hits")) {
-          System.out.println(h.path("path").asText() + (h.path("section").isTextual() ? " § " + h.path("section").asText() : "")
-              + "  " + h.path("tag").asText("") + "  (" + h.path("score").asDouble() + ")");
+        JsonNode hits = reply.get("result").get("hits");
+        if (json) {
+          print(reply);
+        } else {
+          for (JsonNode h : hits) {
+            System.out.println(h.path("path").asText() + (h.path("section").isTextual() ? " § " + h.path("section").asText() : "")
+                + "  " + h.path("tag").asText("") + "  (" + h.path("score").asDouble() + ")");
+          }
+        }
+        if (hits.isEmpty()) {
+          // As grep: a search that finds nothing is not a success, so scripts can tell.
+          System.err.println("memoryd: no match for '" + q + "'");
+          return PROBLEMS;
         }
         return OK;
       }
