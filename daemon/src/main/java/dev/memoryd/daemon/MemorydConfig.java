@@ -54,6 +54,12 @@ public record MemorydConfig(
         segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections);
   }
 
+  /** Serves {@code name}: the branch checked out in the working tree (the writer refuses otherwise). */
+  public MemorydConfig withBranch(String name) {
+    return new MemorydConfig(root, keyFile, name, templatesDir, maxLineBytes, idleTimeout, maxBatch,
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections);
+  }
+
   public MemorydConfig withTemplatesDir(Path dir) {
     return new MemorydConfig(root, keyFile, branch, dir, maxLineBytes, idleTimeout, maxBatch,
         segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections);

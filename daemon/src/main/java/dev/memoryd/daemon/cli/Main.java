@@ -23,6 +23,7 @@ import dev.memoryd.daemon.Outcome;
 import dev.memoryd.daemon.rpc.Dispatcher;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import dev.memoryd.grammar.LintProblem;
+import dev.memoryd.ledger.BranchName;
 import dev.memoryd.ledger.KeyRing;
 import dev.memoryd.ledger.VerifyResult;
 import picocli.CommandLine;
@@ -163,6 +164,11 @@ public final class Main implements Runnable {
     @Option(names = "--init", description = "create the root first if it does not exist")
     boolean init;
 
+    @Option(names = "--branch", defaultValue = MemorydConfig.DEFAULT_BRANCH,
+        description = "the branch to serve: the one checked out in the working tree (writes are refused while"
+            + " another is; other branches stay reachable through each method's branch parameter)")
+    String branch;
+
     @Option(names = "--idle-timeout-ms", defaultValue = "10000",
         description = "close a connection stalled mid-line after this long")
     long idleMs;
@@ -193,7 +199,13 @@ public final class Main implements Runnable {
         System.err.println("memoryd: --max-connections must be at least 1, not " + maxConnections);
         return PROBLEMS;
       }
-      MemorydConfig cfg = config().withIdleTimeout(Duration.ofMillis(idleMs)).withMaxLineBytes(maxLine)
+      try {
+        new BranchName(branch);
+      } catch (IllegalArgumentException e) {
+        System.err.println("memoryd: --branch: " + e.getMessage());
+        return USAGE;
+      }
+      MemorydConfig cfg = config().withBranch(branch).withIdleTimeout(Duration.ofMillis(idleMs)).withMaxLineBytes(maxLine)
           .withMaxConnections(maxConnections).withWatch(Duration.ofMillis(quietMs), Duration.ofSeconds(rescanS));
       if (init || !Files.isDirectory(cfg.root().resolve(".git"))) {
         if (!init && Files.exists(cfg.root()) && !isEmptyDir(cfg.root())) {
@@ -204,6 +216,11 @@ public final class Main implements Runnable {
         Memoryd.init(cfg, null).forEach(System.out::println);
       } else if (Memoryd.createKeyIfMissing(cfg)) {
         System.out.println("created key file " + cfg.keyFile() + " (mode 0600; keep it outside the repository)");
+      }
+      if (!hasBranch(cfg)) {
+        System.err.println("memoryd: " + cfg.root() + " has no branch '" + branch + "' to serve (--branch names the"
+            + " branch checked out in its working tree)");
+        return PROBLEMS;
       }
       Daemon d;
       try {
@@ -217,6 +234,14 @@ public final class Main implements Runnable {
       System.out.flush();
       d.awaitStop();
       return OK;
+    }
+
+    /** Whether the root's repository has {@code cfg}'s branch (a daemon serving none would refuse every write). */
+    private static boolean hasBranch(MemorydConfig cfg) throws IOException {
+      try (var repo = new org.eclipse.jgit.storage.file.FileRepositoryBuilder()
+          .setGitDir(cfg.root().resolve(".git").toFile()).setMustExist(true).build()) {
+        return repo.exactRef(org.eclipse.jgit.lib.Constants.R_HEADS + cfg.branch()) != null;
+      }
     }
 
     private static boolean isEmptyDir(Path p) throws IOException {
