@@ -31,7 +31,7 @@ final class BranchCmd implements Runnable {
   }
 
   @Command(name = "create", description = "Create a branch from a branch (default: the checked-out one) or any commit.")
-  static final class Create extends Main.Common implements Callable<Integer> {
+  static final class Create extends Main.Printing implements Callable<Integer> {
     @Parameters(index = "0") String name;
     @Option(names = "--from") String from;
     @Option(names = "--actor", defaultValue = "user") String actor;
@@ -42,20 +42,19 @@ final class BranchCmd implements Runnable {
       if (from != null) {
         p.put("from", from);
       }
-      return Main.callAndPrint(config(), "branch.create", p);
+      return out.call(config(), "branch.create", p);
     }
   }
 
   @Command(name = "list", description = "Every branch: head, whether checked out, ledger lines.")
-  static final class ListCmd extends Main.Common implements Callable<Integer> {
-    @Option(names = "--json") boolean json;
+  static final class ListCmd extends Main.Printing implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
       try (SocketClient c = Main.connect(config())) {
         JsonNode reply = c.call("branch.list", null);
-        if (json || reply.has("error")) {
-          return Main.print(reply);
+        if (out.on() || reply.has("error")) {
+          return out.print(reply);
         }
         for (JsonNode b : reply.get("result").get("branches")) {
           System.out.println((b.get("checked_out").asBoolean() ? "* " : "  ") + b.get("name").asText() + "  "
@@ -67,18 +66,18 @@ final class BranchCmd implements Runnable {
   }
 
   @Command(name = "delete", description = "Delete a branch: its ref goes (to refs/memoryd/deleted/), history and ledger stay.")
-  static final class Delete extends Main.Common implements Callable<Integer> {
+  static final class Delete extends Main.Printing implements Callable<Integer> {
     @Parameters(index = "0") String name;
     @Option(names = "--actor", defaultValue = "user") String actor;
 
     @Override
     public Integer call() throws IOException {
-      return Main.callAndPrint(config(), "branch.delete", JsonRpc.MAPPER.createObjectNode().put("name", name).put("actor", actor));
+      return out.call(config(), "branch.delete", JsonRpc.MAPPER.createObjectNode().put("name", name).put("actor", actor));
     }
   }
 
   @Command(name = "merge", description = "Merge a branch section by section; conflicts are printed (exit 1) and nothing is merged.")
-  static final class Merge extends Main.Common implements Callable<Integer> {
+  static final class Merge extends Main.Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the branch to merge from") String from;
     @Option(names = "--into", description = "default: the checked-out branch") String into;
     @Option(names = "--take", description = "PATH#SECTION=ours|theirs, repeatable; SECTION: the heading or the anchor")
@@ -104,7 +103,7 @@ final class BranchCmd implements Runnable {
       }
       try (SocketClient c = Main.connect(config())) {
         JsonNode reply = c.call("branch.merge", p);
-        int code = Main.print(reply);
+        int code = out.print(reply);
         return code == Main.OK && reply.get("result").has("conflicts") ? Main.PROBLEMS : code;
       }
     }

@@ -27,16 +27,13 @@ final class DriftCmd implements Runnable {
   }
 
   @Command(name = "list", description = "Open drift items, oldest first (exit 1 when there are any).")
-  static final class ListCmd extends Main.Common implements Callable<Integer> {
-    @Option(names = "--json", description = "print the JSON result")
-    boolean json;
-
+  static final class ListCmd extends Main.Printing implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
       try (SocketClient c = Main.connect(config())) {
         JsonNode reply = c.call("drift.list", null);
-        if (json || reply.has("error")) {
-          return Main.print(reply);
+        if (out.on() || reply.has("error")) {
+          return out.print(reply);
         }
         JsonNode items = reply.get("result").get("items");
         if (items.isEmpty()) {
@@ -53,20 +50,17 @@ final class DriftCmd implements Runnable {
   }
 
   @Command(name = "show", description = "What drifted and why, with a diff from the recorded text.")
-  static final class Show extends Main.Common implements Callable<Integer> {
+  static final class Show extends Main.Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "drift item id")
     String id;
-
-    @Option(names = "--json", description = "print the JSON result")
-    boolean json;
 
     @Override
     public Integer call() throws IOException {
       ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("id", id);
       try (SocketClient c = Main.connect(config())) {
         JsonNode reply = c.call("drift.show", p);
-        if (json || reply.has("error")) {
-          return Main.print(reply);
+        if (out.on() || reply.has("error")) {
+          return out.print(reply);
         }
         JsonNode r = reply.get("result");
         System.out.println("drift " + r.get("id").asText() + " in " + r.get("path").asText() + " (" + r.get("kind").asText()
@@ -88,7 +82,7 @@ final class DriftCmd implements Runnable {
   }
 
   @Command(name = "resolve", description = "Resolve an item; each resolution is an event and a commit.")
-  static final class Resolve extends Main.Common implements Callable<Integer> {
+  static final class Resolve extends Main.Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "drift item id")
     String id;
 
@@ -133,7 +127,7 @@ final class DriftCmd implements Runnable {
         }
         p.put("resolution", "reanchor").put("from", how.reanchor.substring(0, eq)).put("to", how.reanchor.substring(eq + 1));
       }
-      return Main.callAndPrint(config(), "drift.resolve", p);
+      return out.call(config(), "drift.resolve", p);
     }
   }
 }

@@ -92,7 +92,7 @@ public final class Main implements Runnable {
    * A command that decides on one item by id ({@code <id> [--note] [--actor]}) with one socket
    * call: accepting a proposal, re-pinning a reference.
    */
-  abstract static class Decision extends Common implements Callable<Integer> {
+  abstract static class Decision extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the item's id")
     String id;
 
@@ -118,7 +118,7 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      return callAndPrint(config(), method(), params(id, actor != null ? actor : defaultActor(), note));
+      return out.call(config(), method(), params(id, actor != null ? actor : defaultActor(), note));
     }
   }
 
@@ -142,6 +142,12 @@ public final class Main implements Runnable {
           .withTemplatesDir(templates)
           .withHalfLife(Duration.ofSeconds(Math.round(halfLifeDays * 86_400)));
     }
+  }
+
+  /** Options of every command that prints a result: {@link Common}'s and {@code --json}. */
+  abstract static class Printing extends Common {
+    @CommandLine.Mixin
+    JsonOutput out = new JsonOutput();
   }
 
   @Command(name = "init", description = "Create a memory root (a Git repository made with JGit).")
@@ -267,15 +273,13 @@ public final class Main implements Runnable {
     }
   }
 
-  /** Sends one request to the daemon serving {@code cfg} and prints the reply. */
-  static int callAndPrint(MemorydConfig cfg, String method, JsonNode params) throws IOException {
-    try (SocketClient c = connect(cfg)) {
-      return print(c.call(method, params));
-    }
+  /** Prints a reply's result indented (exit 0) or its error in one line (exit 1). */
+  static int print(JsonNode reply) throws JsonProcessingException {
+    return print(reply, false);
   }
 
-  /** Prints a reply's result (exit 0) or its error in one line (exit 1). */
-  static int print(JsonNode reply) throws JsonProcessingException {
+  /** Prints a reply's result, indented or as one line (exit 0), or its error in one line (exit 1). */
+  static int print(JsonNode reply, boolean oneLine) throws JsonProcessingException {
     if (reply == null) {
       System.err.println("memoryd: the daemon closed the connection without a reply");
       return PROBLEMS;
@@ -286,20 +290,21 @@ public final class Main implements Runnable {
           + e.path("message").asText());
       return PROBLEMS;
     }
-    System.out.println(JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(reply.get("result")));
+    System.out.println(oneLine ? JsonRpc.MAPPER.writeValueAsString(reply.get("result"))
+        : JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(reply.get("result")));
     return OK;
   }
 
   @Command(name = "ping", description = "Ask the running daemon for its version.")
-  static final class Ping extends Common implements Callable<Integer> {
+  static final class Ping extends Printing implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
-      return callAndPrint(config(), "ping", null);
+      return out.call(config(), "ping", null);
     }
   }
 
   @Command(name = "write", description = "Send one declaration (JSON {ops, rationale, ...}) read from stdin or --file.")
-  static final class Write extends Common implements Callable<Integer> {
+  static final class Write extends Printing implements Callable<Integer> {
     @Option(names = "--file", description = "read the declaration from this file instead of stdin")
     Path file;
 
@@ -318,12 +323,12 @@ public final class Main implements Runnable {
         System.err.println("memoryd: the declaration must be a JSON object {\"ops\": [...], \"rationale\": ...}");
         return USAGE;
       }
-      return callAndPrint(config(), "write", decl);
+      return out.call(config(), "write", decl);
     }
   }
 
   @Command(name = "read", description = "Print a memory file or one section (works without a daemon).")
-  static final class Read extends Common implements Callable<Integer> {
+  static final class Read extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "path relative to the root, e.g. users/sam/overview.md")
     String path;
 
@@ -333,19 +338,19 @@ public final class Main implements Runnable {
     @Option(names = "--at", description = "a commit (id, branch, HEAD~n) to read from")
     String at;
 
-    @Option(names = "--json", description = "print the full JSON result")
-    boolean json;
-
     @Override
     public Integer call() throws IOException {
       try (Memoryd m = Memoryd.openReadOnly(config())) {
-        Outcome<ObjectNode> o = m.read(path, section, at, json); // printing text needs no key
+        Outcome<ObjectNode> o = m.read(path, section, at, out.on()); // printing text needs no key
         if (o instanceof Outcome.Failed<ObjectNode> f) {
           return fail(f.failure());
         }
         ObjectNode r = ((Outcome.Ok<ObjectNode>) o).value();
-        System.out.print(json ? JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(r) + "\n"
-            : r.get("content").asText());
+        if (out.on()) {
+          JsonOutput.line(r);
+        } else {
+          System.out.print(r.get("content").asText());
+        }
         return OK;
       }
     }
@@ -357,7 +362,7 @@ public final class Main implements Runnable {
   }
 
   @Command(name = "lint", description = "Lint one memory file or all of users/ (works without a daemon).")
-  static final class Lint extends Common implements Callable<Integer> {
+  static final class Lint extends Printing implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", description = "path relative to the root")
     String path;
 
@@ -369,12 +374,20 @@ public final class Main implements Runnable {
           return fail(f.failure());
         }
         List<LintProblem> probs = ((Outcome.Ok<List<LintProblem>>) o).value();
-        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        if (out.on()) {
+          ObjectNode r = JsonRpc.MAPPER.createObjectNode(); // as the daemon's lint answers
+          var arr = r.putArray("problems");
+          probs.forEach(p -> arr.addObject().put("path", p.path()).put("line", p.line()).put("rule", p.rule())
+              .put("message", p.message()));
+          JsonOutput.line(r);
+          return probs.isEmpty() ? OK : PROBLEMS;
+        }
+        PrintWriter w = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         for (LintProblem p : probs) {
-          out.println(p.path() + ":" + p.line() + ": " + p.rule() + ": " + p.message());
+          w.println(p.path() + ":" + p.line() + ": " + p.rule() + ": " + p.message());
         }
         if (probs.isEmpty()) {
-          out.println("lint clean");
+          w.println("lint clean");
         }
         return probs.isEmpty() ? OK : PROBLEMS;
       }
@@ -392,15 +405,15 @@ public final class Main implements Runnable {
     }
 
     @Command(name = "rotate-key", description = "Add a new key version, make it current, and record the rotation in the ledger (needs the daemon).")
-    static final class RotateKey extends Common implements Callable<Integer> {
+    static final class RotateKey extends Printing implements Callable<Integer> {
       @Override
       public Integer call() throws IOException {
-        return callAndPrint(config(), "ledger.rotate_key", null);
+        return out.call(config(), "ledger.rotate_key", null);
       }
     }
 
     @Command(name = "verify", description = "Re-verify every ledger line's HMAC chain (works without a daemon).")
-    static final class Verify extends Common implements Callable<Integer> {
+    static final class Verify extends Printing implements Callable<Integer> {
       @Override
       public Integer call() throws IOException {
         boolean tty = System.console() != null;
@@ -414,12 +427,16 @@ public final class Main implements Runnable {
             System.err.println();
           }
           if (v.ok()) {
-            System.out.println("ledger ok: " + v.lines() + " lines verified");
+            if (out.on()) {
+              JsonOutput.line(Dispatcher.verifyJson(v));
+            } else {
+              System.out.println("ledger ok: " + v.lines() + " lines verified");
+            }
             return OK;
           }
           System.err.println("memoryd: ledger verify failed at " + v.firstBadFile() + " line "
               + v.firstBadLine() + ": " + v.reason() + ": " + v.message());
-          System.out.println(JsonRpc.MAPPER.writeValueAsString(Dispatcher.verifyJson(v)));
+          JsonOutput.line(Dispatcher.verifyJson(v));
           return PROBLEMS;
         }
       }
@@ -458,12 +475,15 @@ public final class Main implements Runnable {
         } else {
           params.put("message", message);
         }
-        return callAndPrint(config(), "slip.send", params);
+        // Not a Printing command: its --json says how the message is written, not how to print.
+        try (SocketClient c = connect(config())) {
+          return print(c.call("slip.send", params));
+        }
       }
     }
 
     @Command(name = "recv", description = "Receive the messages queued for an agent (each is delivered once).")
-    static final class Recv extends Common implements Callable<Integer> {
+    static final class Recv extends Printing implements Callable<Integer> {
       @Option(names = "--agent", required = true, description = "the destination agent id")
       long agent;
 
@@ -479,7 +499,7 @@ public final class Main implements Runnable {
         params.put("agent", agent);
         params.put("wait_ms", waitMs);
         params.put("max", max);
-        return callAndPrint(config(), "slip.recv", params);
+        return out.call(config(), "slip.recv", params);
       }
     }
   }
@@ -516,7 +536,7 @@ public final class Main implements Runnable {
   }
 
   @Command(name = "explore", description = "Typed links from a slice id, with --infer for inferred ones (works without a daemon).")
-  static final class Explore extends Common implements Callable<Integer> {
+  static final class Explore extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "a slice id")
     String id;
 
@@ -534,6 +554,10 @@ public final class Main implements Runnable {
           return fail(f.failure());
         }
         var links = ((Outcome.Ok<List<dev.memoryd.grammar.slices.LinkGraph.ExploredLink>>) o).value();
+        if (out.on()) {
+          JsonOutput.line(Dispatcher.exploreJson(links));
+          return OK;
+        }
         for (var l : links) {
           System.out.println(l.from() + " " + l.rel() + " " + l.to() + (l.inferred() ? (l.via().isEmpty() ? "  (inferred: inverse)" : "  (inferred via " + String.join(" ", l.via()) + ")") : ""));
         }
@@ -553,11 +577,18 @@ public final class Main implements Runnable {
     }
 
     @Command(name = "list", description = "Every slice with FRESH/STALE and its age (works without a daemon).")
-    static final class ListCmd extends Common implements Callable<Integer> {
+    static final class ListCmd extends Printing implements Callable<Integer> {
       @Override
       public Integer call() throws IOException {
         try (Memoryd m = Memoryd.openReadOnly(config())) {
-          for (ObjectNode o : m.slices().list(java.time.Instant.now(), m.config().halfLife())) {
+          List<ObjectNode> items = m.slices().list(java.time.Instant.now(), m.config().halfLife());
+          if (out.on()) {
+            ObjectNode r = JsonRpc.MAPPER.createObjectNode(); // as the daemon's slices.list answers
+            items.forEach(r.putArray("items")::add);
+            JsonOutput.line(r);
+            return OK;
+          }
+          for (ObjectNode o : items) {
             System.out.println(o.path("id").asText() + "  " + o.path("path").asText() + "  "
                 + o.path("tag").asText("[no date]") + "  " + o.path("title").asText(""));
           }
@@ -567,7 +598,7 @@ public final class Main implements Runnable {
     }
 
     @Command(name = "append-row", description = "Append one JSONL row (a JSON object with _meta.id) to a jsonl slice.")
-    static final class AppendRow extends Common implements Callable<Integer> {
+    static final class AppendRow extends Printing implements Callable<Integer> {
       @Parameters(index = "0", description = "the slice id")
       String id;
 
@@ -584,22 +615,19 @@ public final class Main implements Runnable {
           System.err.println("memoryd: the row is not valid JSON: " + e.getOriginalMessage());
           return USAGE;
         }
-        return callAndPrint(config(), "append_row", params);
+        return out.call(config(), "append_row", params);
       }
     }
   }
 
   @Command(name = "search", description = "Full-text search over memory sections and slices, with FRESH/STALE ages"
       + " (exit 1 when nothing matches).")
-  static final class Search extends Common implements Callable<Integer> {
+  static final class Search extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the query (Lucene syntax: words, \"phrases\", OR, -not, field:word)")
     String q;
 
-    @Option(names = "--limit", defaultValue = "10")
+    @Option(names = "--limit", defaultValue = "10", description = "at most this many hits")
     int limit;
-
-    @Option(names = "--json", description = "print the full JSON result")
-    boolean json;
 
     @Override
     public Integer call() throws IOException {
@@ -612,8 +640,8 @@ public final class Main implements Runnable {
           return print(reply);
         }
         JsonNode hits = reply.get("result").get("hits");
-        if (json) {
-          print(reply);
+        if (out.on()) {
+          out.print(reply);
         } else {
           for (JsonNode h : hits) {
             System.out.println(h.path("path").asText() + (h.path("section").isTextual() ? " § " + h.path("section").asText() : "")

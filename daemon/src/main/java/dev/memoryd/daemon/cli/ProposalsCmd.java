@@ -25,16 +25,15 @@ final class ProposalsCmd implements Runnable {
   }
 
   @Command(name = "list", description = "Open proposals (--all: also accepted and rejected ones).")
-  static final class ListCmd extends Main.Common implements Callable<Integer> {
+  static final class ListCmd extends Main.Printing implements Callable<Integer> {
     @Option(names = "--all") boolean all;
-    @Option(names = "--json") boolean json;
 
     @Override
     public Integer call() throws IOException {
       try (SocketClient c = Main.connect(config())) {
         JsonNode reply = c.call("proposals.list", JsonRpc.MAPPER.createObjectNode().put("all", all));
-        if (json || reply.has("error")) {
-          return Main.print(reply);
+        if (out.on() || reply.has("error")) {
+          return out.print(reply);
         }
         JsonNode items = reply.get("result").get("items");
         if (items.isEmpty()) {
@@ -52,12 +51,12 @@ final class ProposalsCmd implements Runnable {
   }
 
   @Command(name = "show", description = "One proposal: its changes and ops.")
-  static final class Show extends Main.Common implements Callable<Integer> {
+  static final class Show extends Main.Printing implements Callable<Integer> {
     @Parameters(index = "0") String id;
 
     @Override
     public Integer call() throws IOException {
-      return Main.callAndPrint(config(), "proposals.show", JsonRpc.MAPPER.createObjectNode().put("id", id));
+      return out.call(config(), "proposals.show", JsonRpc.MAPPER.createObjectNode().put("id", id));
     }
   }
 

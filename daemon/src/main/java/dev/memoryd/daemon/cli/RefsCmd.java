@@ -29,7 +29,7 @@ final class RefsCmd implements Runnable {
   }
 
   @Command(name = "add", description = "Reference a committed file, pinned to its repository's HEAD.")
-  static final class Add extends Main.Common implements Callable<Integer> {
+  static final class Add extends Main.Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the file: relative to the repository's top, or absolute inside it")
     String path;
 
@@ -58,27 +58,24 @@ final class RefsCmd implements Runnable {
       if (actor != null) {
         p.put("actor", actor);
       }
-      return Main.callAndPrint(config(), "refs.add", p);
+      return out.call(config(), "refs.add", p);
     }
   }
 
   @Command(name = "list", description = "File references and their pins.")
-  static final class ListCmd extends Main.Common implements Callable<Integer> {
+  static final class ListCmd extends Main.Printing implements Callable<Integer> {
     @Option(names = "--all", description = "retired references too")
     boolean all;
 
     @Override
     public Integer call() throws IOException {
-      return Main.callAndPrint(config(), "refs.list", JsonRpc.MAPPER.createObjectNode().put("all", all));
+      return out.call(config(), "refs.list", JsonRpc.MAPPER.createObjectNode().put("all", all));
     }
   }
 
   @Command(name = "reconcile", description = "Walk history since each pin; changed, renamed and deleted references"
       + " go to the drift queue (exit 1 when there are any).")
-  static final class Reconcile extends Main.Common implements Callable<Integer> {
-    @Option(names = "--json", description = "print the JSON result")
-    boolean json;
-
+  static final class Reconcile extends Main.Printing implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
       try (SocketClient c = Main.connect(config())) {
@@ -87,8 +84,8 @@ final class RefsCmd implements Runnable {
           return Main.print(reply);
         }
         JsonNode r = reply.get("result");
-        if (json) {
-          Main.print(reply);
+        if (out.on()) {
+          out.print(reply);
         } else {
           System.out.println(r.get("checked").asInt() + " reference(s) checked, " + r.get("findings").size()
               + " moved on, in " + r.get("millis").asLong() + " ms");

@@ -24,7 +24,7 @@ import dev.memoryd.daemon.rpc.JsonRpc;
  */
 @Command(name = "replay", description = "Rebuild memory files from the ledger: --verify compares with the working tree;"
     + " --onto-latest brings files restored from a snapshot up to date.")
-final class ReplayCmd extends Main.Common implements Callable<Integer> {
+final class ReplayCmd extends Main.Printing implements Callable<Integer> {
   @picocli.CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
   Mode mode;
 
@@ -35,9 +35,6 @@ final class ReplayCmd extends Main.Common implements Callable<Integer> {
     @Option(names = "--onto-latest", description = "apply ledger events newer than each restored file's snapshot; exit 1 when a file halts (it goes to the drift queue)")
     boolean ontoLatest;
   }
-
-  @Option(names = "--json", description = "print the JSON result")
-  boolean json;
 
   /** The replay itself, run in this process when no daemon serves the root. */
   private interface Offline {
@@ -80,8 +77,8 @@ final class ReplayCmd extends Main.Common implements Callable<Integer> {
     if (result == null) {
       return Main.PROBLEMS; // the daemon refused; print() said why
     }
-    if (json) {
-      System.out.println(JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(result));
+    if (out.on()) {
+      JsonOutput.line(result);
     } else if (mode.ontoLatest) {
       printOnto(result);
     } else {

@@ -19,7 +19,7 @@ final class SubstrateCommands {
   private SubstrateCommands() {}
 
   @Command(name = "declare", description = "Send one declaration (JSON {chunks, placements, removals, rationale}) from stdin or --file.")
-  static final class Declare extends Main.Common implements Callable<Integer> {
+  static final class Declare extends Main.Printing implements Callable<Integer> {
     @Option(names = "--file", description = "read the declaration from this file instead of stdin")
     Path file;
 
@@ -27,12 +27,12 @@ final class SubstrateCommands {
     public Integer call() throws IOException {
       String text = file != null ? Files.readString(file, StandardCharsets.UTF_8)
           : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
-      return Main.callAndPrint(config(), "declare", JsonRpc.MAPPER.readTree(text));
+      return out.call(config(), "declare", JsonRpc.MAPPER.readTree(text));
     }
   }
 
   @Command(name = "scope", description = "Chunks placed on every given scope (ids or names like session/prompt).")
-  static final class Scope extends Main.Common implements Callable<Integer> {
+  static final class Scope extends Main.Printing implements Callable<Integer> {
     @Parameters(arity = "1..*", description = "scopes: chunk ids or name paths")
     List<String> scopes;
 
@@ -62,12 +62,12 @@ final class SubstrateCommands {
       if (offset != null) {
         p.put("offset", offset);
       }
-      return Main.callAndPrint(config(), "scope", p);
+      return out.call(config(), "scope", p);
     }
   }
 
   @Command(name = "traverse", description = "Follow connections from a chunk: what is placed on it, and where else those are placed.")
-  static final class Traverse extends Main.Common implements Callable<Integer> {
+  static final class Traverse extends Main.Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the chunk: an id or a name path")
     String from;
 
@@ -83,7 +83,7 @@ final class SubstrateCommands {
       if (at != null) {
         p.put("at", at);
       }
-      return Main.callAndPrint(config(), "traverse", p);
+      return out.call(config(), "traverse", p);
     }
   }
 }

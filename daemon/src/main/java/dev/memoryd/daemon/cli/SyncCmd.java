@@ -22,7 +22,7 @@ final class SyncCmd {
   @Command(name = "sync", description = "Fetch from a Git remote, merge section by section, push (branches and"
       + " ledger chains). Exit 1 when a branch has conflicts or a merge that would break a spec rule, or a push"
       + " was refused.")
-  static final class Sync extends Main.Common implements Callable<Integer> {
+  static final class Sync extends Main.Printing implements Callable<Integer> {
     @Option(names = "--remote", defaultValue = "origin", description = "a Git remote of the root")
     String remote;
     @Option(names = "--resolutions", description = "a JSON file (or - for stdin): [{path, section, take, content?}]"
@@ -51,7 +51,7 @@ final class SyncCmd {
       }
       try (SocketClient c = Main.connect(config())) {
         JsonNode reply = c.call("sync", p);
-        int code = Main.print(reply);
+        int code = out.print(reply);
         if (code == Main.OK) {
           // A branch that failed (a resolution that matched nothing, say) is also named on stderr.
           for (JsonNode row : reply.get("result").path("branches")) {
