@@ -39,7 +39,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench", description = "Benchmark the write path against a real daemon; prints one JSON line.")
 final class Bench implements Callable<Integer> {
-  @Option(names = "--clients", defaultValue = "1") int clients;
+  @Option(names = "--clients", defaultValue = "1", description = "clients sending at once (write and slip modes)") int clients;
   @Option(names = "--writes", defaultValue = "2000", description = "measured declarations in total") int writes;
   @Option(names = "--history", defaultValue = "0", description = "events to pre-fill before measuring") int history;
   @Option(names = "--warmup", defaultValue = "6000", description = "declarations sent before measuring, by as many"
