@@ -46,6 +46,22 @@ class WriteEndToEndTest extends ServedRootTest {
   }
 
   @Test
+  void writeWithoutRationale_isRefusedNamingRationale_andChangesNothing() throws Exception {
+    String before = root.file(CRITIC);
+    int commits = commitCount();
+    String op = replace("Role", "Unexplained.");
+    for (String params : new String[] {"{\"ops\":[" + op + "]}", "{\"rationale\":\"\",\"ops\":[" + op + "]}",
+        "{\"rationale\":\" \\n\",\"ops\":[" + op + "]}", "{\"rationale\":null,\"ops\":[" + op + "]}"}) {
+      JsonNode r = root.call("write", params);
+      assertEquals("invalid_op", r.path("error").path("data").path("reason").asText(), params + " -> " + r);
+      assertEquals("rationale", r.path("error").path("data").path("field").asText(), r.toString());
+    }
+    assertEquals(before, root.file(CRITIC));
+    assertEquals(commits, commitCount());
+    assertTrue(write(op).has("result"), "with a rationale the same op is written");
+  }
+
+  @Test
   void ping_reportsVersionAndProtocol() throws Exception {
     JsonNode r = root.call("ping", null).get("result");
     assertEquals(Memoryd.PROTOCOL_VERSION, r.get("protocol").asText());
