@@ -500,6 +500,11 @@ public final class Dispatcher implements Function<String, Optional<String>> {
     }
     String rationale = str(p, "rationale", false);
     Failure agentRule = AgentWriteCheck.rationale(rationale);
+    try {
+      agentRule = agentRule != null ? agentRule : AgentWriteCheck.evidence(ops, svc::resolve);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     if (agentRule != null) {
       throw new BadRequest(agentRule);
     }
