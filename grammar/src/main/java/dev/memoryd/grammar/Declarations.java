@@ -239,6 +239,7 @@ public final class Declarations {
             if (!type.equals("user") && read(overview).isEmpty()) {
                 throw new Reject(Reason.NOT_FOUND, "user '" + c.userId() + "' does not exist (no " + overview + ")");
             }
+            List<String> participantSliceIds = new ArrayList<>();
             if (type.equals("relationship")) {
                 FileType partType = g.fileType("part");
                 for (String p : c.participants()) {
@@ -246,6 +247,7 @@ public final class Declarations {
                     if (read(pp).isEmpty()) {
                         throw new Reject(Reason.NOT_FOUND, "participant part '" + p + "' does not exist (no " + pp + ")");
                     }
+                    participantSliceIds.add(sliceIdOf(pp));
                 }
             }
             FileType profileType = g.fileType(type);
@@ -265,6 +267,12 @@ public final class Declarations {
             vars.put("now", nowText);
             vars.put("participant_a", c.participants().isEmpty() ? "" : c.participants().get(0));
             vars.put("participant_b", c.participants().isEmpty() ? "" : c.participants().get(1));
+            // The links the example tree's files carry: a part or relationship is part_of its
+            // user, a relationship see_also each participant, notes part_of their profile.
+            vars.put("user_slice_id", type.equals("user") ? c.sliceIds().get(0) : sliceIdOf(overview));
+            vars.put("profile_slice_id", c.sliceIds().get(0));
+            vars.put("participant_a_slice_id", participantSliceIds.isEmpty() ? "" : participantSliceIds.get(0));
+            vars.put("participant_b_slice_id", participantSliceIds.isEmpty() ? "" : participantSliceIds.get(1));
             vars.put("slice_id", c.sliceIds().get(0));
             String profileText = g.render(profileType.templateName(), vars);
             vars.put("slice_id", c.sliceIds().get(1));
@@ -274,6 +282,17 @@ public final class Declarations {
             String summary = "created " + type + " " + entityId;
             phrases.computeIfAbsent(profile, k -> new ArrayList<>()).add(summary);
             return new OpOutcome(c, profile, null, null, hasher.hash(MemoryDocument.canonicalize(profileText)), summary, true);
+        }
+
+        /** The {@code slice.id} of an existing memory file, which new files link to. */
+        private String sliceIdOf(RepoPath p) {
+            MemoryDocument doc = MemoryDocument.parse(read(p).orElseThrow());
+            String id = doc.frontmatter() == null ? "" : doc.frontmatter().path("slice").path("id").asText("");
+            if (!ULID.matcher(id).matches()) {
+                throw new Reject(Reason.INVALID_OP, p + " has no valid slice.id (a ULID) for the new files to link to;"
+                        + " fix its frontmatter first");
+            }
+            return id;
         }
 
         private static void requireId(String field, String id) {
