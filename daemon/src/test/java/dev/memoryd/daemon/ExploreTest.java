@@ -60,6 +60,30 @@ class ExploreTest extends ServedRootTest {
   }
 
   @Test
+  void partCreatedWhenTemplatesHadNoLinks_stillReplaysToTheTextItRecorded() throws Exception {
+    Path linkless = tmp.resolve("linkless-templates");
+    Files.createDirectories(linkless);
+    for (String f : List.of("grammar.yaml", "user.md", "part.md", "relationship.md", "notes.md")) {
+      Files.writeString(linkless.resolve(f), Files.readString(Path.of("..", "templates", f))
+          .replaceAll("(?m)^  links:\n(?:    - .*\n|      .*\n)+", "  links: []\n"));
+    }
+    root.daemon.close();
+    root.cfg = root.cfg.withTemplatesDir(linkless);
+    root.serve();
+    String create = "{\"rationale\":\"r\",\"ops\":[{\"op\":\"create_entity\",\"user_id\":\"sam\","
+        + "\"entity_type\":\"part\",\"entity_id\":\"ID\",\"title\":\"T\"}]}";
+    assertTrue(root.call("write", create.replace("ID", "older")).has("result"));
+    assertTrue(root.file("users/sam/parts/older/profile.md").contains("  links: []\n"));
+    root.daemon.close();
+    root.cfg = root.cfg.withTemplatesDir(null);
+    root.serve();
+    assertTrue(root.call("write", create.replace("ID", "newer")).has("result"));
+    assertTrue(root.file("users/sam/parts/newer/profile.md").contains("    - rel: part_of\n      to: " + USER + "\n"));
+    JsonNode replay = root.call("replay", "{\"verify\":true}").get("result");
+    assertTrue(replay.get("ok").asBoolean(), "both replay byte for byte: " + replay);
+  }
+
+  @Test
   void statedLinks_only_withoutInfer() throws Exception {
     List<String> l = links("{\"id\":\"" + CRITIC_NOTES + "\"}");
     assertEquals(List.of("part_of " + CRITIC), l);
