@@ -89,17 +89,17 @@ class BadInputTest {
       "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"nope\"}|unknown_method",
       "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":[1]}|invalid_request",
       "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{}}|invalid_request",
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"ops\":[{\"op\":\"frobnicate\"}]}}|invalid_op",
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"ops\":[{\"op\":\"delete_file\",\"path\":\"users/sam/overview.md\"}]}}|prohibited",
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"ops\":[{\"op\":\"replace_section\",\"path\":\"" + CRITIC + "\",\"section\":\"Role\"}]}}|invalid_op",
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"ops\":[{\"op\":\"replace_section\",\"path\":\"" + CRITIC + "\",\"section\":\"Role\",\"content\":42}]}}|invalid_op",
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"ops\":[{\"op\":\"replace_section\",\"path\":\"" + CRITIC + "\",\"section\":\"Bogus\",\"content\":\"x\"}]}}|unknown_section",
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"ops\":[{\"op\":\"replace_section\",\"path\":\"" + CRITIC + "\",\"section\":\"Change Log\",\"content\":\"x\"}]}}|prohibited",
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"ops\":[{\"op\":\"replace_section\",\"path\":\"../etc/passwd\",\"section\":\"Role\",\"content\":\"x\"}]}}|invalid_op",
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"ops\":[{\"op\":\"replace_section\",\"path\":\"/etc/passwd\",\"section\":\"Role\",\"content\":\"x\"}]}}|invalid_op",
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"ops\":[{\"op\":\"replace_section\",\"path\":\".git/config\",\"section\":\"Role\",\"content\":\"x\"}]}}|invalid_op",
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"ops\":[{\"op\":\"replace_section\",\"path\":\"users/sam/\\u0000x.md\",\"section\":\"Role\",\"content\":\"x\"}]}}|invalid_op",
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"ops\":[{\"op\":\"replace_section\",\"path\":\"users/nobody/overview.md\",\"section\":\"Identity\",\"content\":\"x\"}]}}|not_found",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"frobnicate\"}]}}|invalid_op",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"delete_file\",\"path\":\"users/sam/overview.md\"}]}}|prohibited",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"replace_section\",\"path\":\"" + CRITIC + "\",\"section\":\"Role\"}]}}|invalid_op",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"replace_section\",\"path\":\"" + CRITIC + "\",\"section\":\"Role\",\"content\":42}]}}|invalid_op",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"replace_section\",\"path\":\"" + CRITIC + "\",\"section\":\"Bogus\",\"content\":\"x\"}]}}|unknown_section",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"replace_section\",\"path\":\"" + CRITIC + "\",\"section\":\"Change Log\",\"content\":\"x\"}]}}|prohibited",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"replace_section\",\"path\":\"../etc/passwd\",\"section\":\"Role\",\"content\":\"x\"}]}}|invalid_op",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"replace_section\",\"path\":\"/etc/passwd\",\"section\":\"Role\",\"content\":\"x\"}]}}|invalid_op",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"replace_section\",\"path\":\".git/config\",\"section\":\"Role\",\"content\":\"x\"}]}}|invalid_op",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"replace_section\",\"path\":\"users/sam/\\u0000x.md\",\"section\":\"Role\",\"content\":\"x\"}]}}|invalid_op",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"replace_section\",\"path\":\"users/nobody/overview.md\",\"section\":\"Identity\",\"content\":\"x\"}]}}|not_found",
       "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"read\",\"params\":{\"path\":\"../../etc/passwd\"}}|invalid_request",
       "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"read\",\"params\":{}}|invalid_request",
       "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"read\",\"params\":{\"path\":\"users/sam/overview.md\",\"extra\":1}}|invalid_request",
@@ -255,7 +255,7 @@ class BadInputTest {
     treeBefore = snapshot();
     JsonNode r = raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"read\",\"params\":{\"path\":\"users/sam/parts/evil/profile.md\"}}");
     assertEquals("invalid_request", reason(r), r.toString());
-    JsonNode w = raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"ops\":[{\"op\":\"replace_section\",\"path\":\"users/sam/parts/evil/profile.md\",\"section\":\"Role\",\"content\":\"x\"}]}}");
+    JsonNode w = raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"replace_section\",\"path\":\"users/sam/parts/evil/profile.md\",\"section\":\"Role\",\"content\":\"x\"}]}}");
     assertTrue(w.has("error"), w.toString());
     assertEquals("secret", Files.readString(outside.resolve("profile.md")));
   }

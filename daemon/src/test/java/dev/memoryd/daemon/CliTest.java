@@ -93,7 +93,7 @@ class CliTest {
         + "\"users/sam/overview.md\",\"section\":\"Active Themes\",\"item\":\"Rest without guilt\"}]}").getBytes()));
     assertEquals(0, run("write"), err.toString());
     assertTrue(root.file("users/sam/overview.md").contains("- Rest without guilt\n"));
-    System.setIn(new ByteArrayInputStream(("{\"ops\":[{\"op\":\"append_item\",\"path\":"
+    System.setIn(new ByteArrayInputStream(("{\"rationale\":\"cli\",\"ops\":[{\"op\":\"append_item\",\"path\":"
         + "\"users/sam/overview.md\",\"section\":\"Nope\",\"item\":\"x\"}]}").getBytes()));
     assertEquals(1, run("write"));
     assertTrue(err.toString().contains("unknown_section"), err.toString());

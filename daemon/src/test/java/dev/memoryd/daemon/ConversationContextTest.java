@@ -129,6 +129,46 @@ class ConversationContextTest {
     }
   }
 
+  private static String turnAt(String id, String parent, String createdAtJson) {
+    return turn(id, parent).replace("\"created_at\":\"2026-01-01T00:00:00Z\"", "\"created_at\":" + createdAtJson);
+  }
+
+  @Test
+  void createdAt_asEpochSecondsOfTheSpecExample_isAccepted_exportedAsGiven_andLeavesSliceIdAlone() throws Exception {
+    String mixed = "{\"session_id\":\"s1\",\"turns\":[" + turnAt(T1, null, "1704067200") + ","
+        + turnAt(T2, T1, "\"2024-01-01T00:00:01Z\"") + "]}";
+    String params = "{\"anchor_turn_id\":\"" + T2 + "\"}";
+    String sliceIdOfStrings;
+    try (TestRoot root = new TestRoot(tmp.resolve("strings")).serve()) {
+      assertTrue(root.call("conversation.append", "{\"session_id\":\"s1\",\"turns\":["
+          + turnAt(T1, null, "\"2024-01-01T00:00:00Z\"") + "," + turnAt(T2, T1, "\"2024-01-01T00:00:01Z\"")
+          + "]}").has("result"));
+      sliceIdOfStrings = root.call("context", params).get("result").get("slice_id").asText();
+    }
+    try (TestRoot root = new TestRoot(tmp.resolve("epoch")).serve()) {
+      JsonNode ok = root.call("conversation.append", mixed);
+      assertTrue(ok.has("result"), ok.toString());
+      for (int run = 0; run < 2; run++) {
+        JsonNode ctx = root.call("context", params).get("result");
+        JsonNode first = ctx.get("turns").get(0);
+        assertEquals(T1, first.get("id").asText());
+        assertTrue(first.get("created_at").isIntegralNumber(), "given as epoch seconds, exported so: " + first);
+        assertEquals(1704067200L, first.get("created_at").asLong());
+        assertEquals("2024-01-01T00:00:01Z", ctx.get("turns").get(1).get("created_at").textValue());
+        assertEquals(sliceIdOfStrings, ctx.get("slice_id").asText(), "created_at is no part of the fingerprint");
+        root.daemon.close(); // the form survives a restart: the DAG is folded back from the file
+        root.serve();
+      }
+      assertTrue(root.call("replay", "{\"verify\":true}").get("result").get("ok").asBoolean());
+      for (String bad : new String[] {"-1", "1.5", "\"1704067200\"", "true"}) {
+        JsonNode r = root.call("conversation.append", "{\"session_id\":\"s1\",\"turns\":["
+            + turnAt(T3, null, bad) + "]}");
+        assertEquals("invalid_request", reason(r), bad);
+        assertTrue(r.get("error").get("message").asText().contains("turns[0].created_at"), r.toString());
+      }
+    }
+  }
+
   private static String reason(JsonNode r) {
     return r.path("error").path("data").path("reason").asText("(no error: " + r + ")");
   }

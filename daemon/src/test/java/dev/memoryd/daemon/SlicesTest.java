@@ -64,6 +64,23 @@ class SlicesTest extends ServedRootTest {
   }
 
   @Test
+  void rowPastTheSizeLimit_withOverflowErrorOrNone_isCapExceededNamingTheOverflowRule() throws Exception {
+    String text = "x".repeat(450_000);
+    for (String contract : new String[] {",\"contract\":{\"overflow\":\"error\"}", ""}) {
+      String id = create(contract);
+      for (int i = 0; i < 2; i++) {
+        assertTrue(row(id, "{\"_meta\":{\"id\":\"r" + i + "\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\""
+            + text + "\"}").has("result"), "row " + i + " fits under 1 MiB");
+      }
+      String before = root.file(".slices/" + id + ".slice");
+      JsonNode r = row(id, "{\"_meta\":{\"id\":\"r2\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"" + text + "\"}");
+      assertEquals("cap_exceeded", reason(r), contract);
+      assertEquals("overflow", r.get("error").get("data").get("rule").asText(), r.toString());
+      assertEquals(before, root.file(".slices/" + id + ".slice"), "nothing was written");
+    }
+  }
+
+  @Test
   void createInvalidSlice_isSpecViolation_namingTheField() throws Exception {
     JsonNode r = root.call("slices.create", "{\"slice\":{\"title\":\"T\",\"summary\":\"S\",\"body\":{\"type\":\"video\"}}}");
     assertEquals("spec_violation", reason(r));

@@ -46,6 +46,50 @@ class WriteEndToEndTest extends ServedRootTest {
   }
 
   @Test
+  void writeWithoutRationale_isRefusedNamingRationale_andChangesNothing() throws Exception {
+    String before = root.file(CRITIC);
+    int commits = commitCount();
+    String op = replace("Role", "Unexplained.");
+    for (String params : new String[] {"{\"ops\":[" + op + "]}", "{\"rationale\":\"\",\"ops\":[" + op + "]}",
+        "{\"rationale\":\" \\n\",\"ops\":[" + op + "]}", "{\"rationale\":null,\"ops\":[" + op + "]}"}) {
+      JsonNode r = root.call("write", params);
+      assertEquals("invalid_op", r.path("error").path("data").path("reason").asText(), params + " -> " + r);
+      assertEquals("rationale", r.path("error").path("data").path("field").asText(), r.toString());
+    }
+    assertEquals(before, root.file(CRITIC));
+    assertEquals(commits, commitCount());
+    assertTrue(write(op).has("result"), "with a rationale the same op is written");
+  }
+
+  @Test
+  void evidenceTokenThatNamesNoEvent_isRefusedNamingTheToken_andAResolvingOneIsAccepted() throws Exception {
+    String token = write(replace("Role", "First.")).get("result").get("events").get(0).get("token").asText();
+    char last = token.charAt(token.length() - 1);
+    String unknown = token.substring(0, token.length() - 1) + (last == '0' ? '1' : '0');
+    String wrongTime = "ev:20000101T000000Z-" + token.substring(token.indexOf('-') + 1);
+    String before = root.file(CRITIC);
+    int commits = commitCount();
+    for (String bad : new String[] {unknown, wrongTime, "ev:nonsense", "not a token"}) {
+      JsonNode r = write(replace("Role", "Second.") + ","
+          + "{\"op\":\"append_item\",\"path\":\"" + CRITIC + "\",\"section\":\"Triggers\",\"item\":\"cited\","
+          + "\"evidence_refs\":[\"" + token + "\",\"" + bad + "\"]}");
+      JsonNode data = r.path("error").path("data");
+      assertEquals("invalid_op", data.path("reason").asText(), bad + " -> " + r);
+      assertEquals(bad, data.path("token").asText(), r.toString());
+      assertEquals(1, data.path("op_index").asInt(), r.toString());
+      assertEquals("ops[1].evidence_refs[1]", data.path("field").asText(), r.toString());
+    }
+    assertEquals(before, root.file(CRITIC));
+    assertEquals(commits, commitCount());
+    JsonNode ok = write("{\"op\":\"append_item\",\"path\":\"" + CRITIC + "\",\"section\":\"Triggers\","
+        + "\"item\":\"cited\",\"evidence_refs\":[\"" + token + "\"]}");
+    assertTrue(ok.has("result"), ok.toString());
+    String cited = ok.get("result").get("events").get(0).get("token").asText();
+    assertEquals(token, root.call("resolve", "{\"token\":\"" + cited + "\"}").get("result")
+        .get("evidence_refs").get(0).asText(), "the event records the evidence it cites");
+  }
+
+  @Test
   void ping_reportsVersionAndProtocol() throws Exception {
     JsonNode r = root.call("ping", null).get("result");
     assertEquals(Memoryd.PROTOCOL_VERSION, r.get("protocol").asText());

@@ -97,11 +97,27 @@ public final class Declarations {
      * the whole-file lint of each result, which only guards new writes (replay and recovery).
      */
     public static ApplyResult replay(Grammar g, FileSource files, List<Op> ops, Instant now, SectionHasher hasher) {
-        return apply(g, files, ops, now, hasher, true);
+        return apply(g, files, ops, now, hasher, true, Set.of());
+    }
+
+    /**
+     * As {@link #replay(Grammar, FileSource, List, Instant, SectionHasher)}, but the
+     * {@code create_entity} ops at {@code unlinked} (op indexes) write {@code links: []}, as
+     * they did before the templates carried the example tree's links, so lines recorded then
+     * replay to the text they recorded.
+     */
+    public static ApplyResult replay(Grammar g, FileSource files, List<Op> ops, Instant now, SectionHasher hasher,
+            Set<Integer> unlinked) {
+        return apply(g, files, ops, now, hasher, true, Set.copyOf(unlinked));
     }
 
     private static ApplyResult apply(Grammar g, FileSource files, List<Op> ops, Instant now, SectionHasher hasher,
             boolean trusted) {
+        return apply(g, files, ops, now, hasher, trusted, Set.of());
+    }
+
+    private static ApplyResult apply(Grammar g, FileSource files, List<Op> ops, Instant now, SectionHasher hasher,
+            boolean trusted, Set<Integer> unlinked) {
         Objects.requireNonNull(g, "grammar");
         Objects.requireNonNull(files, "files");
         Objects.requireNonNull(ops, "ops");
@@ -109,6 +125,7 @@ public final class Declarations {
         Objects.requireNonNull(hasher, "hasher");
         Run run = new Run(g, files, now, hasher);
         run.trusted = trusted;
+        run.unlinked = unlinked;
         List<OpOutcome> outcomes = new ArrayList<>();
         for (int i = 0; i < ops.size(); i++) {
             try {
@@ -145,6 +162,8 @@ public final class Declarations {
         final Map<RepoPath, List<String>> phrases = new LinkedHashMap<>();
         /** Skip the lint of results (the ledger already accepted this declaration). */
         boolean trusted;
+        /** Op indexes whose create_entity files get {@code links: []} (replay of older lines). */
+        Set<Integer> unlinked = Set.of();
         /** Index of the last op that touched each file (for post-checks). */
         final Map<RepoPath, Integer> lastOp = new LinkedHashMap<>();
 
@@ -239,6 +258,7 @@ public final class Declarations {
             if (!type.equals("user") && read(overview).isEmpty()) {
                 throw new Reject(Reason.NOT_FOUND, "user '" + c.userId() + "' does not exist (no " + overview + ")");
             }
+            List<String> participantSliceIds = new ArrayList<>();
             if (type.equals("relationship")) {
                 FileType partType = g.fileType("part");
                 for (String p : c.participants()) {
@@ -246,6 +266,7 @@ public final class Declarations {
                     if (read(pp).isEmpty()) {
                         throw new Reject(Reason.NOT_FOUND, "participant part '" + p + "' does not exist (no " + pp + ")");
                     }
+                    participantSliceIds.add(sliceIdOf(pp));
                 }
             }
             FileType profileType = g.fileType(type);
@@ -265,15 +286,43 @@ public final class Declarations {
             vars.put("now", nowText);
             vars.put("participant_a", c.participants().isEmpty() ? "" : c.participants().get(0));
             vars.put("participant_b", c.participants().isEmpty() ? "" : c.participants().get(1));
+            // The links the example tree's files carry: a part or relationship is part_of its
+            // user, a relationship see_also each participant, notes part_of their profile.
+            vars.put("user_slice_id", type.equals("user") ? c.sliceIds().get(0) : sliceIdOf(overview));
+            vars.put("profile_slice_id", c.sliceIds().get(0));
+            vars.put("participant_a_slice_id", participantSliceIds.isEmpty() ? "" : participantSliceIds.get(0));
+            vars.put("participant_b_slice_id", participantSliceIds.isEmpty() ? "" : participantSliceIds.get(1));
             vars.put("slice_id", c.sliceIds().get(0));
             String profileText = g.render(profileType.templateName(), vars);
             vars.put("slice_id", c.sliceIds().get(1));
             String notesText = g.render(notesType.templateName(), vars);
+            if (unlinked.contains(index)) {
+                profileText = withoutLinks(profileText);
+                notesText = withoutLinks(notesText);
+            }
             write(profile, profileText, index);
             write(notes, notesText, index);
             String summary = "created " + type + " " + entityId;
             phrases.computeIfAbsent(profile, k -> new ArrayList<>()).add(summary);
             return new OpOutcome(c, profile, null, null, hasher.hash(MemoryDocument.canonicalize(profileText)), summary, true);
+        }
+
+        private static final Pattern LINKS_BLOCK = Pattern.compile("(?m)^  links:\n(?:    - .*\n|      .*\n)+");
+
+        /** The text with its frontmatter's {@code slice.links} list emptied ({@code links: []}). */
+        private static String withoutLinks(String text) {
+            return LINKS_BLOCK.matcher(text).replaceFirst("  links: []\n");
+        }
+
+        /** The {@code slice.id} of an existing memory file, which new files link to. */
+        private String sliceIdOf(RepoPath p) {
+            MemoryDocument doc = MemoryDocument.parse(read(p).orElseThrow());
+            String id = doc.frontmatter() == null ? "" : doc.frontmatter().path("slice").path("id").asText("");
+            if (!ULID.matcher(id).matches()) {
+                throw new Reject(Reason.INVALID_OP, p + " has no valid slice.id (a ULID) for the new files to link to;"
+                        + " fix its frontmatter first");
+            }
+            return id;
         }
 
         private static void requireId(String field, String id) {

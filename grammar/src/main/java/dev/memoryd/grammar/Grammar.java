@@ -160,6 +160,10 @@ public final class Grammar {
             vars.put("now", "2026-01-01T00:00:00Z");
             vars.put("participant_a", "part-a");
             vars.put("participant_b", "part-b");
+            vars.put("user_slice_id", "01JC0000000000000000000001");
+            vars.put("profile_slice_id", "01JC0000000000000000000000");
+            vars.put("participant_a_slice_id", "01JC0000000000000000000002");
+            vars.put("participant_b_slice_id", "01JC0000000000000000000003");
             String text = render(t.templateName(), vars);
             List<LintProblem> problems = new Linter().lint(this, RepoPath.of(path), text);
             if (!problems.isEmpty()) {

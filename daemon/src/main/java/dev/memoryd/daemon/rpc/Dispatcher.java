@@ -498,7 +498,17 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       }
       ops.add(((OpParse.Ok) r).op());
     }
-    WriteRequest req = new WriteRequest(ops, str(p, "rationale", false), str(p, "actor", false),
+    String rationale = str(p, "rationale", false);
+    Failure agentRule = AgentWriteCheck.rationale(rationale);
+    try {
+      agentRule = agentRule != null ? agentRule : AgentWriteCheck.evidence(ops, svc::resolve);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    if (agentRule != null) {
+      throw new BadRequest(agentRule);
+    }
+    WriteRequest req = new WriteRequest(ops, rationale, str(p, "actor", false),
         str(p, "idempotency_key", false), str(p, "tool_call_id", false));
     WriteOutcome out;
     try {

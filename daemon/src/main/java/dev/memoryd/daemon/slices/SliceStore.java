@@ -305,11 +305,14 @@ public final class SliceStore {
       }
       if (r instanceof JsonlBody.Blocked b) {
         if (b.check() instanceof Contract.WriteCheck.Overflow o) {
-          return new Refused(-1, new Failure(ErrorReason.CAP_EXCEEDED, o.message(), Map.of(
+          return new Refused(-1, new Failure(ErrorReason.CAP_EXCEEDED, o.message(), Map.of("rule", "overflow",
               "overflow", o.policy().name().toLowerCase(), "size_bytes", o.sizeBytes(), "limit_bytes", o.limitBytes())));
         }
         Contract.WriteCheck.Refused ref = (Contract.WriteCheck.Refused) b.check();
-        return new Refused(-1, new Failure(ErrorReason.PROHIBITED, ref.message(), Map.of("rule", ref.rule())));
+        // Too large with overflow error (or none) is a cap, like the other overflow policies;
+        // only the write modes make a row prohibited.
+        ErrorReason why = "overflow".equals(ref.rule()) ? ErrorReason.CAP_EXCEEDED : ErrorReason.PROHIBITED;
+        return new Refused(-1, new Failure(why, ref.message(), Map.of("rule", ref.rule())));
       }
       JsonlBody.Appended a = (JsonlBody.Appended) r;
       String newText = text.get().substring(0, sf.bodyStart()) + a.body();

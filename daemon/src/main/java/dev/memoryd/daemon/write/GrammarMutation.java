@@ -2,7 +2,10 @@ package dev.memoryd.daemon.write;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.ErrorReason;
 import dev.memoryd.daemon.Failure;
 import dev.memoryd.grammar.ApplyResult;
+import dev.memoryd.grammar.CreateEntity;
 import dev.memoryd.grammar.Declarations;
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.Grammar;
@@ -18,16 +22,21 @@ import dev.memoryd.grammar.OpCodec;
 import dev.memoryd.grammar.OpOutcome;
 import dev.memoryd.grammar.SectionHasher;
 
-/** The memory-file ops of one declaration; each op that changed something is one event. */
-record GrammarMutation(Grammar grammar, List<Op> ops, SectionHasher hasher, boolean replay) implements Mutation {
+/**
+ * The memory-file ops of one declaration; each op that changed something is one event.
+ * {@code recordedAfterHashes} (replay only, one per op, else null) are the {@code after_hash}es
+ * the ledger recorded: a {@code create_entity} recorded before the templates carried links
+ * replays with {@code links: []} when that, and only that, gives the recorded hash.
+ */
+record GrammarMutation(Grammar grammar, List<Op> ops, SectionHasher hasher, boolean replay,
+    List<String> recordedAfterHashes) implements Mutation {
   GrammarMutation(Grammar grammar, List<Op> ops, SectionHasher hasher) {
-    this(grammar, ops, hasher, false);
+    this(grammar, ops, hasher, false, null);
   }
 
   @Override
   public Result apply(FileSource files, Instant now) {
-    ApplyResult r = replay ? Declarations.replay(grammar, files, ops, now, hasher)
-        : Declarations.apply(grammar, files, ops, now, hasher);
+    ApplyResult r = replay ? replayed(files, now) : Declarations.apply(grammar, files, ops, now, hasher);
     if (r instanceof ApplyResult.Rejected rej) {
       return new Refused(rej.opIndex(), new Failure(ErrorReason.fromWire(rej.reason().wireName()),
           rej.message(), rej.details()));
@@ -45,5 +54,28 @@ record GrammarMutation(Grammar grammar, List<Op> ops, SectionHasher hasher, bool
           o.summary()));
     }
     return new Done(a.newContents(), events, a.changed());
+  }
+
+  private ApplyResult replayed(FileSource files, Instant now) {
+    ApplyResult r = Declarations.replay(grammar, files, ops, now, hasher);
+    if (recordedAfterHashes == null || !(r instanceof ApplyResult.Applied a)) {
+      return r;
+    }
+    Set<Integer> differ = new HashSet<>();
+    for (int i = 0; i < ops.size(); i++) {
+      if (ops.get(i) instanceof CreateEntity
+          && !Objects.equals(a.outcomes().get(i).afterHash(), recordedAfterHashes.get(i))) {
+        differ.add(i);
+      }
+    }
+    if (differ.isEmpty()) {
+      return r;
+    }
+    ApplyResult old = Declarations.replay(grammar, files, ops, now, hasher, differ);
+    if (old instanceof ApplyResult.Applied o
+        && differ.stream().allMatch(i -> Objects.equals(o.outcomes().get(i).afterHash(), recordedAfterHashes.get(i)))) {
+      return old;
+    }
+    return r;
   }
 }

@@ -559,10 +559,12 @@ public final class WritePipeline implements AutoCloseable {
   private Mutation replayMutation(List<Event> g) {
     if (g.get(0).payload().path("op").isObject()) {
       List<Op> ops = new ArrayList<>();
+      List<String> afterHashes = new ArrayList<>();
       for (Event e : g) {
         if (!e.payload().path("op").isObject()) {
           continue; // e.g. a proposal's acceptance: its grammar events carry the ops
         }
+        afterHashes.add(e.afterHash());
         // The compare-and-swap was decided when the line was written; hashes of an older key
         // would not match again after a rotation.
         ObjectNode opJson = ((ObjectNode) e.payload().get("op")).deepCopy();
@@ -573,7 +575,7 @@ public final class WritePipeline implements AutoCloseable {
         }
         ops.add(ok.op());
       }
-      return new GrammarMutation(grammar, ops, hasher, true);
+      return new GrammarMutation(grammar, ops, hasher, true, afterHashes);
     }
     Replayer r = replayers.get(g.get(0).op());
     if (r == null) {

@@ -53,7 +53,8 @@ import java.util.TreeSet;
  *     subgraph, so also edges along which nothing was discovered, and one edge per edge type
  *     when a pair is linked by several), not only the edges of discovery.</li>
  * <li>Turns are exported with the §6.1 members only (not {@code parents}); {@code created_at}
- *     is ISO 8601 UTC with {@code Z} (DESIGN), not the epoch seconds of the §6.1 example.</li>
+ *     keeps the form it was given in: integer epoch seconds (the §6.1 example) or ISO 8601
+ *     UTC with {@code Z} (DESIGN). It is no part of {@code slice_id}.</li>
  * <li>{@code policy_params_hash} = xxHash64 (seed 0, 16 lowercase hex digits) of the JCS form
  *     of the appendix configuration object ({@link PolicyConfig#paramsHash()});
  *     {@code slice_id} = xxHash64 of the JCS form of {@code [anchor, [sorted turn ids], [sorted

@@ -19,13 +19,15 @@ import java.util.regex.Pattern;
  * that "UUID lexicographic" order is plain string order; {@code sessionId} is non-empty;
  * {@code salience}, {@code trajectoryHomogeneity} and {@code trajectoryTemporal} are in
  * [0.0, 1.0], {@code trajectoryComplexity} is finite and {@code >= 0}; depth and sibling order
- * are {@code >= 0}; {@code createdAt} is exported as ISO 8601 UTC with {@code Z}
- * ({@link Instant#toString()}); {@code parents} holds no turn twice with the same edge type
+ * are {@code >= 0}; {@code createdAt} is exported in the form it was given: integer epoch
+ * seconds when {@code createdAtEpochSeconds} (the §6.1 example's form; the instant then has
+ * no fraction of a second), else ISO 8601 UTC with {@code Z} ({@link Instant#toString()}). It
+ * is no part of the fingerprint ({@code slice_id}, §6.3). {@code parents} holds no turn twice with the same edge type
  * and never the turn itself (one parent may be linked by several edge types).
  */
 public record Turn(String id, String sessionId, Role role, Phase phase, double salience, int trajectoryDepth,
         int trajectorySiblingOrder, double trajectoryHomogeneity, double trajectoryTemporal,
-        double trajectoryComplexity, Instant createdAt, List<ParentRef> parents) {
+        double trajectoryComplexity, Instant createdAt, boolean createdAtEpochSeconds, List<ParentRef> parents) {
 
     private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
@@ -56,6 +58,9 @@ public record Turn(String id, String sessionId, Role role, Phase phase, double s
         if (createdAt == null) {
             throw PolicyInputException.invalid("created_at", "is required");
         }
+        if (createdAtEpochSeconds && createdAt.getNano() != 0) {
+            throw PolicyInputException.invalid("created_at", "epoch seconds have no fraction, got " + createdAt);
+        }
         parents = parents == null ? List.of() : List.copyOf(parents);
         Set<ParentRef> seen = new HashSet<>();
         for (int i = 0; i < parents.size(); i++) {
@@ -69,6 +74,14 @@ public record Turn(String id, String sessionId, Role role, Phase phase, double s
                         + p.edgeType().wire());
             }
         }
+    }
+
+    /** A turn whose {@code created_at} is exported as ISO 8601 UTC. */
+    public Turn(String id, String sessionId, Role role, Phase phase, double salience, int trajectoryDepth,
+            int trajectorySiblingOrder, double trajectoryHomogeneity, double trajectoryTemporal,
+            double trajectoryComplexity, Instant createdAt, List<ParentRef> parents) {
+        this(id, sessionId, role, phase, salience, trajectoryDepth, trajectorySiblingOrder, trajectoryHomogeneity,
+                trajectoryTemporal, trajectoryComplexity, createdAt, false, parents);
     }
 
     private static void checkId(String field, String v) {
@@ -86,7 +99,8 @@ public record Turn(String id, String sessionId, Role role, Phase phase, double s
     /**
      * Parses one turn object; {@code path} (e.g. {@code turns[3]}) prefixes field names in
      * errors. {@code parents} may be absent (a root); every other member is required, and
-     * unknown members are refused. {@code created_at} must be ISO 8601 UTC ending in {@code Z}.
+     * unknown members are refused. {@code created_at} is either ISO 8601 UTC ending in {@code Z}
+     * or integer epoch seconds {@code >= 0} (as in the §6.1 example), and keeps its form.
      */
     public static Turn fromJson(JsonNode node, String path) {
         StrictObject o = StrictObject.of(node, path);
@@ -111,17 +125,9 @@ public record Turn(String id, String sessionId, Role role, Phase phase, double s
             double homogeneity = o.number("trajectory_homogeneity", 0.0, 1.0, null);
             double temporal = o.number("trajectory_temporal", 0.0, 1.0, null);
             double complexity = o.number("trajectory_complexity", 0.0, inf, null);
-            String created = o.string("created_at");
-            Instant createdAt;
-            try {
-                if (!created.endsWith("Z")) {
-                    throw new DateTimeParseException("no Z", created, created.length());
-                }
-                createdAt = DateTimeFormatter.ISO_INSTANT.parse(created, Instant::from);
-            } catch (DateTimeParseException e) {
-                throw PolicyInputException.invalid("created_at",
-                        "must be an ISO 8601 UTC timestamp ending in Z, got " + created);
-            }
+            JsonNode created = o.get("created_at");
+            boolean epoch = created != null && !created.isTextual();
+            Instant createdAt = epoch ? epochSeconds(created) : isoInstant(o.string("created_at"));
             JsonNode ps = o.get("parents");
             List<ParentRef> parents = List.of();
             if (ps != null) {
@@ -145,12 +151,33 @@ public record Turn(String id, String sessionId, Role role, Phase phase, double s
             }
             o.rejectUnknown();
             return new Turn(id, sessionId, role, phase, salience, depth, order, homogeneity, temporal, complexity,
-                    createdAt, parents);
+                    createdAt, epoch, parents);
         } catch (PolicyInputException e) {
             if (path.isEmpty() || e.field().startsWith(path + ".") || e.field().equals(path)) {
                 throw e;
             }
             throw PolicyInputException.invalid(path + "." + e.field(), e.getMessage().substring(e.field().length() + 2));
+        }
+    }
+
+    private static Instant epochSeconds(JsonNode n) {
+        if (!n.isIntegralNumber() || !n.canConvertToLong() || n.longValue() < 0
+                || n.longValue() > Instant.MAX.getEpochSecond()) {
+            throw PolicyInputException.invalid("created_at",
+                    "must be integer epoch seconds >= 0 or an ISO 8601 UTC timestamp ending in Z, got " + n);
+        }
+        return Instant.ofEpochSecond(n.longValue());
+    }
+
+    private static Instant isoInstant(String created) {
+        try {
+            if (!created.endsWith("Z")) {
+                throw new DateTimeParseException("no Z", created, created.length());
+            }
+            return DateTimeFormatter.ISO_INSTANT.parse(created, Instant::from);
+        } catch (DateTimeParseException e) {
+            throw PolicyInputException.invalid("created_at",
+                    "must be an ISO 8601 UTC timestamp ending in Z or integer epoch seconds, got " + created);
         }
     }
 
@@ -167,7 +194,11 @@ public record Turn(String id, String sessionId, Role role, Phase phase, double s
         n.put("trajectory_homogeneity", trajectoryHomogeneity);
         n.put("trajectory_temporal", trajectoryTemporal);
         n.put("trajectory_complexity", trajectoryComplexity);
-        n.put("created_at", createdAt.toString());
+        if (createdAtEpochSeconds) {
+            n.put("created_at", createdAt.getEpochSecond());
+        } else {
+            n.put("created_at", createdAt.toString());
+        }
         return n;
     }
 }
