@@ -75,6 +75,39 @@ class LedgerOnDiskTest extends ServedRootTest {
   }
 
   @Test
+  void aResetToHeadThatResolvedHeadBeforeMemorydsCommit_doesNotTakeTheCommitOffTheBranch() throws Exception {
+    assertTrue(append("before").has("result"));
+    String resolved = root.git("rev-parse", "HEAD").strip(); // what git stash's reset --hard HEAD resolved
+    assertTrue(append("made meanwhile").has("result"));
+    String memorydsLast = root.git("rev-parse", "HEAD").strip();
+    // The rest of that reset, as git does it: files and index to the resolved commit, then the
+    // branch moved there against its value now.
+    root.git("read-tree", "--reset", "-u", resolved);
+    root.git("update-ref", "-m", "reset: moving to HEAD", "HEAD", resolved, memorydsLast);
+    assertFalse(root.file(CRITIC).contains("- made meanwhile\n"));
+
+    JsonNode r = append("after");
+    assertTrue(r.has("result"), r.toString());
+    String text = root.git("show", "HEAD:" + CRITIC);
+    assertTrue(text.contains("- made meanwhile\n") && text.contains("- after\n"), text);
+    assertEquals(text, root.file(CRITIC));
+    assertTrue(root.git("merge-base", "--is-ancestor", memorydsLast, "HEAD").isEmpty());
+    assertEquals("", root.git("status", "--porcelain"));
+    assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+  }
+
+  @Test
+  void aResetToAnOlderCommitByName_isStillTheHumansMove() throws Exception {
+    assertTrue(append("one").has("result"));
+    String older = root.git("rev-parse", "HEAD").strip();
+    assertTrue(append("two").has("result"));
+    root.git("reset", "-q", "--hard", older);
+    JsonNode r = append("three");
+    assertEquals("unavailable", r.path("error").path("data").path("reason").asText(), r.toString());
+    assertEquals(older, root.git("rev-parse", "HEAD").strip(), "memoryd leaves a reset a human asked for");
+  }
+
+  @Test
   void aSegmentChangedByHand_refusesTheWrite_isPutBack_keptAsEvidence_andOpensADriftItem() throws Exception {
     assertTrue(append("one").has("result"));
     assertTrue(append("two").has("result"));

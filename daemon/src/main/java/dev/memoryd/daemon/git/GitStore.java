@@ -566,36 +566,7 @@ public final class GitStore implements AutoCloseable {
       if (tip == null || tip.equals(base)) {
         return;
       }
-      Path refFile = repo.getDirectory().toPath().resolve(branchRef);
-      Path lock = refFile.resolveSibling(refFile.getFileName() + ".lock");
-      Files.createDirectories(refFile.getParent());
-      java.nio.channels.FileChannel held = heldRefLock;
-      heldRefLock = null; // consumed here, whatever happens
-      try (java.nio.channels.FileChannel ch = held != null ? held : java.nio.channels.FileChannel.open(lock,
-          java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
-        ObjectId current = refNow();
-        if (!java.util.Objects.equals(current, base)) {
-          Files.deleteIfExists(lock);
-          head = current;
-          if (current != null) {
-            seedTree(current);
-          }
-          throw new IOException("branch " + branchRef + " moved under the writer (now "
-              + (current == null ? "absent" : current.name()) + ")");
-        }
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(
-            (tip.name() + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        while (b.hasRemaining()) {
-          ch.write(b);
-        }
-      } catch (java.nio.file.FileAlreadyExistsException e) {
-        throw new IOException("cannot lock " + branchRef + ": " + lock + " exists (another git process?)", e);
-      } catch (IOException | RuntimeException e) {
-        Files.deleteIfExists(lock);
-        throw e;
-      }
-      Files.move(lock, refFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      head = tip;
+      swapRef(base, tip);
       moved = true;
     }
 
@@ -618,6 +589,53 @@ public final class GitStore implements AutoCloseable {
         ins.close();
       }
     }
+  }
+
+  /**
+   * Moves the branch from {@code expected} to {@code target}: compare-and-swap under the ref lock
+   * (the one {@link #holdRef} holds, else taken here), written and renamed as git does; no
+   * reflog. On a mismatch the store's head and tree follow the branch and an IOException says so.
+   */
+  private void swapRef(ObjectId expected, ObjectId target) throws IOException {
+    Path refFile = repo.getDirectory().toPath().resolve(branchRef);
+    Path lock = refFile.resolveSibling(refFile.getFileName() + ".lock");
+    Files.createDirectories(refFile.getParent());
+    java.nio.channels.FileChannel held = heldRefLock;
+    heldRefLock = null; // consumed here, whatever happens
+    try (java.nio.channels.FileChannel ch = held != null ? held : java.nio.channels.FileChannel.open(lock,
+        java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+      ObjectId current = refNow();
+      if (!java.util.Objects.equals(current, expected)) {
+        Files.deleteIfExists(lock);
+        head = current;
+        if (current != null) {
+          seedTree(current);
+        }
+        throw new IOException("branch " + branchRef + " moved under the writer (now "
+            + (current == null ? "absent" : current.name()) + ")");
+      }
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(
+          (target.name() + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      while (b.hasRemaining()) {
+        ch.write(b);
+      }
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      throw new IOException("cannot lock " + branchRef + ": " + lock + " exists (another git process?)", e);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(lock);
+      throw e;
+    }
+    Files.move(lock, refFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    head = target;
+  }
+
+  /**
+   * Moves the branch back to {@code target} from {@code expected} (compare-and-swap), the store's
+   * head and tree with it: for undoing a move no one asked for ({@link StaleReset}).
+   */
+  public void restoreRef(ObjectId expected, ObjectId target) throws IOException {
+    swapRef(expected, target);
+    seedTree(target);
   }
 
   private java.nio.channels.FileChannel heldRefLock;

@@ -910,9 +910,20 @@ public final class WritePipeline implements AutoCloseable {
    * branch moved to a commit that does not contain memoryd's last one (a {@code git reset}) is a
    * refusal of the batch, not a failure of the writer: writes resume once the branch is back.
    */
-  private Optional<Failure> captureCommits(Batch b, Instant now) throws IOException {
+  private Optional<Failure> captureCommits(Batch b, Instant now, Locks locks) throws IOException, RedoBatch, LockedOut {
     ObjectId ref = git.refNow();
     if (ref == null || ref.equals(captured)) {
+      return Optional.empty();
+    }
+    if (!git.isAncestor(captured, ref) && index != null && dev.memoryd.daemon.git.StaleReset.tookOff(git, captured, ref)) {
+      lockIndex(locks);
+      Map<String, ObjectId> restored = dev.memoryd.daemon.git.StaleReset.undo(git, files.root(), locks.index.cache(),
+          captured, ref);
+      locks.index.note(restored, Map.of());
+      LOG.warning("git's reset --hard HEAD took memoryd's commits after " + ref.name() + " off branch " + branch.value()
+          + " (it resolved HEAD before they were made); the branch is back at " + captured.name()
+          + ", and the files it rewrote: " + restored.keySet());
+      git.holdRef(locks.waitMs); // the ref move consumed the lock; the batch goes on holding it
       return Optional.empty();
     }
     if (!git.isAncestor(captured, ref)) {
@@ -1412,7 +1423,7 @@ public final class WritePipeline implements AutoCloseable {
     List<Runnable> replies = new ArrayList<>();
     Optional<Failure> moved = elsewhere();
     if (moved.isEmpty()) {
-      moved = captureCommits(b, now);
+      moved = captureCommits(b, now, locks);
     }
     if (moved.isEmpty()) {
       moved = ledgerOnDisk(b, now, locks);
