@@ -108,6 +108,28 @@ class LedgerOnDiskTest extends ServedRootTest {
   }
 
   @Test
+  void aWriteWaitsWhileGitStashTakesItsSnapshot_soTheStashHoldsOnlyTheHumansChanges() throws Exception {
+    assertTrue(append("before").has("result"));
+    // git stash builds its snapshot in a temporary index, without the index lock, against the
+    // HEAD it read first: a commit made meanwhile would go into the stash as the human's change.
+    Path snapshot = root.dir.resolve(".git/index.stash.4242");
+    Files.writeString(snapshot, "");
+    java.util.concurrent.CompletableFuture<JsonNode> w = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return append("during the stash");
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    Thread.sleep(300);
+    assertFalse(w.isDone(), "no commit while the stash takes its snapshot");
+    assertFalse(root.git("show", "HEAD:" + CRITIC).contains("- during the stash\n"));
+    Files.delete(snapshot);
+    JsonNode r = w.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertTrue(r.has("result"), r.toString());
+  }
+
+  @Test
   void aSegmentChangedByHand_refusesTheWrite_isPutBack_keptAsEvidence_andOpensADriftItem() throws Exception {
     assertTrue(append("one").has("result"));
     assertTrue(append("two").has("result"));

@@ -625,7 +625,19 @@ public final class GitStore implements AutoCloseable {
       Files.deleteIfExists(lock);
       throw e;
     }
-    Files.move(lock, refFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    try {
+      Files.move(lock, refFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      try {
+        leftLock = Files.readAttributes(lock, java.nio.file.attribute.BasicFileAttributes.class,
+            java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
+        Files.delete(lock);
+        leftLock = null;
+      } catch (IOException again) {
+        e.addSuppressed(again); // removed by the next holdRef
+      }
+      throw e;
+    }
     head = target;
   }
 
@@ -657,6 +669,7 @@ public final class GitStore implements AutoCloseable {
     long deadline = System.nanoTime() + waitMs * 1_000_000;
     while (true) {
       try {
+        removeLeftLock(lock);
         heldRefLock = java.nio.channels.FileChannel.open(lock, java.nio.file.StandardOpenOption.CREATE_NEW,
             java.nio.file.StandardOpenOption.WRITE);
         return true;
@@ -679,9 +692,39 @@ public final class GitStore implements AutoCloseable {
     java.nio.channels.FileChannel held = heldRefLock;
     if (held != null) {
       heldRefLock = null;
+      Path lock = refLockFile();
+      Object key = Files.readAttributes(lock, java.nio.file.attribute.BasicFileAttributes.class,
+          java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
       held.close();
-      Path refFile = repo.getDirectory().toPath().resolve(branchRef);
-      Files.deleteIfExists(refFile.resolveSibling(refFile.getFileName() + ".lock"));
+      try {
+        Files.deleteIfExists(lock);
+      } catch (IOException e) {
+        // Say, the directory turned read-only or immutable meanwhile: the lock is ours, so it is
+        // removed at the next try instead of being taken for another git command's.
+        leftLock = key;
+        throw e;
+      }
+    }
+  }
+
+  /** The file key of a ref lock this store took and could not remove; removed by the next {@link #holdRef}. */
+  private Object leftLock;
+
+  /** Removes the ref lock this store left behind, if it is still the same file. */
+  private void removeLeftLock(Path lock) throws IOException {
+    Object key = leftLock;
+    if (key == null) {
+      return;
+    }
+    try {
+      Object now = Files.readAttributes(lock, java.nio.file.attribute.BasicFileAttributes.class,
+          java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
+      if (key.equals(now)) {
+        Files.delete(lock);
+      }
+      leftLock = null;
+    } catch (java.nio.file.NoSuchFileException e) {
+      leftLock = null;
     }
   }
 

@@ -51,6 +51,13 @@ public final class WorkTreeIndex {
   public Optional<Held> lock(long waitMs) throws IOException {
     long deadline = System.nanoTime() + waitMs * 1_000_000;
     while (true) {
+      if (stashing()) {
+        if (System.nanoTime() > deadline) {
+          return Optional.empty(); // as busy as a held lock
+        }
+        pause();
+        continue;
+      }
       if (cached == null) {
         cached = new DirCache(repo.getIndexFile(), repo.getFS());
       }
@@ -72,13 +79,29 @@ public final class WorkTreeIndex {
         if (System.nanoTime() > deadline) {
           return Optional.empty();
         }
-        try {
-          Thread.sleep(1);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException("interrupted while waiting for " + lockFile());
-        }
+        pause();
       }
+    }
+  }
+
+  /**
+   * Whether a {@code git stash} is taking its snapshot: it builds it in a temporary index
+   * ({@code index.stash.<pid>}) without the index lock, against the HEAD it read before, so a
+   * commit memoryd made meanwhile would go into the stash as if it were the human's change (and
+   * come back on {@code stash pop}). Batches wait for it as for the lock.
+   */
+  private boolean stashing() throws IOException {
+    try (java.nio.file.DirectoryStream<Path> d = Files.newDirectoryStream(repo.getDirectory().toPath(), "index.stash.*")) {
+      return d.iterator().hasNext();
+    }
+  }
+
+  private void pause() throws java.io.InterruptedIOException {
+    try {
+      Thread.sleep(1);
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for " + lockFile());
     }
   }
 
