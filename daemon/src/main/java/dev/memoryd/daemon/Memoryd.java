@@ -1,5 +1,7 @@
 package dev.memoryd.daemon;
 
+import dev.memoryd.daemon.layout.RootLayout;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -340,21 +342,12 @@ public final class Memoryd implements AutoCloseable {
       WritePipeline.ReplayState st = writer.replayFromEmpty(progress);
       java.util.Map<String, String> expected = new java.util.TreeMap<>();
       st.files().forEach((p, t) -> {
-        if (replayCompared(p.value())) {
+        if (RootLayout.isContentFile(p.value())) {
           expected.put(p.value(), t);
         }
       });
       java.util.Set<String> paths = new java.util.TreeSet<>(expected.keySet());
-      for (String top : new String[] {"users", ".slices"}) {
-        Path d = cfg.root().resolve(top);
-        if (Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-          try (Stream<Path> s = Files.walk(d)) {
-            s.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS))
-                .map(f -> cfg.root().relativize(f).toString().replace('\\', '/'))
-                .filter(Memoryd::replayCompared).forEach(paths::add);
-          }
-        }
-      }
+      paths.addAll(RootLayout.contentFilesOnDisk(cfg.root()));
       java.util.Set<String> halted = new java.util.HashSet<>();
       st.halts().forEach(h -> halted.add(h.path().value()));
       List<Difference> diffs = new ArrayList<>();
@@ -398,10 +391,6 @@ public final class Memoryd implements AutoCloseable {
       ContentHasher h = ring.hasVersion(v) ? ring.contentHasher(v) : hasher.get();
       return h::hash;
     }));
-  }
-
-  private static boolean replayCompared(String p) {
-    return WritePipeline.isMemoryFile(p) || p.startsWith(".slices/") && p.endsWith(".slice");
   }
 
   /** Region keys (sections; {@code _head} for frontmatter and title) whose text differs. */
@@ -709,7 +698,7 @@ public final class Memoryd implements AutoCloseable {
     }
     Map<String, String> files = new java.util.TreeMap<>();
     for (String p : git.listFiles(c.get())) {
-      if (dev.memoryd.daemon.search.SearchIndex.indexed(p)) {
+      if (RootLayout.isContentFile(p)) {
         git.read(c.get(), p).ifPresent(b -> files.put(p, new String(b, StandardCharsets.UTF_8)));
       }
     }
@@ -846,15 +835,8 @@ public final class Memoryd implements AutoCloseable {
 
   private List<Path> sliceFiles() throws IOException {
     List<Path> out = new ArrayList<>();
-    for (String dir : new String[] {"users", ".slices"}) {
-      Path d = cfg.root().resolve(dir);
-      if (Files.isDirectory(d) && !Files.isSymbolicLink(d)) {
-        try (Stream<Path> s = Files.walk(d)) {
-          s.filter(f -> Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS))
-              .filter(f -> f.toString().endsWith(".md") || f.toString().endsWith(".slice"))
-              .sorted().forEach(out::add);
-        }
-      }
+    for (String p : RootLayout.contentFilesOnDisk(cfg.root())) {
+      out.add(cfg.root().resolve(p));
     }
     return out;
   }
@@ -870,12 +852,8 @@ public final class Memoryd implements AutoCloseable {
         return Outcome.fail(ErrorReason.INVALID_REQUEST, "bad path: " + e.getMessage());
       }
     } else {
-      Path users = cfg.root().resolve("users");
-      if (Files.isDirectory(users)) {
-        try (Stream<Path> s = Files.walk(users)) {
-          s.filter(f -> f.toString().endsWith(".md") && Files.isRegularFile(f)).sorted()
-              .forEach(f -> paths.add(RepoPath.of(cfg.root().relativize(f).toString())));
-        }
+      for (String p : RootLayout.memoryFilesOnDisk(cfg.root())) {
+        paths.add(RepoPath.of(p));
       }
     }
     for (RepoPath p : paths) {

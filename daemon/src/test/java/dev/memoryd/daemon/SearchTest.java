@@ -56,6 +56,18 @@ class SearchTest extends ServedRootTest {
   }
 
   @Test
+  void aHiddenCopyOfAMemoryFile_isNeitherSearchedNorLinted() throws Exception {
+    root.close();
+    java.nio.file.Path backup = root.dir.resolve("users/sam/.backup/overview.md");
+    java.nio.file.Files.createDirectories(backup.getParent());
+    java.nio.file.Files.writeString(backup, "# not a memory file\n\nwombats everywhere\n");
+    root.serve();
+    assertEquals(0, hits("wombats").size(), "an editor's or a human's hidden copy is not memory");
+    JsonNode lint = root.call("lint", "{}");
+    assertEquals(0, lint.get("result").get("problems").size(), "the example tree lints clean: " + lint);
+  }
+
+  @Test
   void badQuery_isInvalidRequest() throws Exception {
     JsonNode r = root.call("search", "{\"q\":\"(unbalanced\"}");
     assertEquals("invalid_request", r.get("error").get("data").get("reason").asText(), r.toString());

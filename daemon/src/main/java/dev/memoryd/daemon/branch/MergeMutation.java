@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.branch;
 
+import dev.memoryd.daemon.layout.RootLayout;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -153,7 +155,7 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
       if (Objects.equals(o, t)) {
         continue;
       }
-      boolean memory = WritePipeline.isMemoryFile(p);
+      boolean memory = RootLayout.isMemoryFile(p);
       Map<String, String> resolved = new LinkedHashMap<>();
       java.util.Set<String> open = null; // the regions in conflict before any resolution
       for (Resolution r : byPath.getOrDefault(path, Map.of()).values()) {

@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.refs;
 
+import dev.memoryd.daemon.layout.RootLayout;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -248,7 +250,7 @@ public final class RefStore {
       return Optional.empty();
     }
     String only = placedOn.get(0);
-    if (placedOn.size() != 1 || !WritePipeline.isMemoryFile(only)
+    if (placedOn.size() != 1 || !RootLayout.isMemoryFile(only)
         || !Files.isRegularFile(root.resolve(only), LinkOption.NOFOLLOW_LINKS)) {
       return Optional.of(Failure.of(ErrorReason.INVALID_REQUEST, "section needs placed_on to be exactly one memory"
           + " file (users/.../*.md)"));

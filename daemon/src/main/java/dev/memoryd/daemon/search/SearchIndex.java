@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.search;
 
+import dev.memoryd.daemon.layout.RootLayout;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -122,27 +123,11 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
     }
   }
 
-  /** Whether a path is one the index covers: memory files under users/ and slices under .slices/. */
-  public static boolean indexed(String rel) {
-    return (rel.startsWith("users/") || rel.startsWith(".slices/")) && (rel.endsWith(".md") || rel.endsWith(".slice"));
-  }
-
   private List<String> files() throws IOException {
     if (snapshot != null) {
       return new ArrayList<>(snapshot.keySet());
     }
-    List<String> out = new ArrayList<>();
-    for (String top : new String[] {"users", ".slices"}) {
-      Path d = root.resolve(top);
-      if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
-        try (Stream<Path> s = Files.walk(d)) {
-          s.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
-              .filter(f -> f.toString().endsWith(".md") || f.toString().endsWith(".slice"))
-              .sorted().forEach(f -> out.add(root.relativize(f).toString().replace('\\', '/')));
-        }
-      }
-    }
-    return out;
+    return RootLayout.contentFilesOnDisk(root);
   }
 
   /** Re-indexes the files a batch touched. Runs on the writer thread: only queues the work. */

@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.slices;
 
+import dev.memoryd.daemon.layout.RootLayout;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -118,15 +119,8 @@ public final class SliceStore {
   /** Every slice (memory files and {@code .slices/}) with its staleness as of {@code now}. */
   public List<ObjectNode> list(Instant now, java.time.Duration halfLife) throws IOException {
     List<Path> files = new ArrayList<>();
-    for (String dir : new String[] {"users", ".slices"}) {
-      Path d = root.resolve(dir);
-      if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
-        try (Stream<Path> s = Files.walk(d)) {
-          s.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
-              .filter(f -> f.toString().endsWith(".md") || f.toString().endsWith(".slice"))
-              .sorted().forEach(files::add);
-        }
-      }
+    for (String p : RootLayout.contentFilesOnDisk(root)) {
+      files.add(root.resolve(p));
     }
     Map<String, String> hashById = new HashMap<>();
     Map<Path, SliceFile> parsed = new HashMap<>();

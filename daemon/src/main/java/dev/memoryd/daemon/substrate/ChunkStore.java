@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.substrate;
 
+import dev.memoryd.daemon.layout.RootLayout;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -158,18 +159,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
   }
 
   private List<String> walk() throws IOException {
-    List<String> out = new ArrayList<>();
-    for (String top : new String[] {"users", ".slices"}) {
-      Path d = root.resolve(top);
-      if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
-        try (Stream<Path> s = Files.walk(d)) {
-          s.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
-              .filter(f -> top.equals("users") ? f.toString().endsWith(".md") : f.toString().endsWith(".slice"))
-              .sorted().forEach(f -> out.add(root.relativize(f).toString().replace('\\', '/')));
-        }
-      }
-    }
-    return out;
+    return RootLayout.contentFilesOnDisk(root);
   }
 
   /**
@@ -225,9 +215,9 @@ public final class ChunkStore implements Consumer<List<Event>> {
         declared.add(e.payload());
       } else {
         for (String p : dev.memoryd.daemon.write.WritePipeline.touchedPaths(e)) {
-          if (p.startsWith("users/") && p.endsWith(".md")) {
+          if (RootLayout.isMemoryFile(p)) {
             memoryFiles.add(p);
-          } else if (MergeCheck.isChunkPath(p)) {
+          } else if (RootLayout.isChunkFile(p)) {
             chunkFiles.add(p);
           }
         }
@@ -471,9 +461,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
     }
     Map<String, String> files = new LinkedHashMap<>();
     for (String p : git.listFiles(commit)) {
-      boolean memory = p.startsWith("users/") && p.endsWith(".md");
-      boolean chunk = p.startsWith(".slices/") && p.endsWith(".slice");
-      if (memory || chunk) {
+      if (RootLayout.isContentFile(p)) {
         git.read(commit, p).ifPresent(b -> files.put(p, new String(b, StandardCharsets.UTF_8)));
       }
     }

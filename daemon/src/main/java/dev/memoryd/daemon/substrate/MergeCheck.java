@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.substrate;
 
+import dev.memoryd.daemon.layout.RootLayout;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -44,15 +46,11 @@ public final class MergeCheck {
   public static Map<String, String> chunkFiles(Map<RepoPath, String> merged) {
     Map<String, String> out = new LinkedHashMap<>();
     merged.forEach((p, t) -> {
-      if (isChunkPath(p.value())) {
+      if (RootLayout.isChunkFile(p.value())) {
         out.put(p.value(), t);
       }
     });
     return out;
-  }
-
-  static boolean isChunkPath(String p) {
-    return p.startsWith(".slices/") && p.endsWith(".slice");
   }
 
   /** Reads chunk files (path → text, null: gone) as a restart would: a live record, or the id leaves the graph. */
@@ -84,11 +82,11 @@ public final class MergeCheck {
   public static ChunkGraph graphAt(GitStore git, ObjectId commit, FileSource files) throws IOException {
     Map<String, String> texts = new LinkedHashMap<>();
     for (String p : git.listFiles(commit)) {
-      if (p.startsWith("users/") && p.endsWith(".md")) {
+      if (RootLayout.isMemoryFile(p)) {
         // From the commit, not through the writer's source: reading a memory file there records
         // a human's edit of it first, which only the files the merge changes should do.
         git.read(commit, p).ifPresent(b -> texts.put(p, new String(b, StandardCharsets.UTF_8)));
-      } else if (isChunkPath(p)) {
+      } else if (RootLayout.isChunkFile(p)) {
         files.read(RepoPath.of(p)).ifPresent(t -> texts.put(p, t));
       }
     }

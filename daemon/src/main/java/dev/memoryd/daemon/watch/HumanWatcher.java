@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.watch;
 
+import dev.memoryd.daemon.layout.RootLayout;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -140,7 +142,7 @@ public final class HumanWatcher implements AutoCloseable {
         rescanWanted = true;
         return;
       }
-      if (WritePipeline.isMemoryFile(rel)) {
+      if (RootLayout.isMemoryFile(rel)) {
         RepoPath rp;
         try {
           rp = RepoPath.of(rel);

@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.daemon.layout.RootLayout;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -188,7 +190,6 @@ public final class WritePipeline implements AutoCloseable {
     this.drift = v;
   }
 
-  /** Whether a path is a memory file, the files whose human edits are captured. */
   /**
    * The files an event changed: its {@code file_path}, and for an event that carries whole texts
    * ({@code payload.files}: a merge, a sync's merge) each of those.
@@ -203,14 +204,6 @@ public final class WritePipeline implements AutoCloseable {
       fs.fieldNames().forEachRemaining(out::add);
     }
     return out;
-  }
-
-  public static boolean isMemoryFile(RepoPath p) {
-    return isMemoryFile(p.value());
-  }
-
-  public static boolean isMemoryFile(String p) {
-    return p.startsWith("users/") && p.endsWith(".md") && !p.contains("/.");
   }
 
   /** Registers how to redo events whose op is {@code op} (extensions; grammar ops are built in). */
@@ -632,7 +625,7 @@ public final class WritePipeline implements AutoCloseable {
    * completes with {@link WriteOutcome.Unchanged} when there was nothing to capture.
    */
   public CompletableFuture<WriteOutcome> capture(java.util.Collection<RepoPath> paths) {
-    List<RepoPath> sorted = paths.stream().filter(WritePipeline::isMemoryFile).distinct()
+    List<RepoPath> sorted = paths.stream().filter(RootLayout::isMemoryFile).distinct()
         .sorted(java.util.Comparator.comparing(RepoPath::value)).toList();
     Contextual c = ctx -> {
       List<HumanCapture.Item> items = new ArrayList<>();
@@ -656,27 +649,18 @@ public final class WritePipeline implements AutoCloseable {
    */
   public CompletableFuture<WriteOutcome> captureAll() throws IOException {
     java.util.Set<RepoPath> all = new java.util.HashSet<>(memoryFilesOnDisk(files.root()));
-    git.listFiles(git.head()).stream().filter(WritePipeline::isMemoryFile).map(RepoPath::of).forEach(all::add);
+    git.listFiles(git.head()).stream().filter(RootLayout::isMemoryFile).map(RepoPath::of).forEach(all::add);
     return capture(all);
   }
 
-  /** The memory files under {@code root}'s {@code users/}, in path order (symlinks not followed). */
+  /** The memory files on disk under {@code root}, in path order; a name memoryd could not hold is left to lint. */
   public static List<RepoPath> memoryFilesOnDisk(java.nio.file.Path root) throws IOException {
-    java.nio.file.Path users = root.resolve("users");
     List<RepoPath> out = new ArrayList<>();
-    if (!java.nio.file.Files.isDirectory(users, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      return out;
-    }
-    try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.walk(users)) {
-      for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) s.sorted()::iterator) {
-        String rel = root.relativize(f).toString().replace('\\', '/');
-        if (isMemoryFile(rel) && java.nio.file.Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-          try {
-            out.add(RepoPath.of(rel));
-          } catch (IllegalArgumentException bad) {
-            // not a path memoryd could hold; lint reports such files
-          }
-        }
+    for (String rel : RootLayout.memoryFilesOnDisk(root)) {
+      try {
+        out.add(RepoPath.of(rel));
+      } catch (IllegalArgumentException bad) {
+        // not a path memoryd could hold; lint reports such files
       }
     }
     return out;
@@ -933,7 +917,7 @@ public final class WritePipeline implements AutoCloseable {
           + " reset --hard " + captured.name() + "), or restart memoryd to redo the ledger's later events on top"
           + " of the moved branch", Map.of("branch_head", ref.name(), "recorded_commit", captured.name())));
     }
-    List<String> paths = git.changedPaths(captured, ref, WritePipeline::isMemoryFile);
+    List<String> paths = git.changedPaths(captured, ref, RootLayout::isMemoryFile);
     List<GitStore.CommitInfo> commits = git.commitsBetween(captured, ref, 50);
     for (String path : paths) {
       recordedText(RepoPath.of(path)); // pin the old recorded text before moving on
@@ -1457,7 +1441,7 @@ public final class WritePipeline implements AutoCloseable {
       Map<RepoPath, String> dirty = new java.util.TreeMap<>(java.util.Comparator.comparing(RepoPath::value));
       Map<RepoPath, String> driftHit = new HashMap<>();
       FileSource src = human ? b.source() : path -> {
-        if (b.overlay.containsKey(path) || !isMemoryFile(path)) {
+        if (b.overlay.containsKey(path) || !RootLayout.isMemoryFile(path)) {
           return b.source().read(path);
         }
         Optional<String> disk = b.disk(path);
@@ -1764,7 +1748,7 @@ public final class WritePipeline implements AutoCloseable {
       stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - d0);
     }
     overlay.forEach((p, t) -> {
-      if (isMemoryFile(p)) { // only memory files are compared with what humans saved
+      if (RootLayout.isMemoryFile(p)) { // only memory files are compared with what humans saved
         recorded.put(p, Optional.ofNullable(t));
       }
     });
@@ -1881,7 +1865,7 @@ public final class WritePipeline implements AutoCloseable {
 
   private boolean needsReview(Batch b, Mutation.Done a) {
     for (Mutation.EventSpec e : a.events()) {
-      if (e.path() != null && isMemoryFile(e.path())) {
+      if (e.path() != null && RootLayout.isMemoryFile(e.path())) {
         Optional<String> before = b.source().read(e.path());
         if (before.isPresent() && dev.memoryd.grammar.Governance.needsReview(before.get(), e.sectionAnchor())) {
           return true;
