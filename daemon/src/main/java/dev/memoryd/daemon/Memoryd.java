@@ -1,5 +1,6 @@
 package dev.memoryd.daemon;
 
+import dev.memoryd.daemon.git.LedgerTrailers;
 import dev.memoryd.daemon.layout.RootLayout;
 
 import java.io.IOException;
@@ -228,7 +229,7 @@ public final class Memoryd implements AutoCloseable {
     if (git.head() == null) {
       return own;
     }
-    return WritePipeline.ledgerHeadAt(git, git.head(), branch.value()).map(WritePipeline.RecordedHead::chain)
+    return LedgerTrailers.ledgerHeadAt(git, git.head(), branch.value()).map(LedgerTrailers.RecordedHead::chain)
         .filter(c -> Files.isDirectory(cfg.ledgerDir().resolve(c.value()))).orElse(own);
   }
 
@@ -970,11 +971,11 @@ public final class Memoryd implements AutoCloseable {
         continue; // a name memoryd would not give a branch: it has no chain of ours
       }
       if (!e.getKey().equals(cfg.branch()) && Files.isDirectory(cfg.ledgerDir().resolve(cn.value()).resolve("0000"))) {
-        WritePipeline.publishedHeadAt(git, e.getValue(), cn).ifPresent(h -> expected.put(cn, h));
+        LedgerTrailers.publishedHeadAt(git, e.getValue(), cn).ifPresent(h -> expected.put(cn, h));
       }
     }
     BranchName own = new BranchName(cfg.branch()).onReplica(replica);
-    WritePipeline.publishedHeadAt(git, git.head(), own).ifPresent(h -> expected.put(own, h));
+    LedgerTrailers.publishedHeadAt(git, git.head(), own).ifPresent(h -> expected.put(own, h));
     // The key file, not the ring loaded at start: a rotation may have added a version since.
     // Linked chains the working tree lacks (a merged branch's, in a clone) are read from the commits that link them.
     return Verifier.verify(cfg.ledgerDir(), KeyRing.loadExisting(cfg.keyFile()), expected, progress,

@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.branch;
 
+import dev.memoryd.daemon.git.CommitFormat;
+import dev.memoryd.daemon.git.LedgerTrailers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -156,7 +158,7 @@ public final class Branches implements AutoCloseable {
         seg.put(segPath, Files.readAllBytes(root.resolve(segPath)));
         forkCommit(b, from, seg, last);
       } else if (ref.isPresent()) {
-        Optional<Head> published = WritePipeline.publishedHeadAt(git, ref.get(), cn);
+        Optional<Head> published = LedgerTrailers.publishedHeadAt(git, ref.get(), cn);
         if (published.map(Head::seq).orElse(0L) < c.head().seq()) {
           writerOf(b);
         }
@@ -312,8 +314,8 @@ public final class Branches implements AutoCloseable {
 
   private ObjectId forkCommit(BranchName b, ObjectId from, Map<String, byte[]> segments, Event fork) throws IOException {
     Instant now = Instant.parse(fork.ts());
-    ObjectId commit = git.commitOnNewBranch(b.value(), from, segments, WritePipeline.author(fork.actor(), now),
-        WritePipeline.committer(now), WritePipeline.message(List.of("branch " + b.value() + " from "
+    ObjectId commit = git.commitOnNewBranch(b.value(), from, segments, CommitFormat.author(fork.actor(), now),
+        CommitFormat.committer(now), CommitFormat.message(List.of("branch " + b.value() + " from "
             + fork.payload().path("fork").path("from").asText()), fork.rationale(), fork.actor(),
             List.of(fork.eventId()), fork.seq(), fork.integrity().lineHash(),
             replica == null ? null : chainOf(b).value()));
@@ -339,7 +341,7 @@ public final class Branches implements AutoCloseable {
 
   /** {@code payload.link}: the chain line {@code commit} records as its ledger head, when there is one. */
   private void putLink(ObjectNode payload, ObjectId commit) throws IOException {
-    Optional<Head> h = WritePipeline.publishedHeadAt(git, commit, null);
+    Optional<Head> h = LedgerTrailers.publishedHeadAt(git, commit, null);
     if (h.isEmpty()) {
       return;
     }
@@ -473,7 +475,7 @@ public final class Branches implements AutoCloseable {
       return Outcome.fail(f.failure());
     }
     WritePipeline w = ((Outcome.Ok<WritePipeline>) o).value();
-    Optional<Head> h = WritePipeline.publishedHeadAt(git, fromHead.get(), null);
+    Optional<Head> h = LedgerTrailers.publishedHeadAt(git, fromHead.get(), null);
     Optional<BranchName> holder = h.isEmpty() ? Optional.empty() : chainHolding(h.get());
     MergeMutation m = new MergeMutation(w.git(), grammar, hasher, from, fromHead.get(),
         holder.map(BranchName::value).orElse(null), h.orElse(null), rs, chunkCheck(w));
@@ -550,11 +552,11 @@ public final class Branches implements AutoCloseable {
       }
       return Outcome.ok(r.put("outcome", chains.isEmpty() ? "up_to_date" : "chains"));
     }
-    Optional<WritePipeline.RecordedHead> link = WritePipeline.ledgerHeadAt(g, theirs, name);
+    Optional<LedgerTrailers.RecordedHead> link = LedgerTrailers.ledgerHeadAt(g, theirs, name);
     Map<RepoPath, String> ledgerTexts = new LinkedHashMap<>();
     chains.forEach((p, b) -> ledgerTexts.put(RepoPath.of(p), new String(b, StandardCharsets.UTF_8)));
     MergeMutation m = new MergeMutation(g, grammar, hasher, from, theirs,
-        link.map(e -> e.chain().value()).orElse(null), link.map(WritePipeline.RecordedHead::head).orElse(null), rs,
+        link.map(e -> e.chain().value()).orElse(null), link.map(LedgerTrailers.RecordedHead::head).orElse(null), rs,
         chunkCheck(w), ledgerTexts, true);
     WriteOutcome out = await(w.submit(WriteRequest.of(m, "sync " + from + " into " + name, actorOr(actor))));
     if (out instanceof WriteOutcome.Committed c) {
@@ -670,7 +672,7 @@ public final class Branches implements AutoCloseable {
       return;
     }
     BranchName branch = chain.branch().gitBranch();
-    Optional<WritePipeline.RecordedHead> link = WritePipeline.ledgerHeadAt(git, head, branch.value());
+    Optional<LedgerTrailers.RecordedHead> link = LedgerTrailers.ledgerHeadAt(git, head, branch.value());
     if (link.isEmpty()) {
       return; // nothing upstream is recorded yet: this root imports the files at its start, as the first root does
     }
@@ -689,8 +691,8 @@ public final class Branches implements AutoCloseable {
     chain.sync();
     Event fork = ev.get(0);
     try (GitStore.Batch b = git.batch()) {
-      b.commit(chain.dirtySegments(), WritePipeline.author("memoryd", now), WritePipeline.committer(now),
-          WritePipeline.message(List.of(why), null, "memoryd", List.of(eventId), fork.seq(),
+      b.commit(chain.dirtySegments(), CommitFormat.author("memoryd", now), CommitFormat.committer(now),
+          CommitFormat.message(List.of(why), null, "memoryd", List.of(eventId), fork.seq(),
               fork.integrity().lineHash(), chain.branch().value()));
       b.publish();
     }

@@ -1,5 +1,6 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.daemon.git.CommitFormat;
 import java.io.IOException;
 import java.util.Map;
 
@@ -39,9 +40,9 @@ final class HistoryHead {
         String seq = null;
         String of = unqualified;
         for (Map.Entry<String, String> t : GitStore.parseTrailers(c.getFullMessage())) {
-          if (t.getKey().equals(WritePipeline.TRAILER_HEAD)) {
+          if (t.getKey().equals(CommitFormat.TRAILER_HEAD)) {
             seq = t.getValue();
-          } else if (t.getKey().equals(WritePipeline.TRAILER_CHAIN)) {
+          } else if (t.getKey().equals(CommitFormat.TRAILER_CHAIN)) {
             of = t.getValue();
           }
         }

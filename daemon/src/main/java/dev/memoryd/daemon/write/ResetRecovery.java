@@ -1,5 +1,6 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.daemon.git.LedgerTrailers;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -54,12 +55,12 @@ public final class ResetRecovery {
         }
       }
     }
-    long onHead = WritePipeline.publishedHeadAt(git, head, chain).map(Head::seq).orElse(0L);
+    long onHead = LedgerTrailers.publishedHeadAt(git, head, chain).map(Head::seq).orElse(0L);
     ObjectId best = null;
     long bestSeq = onHead;
     for (ObjectId c : candidates) {
       if (git.repository().getObjectDatabase().has(c) && !git.isAncestor(c, head)) {
-        Optional<Head> h = WritePipeline.publishedHeadAt(git, c, chain);
+        Optional<Head> h = LedgerTrailers.publishedHeadAt(git, c, chain);
         if (h.isPresent() && h.get().seq() > bestSeq) {
           best = c;
           bestSeq = h.get().seq();

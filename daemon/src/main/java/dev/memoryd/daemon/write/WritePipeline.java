@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.daemon.git.CommitFormat;
+import dev.memoryd.daemon.git.LedgerTrailers;
 import dev.memoryd.daemon.layout.RootLayout;
 
 import java.io.IOException;
@@ -66,10 +68,6 @@ import dev.memoryd.ledger.IdGenerator;
  */
 public final class WritePipeline implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
-  static final String TRAILER_HEAD = "Memoryd-Ledger-Head";
-  /** Names the chain of the ledger-head trailer when it is a replica's ({@code main@laptop}); absent: the branch's own. */
-  public static final String TRAILER_CHAIN = "Memoryd-Ledger-Chain";
-  static final String TRAILER_EVENT = "Memoryd-Event";
 
   private final Grammar grammar;
   private final FileStore files;
@@ -311,7 +309,7 @@ public final class WritePipeline implements AutoCloseable {
     if (files.workTree()) {
       git.syncIndexToHead(files.root());
     }
-    captured = recordedCommit(git, chain.branch()).orElse(null);
+    captured = LedgerTrailers.recordedCommit(git, chain.branch()).orElse(null);
     if (chain.head().seq() == 1) {
       // A replica's chain that holds only its fork: what it inherited is recorded up to the linked
       // commit, so commits made with git after that one are still to be captured here.
@@ -323,79 +321,10 @@ public final class WritePipeline implements AutoCloseable {
     }
   }
 
-  /**
-   * The newest first-parent commit memoryd made for chain {@code chainName} (one that carries its
-   * ledger head): what the recorded texts of memory files are. Commits above it are humans' (or a
-   * sync's, which changed no memory file).
-   */
-  public static Optional<ObjectId> recordedCommit(GitStore git, BranchName chainName) throws IOException {
-    return lastLedgerTrailer(git, git.head(), chainName).map(Map.Entry::getKey);
-  }
-
-  /**
-   * The newest first-parent commit from {@code start} with a {@code Memoryd-Ledger-Head} trailer
-   * of chain {@code chainName} (any chain when null), and the trailer's value.
-   */
-  private static Optional<Map.Entry<ObjectId, String>> lastLedgerTrailer(GitStore git, ObjectId start,
-      BranchName chainName) throws IOException {
-    return ledgerTrailer(git, start, chainName == null ? null : chainName.gitBranch().value(),
-        of -> chainName == null || chainName.value().equals(of)).map(t -> Map.entry(t.commit(), t.head()));
-  }
-
-  /** A ledger-head trailer: the commit, the chain it names, its {@code seq:line_hash}. */
-  private record LedgerTrailer(ObjectId commit, String chain, String head) {}
-
-  /** The chain line a commit records as its ledger head, and the commit that recorded it. */
-  public record RecordedHead(BranchName chain, dev.memoryd.ledger.Head head, ObjectId commit) {}
-
-  /**
-   * Walks first parents from {@code start} to the first commit whose ledger-head trailer's chain
-   * {@code wanted} accepts; a commit without a {@value #TRAILER_CHAIN} trailer records chain
-   * {@code unqualified} (the branch walked).
-   */
-  private static Optional<LedgerTrailer> ledgerTrailer(GitStore git, ObjectId start, String unqualified,
-      java.util.function.Predicate<String> wanted) throws IOException {
-    ObjectId c = start;
-    try (org.eclipse.jgit.revwalk.RevWalk rw = new org.eclipse.jgit.revwalk.RevWalk(git.repository())) {
-      while (c != null) {
-        org.eclipse.jgit.revwalk.RevCommit rc = rw.parseCommit(c);
-        String head = null;
-        String of = unqualified;
-        for (Map.Entry<String, String> t : GitStore.parseTrailers(rc.getFullMessage())) {
-          if (t.getKey().equals(TRAILER_HEAD)) {
-            head = t.getValue();
-          } else if (t.getKey().equals(TRAILER_CHAIN)) {
-            of = t.getValue();
-          }
-        }
-        if (head != null && wanted.test(of)) {
-          return Optional.of(new LedgerTrailer(rc.copy(), of, head));
-        }
-        c = rc.getParentCount() == 0 ? null : rc.getParent(0);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static dev.memoryd.ledger.Head parseHead(String v) {
-    int colon = v.indexOf(':');
-    return new dev.memoryd.ledger.Head(Long.parseLong(v.substring(0, colon)), v.substring(colon + 1));
-  }
-
   private static WriteOutcome.EventRef ref(Event e) {
     return new WriteOutcome.EventRef(e.eventId(),
         EvidenceToken.of(Instant.parse(e.ts()), new EventId(e.eventId())).value(), e.afterHash(),
         e.filePath(), e.sectionAnchor());
-  }
-
-  /**
-   * The chain and head recorded by {@code commit} or its nearest first-parent ancestor that
-   * records one, whichever chain it is (for links to another branch's or replica's chain); a
-   * commit with no {@value #TRAILER_CHAIN} trailer records the chain named {@code branch}.
-   */
-  public static Optional<RecordedHead> ledgerHeadAt(GitStore git, ObjectId commit, String branch) throws IOException {
-    return ledgerTrailer(git, commit, branch, of -> true)
-        .map(t -> new RecordedHead(new BranchName(t.chain()), parseHead(t.head()), t.commit()));
   }
 
   /**
@@ -422,7 +351,7 @@ public final class WritePipeline implements AutoCloseable {
       files.writeAll(ledgerFiles);
       Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
       try (GitStore.Batch gb = git.batch()) {
-        gb.commit(ledgerFiles, committer(now), committer(now), message, mergeParent);
+        gb.commit(ledgerFiles, CommitFormat.committer(now), CommitFormat.committer(now), message, mergeParent);
         gb.publish();
         if (files.workTree()) {
           indexBacklog.putAll(gb.written());
@@ -437,16 +366,7 @@ public final class WritePipeline implements AutoCloseable {
 
   /** The ledger seq the branch head (or its nearest memoryd ancestor) says is published. */
   private long publishedSeq() throws IOException {
-    return publishedHeadAt(git, git.head(), chain.branch()).map(dev.memoryd.ledger.Head::seq).orElse(0L);
-  }
-
-  /**
-   * The head of chain {@code chainName} (any chain when null) recorded by {@code commit} or its
-   * nearest first-parent memoryd ancestor that records that chain.
-   */
-  public static Optional<dev.memoryd.ledger.Head> publishedHeadAt(GitStore git, ObjectId commit,
-      BranchName chainName) throws IOException {
-    return lastLedgerTrailer(git, commit, chainName).map(t -> parseHead(t.getValue()));
+    return LedgerTrailers.publishedHeadAt(git, git.head(), chain.branch()).map(dev.memoryd.ledger.Head::seq).orElse(0L);
   }
 
   private void rollForward(long published) throws IOException {
@@ -497,8 +417,8 @@ public final class WritePipeline implements AutoCloseable {
         }
         commitFiles.putAll(segmentsThrough(g.get(g.size() - 1).seq(), published));
         Event last = g.get(g.size() - 1);
-        batch.commit(commitFiles, author(g.get(0).actor(), now), committer(now),
-            message(summaries(a.events()), g.get(0).rationale(), g.get(0).actor(),
+        batch.commit(commitFiles, CommitFormat.author(g.get(0).actor(), now), CommitFormat.committer(now),
+            CommitFormat.message(summaries(a.events()), g.get(0).rationale(), g.get(0).actor(),
                 g.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash(), chainTrailer()),
             m instanceof MergeParent mp ? mp.mergeParent() : null);
       }
@@ -1680,8 +1600,8 @@ public final class WritePipeline implements AutoCloseable {
           a.contents.forEach((p, t) -> commitFiles.put(p.value(), t == null ? null : t.getBytes(StandardCharsets.UTF_8)));
           commitFiles.putAll(segments.get(i));
           commitFiles.forEach((p, bytes) -> sizes.put(p, bytes == null ? -1L : bytes.length));
-          commits.add(gb.commit(commitFiles, a.author != null ? a.author : author(a.p.req.actor(), now), committer(now),
-              message(summaries(a.specs), a.p.req.rationale(), a.p.req.actor(),
+          commits.add(gb.commit(commitFiles, a.author != null ? a.author : CommitFormat.author(a.p.req.actor(), now), CommitFormat.committer(now),
+              CommitFormat.message(summaries(a.specs), a.p.req.rationale(), a.p.req.actor(),
                   ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash(), chainTrailer()),
               a.p.req.mutation() instanceof MergeParent mp ? mp.mergeParent() : null));
         }
@@ -1884,7 +1804,7 @@ public final class WritePipeline implements AutoCloseable {
     Map<String, byte[]> files = new LinkedHashMap<>();
     a.newContents().forEach((path, t) -> files.put(path.value(), t.getBytes(StandardCharsets.UTF_8)));
     String branchName = "proposals/" + id;
-    ObjectId commit = git.commitOnNewBranch(branchName, git.head(), files, author(req.actor(), now), committer(now),
+    ObjectId commit = git.commitOnNewBranch(branchName, git.head(), files, CommitFormat.author(req.actor(), now), CommitFormat.committer(now),
         "proposal " + id + ": " + String.join("; ", summaries(a.events())) + "\n\n"
             + (req.rationale() == null ? "" : req.rationale().strip() + "\n\n") + "Memoryd-Actor: " + req.actor() + "\n");
     ObjectNode payload = JsonNodeFactory.instance.objectNode();
@@ -2002,51 +1922,6 @@ public final class WritePipeline implements AutoCloseable {
 
   private static List<String> summaries(List<Mutation.EventSpec> specs) {
     return specs.stream().map(Mutation.EventSpec::summary).distinct().toList();
-  }
-
-  /** A memoryd commit message: subject, rationale, actor, event ids and the ledger-head trailer. */
-  public static String message(List<String> summaries, String rationale, String actor,
-      List<String> eventIds, long headSeq, String headHash) {
-    return message(summaries, rationale, actor, eventIds, headSeq, headHash, null);
-  }
-
-  /** As {@link #message}, naming the chain of the head in a {@value #TRAILER_CHAIN} trailer when not null. */
-  public static String message(List<String> summaries, String rationale, String actor,
-      List<String> eventIds, long headSeq, String headHash, String chain) {
-    String subject = "memoryd: " + String.join("; ", summaries);
-    if (subject.length() > 72) {
-      subject = subject.substring(0, 69) + "...";
-    }
-    StringBuilder sb = new StringBuilder(subject).append("\n\n");
-    if (rationale != null && !rationale.isBlank()) {
-      sb.append(rationale.strip()).append("\n\n");
-    }
-    sb.append("Memoryd-Actor: ").append(actor).append('\n');
-    for (String id : eventIds) {
-      sb.append(TRAILER_EVENT).append(": ").append(id).append('\n');
-    }
-    sb.append(TRAILER_HEAD).append(": ").append(headSeq).append(':').append(headHash).append('\n');
-    if (chain != null) {
-      sb.append(TRAILER_CHAIN).append(": ").append(chain).append('\n');
-    }
-    return sb.toString();
-  }
-
-  private static final java.util.regex.Pattern HUMAN = java.util.regex.Pattern.compile("human:(.*) <(.*)>");
-  /** Compiled once: {@code String.replaceAll} compiled it per commit. */
-  private static final java.util.regex.Pattern UNSAFE_MAIL = java.util.regex.Pattern.compile("[^A-Za-z0-9._-]");
-
-  public static PersonIdent author(String actor, Instant now) {
-    java.util.regex.Matcher h = HUMAN.matcher(actor);
-    if (h.matches()) {
-      return new PersonIdent(h.group(1), h.group(2), now, java.time.ZoneOffset.UTC);
-    }
-    String safe = UNSAFE_MAIL.matcher(actor).replaceAll("-");
-    return new PersonIdent(actor, safe + "@agents.memoryd", now, java.time.ZoneOffset.UTC);
-  }
-
-  public static PersonIdent committer(Instant now) {
-    return new PersonIdent("memoryd", "memoryd@localhost", now, java.time.ZoneOffset.UTC);
   }
 
   /** Stops taking writes, finishes the batch in hand and flushes the index. */
