@@ -1,5 +1,9 @@
 package dev.memoryd.daemon;
 
+import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Outcome;
+
 import dev.memoryd.daemon.git.LedgerTrailers;
 import dev.memoryd.daemon.layout.RootLayout;
 

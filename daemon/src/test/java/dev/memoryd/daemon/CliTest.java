@@ -1,5 +1,7 @@
 package dev.memoryd.daemon;
 
+import dev.memoryd.daemon.app.Daemon;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

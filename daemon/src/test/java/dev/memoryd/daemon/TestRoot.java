@@ -1,5 +1,7 @@
 package dev.memoryd.daemon;
 
+import dev.memoryd.daemon.app.Daemon;
+
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;

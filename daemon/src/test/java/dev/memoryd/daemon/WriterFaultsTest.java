@@ -1,5 +1,7 @@
 package dev.memoryd.daemon;
 
+import dev.memoryd.daemon.api.ErrorReason;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -1,5 +1,7 @@
 package dev.memoryd.grammar;
 
+import dev.memoryd.grammar.frontmatter.Frontmatter;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memoryd.grammar.slices.SliceProblem;
 import dev.memoryd.grammar.slices.SliceValidator;

@@ -1,5 +1,7 @@
 package dev.memoryd.grammar;
 
+import dev.memoryd.grammar.frontmatter.Frontmatter;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.vladsch.flexmark.ast.Heading;
 import com.vladsch.flexmark.parser.Parser;
@@ -255,20 +257,7 @@ public final class MemoryDocument {
      * first line with {@code ---}, or -1 if the text has no complete frontmatter.
      */
     static int frontmatterEnd(String text) {
-        if (!(text.startsWith("---\n") || text.startsWith("---\r\n"))) {
-            return -1;
-        }
-        int pos = text.indexOf('\n') + 1;
-        while (pos < text.length()) {
-            int e = text.indexOf('\n', pos);
-            int lineEnd = e < 0 ? text.length() : e + 1;
-            String line = stripEol(text.substring(pos, lineEnd));
-            if (line.equals("---") || line.equals("...")) {
-                return lineEnd;
-            }
-            pos = lineEnd;
-        }
-        return -1;
+        return Frontmatter.fenceEnd(text);
     }
 
     private static String stripEol(String s) {

@@ -15,11 +15,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.memoryd.daemon.Daemon;
-import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.app.Daemon;
+import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.MemorydConfig;
-import dev.memoryd.daemon.Outcome;
+import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.rpc.Dispatcher;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import dev.memoryd.grammar.LintProblem;

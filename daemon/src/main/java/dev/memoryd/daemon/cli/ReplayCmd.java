@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import dev.memoryd.daemon.Daemon;
+import dev.memoryd.daemon.app.Daemon;
 import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.rpc.Dispatcher;
 import dev.memoryd.daemon.rpc.JsonRpc;

@@ -13,8 +13,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.eclipse.jgit.lib.ObjectId;
 
-import dev.memoryd.daemon.ErrorReason;
-import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.write.LedgerFold;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WriteOutcome;

@@ -33,9 +33,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 import org.eclipse.jgit.lib.ObjectId;
 
-import dev.memoryd.daemon.ErrorReason;
-import dev.memoryd.daemon.Failure;
-import dev.memoryd.daemon.Outcome;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.drift.DriftQueue;
 import dev.memoryd.daemon.write.Contextual;
 import dev.memoryd.daemon.write.DriftView;
@@ -89,7 +89,7 @@ public final class RefStore {
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
   private static final List<String> TOP_ORDER =
       List.of("v", "id", "kind", "title", "summary", "body", "payload", "contract", "links", "derived_from", "meta");
-  private static final YAMLMapper YAML = dev.memoryd.grammar.Frontmatter.WRITER;
+  private static final YAMLMapper YAML = dev.memoryd.grammar.frontmatter.Frontmatter.WRITER;
 
   private final WritePipeline writer;
   private final IdGenerator ids;

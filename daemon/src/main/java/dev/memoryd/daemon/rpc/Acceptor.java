@@ -15,7 +15,7 @@ import java.util.logging.Logger;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 
-import dev.memoryd.daemon.ErrorReason;
+import dev.memoryd.daemon.api.ErrorReason;
 
 /**
  * Accepts connections on the selector thread and decides on each: a peer of another uid is

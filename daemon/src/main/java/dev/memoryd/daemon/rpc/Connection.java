@@ -16,7 +16,7 @@ import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import dev.memoryd.daemon.ErrorReason;
+import dev.memoryd.daemon.api.ErrorReason;
 
 /**
  * One client connection on a non-blocking channel. The selector thread frames request lines as

@@ -19,10 +19,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.memoryd.daemon.ErrorReason;
-import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.Memoryd;
-import dev.memoryd.daemon.Outcome;
+import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.slip.SlipRelay;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WriteRequest;

@@ -14,8 +14,8 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.memoryd.daemon.ErrorReason;
-import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
 
 /** JSON-RPC 2.0 envelopes. Stateless and thread-safe. */
 public final class JsonRpc {

@@ -9,8 +9,8 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.memoryd.daemon.ErrorReason;
-import dev.memoryd.daemon.Outcome;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.refs.RefStore;
 
 /**

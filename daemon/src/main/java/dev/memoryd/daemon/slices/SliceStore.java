@@ -24,8 +24,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
-import dev.memoryd.daemon.ErrorReason;
-import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WritePipeline;
@@ -52,7 +52,7 @@ public final class SliceStore {
   public static final String OP_CREATE = "slice_create";
   public static final String OP_APPEND_ROW = "append_row";
   static final Pattern ID = Pattern.compile("[0-9A-Za-z_-]{1,128}");
-  private static final YAMLMapper YAML = dev.memoryd.grammar.Frontmatter.WRITER;
+  private static final YAMLMapper YAML = dev.memoryd.grammar.frontmatter.Frontmatter.WRITER;
 
   private final WritePipeline writer;
   private final IdGenerator ids;

@@ -27,9 +27,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.eclipse.jgit.lib.ObjectId;
 
-import dev.memoryd.daemon.ErrorReason;
-import dev.memoryd.daemon.Failure;
-import dev.memoryd.daemon.Outcome;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WritePipeline;

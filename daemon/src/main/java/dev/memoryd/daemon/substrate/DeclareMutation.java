@@ -9,8 +9,8 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.memoryd.daemon.ErrorReason;
-import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.RepoPath;

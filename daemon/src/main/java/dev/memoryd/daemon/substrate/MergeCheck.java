@@ -15,7 +15,7 @@ import java.util.Set;
 
 import org.eclipse.jgit.lib.ObjectId;
 
-import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.RepoPath;

@@ -24,8 +24,8 @@ import org.eclipse.jgit.transport.PushResult;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.RemoteRefUpdate;
 
-import dev.memoryd.daemon.ErrorReason;
-import dev.memoryd.daemon.Outcome;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.branch.Branches;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.ledger.BranchName;

@@ -6,7 +6,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.RepoPath;
 

@@ -2,7 +2,7 @@ package dev.memoryd.daemon.write;
 
 import java.util.List;
 
-import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.api.Failure;
 
 /** What became of a declaration. Expected refusals are values; I/O failures are exceptions. */
 public sealed interface WriteOutcome {

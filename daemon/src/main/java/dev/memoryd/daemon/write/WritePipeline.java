@@ -36,8 +36,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.PersonIdent;
 
-import dev.memoryd.daemon.ErrorReason;
-import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.grammar.CreateEntity;
 import dev.memoryd.grammar.FileSource;
@@ -1173,6 +1173,9 @@ public final class WritePipeline implements AutoCloseable {
     // How long a batch waits for a git command holding the index or the branch's ref lock.
     long lockWaitMs = Long.getLong("memoryd.refLockWaitMs", 2000);
     long l0 = System.nanoTime();
+    if (index != null) {
+      index.awaitGitQuiet();
+    }
     boolean locked = git.holdRef(lockWaitMs);
     stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
     if (!locked) {

@@ -4,8 +4,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 
-import dev.memoryd.daemon.ErrorReason;
-import dev.memoryd.daemon.Failure;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
 
 /**
  * The writer's state as clients and {@code ping} see it: {@code ok}; {@code failing} after a

@@ -1,7 +1,7 @@
 package dev.memoryd.grammar.slices;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.memoryd.grammar.Frontmatter;
+import dev.memoryd.grammar.frontmatter.Frontmatter;
 import java.util.Optional;
 
 /**

@@ -26,7 +26,7 @@ import dev.memoryd.grammar.slices.SliceFile;
  */
 public final class ChunkFile {
     public static final String MARKER = "chunk";
-    private static final YAMLMapper YAML = dev.memoryd.grammar.Frontmatter.WRITER;
+    private static final YAMLMapper YAML = dev.memoryd.grammar.frontmatter.Frontmatter.WRITER;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 

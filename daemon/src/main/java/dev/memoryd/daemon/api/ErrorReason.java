@@ -1,4 +1,4 @@
-package dev.memoryd.daemon;
+package dev.memoryd.daemon.api;
 
 /**
  * The error reasons of the socket protocol ({@code error.data.reason}), each with its JSON-RPC

@@ -1,4 +1,4 @@
-package dev.memoryd.daemon;
+package dev.memoryd.daemon.api;
 
 import java.util.Map;
 

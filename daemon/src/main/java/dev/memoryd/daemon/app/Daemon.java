@@ -1,4 +1,7 @@
-package dev.memoryd.daemon;
+package dev.memoryd.daemon.app;
+
+import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.MemorydConfig;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -1,4 +1,4 @@
-package dev.memoryd.grammar;
+package dev.memoryd.grammar.frontmatter;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -32,10 +32,41 @@ public record Frontmatter(int end, JsonNode tree, String error, int errorLine) {
             .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
             .build();
 
+    /**
+     * End offset (after the closing fence line) of a frontmatter block that opens on the first
+     * line with {@code ---}, or -1 if the text has no complete frontmatter.
+     */
+    public static int fenceEnd(String text) {
+        if (!(text.startsWith("---\n") || text.startsWith("---\r\n"))) {
+            return -1;
+        }
+        int pos = text.indexOf('\n') + 1;
+        while (pos < text.length()) {
+            int e = text.indexOf('\n', pos);
+            int lineEnd = e < 0 ? text.length() : e + 1;
+            String line = stripLineEnd(text.substring(pos, lineEnd));
+            if (line.equals("---") || line.equals("...")) {
+                return lineEnd;
+            }
+            pos = lineEnd;
+        }
+        return -1;
+    }
+
+    private static String stripLineEnd(String s) {
+        if (s.endsWith("\r\n")) {
+            return s.substring(0, s.length() - 2);
+        }
+        if (s.endsWith("\n")) {
+            return s.substring(0, s.length() - 1);
+        }
+        return s;
+    }
+
     /** Splits and parses the frontmatter of {@code text}. Never throws. */
     public static Frontmatter parse(String text) {
         String t = text == null ? "" : text;
-        int fmEnd = MemoryDocument.frontmatterEnd(t);
+        int fmEnd = fenceEnd(t);
         if (fmEnd <= 0) {
             String err = t.startsWith("---\n") || t.startsWith("---\r\n") ? "frontmatter has no closing '---' line" : null;
             return new Frontmatter(-1, null, err, 1);

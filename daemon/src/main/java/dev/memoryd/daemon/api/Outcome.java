@@ -1,4 +1,4 @@
-package dev.memoryd.daemon;
+package dev.memoryd.daemon.api;
 
 /**
  * The value of a service call: either a result or an expected {@link Failure}. Unexpected
