@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * ({@link ApplyResult.Rejected}) and nothing is to be written. Only the bytes of target
  * sections change, plus {@code slice.meta.last_updated} and the Change Log of each
  * changed file (one rollup bullet per day, plus inline lines for curations and cap
- * overrides). See DESIGN.md for the op table and error reasons.
+ * overrides). See docs/DESIGN.md for the op table and error reasons.
  *
  * <p>Body layout written by ops: one blank line after the anchor line, the content, and
  * one blank line before the next heading (none at EOF); an empty section has just the

@@ -3,7 +3,7 @@ package dev.memoryd.grammar;
 import java.util.List;
 
 /**
- * One write operation of a declaration (DESIGN.md, op table). Ops are plain values;
+ * One write operation of a declaration (docs/DESIGN.md, op table). Ops are plain values;
  * {@link OpCodec} reads and writes their JSON form and {@link Declarations} applies them.
  *
  * <p>Every op carries the optional common fields {@code before_hash} (the section hash a

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * JSON form of ops (snake_case fields as in DESIGN.md).
+ * JSON form of ops (snake_case fields as in docs/DESIGN.md).
  *
  * <p>Contract: {@link #parse} never throws; it rejects unknown ops and unknown, missing
  * or mistyped fields, and strings that are not memory text ({@link TextRules#notMemoryText}: a

@@ -1,6 +1,9 @@
 package dev.memoryd.grammar;
 
-/** Why a declaration was rejected; maps 1:1 to the {@code data.reason} wire names of DESIGN.md. */
+/**
+ * Why a declaration was rejected; maps 1:1 to the {@code data.reason} wire names of
+ * docs/DESIGN.md.
+ */
 public enum Reason {
     INVALID_OP("invalid_op"),
     NOT_FOUND("not_found"),

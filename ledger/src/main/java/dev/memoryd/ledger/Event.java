@@ -15,8 +15,8 @@ import java.util.Set;
  * {@code seq, event_id, ts, branch, chain, actor, user_id, entity_type, entity_id, file_path,
  * op, section_anchor, before_hash, after_hash, payload, rationale, evidence_refs,
  * idempotency_key, tool_call_id, integrity{prev, line_hash, algo, salt_version}}. Every member
- * is always present; a null component is JSON null. {@code chain} (an extension of DESIGN's
- * field list) is the ULID fixed when the chain was created, so a line spliced in from another
+ * is always present; a null component is JSON null. {@code chain} (docs/DESIGN.md, "The
+ * ledger") is the ULID fixed when the chain was created, so a line spliced in from another
  * ledger is recognisable even when it was signed with the same key.
  *
  * <p>The stored line is {@code JCS(toJson()) + "\n"}; {@code integrity.line_hash} is the

@@ -16,7 +16,8 @@ import java.util.TreeSet;
 
 /**
  * The event ledger of one memory root: one HMAC chain per branch, stored as
- * {@code <ledgerDir>/<branch>/<group>/<segment>.ndjson} (see {@link Chain}, DESIGN "The ledger").
+ * {@code <ledgerDir>/<branch>/<group>/<segment>.ndjson} (see {@link Chain}, docs/DESIGN.md,
+ * "The ledger").
  *
  * <p>{@link #open} finds every chain and reads only the last segment of each to learn its head
  * (never the whole history). A torn final line — no trailing newline, or an unparseable last

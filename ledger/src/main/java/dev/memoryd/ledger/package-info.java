@@ -1,5 +1,5 @@
 /**
- * memoryd's event ledger: HMAC-chained ndjson, one chain per branch (DESIGN "The ledger").
+ * memoryd's event ledger: HMAC-chained ndjson, one chain per branch (docs/DESIGN.md, "The ledger").
  *
  * <p>Entry points: {@link dev.memoryd.ledger.KeyRing} (key file, HKDF subkeys, content hashes),
  * {@link dev.memoryd.ledger.Ledger} / {@link dev.memoryd.ledger.Chain} (append, sync, dirty
@@ -8,6 +8,6 @@
  * pure grammar module), and the values
  * {@link dev.memoryd.ledger.Event}, {@link dev.memoryd.ledger.EventDraft},
  * {@link dev.memoryd.ledger.EventId}, {@link dev.memoryd.ledger.EvidenceToken},
- * {@link dev.memoryd.ledger.BranchName}. {@code ledger/AUDITOR.md} is the third-party recipe.
+ * {@link dev.memoryd.ledger.BranchName}. {@code docs/AUDITOR.md} is the third-party recipe.
  */
 package dev.memoryd.ledger;

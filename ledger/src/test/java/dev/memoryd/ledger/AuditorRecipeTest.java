@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Follows ledger/AUDITOR.md step by step using only javax.crypto, a hand-written HKDF, Jackson
- * for parsing and {@link Jcs}: nothing else of this module is used to verify.
+ * Follows docs/AUDITOR.md (steps 1 to 4.6 and its shortcut) using only javax.crypto, a
+ * hand-written HKDF, Jackson for parsing and {@link Jcs}: nothing else of this module is used to
+ * verify.
  */
 class AuditorRecipeTest {
     @TempDir
@@ -100,7 +101,7 @@ class AuditorRecipeTest {
                     byte[] key = lineKeys.get(integrity.get("salt_version").intValue());
                     assertEquals(h, hex(hmac(key, canonical)), where + " HMAC"); // 4.4
                     assertEquals("HMAC-SHA256", integrity.get("algo").textValue(), where);
-                    // Shortcut from AUDITOR.md: the stored line minus the line_hash member is the same input.
+                    // Shortcut from docs/AUDITOR.md: the stored line minus the line_hash member is the same input.
                     String cut = lines[n].replaceFirst("\"line_hash\":\"" + h + "\",", "");
                     assertEquals(h, hex(hmac(key, cut.getBytes(StandardCharsets.UTF_8))), where + " shortcut");
                     assertEquals(prevHash, integrity.get("prev").textValue(), where + " prev"); // 4.5

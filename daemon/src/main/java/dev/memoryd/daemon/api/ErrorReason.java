@@ -2,7 +2,7 @@ package dev.memoryd.daemon.api;
 
 /**
  * The error reasons of the socket protocol ({@code error.data.reason}), each with its JSON-RPC
- * code. Names are part of the client contract (DESIGN.md): extend, never rename.
+ * code. Names are part of the client contract (docs/DESIGN.md): extend, never rename.
  */
 public enum ErrorReason {
   INVALID_REQUEST("invalid_request", -32600),

@@ -2,7 +2,7 @@ package dev.memoryd.daemon.write;
 
 import dev.memoryd.grammar.RepoPath;
 
-/** The ledger's identity fields, derived from a memory file's path (DESIGN.md layout). */
+/** The ledger's identity fields, derived from a memory file's path (docs/DESIGN.md layout). */
 record EntityRef(String userId, String entityType, String entityId) {
   static EntityRef of(RepoPath path) {
     String[] s = path.value().split("/");

@@ -26,10 +26,10 @@ import java.util.TreeSet;
  * Invariants (§7): the anchor is selected; at most {@code max_nodes} turns; every selected
  * turn is within {@code max_radius} hops of the anchor; every edge joins two selected turns.
  *
- * <p>Where the spec is loose, this is the choice (DESIGN's choices first):
+ * <p>Where the spec is loose, this is the choice (docs/DESIGN.md's choices first):
  * <ol>
  * <li>A selected turn is expanded to its parents, then its children, then its siblings, each
- *     group in ascending turn id except siblings, which come in DESIGN's order (for each
+ *     group in ascending turn id except siblings, which come in docs/DESIGN.md's order (for each
  *     parent in ascending id, that parent's other children by ({@code
  *     trajectory_sibling_order}, id)). {@code max_siblings_per_node} caps each parent's list
  *     <em>before</em> turns already visited are skipped, as {@code get_siblings(id, limit)}
@@ -54,7 +54,7 @@ import java.util.TreeSet;
  *     when a pair is linked by several), not only the edges of discovery.</li>
  * <li>Turns are exported with the §6.1 members only (not {@code parents}); {@code created_at}
  *     keeps the form it was given in: integer epoch seconds (the §6.1 example) or ISO 8601
- *     UTC with {@code Z} (DESIGN). It is no part of {@code slice_id}.</li>
+ *     UTC with {@code Z} (docs/DESIGN.md). It is no part of {@code slice_id}.</li>
  * <li>{@code policy_params_hash} = xxHash64 (seed 0, 16 lowercase hex digits) of the JCS form
  *     of the appendix configuration object ({@link PolicyConfig#paramsHash()});
  *     {@code slice_id} = xxHash64 of the JCS form of {@code [anchor, [sorted turn ids], [sorted

@@ -19,9 +19,9 @@ import java.util.TreeSet;
  *
  * <p>Contract: turn ids are unique; every parent id names a turn of the DAG; the graph has
  * no cycle. The result does not depend on the order of the turns or of their parent lists.
- * Neighbour queries return ids in the order DESIGN fixes for SlicePolicy v1:
+ * Neighbour queries return ids in the order docs/DESIGN.md fixes for SlicePolicy v1:
  * {@link #parents} and {@link #children} in ascending id (several edge types between the
- * same pair yield the id once); {@link #siblings} per DESIGN's definition (see there).
+ * same pair yield the id once); {@link #siblings} per docs/DESIGN.md's definition (see there).
  *
  * <p>Thread-safety: immutable after construction; safe to share.
  */
@@ -180,7 +180,7 @@ public final class ConversationDag {
     }
 
     /**
-     * The siblings of {@code id} as DESIGN defines them: for each parent P of the turn in
+     * The siblings of {@code id} as docs/DESIGN.md defines them: for each parent P of the turn in
      * ascending id, the first {@code maxPerParent} of P's other children in
      * ({@code trajectory_sibling_order}, id) order; the lists are concatenated and a turn
      * listed under an earlier parent is not listed again (first discovery wins). The cap is

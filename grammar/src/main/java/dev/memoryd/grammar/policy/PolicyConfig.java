@@ -14,7 +14,7 @@ import dev.memoryd.grammar.json.Jcs;
  * that large already exceeds any DAG a JVM can hold. All reals are IEEE doubles.
  * {@link #toJson()} is the appendix object (with {@code "version": "slice_policy_v1"}), and
  * {@link #paramsHash()} is xxHash64 (seed 0, 16 lowercase hex digits) of its RFC 8785 form
- * (DESIGN "Where the specs are loose").
+ * (docs/DESIGN.md, "Where the specs are loose").
  */
 public record PolicyConfig(int maxNodes, int maxRadius, PhaseWeights phaseWeights, double salienceWeight,
         double distanceDecay, boolean includeSiblings, int maxSiblingsPerNode) {

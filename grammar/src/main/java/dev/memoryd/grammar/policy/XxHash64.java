@@ -7,7 +7,7 @@ package dev.memoryd.grammar.policy;
  * with the given seed, as the signed {@code long} holding the unsigned 64-bit value; input
  * words are read little-endian, as the reference does on every platform.
  * {@link #hex(long)} prints a digest the way memoryd stores it: 16 lowercase hex digits,
- * zero-padded (DESIGN: seed 0, 16 lowercase hex digits).
+ * zero-padded (docs/DESIGN.md: seed 0, 16 lowercase hex digits).
  *
  * <p>Thread-safety: stateless; all methods are safe to call concurrently.
  */

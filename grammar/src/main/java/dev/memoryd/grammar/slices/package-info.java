@@ -1,5 +1,5 @@
 /**
- * Slices v1 (specs/slices-v1.md): pure parsing and validation of {@code .slice} files and
+ * Slices v1 (docs/specs/slices-v1.md): pure parsing and validation of {@code .slice} files and
  * the {@code slice:} frontmatter of memory files.
  *
  * <ul>

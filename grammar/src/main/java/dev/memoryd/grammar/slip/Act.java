@@ -7,7 +7,7 @@ import java.util.Optional;
  * The closed set of SLIP speech acts (slip-v0.1 §2 "Acts").
  *
  * <p>Contract: the constants are declared in the spec's order and {@link #code()} is the
- * position in that list from 0 (OBSERVE 0 … META 10), as DESIGN.md fixes; codes never
+ * position in that list from 0 (OBSERVE 0 … META 10), as docs/DESIGN.md fixes; codes never
  * change. Lookups return empty for an unknown code or name, never throw.
  */
 public enum Act {

@@ -7,7 +7,7 @@ import java.util.Optional;
  * The SLIP frame types (slip-v0.1 §2 "Frame types").
  *
  * <p>Contract: the constants are declared in the spec's order and {@link #code()} is the
- * position in that list from 0 (TASK 0 … CONTROL 4), as DESIGN.md fixes; codes never
+ * position in that list from 0 (TASK 0 … CONTROL 4), as docs/DESIGN.md fixes; codes never
  * change. Lookups return empty for an unknown code or name, never throw.
  */
 public enum FrameType {

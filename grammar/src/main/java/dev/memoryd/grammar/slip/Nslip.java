@@ -8,7 +8,7 @@ import java.util.Objects;
  * nSLIP, the compact one-line wire form of a {@link SlipMessage} (slip-v0.1 §3):
  * {@code @a<act>|f<frame>|c<conv>|S<src>|d<dst>|T<turn>|<prefix><value>|...#}.
  *
- * <p>Encoding (canonical, as DESIGN.md fixes): the header in the order
+ * <p>Encoding (canonical, as docs/DESIGN.md fixes): the header in the order
  * {@code a f c S d T}, then the slots in code order ({@link Slot#code()}), each as its
  * {@link Slot#prefix()} and value; act and frame are their codes, every integer is
  * canonical {@link Base62}; STATUS and TAG are written {@code "…"} escaping exactly

@@ -8,7 +8,7 @@ import java.util.Optional;
  * prefix and a value type.
  *
  * <p>Contract: the constants are declared in the spec's order and {@link #code()} is the
- * position in that list from 0 (GOAL_ID 0 … TAG 8), as DESIGN.md fixes; the natural
+ * position in that list from 0 (GOAL_ID 0 … TAG 8), as docs/DESIGN.md fixes; the natural
  * (enum) order is therefore code order. {@link #STATUS} and {@link #TAG} hold strings
  * ({@link String}), every other slot a non-negative integer ({@link Long}). No prefix
  * collides with a header prefix ({@code a f c S d T}). Lookups return empty for an

@@ -1,5 +1,5 @@
 /**
- * SLIP v0.1 messages (specs/slip-v0.1.md): the pure (no I/O) model and its two forms.
+ * SLIP v0.1 messages (docs/specs/slip-v0.1.md): the pure (no I/O) model and its two forms.
  *
  * <ul>
  * <li>{@link dev.memoryd.grammar.slip.Act}, {@link dev.memoryd.grammar.slip.FrameType},

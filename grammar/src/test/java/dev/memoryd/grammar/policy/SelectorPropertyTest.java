@@ -24,8 +24,8 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The invariants of SlicePolicy v1 §7 (and the ordering of §6.2 and DESIGN's choices) over
- * seeded random DAGs, plus agreement with a deliberately naive reference implementation of §5
+ * The invariants of SlicePolicy v1 §7 (and the ordering of §6.2 and docs/DESIGN.md's choices)
+ * over seeded random DAGs, plus agreement with a deliberately naive reference implementation of §5
  * (linear-scan frontier, neighbours recomputed from the raw turn list). A failure names the
  * seed; rerun one with {@code -Dpolicy.seed=<seed>}.
  */
@@ -163,7 +163,7 @@ class SelectorPropertyTest {
         return ids.size() > 1;
     }
 
-    // ---- naive reference of spec §5 with DESIGN's neighbour order -------------------------------
+    // ---- naive reference of spec §5 with docs/DESIGN.md's neighbour order ----------------------
 
     /** Selection order as [id, distance] pairs. */
     static List<String[]> reference(List<Turn> turns, String anchor, PolicyConfig c) {

@@ -19,18 +19,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs the auditor's script exactly as the README prints it against a ledger the daemon wrote:
- * it must pass, and must fail once a line is tampered with. Keeps the README's recipe true.
+ * Runs the auditor's script exactly as docs/AUDITOR.md prints it against a ledger the daemon
+ * wrote (with a key rotation in it): it must pass, and must fail once a line is tampered with.
+ * Keeps the recipe's script true.
  */
-class ReadmeAuditorRecipeTest {
+class AuditorScriptTest {
   @TempDir Path tmp;
 
   @Test
-  void readmeScript_verifiesDaemonLedger_andCatchesTampering() throws Exception {
-    Path readme = Path.of("..", "README.md");
+  void documentedScript_verifiesDaemonLedger_andCatchesTampering() throws Exception {
+    Path recipe = Path.of("..", "docs", "AUDITOR.md");
     Matcher m = Pattern.compile("```python\\n(.*?)```", Pattern.DOTALL)
-        .matcher(Files.readString(readme));
-    assertTrue(m.find(), "README.md has no python recipe block");
+        .matcher(Files.readString(recipe));
+    assertTrue(m.find(), "docs/AUDITOR.md has no python recipe block");
     Path script = tmp.resolve("audit.py");
     Files.writeString(script, m.group(1));
 
