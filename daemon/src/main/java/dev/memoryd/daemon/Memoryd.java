@@ -324,7 +324,7 @@ public final class Memoryd implements AutoCloseable {
 
   /** What {@code replay --verify} found. */
   public record ReplayReport(long events, long declarations, int files, List<Difference> differences,
-      List<WritePipeline.ReplayHalt> halts, long nanos) {
+      List<dev.memoryd.daemon.write.LedgerReplay.ReplayHalt> halts, long nanos) {
     public boolean ok() {
       return differences.isEmpty() && halts.isEmpty();
     }
@@ -344,7 +344,7 @@ public final class Memoryd implements AutoCloseable {
     }
     java.util.concurrent.Callable<ReplayReport> job = () -> {
       long t0 = System.nanoTime();
-      WritePipeline.ReplayState st = writer.replayFromEmpty(progress);
+      dev.memoryd.daemon.write.LedgerReplay.ReplayState st = writer.replayFromEmpty(progress);
       java.util.Map<String, String> expected = new java.util.TreeMap<>();
       st.files().forEach((p, t) -> {
         if (RootLayout.isContentFile(p.value())) {

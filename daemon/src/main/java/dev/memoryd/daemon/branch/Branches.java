@@ -33,6 +33,7 @@ import dev.memoryd.daemon.substrate.ChunkStore;
 import dev.memoryd.daemon.substrate.MergeCheck;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WriteOutcome;
+import dev.memoryd.daemon.write.Replayer;
 import dev.memoryd.daemon.write.WritePipeline;
 import dev.memoryd.daemon.write.WriteRequest;
 import dev.memoryd.grammar.Grammar;
@@ -104,7 +105,7 @@ public final class Branches implements AutoCloseable {
 
   /** Registers how to redo branch events on a writer (the checked-out one too: merges land there). */
   public static void registerReplayers(WritePipeline w) {
-    WritePipeline.Replayer none = evs -> (src, now) -> new Mutation.Done(Map.of(), List.of(), true);
+    Replayer none = evs -> (src, now) -> new Mutation.Done(Map.of(), List.of(), true);
     w.registerReplayer(OP_FORK, none);
     w.registerReplayer(OP_DELETE, none);
     w.registerReplayer(OP_MERGE, MergeMutation::replay);

@@ -444,7 +444,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
       x.sections().forEach(o.putArray("sections")::add);
     }
     ArrayNode h = r.putArray("halted");
-    for (dev.memoryd.daemon.write.WritePipeline.ReplayHalt x : rep.halts()) {
+    for (dev.memoryd.daemon.write.LedgerReplay.ReplayHalt x : rep.halts()) {
       h.addObject().put("path", x.path().value()).put("seq", x.seq()).put("reason", x.reason());
     }
     return r;

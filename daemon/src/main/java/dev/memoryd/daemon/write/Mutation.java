@@ -44,4 +44,9 @@ public interface Mutation {
   /** One ledger event of a mutation; {@code path} may be null for events that touch no file. */
   record EventSpec(String op, RepoPath path, String sectionAnchor, String beforeHash,
       String afterHash, ObjectNode payload, List<String> evidenceRefs, String summary) {}
+
+  /** The distinct one-line summaries of {@code specs}, in order: a commit's subject. */
+  static List<String> summaries(List<EventSpec> specs) {
+    return specs.stream().map(EventSpec::summary).distinct().toList();
+  }
 }

@@ -44,7 +44,6 @@ import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.Grammar;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.OpCodec;
-import dev.memoryd.grammar.OpParse;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.SectionHasher;
 import dev.memoryd.ledger.BranchName;
@@ -169,12 +168,8 @@ public final class WritePipeline implements AutoCloseable {
     void afterAppend(Chain chain);
   }
 
-  /** Rebuilds an extension's mutation from its events, for recovery. Keyed by event op. */
-  public interface Replayer {
-    Mutation fromEvents(List<Event> events);
-  }
-
-  private final Map<String, Replayer> replayers = new ConcurrentHashMap<>();
+  private final Replayers replayers;
+  private final LedgerReplay replay;
   private volatile DriftView drift = DriftView.NONE;
   /** Recorded text (what the ledger replays to) of memory files, by path; misses read {@link #captured}. */
   private final Map<RepoPath, Optional<String>> recorded = new HashMap<>();
@@ -206,7 +201,7 @@ public final class WritePipeline implements AutoCloseable {
 
   /** Registers how to redo events whose op is {@code op} (extensions; grammar ops are built in). */
   public void registerReplayer(String op, Replayer r) {
-    replayers.put(op, r);
+    replayers.register(op, r);
   }
 
   /**
@@ -232,11 +227,13 @@ public final class WritePipeline implements AutoCloseable {
     this.health = new WriterHealth(clock);
     this.thread = new Thread(this::loop, "memoryd-writer-" + branch.value());
     this.thread.setDaemon(true);
+    this.replayers = new Replayers(grammar, hasher);
     for (String op : List.of(HumanCapture.OP_EDIT, HumanCapture.OP_DRIFT, HumanCapture.OP_RESOLVED)) {
-      replayers.put(op, HumanCapture::replay);
+      replayers.register(op, HumanCapture::replay);
     }
     // A proposal changes no file of this branch; its acceptance is recorded as grammar events.
-    replayers.put(OP_PROPOSAL, evs -> (src, now) -> new Mutation.Done(Map.of(), List.of(), true));
+    replayers.register(OP_PROPOSAL, evs -> (src, now) -> new Mutation.Done(Map.of(), List.of(), true));
+    this.replay = new LedgerReplay(chain, replayers);
   }
 
   /** A mutation applying grammar ops as an agent's write would (for proposals being accepted). */
@@ -370,132 +367,17 @@ public final class WritePipeline implements AutoCloseable {
   }
 
   private void rollForward(long published) throws IOException {
-    List<List<Event>> groups = new ArrayList<>();
-    new DeclarationGroups(chain.read(published + 1)).forEachRemaining(groups::add);
-    // A kill while a batch's lines were being written can leave the last declaration with only
-    // some of its events (the torn line itself is dropped by Ledger.open). It was never
-    // acknowledged; redoing part of it would half-apply it, so its lines are dropped too.
-    if (!groups.isEmpty()) {
-      List<Event> last = groups.get(groups.size() - 1);
-      int count = last.get(0).payload().path("decl").path("count").asInt(last.size());
-      if (last.size() < count) {
-        chain.truncateAfter(last.get(0).seq() - 1);
-        groups.remove(groups.size() - 1);
-        LOG.warning("recovery dropped ledger lines " + last.get(0).seq() + ".." + last.get(last.size() - 1).seq()
-            + ": an unacknowledged declaration of " + count + " events was cut off after " + last.size());
-      }
-    }
-    if (groups.isEmpty()) {
+    RollForward.Result r = new RollForward(chain, git, files, replayers, chainTrailer()).run(published);
+    if (r.groups().isEmpty()) {
       return;
     }
-    ObjectId head = git.head();
-    Map<RepoPath, String> overlay = new HashMap<>();
-    Set<RepoPath> diskPaths = new java.util.HashSet<>();
-    FileSource atHead = p -> {
-      try {
-        return git.read(head, p.value()).map(b -> new String(b, StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    };
-    FileSource src = p -> overlay.containsKey(p) ? Optional.ofNullable(overlay.get(p)) : atHead.read(p);
-    try (GitStore.Batch batch = git.batch()) {
-      for (List<Event> g : groups) {
-        Mutation m = replayMutation(g);
-        Instant now = Instant.parse(g.get(0).ts());
-        Mutation.Result r = m.apply(src, now);
-        if (!(r instanceof Mutation.Done a)) {
-          throw new IllegalStateException("ledger lines " + g.get(0).seq() + ".." + g.get(g.size() - 1).seq()
-              + " cannot be replayed onto the branch head: " + r);
-        }
-        overlay.putAll(a.newContents());
-        a.newContents().keySet().stream().filter(p -> !a.commitOnly().contains(p)).forEach(diskPaths::add);
-        Map<String, byte[]> commitFiles = new LinkedHashMap<>();
-        a.newContents().forEach((p, t) -> commitFiles.put(p.value(), t == null ? null : t.getBytes(StandardCharsets.UTF_8)));
-        if (m instanceof MergeParent mp) {
-          commitFiles.putAll(otherChainsAsMerged(head, mp.mergeParent()));
-        }
-        commitFiles.putAll(segmentsThrough(g.get(g.size() - 1).seq(), published));
-        Event last = g.get(g.size() - 1);
-        batch.commit(commitFiles, CommitFormat.author(g.get(0).actor(), now), CommitFormat.committer(now),
-            CommitFormat.message(summaries(a.events()), g.get(0).rationale(), g.get(0).actor(),
-                g.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash(), chainTrailer()),
-            m instanceof MergeParent mp ? mp.mergeParent() : null);
-      }
-      Map<String, byte[]> toWrite = new LinkedHashMap<>();
-      for (Map.Entry<RepoPath, String> e : overlay.entrySet()) {
-        if (!diskPaths.contains(e.getKey()) || e.getValue() == null) {
-          continue; // a human's capture: their file stays as it is
-        }
-        Optional<String> onDisk = files.read(e.getKey());
-        // Only our own (possibly half-done) write may be replaced; anything else is a human's.
-        // The head's text is read here, not remembered from the replay: a replayed merge carries
-        // its texts and reads nothing.
-        if (onDisk.isEmpty() || onDisk.equals(atHead.read(e.getKey())) || onDisk.get().equals(e.getValue())) {
-          toWrite.put(e.getKey().value(), e.getValue().getBytes(StandardCharsets.UTF_8));
-        } else {
-          LOG.warning("recovery left " + e.getKey().value()
-              + " as found: it holds edits that are neither the branch head's nor memoryd's");
-        }
-      }
-      files.writeAll(toWrite);
-      batch.publish();
-      if (files.workTree()) {
-        indexBacklog.putAll(batch.written());
-      }
+    if (files.workTree()) {
+      indexBacklog.putAll(r.written());
     }
-    for (List<Event> g : groups) {
+    for (List<Event> g : r.groups()) {
       notifyListeners(g);
     }
-    LOG.info("recovery rolled " + groups.size() + " unpublished declaration(s) forward");
-  }
-
-  /**
-   * Other chains' ledger files that differ between {@code head} and the merged commit, as the
-   * merged commit holds them, where the working tree holds exactly that (a sync writes them before
-   * its merge): a redone merge commits them as the original did, so tree and working tree agree.
-   */
-  private Map<String, byte[]> otherChainsAsMerged(ObjectId head, ObjectId merged) throws IOException {
-    String own = "ledger/" + chain.branch().value() + "/";
-    Map<String, byte[]> out = new LinkedHashMap<>();
-    for (String p : git.changedPaths(head, merged, x -> x.startsWith("ledger/") && !x.startsWith(own))) {
-      Optional<byte[]> theirs = git.read(merged, p);
-      java.nio.file.Path f = files.root().resolve(p);
-      if (theirs.isPresent() && java.nio.file.Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-          && java.util.Arrays.equals(java.nio.file.Files.readAllBytes(f), theirs.get())) {
-        out.put(p, theirs.get());
-      }
-    }
-    return out;
-  }
-
-  private Mutation replayMutation(List<Event> g) {
-    if (g.get(0).payload().path("op").isObject()) {
-      List<Op> ops = new ArrayList<>();
-      List<String> afterHashes = new ArrayList<>();
-      for (Event e : g) {
-        if (!e.payload().path("op").isObject()) {
-          continue; // e.g. a proposal's acceptance: its grammar events carry the ops
-        }
-        afterHashes.add(e.afterHash());
-        // The compare-and-swap was decided when the line was written; hashes of an older key
-        // would not match again after a rotation.
-        ObjectNode opJson = ((ObjectNode) e.payload().get("op")).deepCopy();
-        opJson.remove("before_hash");
-        OpParse parsed = OpCodec.parse(opJson);
-        if (!(parsed instanceof OpParse.Ok ok)) {
-          throw new IllegalStateException("ledger line " + e.seq() + " holds an op replay cannot parse");
-        }
-        ops.add(ok.op());
-      }
-      return new GrammarMutation(grammar, ops, hasher, true, afterHashes);
-    }
-    Replayer r = replayers.get(g.get(0).op());
-    if (r == null) {
-      throw new IllegalStateException("ledger line " + g.get(0).seq() + " has op '" + g.get(0).op()
-          + "' that this daemon cannot replay");
-    }
-    return r.fromEvents(g);
+    LOG.info("recovery rolled " + r.groups().size() + " unpublished declaration(s) forward");
   }
 
   private void notifyListeners(List<Event> events) {
@@ -509,30 +391,6 @@ public final class WritePipeline implements AutoCloseable {
             + events.get(events.size() - 1).seq() + "; its derived state may lag until restart", e);
       }
     }
-  }
-
-  /** Bytes of each ledger segment holding lines (published, seq], cut at line {@code seq}. */
-  private Map<String, byte[]> segmentsThrough(long seq, long published) throws IOException {
-    Map<String, byte[]> out = new LinkedHashMap<>();
-    for (long s = published + 1; s <= seq; s++) {
-      String path = chain.segmentPath(s);
-      if (!out.containsKey(path)) {
-        out.put(path, null);
-      }
-    }
-    for (String path : new ArrayList<>(out.keySet())) {
-      byte[] all = java.nio.file.Files.readAllBytes(files.root().resolve(path));
-      long firstSeq = chain.firstSeqOf(path);
-      long keep = seq - firstSeq + 1;
-      int end = 0;
-      for (long n = 0; n < keep && end < all.length; end++) {
-        if (all[end] == '\n') {
-          n++;
-        }
-      }
-      out.put(path, java.util.Arrays.copyOf(all, end));
-    }
-    return out;
   }
 
   public void start() {
@@ -937,7 +795,7 @@ public final class WritePipeline implements AutoCloseable {
         snaps.put(p, disk.get());
       }
     }
-    List<OntoLatest.Result> rs = new OntoLatest(grammar, chain, hasherFor).run(snaps, this::replayMutation);
+    List<OntoLatest.Result> rs = new OntoLatest(grammar, chain, hasherFor).run(snaps, replayers::mutationFor);
     Map<String, byte[]> write = new LinkedHashMap<>();
     OntoLatest.changed(rs, snaps).forEach((p, t) -> write.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
     files.writeAll(write);
@@ -964,203 +822,17 @@ public final class WritePipeline implements AutoCloseable {
     return out;
   }
 
-  private volatile java.util.function.Function<BranchName, Optional<Chain>> chains = b -> Optional.empty();
-
   /** How replay finds other branches' chains (a chain that starts with a fork replays its parent first). */
   public void setChains(java.util.function.Function<BranchName, Optional<Chain>> lookup) {
-    this.chains = lookup;
+    replay.setChains(lookup);
   }
 
   /**
-   * The lines replay redoes for chain {@code c} up to its line {@code upTo}: when its first line is
-   * a {@code branch_fork} linked to a parent chain, the parent's lineage up to the linked line
-   * comes first (the state the branch was forked from), then the chain's own lines. Merges need no
-   * such walk: their events carry the merged texts.
+   * Rebuilds every file the ledger writes from the ledger alone ({@link LedgerReplay#fromEmpty}).
+   * Call on the writer thread (see {@link #exclusive}).
    */
-  private Iterator<Event> lineage(Chain c, long upTo, int depth) {
-    Iterator<Event> own = c.read(1);
-    if (!own.hasNext()) {
-      return own;
-    }
-    Event first = own.next();
-    List<Iterator<Event>> parts = new ArrayList<>();
-    JsonNode link = first.payload() == null ? null : first.payload().path("link");
-    if ("branch_fork".equals(first.op()) && link != null && link.isObject() && depth < 64) {
-      Optional<Chain> parent;
-      try {
-        parent = chains.apply(new BranchName(link.path("branch").asText()));
-      } catch (IllegalArgumentException e) {
-        parent = Optional.empty(); // not a branch name: verify reports the link; replay starts empty
-      }
-      parent.ifPresent(pc -> parts.add(lineage(pc, link.path("seq").asLong(), depth + 1)));
-    }
-    if (parts.isEmpty() && upTo == Long.MAX_VALUE) {
-      return prepend(first, own); // the common case (no fork): the chain as it streams
-    }
-    parts.add(prepend(first, own));
-    Iterator<Iterator<Event>> each = parts.iterator();
-    // Pulled one line at a time, so replay streams a long chain instead of holding it.
-    return new Iterator<>() {
-      private Iterator<Event> cur = each.next();
-      private Event next = advance();
-
-      private Event advance() {
-        while (true) {
-          if (cur.hasNext()) {
-            Event e = cur.next();
-            if (cur == parts.get(parts.size() - 1) && e.seq() > upTo) {
-              return null; // past the line a child chain forked from
-            }
-            return e;
-          }
-          if (!each.hasNext()) {
-            return null;
-          }
-          cur = each.next();
-        }
-      }
-
-      @Override
-      public boolean hasNext() {
-        return next != null;
-      }
-
-      @Override
-      public Event next() {
-        if (next == null) {
-          throw new java.util.NoSuchElementException();
-        }
-        Event e = next;
-        next = advance();
-        return e;
-      }
-    };
-  }
-
-  private static Iterator<Event> prepend(Event first, Iterator<Event> rest) {
-    return new Iterator<>() {
-      private boolean firstDone;
-
-      @Override
-      public boolean hasNext() {
-        return !firstDone || rest.hasNext();
-      }
-
-      @Override
-      public Event next() {
-        if (!firstDone) {
-          firstDone = true;
-          return first;
-        }
-        return rest.next();
-      }
-    };
-  }
-
-  /** One file replay could not redo: the ledger line, and why; later events of the file are skipped. */
-  public record ReplayHalt(RepoPath path, long seq, String reason) {}
-
-  /** The files replaying the whole ledger gives, and the files replay had to halt. */
-  public record ReplayState(Map<RepoPath, String> files, List<ReplayHalt> halts, long events, long groups) {}
-
-  /**
-   * Rebuilds every file the ledger writes from the ledger alone, starting from nothing. Call on
-   * the writer thread (see {@link #exclusive}). A group of events that cannot be redone halts
-   * its files: later events of those files are skipped and reported, the rest goes on.
-   */
-  public ReplayState replayFromEmpty(java.util.function.LongConsumer progress) throws IOException {
-    Map<RepoPath, String> state = new HashMap<>();
-    Map<RepoPath, ReplayHalt> halted = new java.util.LinkedHashMap<>();
-    FileSource src = p -> Optional.ofNullable(state.get(p));
-    // Reading and parsing ledger lines is a fifth of the work: a second thread does it.
-    java.util.concurrent.BlockingQueue<List<Event>> groups = new java.util.concurrent.ArrayBlockingQueue<>(1024);
-    List<Event> end = new ArrayList<>(0); // compared by identity
-    Throwable[] readFailure = new Throwable[1];
-    Thread reader = new Thread(() -> {
-      try {
-        DeclarationGroups it = new DeclarationGroups(lineage(chain, Long.MAX_VALUE, 0));
-        while (it.hasNext()) {
-          groups.put(it.next());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (RuntimeException | Error e) {
-        readFailure[0] = e;
-      } finally {
-        try {
-          groups.put(end); // blocks while the queue is full: the applier is still draining it
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-    }, "memoryd-replay-read");
-    reader.setDaemon(true);
-    reader.start();
-    long events = 0;
-    long count = 0;
-    try {
-      while (true) {
-        List<Event> g = groups.take();
-        if (g == end) {
-          break;
-        }
-        replayGroup(g, src, state, halted);
-        count++;
-        long before = events;
-        events += g.size();
-        if (events / 10_000 != before / 10_000) {
-          progress.accept(events);
-        }
-      }
-      reader.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      reader.interrupt();
-      throw new java.io.InterruptedIOException("replay interrupted");
-    }
-    if (readFailure[0] != null) {
-      throw new IOException("reading the ledger for replay failed: " + readFailure[0], readFailure[0]);
-    }
-    progress.accept(events);
-    return new ReplayState(state, new ArrayList<>(halted.values()), events, count);
-  }
-
-  private void replayGroup(List<Event> g, FileSource src, Map<RepoPath, String> state,
-      Map<RepoPath, ReplayHalt> halted) {
-    for (Event e : g) {
-      if (e.filePath() != null && halted.containsKey(RepoPath.of(e.filePath()))) {
-        return; // a halted file takes no more events; the first halt is what a maintainer needs
-      }
-    }
-    Event first = g.get(0);
-    if (!g.get(0).payload().path("op").isObject() && replayers.get(first.op()) == null) {
-      if (g.stream().allMatch(e -> e.filePath() == null)) {
-        return; // touches no file (e.g. a key rotation)
-      }
-    }
-    Mutation.Result r;
-    try {
-      r = replayMutation(g).apply(src, Instant.parse(first.ts()));
-    } catch (IllegalStateException | IllegalArgumentException e) {
-      r = new Mutation.Refused(-1, Failure.of(ErrorReason.CONFLICT, e.getMessage()));
-    }
-    if (r instanceof Mutation.Refused rej) {
-      for (Event e : g) {
-        if (e.filePath() != null) {
-          halted.putIfAbsent(RepoPath.of(e.filePath()), new ReplayHalt(RepoPath.of(e.filePath()), e.seq(),
-              rej.failure().reason().wireName() + ": " + rej.failure().message()));
-        }
-      }
-      return;
-    }
-    Mutation.Done d = (Mutation.Done) r;
-    d.newContents().forEach((p, t) -> {
-      if (t == null) {
-        state.remove(p);
-      } else {
-        state.put(p, t);
-      }
-    });
+  public LedgerReplay.ReplayState replayFromEmpty(java.util.function.LongConsumer progress) throws IOException {
+    return replay.fromEmpty(progress);
   }
 
   private void process(List<Pending> batch) throws IOException, UnsettledBatch {
@@ -1604,7 +1276,7 @@ public final class WritePipeline implements AutoCloseable {
           commitFiles.putAll(segments.get(i));
           commitFiles.forEach((p, bytes) -> sizes.put(p, bytes == null ? -1L : bytes.length));
           commits.add(gb.commit(commitFiles, a.author != null ? a.author : CommitFormat.author(a.p.req.actor(), now), CommitFormat.committer(now),
-              CommitFormat.message(summaries(a.specs), a.p.req.rationale(), a.p.req.actor(),
+              CommitFormat.message(Mutation.summaries(a.specs), a.p.req.rationale(), a.p.req.actor(),
                   ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash(), chainTrailer()),
               a.p.req.mutation() instanceof MergeParent mp ? mp.mergeParent() : null));
         }
@@ -1808,7 +1480,7 @@ public final class WritePipeline implements AutoCloseable {
     a.newContents().forEach((path, t) -> files.put(path.value(), t.getBytes(StandardCharsets.UTF_8)));
     String branchName = "proposals/" + id;
     ObjectId commit = git.commitOnNewBranch(branchName, git.head(), files, CommitFormat.author(req.actor(), now), CommitFormat.committer(now),
-        "proposal " + id + ": " + String.join("; ", summaries(a.events())) + "\n\n"
+        "proposal " + id + ": " + String.join("; ", Mutation.summaries(a.events())) + "\n\n"
             + (req.rationale() == null ? "" : req.rationale().strip() + "\n\n") + "Memoryd-Actor: " + req.actor() + "\n");
     ObjectNode payload = JsonNodeFactory.instance.objectNode();
     ObjectNode pr = payload.putObject("proposal");
@@ -1826,7 +1498,7 @@ public final class WritePipeline implements AutoCloseable {
     }
     Mutation.EventSpec first = a.events().get(0);
     return new Mutation.Done(Map.of(), List.of(new Mutation.EventSpec(OP_PROPOSAL, first.path(), first.sectionAnchor(),
-        first.beforeHash(), null, payload, List.of(), "proposed " + String.join("; ", summaries(a.events()))
+        first.beforeHash(), null, payload, List.of(), "proposed " + String.join("; ", Mutation.summaries(a.events()))
             + " (for review)")), true);
   }
 
@@ -1921,10 +1593,6 @@ public final class WritePipeline implements AutoCloseable {
       LOG.log(Level.WARNING, "pack roll-up failed; packs stay as they are and the next roll-up retries", e);
     }
     stats.add(PhaseStats.Phase.COMPACT, System.nanoTime() - t);
-  }
-
-  private static List<String> summaries(List<Mutation.EventSpec> specs) {
-    return specs.stream().map(Mutation.EventSpec::summary).distinct().toList();
   }
 
   /** Stops taking writes, finishes the batch in hand and flushes the index. */

@@ -1,0 +1,11 @@
+package dev.memoryd.daemon.write;
+
+import java.util.List;
+
+import dev.memoryd.ledger.Event;
+
+/** Rebuilds an extension's mutation from its events, for recovery and replay. Keyed by event op ({@link Replayers}). */
+@FunctionalInterface
+public interface Replayer {
+  Mutation fromEvents(List<Event> events);
+}

@@ -1,0 +1,76 @@
+package dev.memoryd.daemon.write;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.memoryd.grammar.Grammar;
+import dev.memoryd.grammar.Op;
+import dev.memoryd.grammar.OpCodec;
+import dev.memoryd.grammar.OpParse;
+import dev.memoryd.grammar.SectionHasher;
+import dev.memoryd.ledger.Event;
+
+/**
+ * How ledger events become mutations again, for recovery, replay and moving proposals onto the
+ * latest state: grammar ops are built in, every other op is redone by the {@link Replayer} its
+ * owner registered. Thread-safe: owners register while the daemon opens, the writer and replay
+ * look up.
+ */
+final class Replayers {
+  private final Grammar grammar;
+  private final SectionHasher hasher;
+  private final Map<String, Replayer> byOp = new ConcurrentHashMap<>();
+
+  Replayers(Grammar grammar, SectionHasher hasher) {
+    this.grammar = grammar;
+    this.hasher = hasher;
+  }
+
+  /** Registers how to redo events whose op is {@code op}. */
+  void register(String op, Replayer r) {
+    byOp.put(op, r);
+  }
+
+  /** Whether events of {@code op} (not grammar ops) have a replayer. */
+  boolean replays(String op) {
+    return byOp.containsKey(op);
+  }
+
+  /**
+   * The mutation that redoes one declaration's events {@code g}: grammar ops from the ops the
+   * lines carry (their compare-and-swap hashes dropped), anything else through the replayer
+   * registered for the first event's op. IllegalStateException when no one can redo them.
+   */
+  Mutation mutationFor(List<Event> g) {
+    if (g.get(0).payload().path("op").isObject()) {
+      List<Op> ops = new ArrayList<>();
+      List<String> afterHashes = new ArrayList<>();
+      for (Event e : g) {
+        if (!e.payload().path("op").isObject()) {
+          continue; // e.g. a proposal's acceptance: its grammar events carry the ops
+        }
+        afterHashes.add(e.afterHash());
+        // The compare-and-swap was decided when the line was written; hashes of an older key
+        // would not match again after a rotation.
+        ObjectNode opJson = ((ObjectNode) e.payload().get("op")).deepCopy();
+        opJson.remove("before_hash");
+        OpParse parsed = OpCodec.parse(opJson);
+        if (!(parsed instanceof OpParse.Ok ok)) {
+          throw new IllegalStateException("ledger line " + e.seq() + " holds an op replay cannot parse");
+        }
+        ops.add(ok.op());
+      }
+      return new GrammarMutation(grammar, ops, hasher, true, afterHashes);
+    }
+    Replayer r = byOp.get(g.get(0).op());
+    if (r == null) {
+      throw new IllegalStateException("ledger line " + g.get(0).seq() + " has op '" + g.get(0).op()
+          + "' that this daemon cannot replay");
+    }
+    return r.fromEvents(g);
+  }
+}
