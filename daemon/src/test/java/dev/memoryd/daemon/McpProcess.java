@@ -80,6 +80,16 @@ final class McpProcess implements AutoCloseable {
 
   /** Sends a request and returns the whole reply ({@code result} or {@code error}). */
   JsonNode request(String method, JsonNode params) throws Exception {
+    CompletableFuture<JsonNode> f = send(method, params);
+    try {
+      return f.get(60, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("no reply to " + method + " within 60 s; stderr:\n" + logTail());
+    }
+  }
+
+  /** Sends a request without waiting; the reply once it comes. */
+  CompletableFuture<JsonNode> send(String method, JsonNode params) throws IOException {
     long id = ids.incrementAndGet();
     CompletableFuture<JsonNode> f = new CompletableFuture<>();
     pending.put(id, f);
@@ -88,11 +98,7 @@ final class McpProcess implements AutoCloseable {
       req.set("params", params);
     }
     send(req);
-    try {
-      return f.get(60, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new AssertionError("no reply to " + method + " within 60 s; stderr:\n" + logTail());
-    }
+    return f;
   }
 
   void notify(String method) throws IOException {

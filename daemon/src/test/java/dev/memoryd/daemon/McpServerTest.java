@@ -79,6 +79,18 @@ class McpServerTest {
   }
 
   @Test
+  void aClientThatClosesStdinAfterItsLastRequest_stillGetsTheReply(@TempDir Path elsewhere) throws Exception {
+    try (McpProcess mcp = McpProcess.start(root.dir, elsewhere.resolve("mcp.log"))) {
+      mcp.initialize("test-client");
+      java.util.concurrent.CompletableFuture<JsonNode> reply = mcp.send("tools/call",
+          TestRoot.json("{\"name\":\"read\",\"arguments\":{\"path\":\"" + OVERVIEW + "\"}}"));
+      assertEquals(0, mcp.closeInput());
+      JsonNode r = reply.get(5, java.util.concurrent.TimeUnit.SECONDS);
+      assertTrue(r.at("/result/structuredContent/content").asText().contains("## Identity"), r.toString());
+    }
+  }
+
+  @Test
   void toolsList_isTheCatalogue_eachWithSchemasAndAnnotations() throws Exception {
     try (McpProcess mcp = McpProcess.start(root.dir, tmp.resolve("mcp-list.log"))) {
       mcp.initialize("test-client");

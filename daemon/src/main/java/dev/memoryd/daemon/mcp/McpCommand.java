@@ -4,6 +4,8 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -49,8 +51,14 @@ public final class McpCommand implements Callable<Integer> {
     System.setOut(System.err); // nothing but protocol messages may reach the client's stdout
     Path abs = root.toAbsolutePath().normalize();
     DaemonLink link = new DaemonLink(abs, MemorydConfig.defaults(abs, null).socket());
+    DrainingStdio stdio;
+    try {
+      stdio = new DrainingStdio(System.in, protocol);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     CountDownLatch closed = new CountDownLatch(1);
-    InputStream in = new FilterInputStream(System.in) {
+    InputStream in = new FilterInputStream(stdio.in()) {
       @Override
       public int read() throws IOException {
         return eof(super.read());
@@ -68,7 +76,8 @@ public final class McpCommand implements Callable<Integer> {
         return n;
       }
     };
-    McpSyncServer server = server(link, actor, in, protocol);
+    PrintStream out = new PrintStream(stdio.out(), true, StandardCharsets.UTF_8);
+    McpSyncServer server = server(link, actor, in, out);
     closed.await();
     server.closeGracefully();
     return 0;
