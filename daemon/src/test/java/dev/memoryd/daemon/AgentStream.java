@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.memoryd.daemon.cli.SocketClient;
+import dev.memoryd.daemon.client.SocketClient;
 
 /**
  * An agent writing {@code append_item} declarations with unique items ({@code prefix} + a

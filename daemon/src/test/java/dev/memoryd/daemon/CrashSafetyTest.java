@@ -22,7 +22,7 @@ import org.eclipse.jgit.api.Status;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.memoryd.daemon.cli.SocketClient;
+import dev.memoryd.daemon.client.SocketClient;
 
 /**
  * Streams two-op declarations at a real daemon child process and SIGKILLs it at random moments.

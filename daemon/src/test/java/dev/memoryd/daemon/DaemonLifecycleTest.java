@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.memoryd.daemon.cli.SocketClient;
+import dev.memoryd.daemon.client.SocketClient;
 
 /** Start-up and shutdown of a real daemon process: SIGTERM, stale files a crash leaves behind. */
 class DaemonLifecycleTest {

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.memoryd.daemon.cli.Main;
-import dev.memoryd.daemon.cli.SocketClient;
+import dev.memoryd.daemon.client.SocketClient;
 
 /**
  * A real daemon child process ({@code memoryd serve}) on a root, its output appended to a log file

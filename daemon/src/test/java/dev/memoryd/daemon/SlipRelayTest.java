@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import org.junit.jupiter.api.Test;
 
-import dev.memoryd.daemon.cli.SocketClient;
+import dev.memoryd.daemon.client.SocketClient;
 
 /** slip.send / slip.recv through the running daemon: order, exactly-once hand-over, restarts. */
 class SlipRelayTest extends ServedRootTest {

@@ -19,7 +19,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.memoryd.daemon.cli.SocketClient;
+import dev.memoryd.daemon.client.SocketClient;
 
 /**
  * Kills a replica's daemon (a real child process, SIGKILL) at random moments while it writes and

@@ -18,7 +18,7 @@ import org.eclipse.jgit.api.Status;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.junit.jupiter.api.Test;
 
-import dev.memoryd.daemon.cli.SocketClient;
+import dev.memoryd.daemon.client.SocketClient;
 
 class WriteEndToEndTest extends ServedRootTest {
   static final String CRITIC = "users/sam/parts/inner-critic/profile.md";

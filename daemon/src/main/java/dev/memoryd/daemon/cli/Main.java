@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.cli;
 
+import dev.memoryd.daemon.client.SocketClient;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.ConnectException;
@@ -43,7 +45,7 @@ import picocli.CommandLine.Parameters;
     subcommands = {CommandLine.HelpCommand.class, Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
         Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Main.Explore.class, Main.SlicesCmd.class, Main.Search.class, SubstrateCommands.Declare.class,
         SubstrateCommands.Scope.class, SubstrateCommands.Traverse.class, DriftCmd.class, ReplayCmd.class, ProposalsCmd.class, BranchCmd.class,
-        RefsCmd.class, SyncCmd.Sync.class, SyncCmd.Clone.class, Bench.class})
+        RefsCmd.class, SyncCmd.Sync.class, SyncCmd.Clone.class, Bench.class, dev.memoryd.daemon.mcp.McpCommand.class})
 public final class Main implements Runnable {
   static final int OK = 0;
   static final int PROBLEMS = 1;

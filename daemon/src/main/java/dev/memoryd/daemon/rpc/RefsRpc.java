@@ -3,19 +3,22 @@ package dev.memoryd.daemon.rpc;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.refs.RefStore;
 
 /**
- * The {@code refs.*} socket methods: parameter checks and one {@link RefStore} call each. Kept
- * apart from {@link Dispatcher} so the dispatcher only names the methods.
+ * The {@code refs} group: the {@code refs.*} socket methods, parameter checks and one
+ * {@link RefStore} call each.
  *
  * <ul>
  * <li>{@code refs.add {path, repo?, section?, placed_on, actor?}}: placed_on is a string or an array of strings</li>
@@ -25,8 +28,28 @@ import dev.memoryd.daemon.refs.RefStore;
  * <li>{@code refs.list {all?}}</li>
  * </ul>
  */
-final class RefsRpc {
-  private RefsRpc() {}
+final class RefsRpc implements Namespace {
+  private static final List<String> METHODS = List.of("refs.add", "refs.reconcile", "refs.repin", "refs.retire", "refs.list");
+
+  private final Memoryd svc;
+
+  RefsRpc(Memoryd svc) {
+    this.svc = svc;
+  }
+
+  @Override
+  public String group() {
+    return "refs";
+  }
+
+  @Override
+  public Map<String, Handler> routes() {
+    Map<String, Handler> r = new LinkedHashMap<>();
+    for (String m : METHODS) {
+      r.put(m, p -> Replies.unwrap(call(svc.refs(), m, p)));
+    }
+    return r;
+  }
 
   static Outcome<ObjectNode> call(RefStore refs, String method, ObjectNode p) throws IOException {
     try {

@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.memoryd.daemon.cli.SocketClient;
+import dev.memoryd.daemon.client.SocketClient;
 
 /** SO_PEERCRED: a server that belongs to another user refuses this process's connections. */
 class PeerCredentialsTest {

@@ -1,4 +1,4 @@
-package dev.memoryd.daemon.cli;
+package dev.memoryd.daemon.client;
 
 import java.io.BufferedReader;
 import java.io.IOException;

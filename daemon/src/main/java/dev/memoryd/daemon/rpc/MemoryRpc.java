@@ -1,0 +1,231 @@
+package dev.memoryd.daemon.rpc;
+
+import static dev.memoryd.daemon.rpc.Params.intParam;
+import static dev.memoryd.daemon.rpc.Params.only;
+import static dev.memoryd.daemon.rpc.Params.str;
+import static dev.memoryd.daemon.rpc.Replies.await;
+import static dev.memoryd.daemon.rpc.Replies.unwrap;
+import static dev.memoryd.daemon.rpc.Replies.value;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.write.WriteOutcome;
+import dev.memoryd.daemon.write.WriteRequest;
+import dev.memoryd.grammar.LintProblem;
+import dev.memoryd.grammar.Op;
+import dev.memoryd.grammar.OpCodec;
+import dev.memoryd.grammar.OpParse;
+import dev.memoryd.ledger.Event;
+
+/**
+ * The {@code memory} group: memory files ({@code write}, {@code read}, {@code lint},
+ * {@code history}, {@code resolve}, {@code search}), humans' edits ({@code capture},
+ * {@code replay}) and {@code ping}.
+ */
+final class MemoryRpc implements Namespace {
+  private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+  private final Memoryd svc;
+  private final ReadPoint points;
+
+  MemoryRpc(Memoryd svc, ReadPoint points) {
+    this.svc = svc;
+    this.points = points;
+  }
+
+  @Override
+  public String group() {
+    return "memory";
+  }
+
+  @Override
+  public Map<String, Handler> routes() {
+    Map<String, Handler> r = new LinkedHashMap<>();
+    r.put("ping", p -> {
+      only(p);
+      return svc.ping();
+    });
+    r.put("write", this::write);
+    r.put("read", p -> {
+      only(p, "path", "section", "branch", "at");
+      return unwrap(svc.read(str(p, "path", true), str(p, "section", false), points.at(p)));
+    });
+    r.put("lint", this::lint);
+    r.put("history", this::history);
+    r.put("resolve", p -> {
+      only(p, "token");
+      return unwrap(svc.resolve(str(p, "token", true))).toJson();
+    });
+    r.put("search", this::search);
+    r.put("capture", this::capture);
+    r.put("replay", this::replay);
+    return r;
+  }
+
+  private JsonNode lint(ObjectNode p) throws BadRequest, IOException {
+    only(p, "path");
+    ArrayNode probs = F.arrayNode();
+    for (LintProblem lp : unwrap(svc.lint(str(p, "path", false)))) {
+      ObjectNode o = probs.addObject();
+      o.put("path", lp.path());
+      o.put("line", lp.line());
+      o.put("rule", lp.rule());
+      o.put("message", lp.message());
+    }
+    ObjectNode r = F.objectNode();
+    r.set("problems", probs);
+    return r;
+  }
+
+  private JsonNode history(ObjectNode p) throws BadRequest, IOException {
+    only(p, "path", "section", "limit", "branch");
+    String b = points.branch(p);
+    int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 100;
+    ArrayNode evs = F.arrayNode();
+    for (Event e : unwrap(svc.history(str(p, "path", true), str(p, "section", false), limit, b))) {
+      evs.add(e.toJson());
+    }
+    ObjectNode r = F.objectNode();
+    r.set("events", evs);
+    return r;
+  }
+
+  private JsonNode search(ObjectNode p) throws BadRequest, IOException {
+    only(p, "q", "limit", "branch", "at");
+    String at = points.at(p);
+    int limit = p.has("limit") ? intParam(p, "limit", 1, 1000) : 10;
+    try {
+      ObjectNode r = F.objectNode();
+      ArrayNode hits = r.putArray("hits");
+      if (at != null) { // a past commit, or another branch's head: indexed for this query
+        unwrap(svc.searchAt(str(p, "q", true), limit, points.branch(p), at)).forEach(hits::add);
+        r.put("commit", at);
+        return r;
+      }
+      svc.search().search(str(p, "q", true), limit, svc.config().clock().instant()).forEach(hits::add);
+      return r;
+    } catch (dev.memoryd.daemon.search.SearchIndex.BadQuery e) {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST, e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while searching");
+    }
+  }
+
+  private JsonNode capture(ObjectNode p) throws BadRequest, IOException {
+    only(p, "paths");
+    List<dev.memoryd.grammar.RepoPath> paths = new ArrayList<>();
+    JsonNode ps = p.get("paths");
+    if (ps != null) {
+      if (!ps.isArray()) {
+        throw new BadRequest(ErrorReason.INVALID_REQUEST, "paths must be an array of repository paths");
+      }
+      for (JsonNode x : ps) {
+        try {
+          paths.add(dev.memoryd.grammar.RepoPath.of(x.asText()));
+        } catch (IllegalArgumentException e) {
+          throw new BadRequest(ErrorReason.INVALID_REQUEST, "bad path '" + x.asText() + "': " + e.getMessage());
+        }
+      }
+    }
+    WriteOutcome out = await(svc.captureNow(paths));
+    ObjectNode r = F.objectNode();
+    r.put("captured", out instanceof WriteOutcome.Committed);
+    r.put("commit", out instanceof WriteOutcome.Committed c ? c.commit() : null);
+    return r;
+  }
+
+  private JsonNode replay(ObjectNode p) throws BadRequest {
+    only(p, "verify", "onto_latest");
+    if (p.path("onto_latest").asBoolean(false) == p.path("verify").asBoolean(false)) {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST, "replay takes either {\"verify\": true} or {\"onto_latest\": true}");
+    }
+    if (p.path("onto_latest").asBoolean(false)) {
+      return Dispatcher.ontoJson(value(svc.replayOntoLatest(), "replay failed: "));
+    }
+    return Dispatcher.replayJson(value(svc.replayVerify(n -> { }), "replay failed: "));
+  }
+
+  private JsonNode write(ObjectNode p) throws BadRequest {
+    only(p, "ops", "rationale", "actor", "branch", "idempotency_key", "tool_call_id");
+    String branch = points.branch(p);
+    JsonNode opsNode = p.get("ops");
+    if (opsNode == null || !opsNode.isArray() || opsNode.isEmpty()) {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST, "ops must be a non-empty array");
+    }
+    List<Op> ops = new ArrayList<>();
+    for (int i = 0; i < opsNode.size(); i++) {
+      OpParse r = OpCodec.parse(opsNode.get(i));
+      if (r instanceof OpParse.Invalid inv) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("op_index", i);
+        if (inv.fieldPath() != null) {
+          d.put("field", "ops[" + i + "]." + inv.fieldPath());
+        }
+        throw new BadRequest(new Failure(ErrorReason.fromWire(inv.reason()),
+            "ops[" + i + "]: " + inv.message(), d));
+      }
+      ops.add(((OpParse.Ok) r).op());
+    }
+    String rationale = str(p, "rationale", false);
+    Failure agentRule = AgentWriteCheck.rationale(rationale);
+    try {
+      agentRule = agentRule != null ? agentRule : AgentWriteCheck.evidence(ops, svc::resolve);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    if (agentRule != null) {
+      throw new BadRequest(agentRule);
+    }
+    WriteRequest req = new WriteRequest(ops, rationale, str(p, "actor", false),
+        str(p, "idempotency_key", false), str(p, "tool_call_id", false));
+    WriteOutcome out;
+    try {
+      out = await(unwrap(svc.write(req, branch)));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    ObjectNode r = F.objectNode();
+    if (out instanceof WriteOutcome.Unchanged u) {
+      r.put("commit", u.commit());
+      r.putArray("events");
+      r.put("changed", false);
+      r.put("message", "nothing changed: every op left its section as it was; no commit made");
+    } else {
+      WriteOutcome.Committed c = (WriteOutcome.Committed) out;
+      r.put("commit", c.commit());
+      ArrayNode evs = r.putArray("events");
+      for (WriteOutcome.EventRef e : c.events()) {
+        ObjectNode o = evs.addObject();
+        o.put("event_id", e.eventId());
+        o.put("token", e.token());
+        o.put("after_hash", e.afterHash());
+        o.put("path", e.path());
+        o.put("section", e.section());
+      }
+      r.put("changed", true);
+      if (c.proposal() != null) {
+        r.put("proposal", c.proposal());
+        r.put("proposal_branch", "proposals/" + c.proposal());
+        r.put("message", "sections marked for review: the change waits as proposal " + c.proposal()
+            + " on branch proposals/" + c.proposal() + " (proposals.accept / proposals.reject)");
+      }
+      if (c.replayed()) {
+        r.put("idempotent_replay", true);
+      }
+    }
+    return r;
+  }
+}

@@ -1,0 +1,45 @@
+package dev.memoryd.daemon.rpc;
+
+import java.io.IOException;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.Memoryd;
+
+/** The {@code branch} and {@code at} parameters: which branch a method acts on, which commit a read answers from. */
+final class ReadPoint {
+  private final Memoryd svc;
+
+  ReadPoint(Memoryd svc) {
+    this.svc = svc;
+  }
+
+  /** The {@code branch} parameter, checked to name a local branch (null: the checked-out one). */
+  String branch(ObjectNode p) throws BadRequest {
+    String b = Params.str(p, "branch", false);
+    if (b == null || b.equals(svc.config().branch())) {
+      return null;
+    }
+    try {
+      Replies.unwrap(svc.readPoint(b, null)); // not_found / invalid_request for a branch that is not there
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return b;
+  }
+
+  /** The commit a read answers from: {@code at}, else a non-checked-out branch's head, else null. */
+  String at(ObjectNode p) throws BadRequest, IOException {
+    return Replies.unwrap(svc.readPoint(branch(p), Params.str(p, "at", false)));
+  }
+
+  /** Methods served from the checked-out branch's indexes only. */
+  void checkedOutOnly(ObjectNode p, String method) throws BadRequest {
+    if (branch(p) != null) {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST, method + " covers the checked-out branch '"
+          + svc.config().branch() + "' only; read the branch '" + Params.str(p, "branch", false)
+          + "' with read, scope or traverse");
+    }
+  }
+}

@@ -1,0 +1,248 @@
+package dev.memoryd.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.memoryd.daemon.rpc.JsonRpc;
+import dev.memoryd.daemon.rpc.catalogue.MethodCatalogue;
+import dev.memoryd.daemon.rpc.catalogue.MethodSpec;
+
+/**
+ * {@code memoryd mcp} from outside: a real daemon child process, real MCP child processes spoken
+ * to over stdin/stdout as an MCP client does.
+ */
+@Timeout(300)
+class McpServerTest {
+  static final String OVERVIEW = "users/sam/overview.md";
+
+  @TempDir static Path tmp;
+  static TestRoot root;
+  static DaemonProcess daemon;
+
+  @BeforeAll
+  static void up() throws Exception {
+    root = new TestRoot(tmp);
+    daemon = DaemonProcess.start(root.cfg, tmp.resolve("daemon.log"));
+    daemon.awaitImported();
+  }
+
+  @AfterAll
+  static void down() throws Exception {
+    if (daemon != null) {
+      daemon.close();
+    }
+  }
+
+  @Test
+  void withNoDaemon_initializeWorks_andAToolCallSaysHowToStartOne(@TempDir Path elsewhere) throws Exception {
+    Path noDaemon = elsewhere.resolve("memory");
+    Files.createDirectories(noDaemon);
+    try (McpProcess mcp = McpProcess.start(noDaemon, elsewhere.resolve("mcp.log"))) {
+      JsonNode init = mcp.initialize("test-client");
+      assertEquals("2025-06-18", init.at("/result/protocolVersion").asText(), init.toString());
+      assertEquals("memoryd", init.at("/result/serverInfo/name").asText());
+
+      JsonNode r = mcp.callTool("read", "{\"path\":\"" + OVERVIEW + "\"}");
+      assertTrue(r.path("isError").asBoolean(), r.toString());
+      String text = r.at("/content/0/text").asText();
+      assertTrue(text.contains("bin/memoryd serve --root " + noDaemon.toAbsolutePath()), text);
+      assertEquals("unavailable", r.at("/structuredContent/reason").asText());
+      assertFalse(r.at("/structuredContent/recorded").asBoolean(true));
+
+      JsonNode guide = mcp.callTool("guide", "{}");
+      assertFalse(guide.path("isError").asBoolean(), guide.toString());
+      assertTrue(guide.at("/content/0/text").asText().contains("Evidence (curated)"));
+      assertOnlyJsonRpc(mcp);
+      assertEquals(0, mcp.closeInput(), "memoryd mcp exits 0 when the client closes stdin");
+    }
+    assertFalse(Files.exists(noDaemon.resolve(".memoryd")), "the MCP server created daemon state");
+  }
+
+  @Test
+  void aClientThatClosesStdinAfterItsLastRequest_stillGetsTheReply(@TempDir Path elsewhere) throws Exception {
+    try (McpProcess mcp = McpProcess.start(root.dir, elsewhere.resolve("mcp.log"))) {
+      mcp.initialize("test-client");
+      java.util.concurrent.CompletableFuture<JsonNode> reply = mcp.send("tools/call",
+          TestRoot.json("{\"name\":\"read\",\"arguments\":{\"path\":\"" + OVERVIEW + "\"}}"));
+      assertEquals(0, mcp.closeInput());
+      JsonNode r = reply.get(5, java.util.concurrent.TimeUnit.SECONDS);
+      assertTrue(r.at("/result/structuredContent/content").asText().contains("## Identity"), r.toString());
+    }
+  }
+
+  @Test
+  void toolsList_isTheCatalogue_eachWithSchemasAndAnnotations() throws Exception {
+    try (McpProcess mcp = McpProcess.start(root.dir, tmp.resolve("mcp-list.log"))) {
+      mcp.initialize("test-client");
+      JsonNode tools = mcp.request("tools/list", null).at("/result/tools");
+      Set<String> names = new TreeSet<>();
+      for (JsonNode t : tools) {
+        String name = t.path("name").asText();
+        names.add(name);
+        assertEquals("object", t.at("/inputSchema/type").asText(), name);
+        assertTrue(t.path("description").asText().length() > 40, name);
+        for (String hint : List.of("readOnlyHint", "destructiveHint", "idempotentHint")) {
+          assertTrue(t.path("annotations").path(hint).isBoolean(), name + " lacks " + hint);
+        }
+      }
+      Set<String> expected = new TreeSet<>(Set.of("guide"));
+      for (MethodSpec m : MethodCatalogue.get().methods()) {
+        expected.add(m.toolName());
+        JsonNode t = find(tools, m.toolName());
+        assertEquals(m.result() != null, t.has("outputSchema"), m.name());
+        assertEquals(m.readOnly(), t.at("/annotations/readOnlyHint").asBoolean(), m.name());
+        assertEquals(JsonRpc.MAPPER.valueToTree(m.params()), t.get("inputSchema"), m.name());
+      }
+      assertEquals(expected, names);
+      for (String required : List.of("read", "write", "history", "resolve", "search", "context",
+          "conversation_append", "scope", "traverse", "declare", "explore", "slices_list", "append_row", "lint",
+          "drift_list", "drift_show", "proposals_list", "slip_send", "slip_recv", "guide")) {
+        assertTrue(names.contains(required), required);
+      }
+      assertTrue(find(tools, "write").at("/annotations/destructiveHint").asBoolean());
+      assertTrue(find(tools, "read").at("/annotations/idempotentHint").asBoolean());
+      assertOnlyJsonRpc(mcp);
+    }
+  }
+
+  @Test
+  void writeThenRead_roundTripsASection_asTheClientsActor() throws Exception {
+    try (McpProcess mcp = McpProcess.start(root.dir, tmp.resolve("mcp-rw.log"))) {
+      mcp.initialize("round-trip-agent");
+      JsonNode before = mcp.callTool("read", "{\"path\":\"" + OVERVIEW + "\",\"section\":\"Active Themes\"}");
+      assertFalse(before.path("isError").asBoolean(), before.toString());
+      String hash = before.at("/structuredContent/hash").asText();
+      assertFalse(hash.isEmpty(), before.toString());
+
+      JsonNode w = mcp.callTool("write", "{\"rationale\":\"noted in session 3\",\"ops\":[{\"op\":\"append_item\","
+          + "\"path\":\"" + OVERVIEW + "\",\"section\":\"Active Themes\",\"item\":\"Learning to pause\","
+          + "\"before_hash\":\"" + hash + "\"}]}");
+      assertFalse(w.path("isError").asBoolean(), w.toString());
+      assertTrue(w.at("/structuredContent/changed").asBoolean(), w.toString());
+      assertTrue(w.at("/structuredContent/events/0/token").asText().startsWith("ev:"), w.toString());
+      assertEquals(w.get("structuredContent"), JsonRpc.MAPPER.readTree(w.at("/content/0/text").asText()));
+
+      JsonNode after = mcp.callTool("read", "{\"path\":\"" + OVERVIEW + "\",\"section\":\"active-themes\"}");
+      assertTrue(after.at("/structuredContent/content").asText().contains("- Learning to pause"), after.toString());
+      assertNotEquals(hash, after.at("/structuredContent/hash").asText());
+      assertTrue(root.file(OVERVIEW).contains("- Learning to pause"));
+
+      JsonNode h = mcp.callTool("history", "{\"path\":\"" + OVERVIEW + "\",\"section\":\"active-themes\",\"limit\":1}");
+      assertEquals("round-trip-agent", h.at("/structuredContent/events/0/actor").asText(), h.toString());
+      assertOnlyJsonRpc(mcp);
+    }
+  }
+
+  @Test
+  void aStaleHash_isAToolErrorWithTheDaemonsReason_andWritesNothing() throws Exception {
+    try (McpProcess mcp = McpProcess.start(root.dir, tmp.resolve("mcp-conflict.log"))) {
+      mcp.initialize("test-client");
+      String path = "users/sam/parts/inner-critic/profile.md";
+      String stale = mcp.callTool("read", "{\"path\":\"" + path + "\",\"section\":\"needs\"}")
+          .at("/structuredContent/hash").asText();
+      JsonNode ok = mcp.callTool("write", "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + path
+          + "\",\"section\":\"needs\",\"item\":\"Rest\",\"before_hash\":\"" + stale + "\"}]}");
+      assertFalse(ok.path("isError").asBoolean(), ok.toString());
+      String fileBefore = root.file(path);
+      long linesBefore = daemon.result("ledger.verify", null).path("lines").asLong();
+
+      JsonNode r = mcp.callTool("write", "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + path
+          + "\",\"section\":\"needs\",\"item\":\"Quiet\",\"before_hash\":\"" + stale + "\"}]}");
+      assertTrue(r.path("isError").asBoolean(), r.toString());
+      assertEquals("conflict", r.at("/structuredContent/reason").asText(), r.toString());
+      assertTrue(r.at("/structuredContent/current_hash").isTextual(), r.toString());
+      String text = r.at("/content/0/text").asText();
+      assertTrue(text.startsWith("conflict: "), text);
+      assertTrue(text.contains("read it again"), text);
+
+      JsonNode bad = mcp.callTool("scope", "{\"scopes\":[]}");
+      assertTrue(bad.path("isError").asBoolean(), bad.toString());
+      assertEquals("invalid_request", bad.at("/structuredContent/reason").asText());
+
+      assertEquals(fileBefore, root.file(path));
+      assertEquals(linesBefore, daemon.result("ledger.verify", null).path("lines").asLong());
+      assertOnlyJsonRpc(mcp);
+    }
+  }
+
+  @Test
+  void twoMcpProcessesWritingAtOnce_loseNothing() throws Exception {
+    int each = 8;
+    try (McpProcess a = McpProcess.start(root.dir, tmp.resolve("mcp-a.log"));
+        McpProcess b = McpProcess.start(root.dir, tmp.resolve("mcp-b.log"))) {
+      a.initialize("agent-a");
+      b.initialize("agent-b");
+      ExecutorService pool = Executors.newFixedThreadPool(4);
+      try {
+        List<Future<JsonNode>> calls = new ArrayList<>();
+        for (int i = 0; i < each; i++) {
+          for (McpProcess p : List.of(a, b)) {
+            String item = (p == a ? "alpha " : "beta ") + i;
+            calls.add(pool.submit(() -> p.callTool("write", "{\"rationale\":\"concurrent\",\"ops\":[{\"op\":"
+                + "\"append_item\",\"path\":\"users/sam/notes.md\",\"section\":\"Inbox\",\"item\":\"" + item + "\"}]}")));
+          }
+        }
+        for (Future<JsonNode> f : calls) {
+          JsonNode r = f.get();
+          assertFalse(r.path("isError").asBoolean(), r.toString());
+        }
+      } finally {
+        pool.shutdown();
+      }
+      String notes = a.callTool("read", "{\"path\":\"users/sam/notes.md\",\"section\":\"inbox\"}")
+          .at("/structuredContent/content").asText();
+      for (int i = 0; i < each; i++) {
+        assertTrue(notes.contains("- alpha " + i), "alpha " + i + " lost:\n" + notes);
+        assertTrue(notes.contains("- beta " + i), "beta " + i + " lost:\n" + notes);
+      }
+      JsonNode verify = a.callTool("ledger_verify", "{}");
+      assertTrue(verify.at("/structuredContent/ok").asBoolean(), verify.toString());
+      assertOnlyJsonRpc(a);
+      assertOnlyJsonRpc(b);
+    }
+  }
+
+  private static JsonNode find(JsonNode tools, String name) {
+    for (JsonNode t : tools) {
+      if (name.equals(t.path("name").asText())) {
+        return t;
+      }
+    }
+    throw new AssertionError("no tool " + name);
+  }
+
+  /** stdout carries only JSON-RPC 2.0 messages, one per line. */
+  private static void assertOnlyJsonRpc(McpProcess mcp) {
+    List<String> lines = mcp.stdout();
+    assertFalse(lines.isEmpty());
+    for (String line : lines) {
+      JsonNode n;
+      try {
+        n = JsonRpc.MAPPER.readTree(line);
+      } catch (Exception e) {
+        throw new AssertionError("stdout line is not JSON: " + line);
+      }
+      assertEquals("2.0", n.path("jsonrpc").asText(), "not a JSON-RPC message on stdout: " + line);
+    }
+  }
+}
