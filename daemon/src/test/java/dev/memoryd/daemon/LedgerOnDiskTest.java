@@ -130,35 +130,6 @@ class LedgerOnDiskTest extends ServedRootTest {
   }
 
   @Test
-  void aWriteRightAfterGitWroteTheIndex_givesAStashTimeToStartItsSnapshot() throws Exception {
-    // git stash refreshes the index under its lock, then reads HEAD and only later creates its
-    // temporary index: a commit in that gap would be stashed as the human's change and conflict
-    // with the branch on stash pop. Writes that follow a git command's index write hold back.
-    assertTrue(append("before").has("result"));
-    Path ref = root.dir.resolve(".git/refs/heads/main");
-    String head = Files.readString(ref).strip();
-    Files.writeString(root.dir.resolve("human.txt"), "h\n");
-    root.git("add", "human.txt"); // the index written by git, as stash's refresh writes it
-    java.util.concurrent.CompletableFuture<JsonNode> w = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-      try {
-        return append("right after git");
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    Thread.sleep(25);
-    Path snapshot = root.dir.resolve(".git/index.stash.4243");
-    Files.writeString(snapshot, "");
-    assertEquals(head, Files.readString(ref).strip(), "no commit in the gap before the stash's snapshot");
-    Thread.sleep(200);
-    assertFalse(w.isDone(), "no commit while the snapshot is taken");
-    Files.delete(snapshot);
-    JsonNode r = w.get(10, java.util.concurrent.TimeUnit.SECONDS);
-    assertTrue(r.has("result"), r.toString());
-    assertTrue(root.git("status", "--porcelain").strip().equals("A  human.txt"), "the human's staged file is kept");
-  }
-
-  @Test
   void aSegmentChangedByHand_refusesTheWrite_isPutBack_keptAsEvidence_andOpensADriftItem() throws Exception {
     assertTrue(append("one").has("result"));
     assertTrue(append("two").has("result"));

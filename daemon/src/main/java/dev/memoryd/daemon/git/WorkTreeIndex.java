@@ -67,7 +67,6 @@ public final class WorkTreeIndex {
           if (!parsed || cached.isOutdated()) {
             cached.read();
             parsed = true;
-            ownKey = indexKey();
           }
         } catch (IOException | RuntimeException e) {
           cached.unlock();
@@ -81,61 +80,6 @@ public final class WorkTreeIndex {
           return Optional.empty();
         }
         pause();
-      }
-    }
-  }
-
-  /**
-   * How long after a git command wrote the index a batch waits before it starts: {@code git
-   * stash} refreshes the index (under the lock), then reads HEAD and builds its snapshot with no
-   * lock held until its temporary index exists ({@link #stashing}); a commit in that gap would be
-   * stashed as the human's change and conflict on {@code stash pop}.
-   */
-  private static final long GIT_QUIET_MS = Long.getLong("memoryd.gitQuietMs", 100);
-
-  /** The index file memoryd last read or wrote (its inode: git replaces the file to change it). */
-  private Object ownKey;
-
-  private Object indexKey() throws IOException {
-    try {
-      return Files.readAttributes(repo.getIndexFile().toPath(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
-          .fileKey();
-    } catch (java.nio.file.NoSuchFileException e) {
-      return null;
-    }
-  }
-
-  /** How much of {@link #GIT_QUIET_MS} is left when someone else wrote the index since memoryd last saw it. */
-  private long quietLeftMs() throws IOException {
-    if (!parsed) {
-      return 0;
-    }
-    BasicFileAttributes a;
-    try {
-      a = Files.readAttributes(repo.getIndexFile().toPath(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    } catch (java.nio.file.NoSuchFileException e) {
-      return 0;
-    }
-    if (a.fileKey() == null || a.fileKey().equals(ownKey)) {
-      return 0;
-    }
-    long age = System.currentTimeMillis() - a.lastModifiedTime().toMillis();
-    return age < 0 ? 0 : Math.max(0, GIT_QUIET_MS - age);
-  }
-
-  /**
-   * Waits, at most {@link #GIT_QUIET_MS}, until no git command has written the index for that
-   * long: called before a batch takes any lock, so a commit does not land in the gap git stash
-   * leaves unlocked. Bounded, so humans running git in a tight loop only slow writes down.
-   */
-  public void awaitGitQuiet() throws java.io.InterruptedIOException, IOException {
-    long left = quietLeftMs();
-    if (left > 0) {
-      try {
-        Thread.sleep(left);
-      } catch (InterruptedException ie) {
-        Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted while waiting for git to finish");
       }
     }
   }
@@ -231,7 +175,6 @@ public final class WorkTreeIndex {
           });
         }
         ed.commit();
-        ownKey = indexKey();
       } catch (IOException | RuntimeException e) {
         parsed = false; // what is on disk is unknown now: read it again next time
         throw e;

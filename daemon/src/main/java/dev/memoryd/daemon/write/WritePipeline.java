@@ -845,9 +845,6 @@ public final class WritePipeline implements AutoCloseable {
     // How long a batch waits for a git command holding the index or the branch's ref lock.
     long lockWaitMs = Long.getLong("memoryd.refLockWaitMs", 2000);
     long l0 = System.nanoTime();
-    if (index != null) {
-      index.awaitGitQuiet();
-    }
     boolean locked = git.holdRef(lockWaitMs);
     stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
     if (!locked) {
