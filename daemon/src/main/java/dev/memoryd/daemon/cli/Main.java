@@ -45,7 +45,9 @@ import picocli.CommandLine.Parameters;
     subcommands = {CommandLine.HelpCommand.class, Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
         Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Main.Explore.class, Main.SlicesCmd.class, Main.Search.class, SubstrateCommands.Declare.class,
         SubstrateCommands.Scope.class, SubstrateCommands.Traverse.class, DriftCmd.class, ReplayCmd.class, ProposalsCmd.class, BranchCmd.class,
-        RefsCmd.class, SyncCmd.Sync.class, SyncCmd.Clone.class, Bench.class, dev.memoryd.daemon.mcp.McpCommand.class})
+        RefsCmd.class, SyncCmd.Sync.class, SyncCmd.Clone.class, Bench.class,
+        HistoryCmd.class, ResolveCmd.class, CaptureCmd.class, ConversationCmd.class, StatusCmd.class, DoctorCmd.class,
+        dev.memoryd.daemon.mcp.McpCommand.class})
 public final class Main implements Runnable {
   static final int OK = 0;
   static final int PROBLEMS = 1;
@@ -568,14 +570,14 @@ public final class Main implements Runnable {
     }
   }
 
-  @Command(name = "slices", description = "Generic slices.", subcommands = {SlicesCmd.ListCmd.class, SlicesCmd.AppendRow.class})
+  @Command(name = "slices", description = "Generic slices.", subcommands = {SlicesCmd.ListCmd.class, SlicesCmd.AppendRow.class, SlicesCreate.class})
   static final class SlicesCmd implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-      throw new CommandLine.ParameterException(spec.commandLine(), "a slices command is required (list, append-row)");
+      throw new CommandLine.ParameterException(spec.commandLine(), "a slices command is required (list, append-row, create)");
     }
 
     @Command(name = "list", description = "Every slice with FRESH/STALE and its age (works without a daemon).")

@@ -69,7 +69,8 @@ class ArchitectureTest {
   @Test
   void serviceFacade_isReachedOnlyFromTheEdgesThatServeIt() {
     noClasses().that().resideOutsideOfPackages("dev.memoryd.daemon", "dev.memoryd.daemon.app",
-        "dev.memoryd.daemon.cli..", "dev.memoryd.daemon.rpc..", "dev.memoryd.daemon.mcp..")
+        "dev.memoryd.daemon.cli..", "dev.memoryd.daemon.rpc..", "dev.memoryd.daemon.mcp..",
+        "dev.memoryd.daemon.doctor..")
         .should().dependOnClassesThat().resideInAPackage("dev.memoryd.daemon")
         .because("the root package is the service facade over every room; rooms below it do not call up")
         .check(classes);

@@ -1,0 +1,63 @@
+package dev.memoryd.daemon.cli;
+
+import dev.memoryd.daemon.client.SocketClient;
+
+import java.io.IOException;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.memoryd.daemon.rpc.JsonRpc;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code memoryd history <path>}: the socket method {@code history}. Prints one event a line,
+ * newest first ({@code ts  op  section  actor  event_id}, then the rationale indented); exit 0
+ * also when the file has no recorded event (said on stderr), 1 when the daemon refuses.
+ */
+@Command(name = "history", description = "Recorded events of one memory file (or one section), newest first (needs the daemon).")
+final class HistoryCmd extends Main.Printing implements Callable<Integer> {
+  @Parameters(index = "0", description = "path relative to the root, e.g. users/sam/overview.md")
+  String path;
+
+  @Option(names = "--section", description = "only this section (canonical heading or anchor slug)")
+  String section;
+
+  @Option(names = "--limit", defaultValue = "100", description = "at most this many events")
+  int limit;
+
+  @Option(names = "--branch", description = "read this branch's chain (default: the branch the daemon serves)")
+  String branch;
+
+  @Override
+  public Integer call() throws IOException {
+    ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("path", path).put("limit", limit);
+    if (section != null) {
+      p.put("section", section);
+    }
+    if (branch != null) {
+      p.put("branch", branch);
+    }
+    try (SocketClient c = Main.connect(config())) {
+      JsonNode reply = c.call("history", p);
+      if (out.on() || reply.has("error")) {
+        return out.print(reply);
+      }
+      JsonNode events = reply.get("result").get("events");
+      if (events.isEmpty()) {
+        System.err.println("memoryd: no recorded event for " + path + (section != null ? " § " + section : ""));
+      }
+      for (JsonNode e : events) {
+        System.out.println(e.path("ts").asText() + "  " + e.path("op").asText() + "  "
+            + e.path("section_anchor").asText("-") + "  " + e.path("actor").asText() + "  " + e.path("event_id").asText());
+        if (e.path("rationale").isTextual()) {
+          System.out.println("    " + e.get("rationale").asText().replace("\n", "\n    "));
+        }
+      }
+      return Main.OK;
+    }
+  }
+}
