@@ -74,6 +74,7 @@ public final class WorkTreeIndex {
           parsed = false;
           throw e;
         }
+        held = true;
         return Optional.of(new Held(cached));
       } else {
         if (System.nanoTime() > deadline) {
@@ -93,6 +94,48 @@ public final class WorkTreeIndex {
   private boolean stashing() throws IOException {
     try (java.nio.file.DirectoryStream<Path> d = Files.newDirectoryStream(repo.getDirectory().toPath(), "index.stash.*")) {
       return d.iterator().hasNext();
+    }
+  }
+
+  /** Whether memoryd holds the lock now (the writer thread's own view). */
+  private boolean held;
+
+  /**
+   * What a read of the working tree can be checked against: whether a git command holds the
+   * index lock or takes a stash's snapshot, and which index file is there. A git command rewrites
+   * files (a reset, a checkout, a stash) under the index lock, deleting and re-creating each one,
+   * and writes the index last; a read made meanwhile can see a file missing or half written.
+   */
+  public record Mark(boolean busy, Object index, java.nio.file.attribute.FileTime modified) {}
+
+  /** The current {@link Mark}; never busy while memoryd itself holds the lock. */
+  public Mark mark() throws IOException {
+    boolean busy = !held && (Files.exists(lockFile(), LinkOption.NOFOLLOW_LINKS) || stashing());
+    try {
+      BasicFileAttributes a = Files.readAttributes(repo.getIndexFile().toPath(), BasicFileAttributes.class,
+          LinkOption.NOFOLLOW_LINKS);
+      return new Mark(busy, a.fileKey(), a.lastModifiedTime());
+    } catch (java.nio.file.NoSuchFileException e) {
+      return new Mark(busy, null, null);
+    }
+  }
+
+  /**
+   * Whether a read made between {@code before} and now may have met a git command rewriting the
+   * working tree: one held the lock at either end, or the index was written in between.
+   */
+  public boolean mayHaveRaced(Mark before) throws IOException {
+    Mark now = mark();
+    return before.busy() || now.busy() || !java.util.Objects.equals(before.index(), now.index())
+        || !java.util.Objects.equals(before.modified(), now.modified());
+  }
+
+  /** Waits up to {@code waitMs} until no git command holds the index lock or takes a snapshot. */
+  public void awaitGitDone(long waitMs) throws IOException {
+    long deadline = System.nanoTime() + waitMs * 1_000_000;
+    while (!held && (Files.exists(lockFile(), LinkOption.NOFOLLOW_LINKS) || stashing())
+        && System.nanoTime() < deadline) {
+      pause();
     }
   }
 
@@ -180,6 +223,7 @@ public final class WorkTreeIndex {
         throw e;
       } finally {
         d.unlock();
+        held = false;
       }
     }
 
@@ -198,6 +242,7 @@ public final class WorkTreeIndex {
       dc = null;
       if (d != null) {
         d.unlock();
+        held = false;
       }
     }
   }

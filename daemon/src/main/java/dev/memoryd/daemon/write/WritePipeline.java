@@ -559,7 +559,7 @@ public final class WritePipeline implements AutoCloseable {
         return seen;
       }
       try {
-        Optional<String> t = files.read(p);
+        Optional<String> t = readSettled(p);
         diskSeen.put(p, t);
         return t;
       } catch (IOException e) {
@@ -625,6 +625,26 @@ public final class WritePipeline implements AutoCloseable {
         }
       }
       accepted.add(new Accepted(p, d.events(), d.newContents(), ds, author, proposal));
+    }
+  }
+
+  /**
+   * Reads a file of the working tree for a batch. A text that differs from the recorded one is
+   * read again once no git command is rewriting the tree, when one may have been at it during
+   * the read: git deletes and re-creates each file it checks out, and a file caught missing or
+   * half written is not a human's edit.
+   */
+  private Optional<String> readSettled(RepoPath p) throws IOException {
+    if (index == null) {
+      return files.read(p);
+    }
+    for (int tries = 0; ; tries++) {
+      dev.memoryd.daemon.git.WorkTreeIndex.Mark before = index.mark();
+      Optional<String> t = files.read(p);
+      if (tries == 5 || t.equals(recordedText(p)) || !index.mayHaveRaced(before)) {
+        return t;
+      }
+      index.awaitGitDone(Long.getLong("memoryd.refLockWaitMs", 2000));
     }
   }
 
