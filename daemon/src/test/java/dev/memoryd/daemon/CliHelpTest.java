@@ -39,6 +39,18 @@ class CliHelpTest {
   }
 
   @Test
+  void everydayCommands_startingAlone_helpExactlyAsInTheWholeTree() {
+    for (String c : List.of("ping", "read", "write", "search", "scope", "history", "resolve", "status")) {
+      Cli.Run r = Cli.run(c, "--help");
+      assertEquals(0, r.code(), c + ": " + r);
+      assertEquals(Main.commandLine().getSubcommands().get(c).getUsageMessage(), r.out(), c);
+    }
+    Cli.Run bad = Cli.run("ping", "--nosuch");
+    assertEquals(2, bad.code(), bad.toString());
+    assertTrue(bad.err().startsWith("Unknown option: '--nosuch'\nUsage: memoryd ping"), bad.toString());
+  }
+
+  @Test
   void help_showsDefaultValues() {
     Cli.Run r = Cli.run("serve", "--help");
     assertTrue(r.out().contains("Default: 10000"), r.toString()); // --idle-timeout-ms

@@ -61,12 +61,17 @@ public final class Main implements Runnable {
   }
 
   public static int run(String... args) {
-    return commandLine().execute(args);
+    CommandLine one = SingleCommand.forArgs(args); // an everyday command starts faster alone
+    return (one != null ? handlingErrors(one) : commandLine()).execute(args);
   }
 
   /** The whole command tree, with its error handling; {@link #run} executes it. */
   public static CommandLine commandLine() {
-    CommandLine cl = new CommandLine(new Main());
+    return handlingErrors(new CommandLine(new Main()));
+  }
+
+  /** {@code cl} with memoryd's error handling: one line on stderr, and the exit code. */
+  static CommandLine handlingErrors(CommandLine cl) {
     cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
       cmd.getErr().println("memoryd: " + oneLine(ex));
       // Naming the wrong key (or none) is a usage error: nothing was looked at, nothing changed.
@@ -344,6 +349,10 @@ public final class Main implements Runnable {
 
     @Override
     public Integer call() throws IOException {
+      Integer served = DaemonRead.read(config(), path, section, at, out.on());
+      if (served != null) {
+        return served;
+      }
       try (Memoryd m = Memoryd.openReadOnly(config())) {
         Outcome<ObjectNode> o = m.read(path, section, at, out.on()); // printing text needs no key
         if (o instanceof Outcome.Failed<ObjectNode> f) {
