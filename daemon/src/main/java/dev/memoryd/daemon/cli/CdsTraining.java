@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-import dev.memoryd.daemon.Daemon;
+import dev.memoryd.daemon.app.Daemon;
 import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.MemorydConfig;
 

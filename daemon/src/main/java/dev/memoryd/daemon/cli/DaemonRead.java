@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.cli;
 
+import dev.memoryd.daemon.client.SocketClient;
+
 import java.io.IOException;
 import java.net.ConnectException;
 import java.nio.file.Files;
