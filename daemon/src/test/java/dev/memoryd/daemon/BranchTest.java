@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import org.junit.jupiter.api.Test;
 
-/** Branches are Git branches with their own ledger chains (issue 4 items 1 and 3), over the socket, checked with git. */
+/** Branches are Git branches with their own ledger chains, over the socket, checked with git. */
 class BranchTest extends ServedRootTest {
   static final String OVERVIEW = "users/sam/overview.md";
 

@@ -9,35 +9,16 @@ import java.util.Arrays;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code --json}: a command prints its result as one line of JSON instead of the human-readable form. */
-class CliJsonTest {
-  @TempDir Path tmp;
-  TestRoot root;
-
-  @BeforeEach
-  void up() throws Exception {
-    root = new TestRoot(tmp).serve();
-  }
-
-  @AfterEach
-  void down() {
-    root.close();
-  }
+class CliJsonTest extends ServedRootTest {
 
   /** Runs {@code args --json} on the root; asserts the exit code and one line of JSON out, and returns it. */
   private JsonNode json(int code, String... args) throws Exception {
-    String[] full = Arrays.copyOf(args, args.length + 5);
-    full[args.length] = "--json";
-    full[args.length + 1] = "--root";
-    full[args.length + 2] = root.dir.toString();
-    full[args.length + 3] = "--key-file";
-    full[args.length + 4] = root.cfg.keyFile().toString();
-    Cli.Run r = Cli.run(full);
+    String[] withJson = Arrays.copyOf(args, args.length + 1);
+    withJson[args.length] = "--json";
+    Cli.Run r = Cli.run(root.cliArgs(withJson));
     assertEquals(code, r.code(), String.join(" ", args) + ": " + r);
     assertEquals(1, r.out().lines().count(), String.join(" ", args) + " printed not one line: " + r);
     return TestRoot.json(r.out());

@@ -8,48 +8,27 @@ import java.nio.file.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code history}, {@code resolve}, {@code capture}, {@code slices create} and {@code conversation
  * append}: the command line against a daemon serving the root, each for a success and for a
  * refusal that names what is wrong.
  */
-class CliMethodsTest {
+class CliMethodsTest extends ServedRootTest {
   static final String OVERVIEW = "users/sam/overview.md";
   static final String TURN = "{\"id\":\"6f1c2a4e-0b7d-4c1e-9a53-2d8e5f7b9c01\",\"role\":\"user\",\"phase\":\"planning\",\"salience\":0.5,"
       + "\"trajectory_depth\":0,\"trajectory_sibling_order\":0,\"trajectory_homogeneity\":0.5,"
       + "\"trajectory_temporal\":0.5,\"trajectory_complexity\":1.0,\"created_at\":\"2026-01-01T00:00:00Z\"}";
 
-  @TempDir Path tmp;
-  TestRoot root;
-
-  @BeforeEach
-  void up() throws Exception {
-    root = new TestRoot(tmp).serve();
-  }
-
-  @AfterEach
-  void down() {
-    root.close();
-  }
 
   private Cli.Run run(String... args) {
-    String[] full = new String[args.length + 4];
-    System.arraycopy(args, 0, full, 0, args.length);
-    full[args.length] = "--root";
-    full[args.length + 1] = root.dir.toString();
-    full[args.length + 2] = "--key-file";
-    full[args.length + 3] = root.cfg.keyFile().toString();
-    return Cli.run(full);
+    return Cli.run(root.cliArgs(args));
   }
 
   /** Appends an item through the daemon; returns the write's first event (with its token). */
   private JsonNode appendItem(String item) throws Exception {
-    JsonNode r = root.call("write", "{\"rationale\":\"noted in session\",\"ops\":[{\"op\":\"append_item\",\"path\":\""
+    JsonNode r = root.call("write", "{\"rationale\":\"the user named a theme\",\"ops\":[{\"op\":\"append_item\",\"path\":\""
         + OVERVIEW + "\",\"section\":\"Active Themes\",\"item\":\"" + item + "\"}]}");
     assertTrue(r.has("result"), r.toString());
     return r.get("result").get("events").get(0);
@@ -63,7 +42,7 @@ class CliMethodsTest {
     assertEquals(0, r.code(), r.toString());
     String first = r.out().lines().findFirst().orElseThrow();
     assertTrue(first.contains("append_item") && first.endsWith(second.get("event_id").asText()), r.toString());
-    assertTrue(r.out().contains("    noted in session"), r.toString());
+    assertTrue(r.out().contains("    the user named a theme"), r.toString());
     JsonNode json = TestRoot.json(run("history", OVERVIEW, "--limit", "1", "--json").out());
     assertEquals(1, json.get("events").size(), json.toString());
   }
@@ -83,7 +62,7 @@ class CliMethodsTest {
     assertEquals(0, r.code(), r.toString());
     JsonNode got = TestRoot.json(r.out());
     assertEquals(ev.get("event_id").asText(), got.get("event_id").asText(), r.toString());
-    assertEquals("noted in session", got.get("rationale").asText(), r.toString());
+    assertEquals("the user named a theme", got.get("rationale").asText(), r.toString());
   }
 
   @Test

@@ -3,37 +3,17 @@ package dev.memoryd.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code memoryd search} through the CLI: hits exit 0; no hit says so on stderr and exits 1, as grep does. */
-class CliSearchTest {
-  @TempDir Path tmp;
-  TestRoot root;
-
-  @BeforeEach
-  void up() throws Exception {
-    root = new TestRoot(tmp).serve();
-  }
-
-  @AfterEach
-  void down() {
-    root.close();
-  }
+class CliSearchTest extends ServedRootTest {
 
   private Cli.Run search(String... args) {
-    String[] full = new String[args.length + 5];
-    full[0] = "search";
-    System.arraycopy(args, 0, full, 1, args.length);
-    full[args.length + 1] = "--root";
-    full[args.length + 2] = root.dir.toString();
-    full[args.length + 3] = "--key-file";
-    full[args.length + 4] = root.cfg.keyFile().toString();
-    return Cli.run(full);
+    String[] withCommand = new String[args.length + 1];
+    withCommand[0] = "search";
+    System.arraycopy(args, 0, withCommand, 1, args.length);
+    return Cli.run(root.cliArgs(withCommand));
   }
 
   @Test

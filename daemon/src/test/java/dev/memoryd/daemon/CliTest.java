@@ -49,13 +49,7 @@ class CliTest {
   }
 
   private int run(String... args) {
-    String[] full = new String[args.length + 4];
-    System.arraycopy(args, 0, full, 0, args.length);
-    full[args.length] = "--root";
-    full[args.length + 1] = root.dir.toString();
-    full[args.length + 2] = "--key-file";
-    full[args.length + 3] = root.cfg.keyFile().toString();
-    return Main.run(full);
+    return Main.run(root.cliArgs(args));
   }
 
   @Test

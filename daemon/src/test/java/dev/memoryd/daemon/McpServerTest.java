@@ -134,7 +134,7 @@ class McpServerTest {
       String hash = before.at("/structuredContent/hash").asText();
       assertFalse(hash.isEmpty(), before.toString());
 
-      JsonNode w = mcp.callTool("write", "{\"rationale\":\"noted in session 3\",\"ops\":[{\"op\":\"append_item\","
+      JsonNode w = mcp.callTool("write", "{\"rationale\":\"the user named a new theme\",\"ops\":[{\"op\":\"append_item\","
           + "\"path\":\"" + OVERVIEW + "\",\"section\":\"Active Themes\",\"item\":\"Learning to pause\","
           + "\"before_hash\":\"" + hash + "\"}]}");
       assertFalse(w.path("isError").asBoolean(), w.toString());

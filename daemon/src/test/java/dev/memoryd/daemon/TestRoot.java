@@ -110,6 +110,16 @@ final class TestRoot implements AutoCloseable {
     return SocketClient.connect(cfg.socket());
   }
 
+  /** {@code args} followed by this root's {@code --root} and {@code --key-file}, for the command line. */
+  String[] cliArgs(String... args) {
+    String[] full = java.util.Arrays.copyOf(args, args.length + 4);
+    full[args.length] = "--root";
+    full[args.length + 1] = dir.toString();
+    full[args.length + 2] = "--key-file";
+    full[args.length + 3] = cfg.keyFile().toString();
+    return full;
+  }
+
   JsonNode call(String method, String paramsJson) throws IOException {
     try (SocketClient c = client()) {
       return c.call(method, paramsJson == null ? null : JsonRpc.MAPPER.readTree(paramsJson));

@@ -213,7 +213,7 @@ class LinterTest {
 
     @Test
     void evidenceWithoutToken_reportsEvidenceTokenAtBulletLine() {
-        String t = critic().replace("(ev:20261101T100000Z-01JC7Y00000000000000000001)", "(session 1)");
+        String t = critic().replace("(ev:20261101T100000Z-01JC7Y00000000000000000001)", "(first conversation)");
         assertOnly("evidence-token", lineOf(t, "- \"If I don't push"), lint(TestSupport.CRITIC, t));
     }
 

@@ -135,7 +135,7 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
   public void accept(List<Event> events) {
     Set<String> paths = new LinkedHashSet<>();
     for (Event e : events) {
-      paths.addAll(dev.memoryd.daemon.write.WritePipeline.touchedPaths(e));
+      paths.addAll(dev.memoryd.daemon.write.EventFiles.touched(e));
     }
     if (paths.isEmpty()) {
       return;

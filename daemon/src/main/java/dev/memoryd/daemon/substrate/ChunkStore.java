@@ -214,7 +214,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
       if (OP_DECLARE.equals(e.op())) {
         declared.add(e.payload());
       } else {
-        for (String p : dev.memoryd.daemon.write.WritePipeline.touchedPaths(e)) {
+        for (String p : dev.memoryd.daemon.write.EventFiles.touched(e)) {
           if (RootLayout.isMemoryFile(p)) {
             memoryFiles.add(p);
           } else if (RootLayout.isChunkFile(p)) {

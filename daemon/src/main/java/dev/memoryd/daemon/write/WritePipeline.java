@@ -183,22 +183,6 @@ public final class WritePipeline implements AutoCloseable {
     this.drift = v;
   }
 
-  /**
-   * The files an event changed: its {@code file_path}, and for an event that carries whole texts
-   * ({@code payload.files}: a merge, a sync's merge) each of those.
-   */
-  public static Set<String> touchedPaths(Event e) {
-    Set<String> out = new java.util.LinkedHashSet<>();
-    if (e.filePath() != null) {
-      out.add(e.filePath());
-    }
-    JsonNode fs = e.payload() == null ? null : e.payload().get("files");
-    if (fs != null && fs.isObject()) {
-      fs.fieldNames().forEachRemaining(out::add);
-    }
-    return out;
-  }
-
   /** Registers how to redo events whose op is {@code op} (extensions; grammar ops are built in). */
   public void registerReplayer(String op, Replayer r) {
     replayers.register(op, r);
@@ -338,7 +322,7 @@ public final class WritePipeline implements AutoCloseable {
         throw new IllegalArgumentException("not a ledger file: " + p);
       }
     }
-    if (!git.holdRef(Long.getLong("memoryd.refLockWaitMs", 2000))) {
+    if (!git.holdRef(lockWaitMs())) {
       throw new IOException("the branch is locked by another git command (" + git.refLockFile() + ")");
     }
     try {
@@ -432,7 +416,7 @@ public final class WritePipeline implements AutoCloseable {
   }
 
   /** The memory files on disk under {@code root}, in path order; a name memoryd could not hold is left to lint. */
-  public static List<RepoPath> memoryFilesOnDisk(java.nio.file.Path root) throws IOException {
+  private static List<RepoPath> memoryFilesOnDisk(java.nio.file.Path root) throws IOException {
     List<RepoPath> out = new ArrayList<>();
     for (String rel : RootLayout.memoryFilesOnDisk(root)) {
       try {
@@ -644,7 +628,7 @@ public final class WritePipeline implements AutoCloseable {
       if (tries == 5 || t.equals(recordedText(p)) || !index.mayHaveRaced(before)) {
         return t;
       }
-      index.awaitGitDone(Long.getLong("memoryd.refLockWaitMs", 2000));
+      index.awaitGitDone(lockWaitMs());
     }
   }
 
@@ -855,6 +839,11 @@ public final class WritePipeline implements AutoCloseable {
     return replay.fromEmpty(progress);
   }
 
+  /** How long a batch waits for a git command holding the index or the branch's ref lock (read per batch: tests change it). */
+  private static long lockWaitMs() {
+    return Long.getLong("memoryd.refLockWaitMs", 2000);
+  }
+
   private void process(List<Pending> batch) throws IOException, UnsettledBatch {
     Optional<Failure> unsettled = settle();
     if (unsettled.isPresent()) {
@@ -862,8 +851,7 @@ public final class WritePipeline implements AutoCloseable {
       batch.forEach(p -> p.future.complete(refused));
       return;
     }
-    // How long a batch waits for a git command holding the index or the branch's ref lock.
-    long lockWaitMs = Long.getLong("memoryd.refLockWaitMs", 2000);
+    long lockWaitMs = lockWaitMs();
     long l0 = System.nanoTime();
     boolean locked = git.holdRef(lockWaitMs);
     stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
