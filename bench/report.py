@@ -66,10 +66,14 @@ def write_tables(runs):
              ('ledger_append_ms', 'ledger append (JCS + HMAC + write)', 'writer'),
              ('git_commit_ms', 'build commits (blobs, trees, commit)', 'writer'),
              ('git_flush_ms', "write the batch's pack and index", 'writer'),
-             ('wait_durable_ms', 'wait for ledger fsync, staged and renamed files', 'writer'),
-             ('files_rename_ms', 'rename files into place, directory fsyncs', 'stage'),
-             ('git_ref_ms', 'move the branch ref (compare-and-swap)', 'writer'),
-             ('ledger_fsync_ms', 'ledger fsync', 'durable'),
+             ('ledger_fsync_ms', 'ledger journal fsync, and the segment fsync after the index lock', 'writer'),
+             ('index_check_ms', 'under the index lock: read it, check git rewrote nothing', 'writer'),
+             ('segment_write_ms', 'under the index lock: ledger lines written to the segment', 'writer'),
+             ('wait_durable_ms', 'wait for the staged temp files to be forced', 'writer'),
+             ('files_place_ms', 'under the index lock: rename files into place', 'writer'),
+             ('git_ref_ms', 'under the index lock: move the branch ref (compare-and-swap)', 'writer'),
+             ('index_ms', 'write the index, release its lock', 'writer'),
+             ('files_rename_ms', 'directory fsyncs after the index lock', 'writer'),
              ('files_ms', 'temp files written and fsynced', 'stage'),
              ('compact_ms', 'pack roll-up', 'compact')]
     print(f'| step | thread | 1 client | 16 clients ({b16:.1f} per batch) |\n| --- | --- | --- | --- |')

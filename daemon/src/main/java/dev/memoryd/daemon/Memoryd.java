@@ -137,7 +137,15 @@ public final class Memoryd implements AutoCloseable {
     this.ledger = serving ? Ledger.open(cfg.ledgerDir(), keys, opts) : Ledger.openReadOnly(cfg.ledgerDir(), keys, opts);
     BranchName branch = new BranchName(cfg.branch());
     Chain chain = ledger.chain(serving ? branch.onReplica(git.replica()) : checkedChain(branch));
+    dev.memoryd.ledger.Journal journal = null;
     if (serving) {
+      List<String> notes = new java.util.ArrayList<>();
+      try {
+        journal = dev.memoryd.ledger.Journal.openFor(cfg.stateDir().resolve("ledger.journal"), chain, notes);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("cannot open the ledger journal in " + cfg.stateDir(), e);
+      }
+      notes.forEach(LOG::warning);
       dev.memoryd.daemon.branch.Branches.forkReplicaChain(git, chain, ids, cfg.clock()); // a clone's first start
     }
     WritePipeline.FileStore store = new WritePipeline.FileStore() {
@@ -186,6 +194,9 @@ public final class Memoryd implements AutoCloseable {
     };
     this.writer = new WritePipeline(grammar, store, git, chain, text -> hasher.get().hash(text), ids, cfg.clock(),
         branch, cfg.maxBatch());
+    if (journal != null) {
+      writer.useJournal(journal);
+    }
     // Extensions register before recovery, which may need to redo their events.
     this.slip = new dev.memoryd.daemon.slip.SlipRelay(writer);
     slip.load(chain.read(1));

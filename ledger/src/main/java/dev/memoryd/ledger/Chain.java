@@ -395,6 +395,56 @@ public final class Chain {
         }
     }
 
+    /**
+     * Forces every prepared line to {@code journal} (replacing what it held), so that
+     * {@link #writePrepared} may write them without waiting for the disk: {@link #sync} is then
+     * the durability point of the segment, and the journal stands in until it returns.
+     */
+    public void journalPrepared(Journal journal) throws IOException {
+        ensureUsable();
+        journal.write(branch, headSeq, headHash, preparedLines);
+    }
+
+    /**
+     * Appends and forces the lines {@code entry} holds when this chain still ends where the
+     * journal began (a writer stopped between forcing its journal and its segment); returns how
+     * many lines were appended. 0 when the chain already holds them or has moved on: the
+     * journal is stale.
+     *
+     * @throws IllegalStateException if a line does not verify or does not follow its predecessor
+     *     (nothing is appended then)
+     */
+    public int applyJournal(Journal.Entry entry) {
+        ensureUsable();
+        if (!entry.branch().equals(branch) || entry.lines().isEmpty() || headSeq != entry.baseSeq()
+                || !headHash.equals(entry.baseHash()) || !preparedLines.isEmpty()) {
+            return 0;
+        }
+        long seq = headSeq;
+        String prev = headHash;
+        String id = chainId;
+        for (byte[] line : entry.lines()) {
+            Event e = parseLine(line, 0, line.length - 1, dir);
+            seq++;
+            if (e.seq() != seq || !e.integrity().prev().equals(prev) || (id != null && !id.equals(e.chain()))
+                    || !LineCodec.verify(macs.computeIfAbsent(e.integrity().saltVersion(), keys::lineMac),
+                            line, 0, line.length - 1, e)) {
+                throw new IllegalStateException("the journal's line for seq " + seq + " of branch " + branch
+                        + " does not verify against the chain; nothing of it was appended");
+            }
+            prev = e.integrity().lineHash();
+            id = e.chain();
+        }
+        keysBeforePrepare = keys;
+        preparedLines.addAll(entry.lines());
+        preparedSeq = seq;
+        preparedHash = prev;
+        preparedChainId = id;
+        writePrepared();
+        sync();
+        return entry.lines().size();
+    }
+
     /** Forgets what was prepared and not written; signs with the keys used before it again. */
     public void discardPrepared() {
         if (keysBeforePrepare != null) {

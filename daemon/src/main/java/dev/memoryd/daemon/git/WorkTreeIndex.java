@@ -63,7 +63,9 @@ public final class WorkTreeIndex {
       }
       if (cached.lock()) {
         try {
-          // Parsed again only when someone else wrote it since: usually memoryd wrote it last.
+          // Read under the lock only: JGit stats the index after reading it, so a read racing a
+          // git command's rename could pair the old entries with the new file's stat. Parsed
+          // again only when someone else wrote it since: usually memoryd wrote it last.
           if (!parsed || cached.isOutdated()) {
             cached.read();
             parsed = true;

@@ -10,11 +10,12 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.memoryd.ledger.Chain;
+import dev.memoryd.ledger.Journal;
 
 /**
- * Undoes a batch that failed before its ref move published it: each file it put in place gets
- * back what it held before, then the ledger lines it appended are cut off (forced to disk), so a
- * restart has nothing of it to redo. A file that no longer holds the batch's bytes was saved by
+ * Undoes a batch that failed before its ref move published it: its journal is cleared (forced to
+ * disk), each file it put in place gets back what it held before, then the ledger lines it
+ * appended are cut off (forced to disk), so a restart has nothing of it to redo. A file that no longer holds the batch's bytes was saved by
  * someone else meanwhile and is left alone. Idempotent: retried until it succeeds.
  *
  * <p>Runs on the writer thread, with no other I/O of the batch still under way.
@@ -22,25 +23,31 @@ import dev.memoryd.ledger.Chain;
 final class BatchRollback {
   private final WritePipeline.FileStore files;
   private final Chain chain;
+  private final Journal journal;
   private final long seq;
   private final Map<String, byte[]> written;
   private final Map<String, Optional<byte[]>> before;
 
   /**
+   * @param journal where the batch's lines were forced before the segment; null when none is kept
    * @param seq the chain's last line before the batch
    * @param written the bytes the batch puts at each path
    * @param before what each of those paths held before (empty: no file)
    */
-  BatchRollback(WritePipeline.FileStore files, Chain chain, long seq, Map<String, byte[]> written,
+  BatchRollback(WritePipeline.FileStore files, Chain chain, Journal journal, long seq, Map<String, byte[]> written,
       Map<String, Optional<byte[]>> before) {
     this.files = files;
     this.chain = chain;
+    this.journal = journal;
     this.seq = seq;
     this.written = written;
     this.before = before;
   }
 
   void run() throws IOException {
+    if (journal != null) {
+      journal.clear(true);
+    }
     chain.discardPrepared();
     Map<String, byte[]> restore = new LinkedHashMap<>();
     for (Map.Entry<String, byte[]> w : written.entrySet()) {

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /** Cumulative time spent in each step of the write path, so benchmarks can say which dominates. */
 public final class PhaseStats {
-  public enum Phase { REF_LOCK, APPLY, LEDGER_APPEND, LEDGER_FSYNC, FILES, GIT_COMMIT, GIT_FLUSH, WAIT_DURABLE, FILES_RENAME, GIT_REF, INDEX, INDEX_LOCK, INDEX_HELD, COMPACT }
+  public enum Phase { REF_LOCK, APPLY, LEDGER_APPEND, LEDGER_FSYNC, FILES, GIT_COMMIT, GIT_FLUSH, WAIT_DURABLE, FILES_RENAME, FILES_PLACE, GIT_REF, INDEX, INDEX_LOCK, INDEX_CHECK, SEGMENT_WRITE, INDEX_HELD, COMPACT }
 
   private final LongAdder[] nanos = new LongAdder[Phase.values().length];
   private final LongAdder batches = new LongAdder();

@@ -78,6 +78,8 @@ public final class WritePipeline implements AutoCloseable {
   private final BranchName branch;
   private final int maxBatch;
   private final PhaseStats stats = new PhaseStats();
+  /** Where a batch's ledger lines are forced before git commands are kept out; null: the segment itself. */
+  private dev.memoryd.ledger.Journal journal;
   private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
   private final Map<String, WriteOutcome> idempotent = new ConcurrentHashMap<>();
   private final Map<String, ObjectId> indexBacklog = new LinkedHashMap<>();
@@ -218,6 +220,15 @@ public final class WritePipeline implements AutoCloseable {
     // A proposal changes no file of this branch; its acceptance is recorded as grammar events.
     replayers.register(OP_PROPOSAL, evs -> (src, now) -> new Mutation.Done(Map.of(), List.of(), true));
     this.replay = new LedgerReplay(chain, replayers);
+  }
+
+  /**
+   * Forces each batch's ledger lines to {@code j} before the index lock is taken, and the segment
+   * only after the lock is let go (before any reply): git commands are kept out for no ledger
+   * fsync. Call before {@link #start}; the caller has applied what {@code j} held.
+   */
+  public void useJournal(dev.memoryd.ledger.Journal j) {
+    this.journal = j;
   }
 
   /** A mutation applying grammar ops as an agent's write would (for proposals being accepted). */
@@ -952,6 +963,9 @@ public final class WritePipeline implements AutoCloseable {
       }
       locks.heldSince = System.nanoTime();
       if (!java.util.Objects.equals(git.refNow(), git.head())) {
+        // The command committed: the batch is redone on top of its commit, and git commands are
+        // not kept out while it is (the ref lock alone keeps the branch still).
+        locks.close();
         throw new RedoBatch();
       }
       return;
@@ -1195,10 +1209,12 @@ public final class WritePipeline implements AutoCloseable {
 
   /**
    * Makes the batch's declarations durable and publishes them. Everything no one else can see
-   * comes first, with no lock but the ref's: ledger lines computed (not written), commits built
-   * and their pack written, temp files staged. Then, holding the index lock too, the short part
-   * git commands must not interleave with: ledger lines written and fsynced, files renamed into
-   * place, ref moved, index written. Until the ref moves, a failure undoes what was begun (files
+   * comes first, with no lock but the ref's: ledger lines computed and forced to the journal,
+   * commits built and their pack written, temp files staged and forced. Then, holding the index
+   * lock too, the short part git commands must not interleave with: ledger lines written to the
+   * segment, files renamed into place, ref moved, index written. The segment and the directories
+   * are forced after the index lock is let go, before anyone is answered (without a journal, the
+   * segment is forced under the lock). Until the ref moves, a failure undoes what was begun (files
    * put back, ledger lines cut off) before it is thrown, so no caller hears "not recorded" of a
    * declaration a restart would redo; when that undoing fails too, {@link UnsettledBatch}.
    */
@@ -1214,7 +1230,7 @@ public final class WritePipeline implements AutoCloseable {
         finalFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8));
       }
     }
-    BatchRollback rollback = new BatchRollback(files, chain, seqBefore, finalFiles, before(b, finalFiles.keySet()));
+    BatchRollback rollback = new BatchRollback(files, chain, journal, seqBefore, finalFiles, before(b, finalFiles.keySet()));
     long t1 = System.nanoTime();
     List<List<Event>> events = new ArrayList<>();
     List<Map<String, byte[]>> segments = new ArrayList<>();
@@ -1237,11 +1253,11 @@ public final class WritePipeline implements AutoCloseable {
     }
     long t2 = System.nanoTime();
     stats.add(PhaseStats.Phase.LEDGER_APPEND, t2 - t1);
-    // The renames wait for the ledger to be durable; the temp files are written meanwhile.
-    CompletableFuture<Void> durable = new CompletableFuture<>();
+    // The temp files are written and forced meanwhile; they are renamed into place only once the
+    // ledger holds every line they reflect and git commands are kept out.
     Set<String> skipped = ConcurrentHashMap.newKeySet();
-    java.util.concurrent.atomic.AtomicReference<IoAction> placed = new java.util.concurrent.atomic.AtomicReference<>();
-    Future<?> staged = stager.submit(() -> {
+    IoAction placed = null;
+    Future<IoAction> staged = stager.submit(() -> {
       long s0 = System.nanoTime();
       Map<String, Optional<String>> expected = new HashMap<>();
       for (String f : finalFiles.keySet()) {
@@ -1255,22 +1271,13 @@ public final class WritePipeline implements AutoCloseable {
         LOG.warning(path + " was saved by someone else while memoryd wrote it; their version is kept and will be captured");
       });
       stats.add(PhaseStats.Phase.FILES, System.nanoTime() - s0);
-      try {
-        awaitDurable(durable);
-      } catch (IOException | RuntimeException e) {
-        a.abort(); // a batch that failed before its ledger was durable leaves the files as they were
-        throw e;
-      }
-      long r0 = System.nanoTime();
-      placed.set(a);
-      a.run(); // only now: the ledger holds every line these files reflect
-      stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - r0);
-      return null;
+      return a;
     });
     List<ObjectId> commits = new ArrayList<>();
     Map<String, Long> sizes = new HashMap<>();
     try (GitStore.Batch gb = git.batch()) {
       boolean written = false;
+      boolean journaled = false;
       try {
         for (int i = 0; i < accepted.size(); i++) {
           Accepted a = accepted.get(i);
@@ -1290,29 +1297,44 @@ public final class WritePipeline implements AutoCloseable {
         gb.flush();
         long t6 = System.nanoTime();
         stats.add(PhaseStats.Phase.GIT_FLUSH, t6 - t5);
+        if (journal != null) {
+          // Forced before git commands are kept out, so the lock is held for no fsync of the ledger.
+          journaled = true;
+          chain.journalPrepared(journal);
+          stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - t6);
+        }
+        long r = System.nanoTime();
+        IoAction ready = awaitDurable(staged); // forced before git commands are kept out, too
+        stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - r);
+        long l0 = System.nanoTime();
         lockIndex(locks);
         if (rewrittenByGit(b, finalFiles, locks)) {
           throw new RedoBatch();
         }
         long w = System.nanoTime();
-        stats.add(PhaseStats.Phase.INDEX_LOCK, w - t6);
+        stats.add(PhaseStats.Phase.INDEX_LOCK, w - l0);
+        if (locks.index != null) {
+          stats.add(PhaseStats.Phase.INDEX_CHECK, w - locks.heldSince);
+        }
         written = true;
         chain.writePrepared();
-        chain.sync();
-        durable.complete(null);
-        stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - w);
-        long r = System.nanoTime();
-        awaitDurable(staged);
-        stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - r);
+        stats.add(PhaseStats.Phase.SEGMENT_WRITE, System.nanoTime() - w);
+        if (journal == null) {
+          chain.sync();
+          stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - w);
+        }
+        long r0 = System.nanoTime();
+        placed = ready;
+        ready.run(); // only now: the ledger holds every line these files reflect
+        stats.add(PhaseStats.Phase.FILES_PLACE, System.nanoTime() - r0);
         long m = System.nanoTime();
         gb.moveRef();
         stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - m);
       } catch (IOException | RuntimeException | RedoBatch | LockedOut e) {
         // Never leave the stager running past a failed batch, then undo what was done.
-        durable.completeExceptionally(new java.util.concurrent.CancellationException("batch abandoned"));
-        awaitQuietly(staged);
-        if (!written && (e instanceof RedoBatch || e instanceof LockedOut)) {
-          chain.discardPrepared(); // nothing reached the disk
+        abortStaged(staged, placed);
+        if (!written && (e instanceof RedoBatch || e instanceof LockedOut) && forgetJournal(journaled, e)) {
+          chain.discardPrepared(); // nothing reached the segment, and the journal holds nothing
           throw e;
         }
         UnsettledBatch u = undo(rollback, e, hooked);
@@ -1334,9 +1356,20 @@ public final class WritePipeline implements AutoCloseable {
         recordIndex(locks, clean, sizes, gb.removed());
       }
     }
-    // The renames are made durable after the index lock is let go (git commands wait for no fsync
-    // of ours but the ledger's) and before anyone is answered.
-    IoAction renamed = placed.get();
+    // The segment and the renames are made durable after the index lock is let go (git commands
+    // wait for no fsync of ours) and before anyone is answered.
+    if (journal != null) {
+      long f0 = System.nanoTime();
+      try {
+        chain.sync();
+        journal.clear(false); // stale from here on: the segment holds its lines
+      } catch (IOException | java.io.UncheckedIOException e) {
+        // Published already: the journal and the branch's commit both hold the lines.
+        LOG.log(Level.SEVERE, "could not force the ledger after a write; its journal and the branch hold it", e);
+      }
+      stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - f0);
+    }
+    IoAction renamed = placed;
     if (renamed != null) {
       long d0 = System.nanoTime();
       try {
@@ -1419,6 +1452,24 @@ public final class WritePipeline implements AutoCloseable {
           : git.head() == null ? Optional.empty() : git.read(git.head(), p));
     }
     return out;
+  }
+
+  /**
+   * Forgets the journal of a batch that is given up before any of its lines reached the segment:
+   * true once nothing of the batch is left for a restart to redo; false (with the failure added
+   * to {@code cause}) when the journal could not be cleared, so the batch must be undone in full.
+   */
+  private boolean forgetJournal(boolean journaled, Exception cause) {
+    if (!journaled) {
+      return true;
+    }
+    try {
+      journal.clear(true);
+      return true;
+    } catch (IOException e) {
+      cause.addSuppressed(e);
+      return false;
+    }
   }
 
   /**
@@ -1565,13 +1616,17 @@ public final class WritePipeline implements AutoCloseable {
     return out;
   }
 
-  private static void awaitQuietly(Future<?> f) {
+  /** Waits for the stager and removes the temp files of a batch that never renamed them into place. */
+  private static void abortStaged(Future<IoAction> staged, IoAction placed) {
     try {
-      f.get();
+      IoAction a = staged.get();
+      if (placed == null) {
+        a.abort(); // a batch that failed before its renames leaves the files as they were
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (ExecutionException e) {
-      LOG.log(Level.FINE, "I/O of a failed batch also failed", e.getCause());
+    } catch (ExecutionException | IOException | RuntimeException e) {
+      LOG.log(Level.FINE, "I/O of a failed batch also failed", e instanceof ExecutionException ee ? ee.getCause() : e);
     }
   }
 
@@ -1622,6 +1677,13 @@ public final class WritePipeline implements AutoCloseable {
         git.updateIndex(files.root(), indexBacklog);
       } catch (IOException e) {
         LOG.log(Level.WARNING, "could not update the index at shutdown", e);
+      }
+    }
+    if (journal != null && !thread.isAlive()) {
+      try {
+        journal.close(); // what it holds, if anything, is for the next start
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, "could not close the ledger journal", e);
       }
     }
   }
