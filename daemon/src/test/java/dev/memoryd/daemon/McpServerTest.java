@@ -66,8 +66,9 @@ class McpServerTest {
       assertTrue(r.path("isError").asBoolean(), r.toString());
       String text = r.at("/content/0/text").asText();
       assertTrue(text.contains("bin/memoryd serve --root " + noDaemon.toAbsolutePath()), text);
-      assertEquals("unavailable", r.at("/structuredContent/reason").asText());
-      assertFalse(r.at("/structuredContent/recorded").asBoolean(true));
+      assertFalse(r.has("structuredContent"), "a tool error carries no structured content: " + r);
+      assertEquals("unavailable", errorData(r).path("reason").asText());
+      assertFalse(errorData(r).path("recorded").asBoolean(true));
 
       JsonNode guide = mcp.callTool("guide", "{}");
       assertFalse(guide.path("isError").asBoolean(), guide.toString());
@@ -169,15 +170,16 @@ class McpServerTest {
       JsonNode r = mcp.callTool("write", "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + path
           + "\",\"section\":\"needs\",\"item\":\"Quiet\",\"before_hash\":\"" + stale + "\"}]}");
       assertTrue(r.path("isError").asBoolean(), r.toString());
-      assertEquals("conflict", r.at("/structuredContent/reason").asText(), r.toString());
-      assertTrue(r.at("/structuredContent/current_hash").isTextual(), r.toString());
+      assertFalse(r.has("structuredContent"), "a tool error carries no structured content: " + r);
+      assertEquals("conflict", errorData(r).path("reason").asText(), r.toString());
+      assertTrue(errorData(r).path("current_hash").isTextual(), r.toString());
       String text = r.at("/content/0/text").asText();
       assertTrue(text.startsWith("conflict: "), text);
       assertTrue(text.contains("read it again"), text);
 
       JsonNode bad = mcp.callTool("scope", "{\"scopes\":[]}");
       assertTrue(bad.path("isError").asBoolean(), bad.toString());
-      assertEquals("invalid_request", bad.at("/structuredContent/reason").asText());
+      assertEquals("invalid_request", errorData(bad).path("reason").asText());
 
       assertEquals(fileBefore, root.file(path));
       assertEquals(linesBefore, daemon.result("ledger.verify", null).path("lines").asLong());
@@ -220,6 +222,12 @@ class McpServerTest {
       assertOnlyJsonRpc(a);
       assertOnlyJsonRpc(b);
     }
+  }
+
+  /** A tool error's second text block: the daemon's error.data as JSON. */
+  private static JsonNode errorData(JsonNode toolResult) throws Exception {
+    assertEquals(2, toolResult.path("content").size(), toolResult.toString());
+    return JsonRpc.MAPPER.readTree(toolResult.at("/content/1/text").asText());
   }
 
   private static JsonNode find(JsonNode tools, String name) {
