@@ -84,6 +84,7 @@ public final class McpCommand implements Callable<Integer> {
     closed.await();
     shim.watch().close();
     shim.server().closeGracefully();
+    link.close();
     return 0;
   }
 
