@@ -819,6 +819,27 @@ public final class Memoryd implements AutoCloseable {
     return Outcome.ok(r);
   }
 
+  /** The memory files of the checked-out branch's head commit, in path order, with that commit. */
+  public dev.memoryd.daemon.git.TreeChanges.Listing memoryFiles() throws IOException {
+    ObjectId h = git.head();
+    return new dev.memoryd.daemon.git.TreeChanges.Listing(h == null ? null : h.name(),
+        dev.memoryd.daemon.git.TreeChanges.files(git.repository(), h, RootLayout::isMemoryFile));
+  }
+
+  /**
+   * The memory files added, modified or removed from commit {@code since} to the checked-out
+   * branch's head; not_found when {@code since} names no commit.
+   */
+  public Outcome<dev.memoryd.daemon.git.TreeChanges.Delta> memoryFileChanges(String since) throws IOException {
+    Optional<ObjectId> from = ObjectId.isId(since) ? git.resolve(since) : Optional.empty();
+    if (from.isEmpty()) {
+      return Outcome.fail(ErrorReason.NOT_FOUND, "no commit '" + since + "' (give a full commit id, as ping's head)");
+    }
+    ObjectId h = git.head();
+    return Outcome.ok(new dev.memoryd.daemon.git.TreeChanges.Delta(from.get().name(), h == null ? null : h.name(),
+        dev.memoryd.daemon.git.TreeChanges.between(git.repository(), from.get(), h, RootLayout::isMemoryFile)));
+  }
+
   /**
    * Typed links from a slice id, over every memory file and {@code .slices/*.slice} in the working
    * tree (frontmatter only: a pointer's payload is never opened), with inverse, transitive and

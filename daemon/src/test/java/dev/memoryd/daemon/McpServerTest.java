@@ -66,8 +66,9 @@ class McpServerTest {
       assertTrue(r.path("isError").asBoolean(), r.toString());
       String text = r.at("/content/0/text").asText();
       assertTrue(text.contains("bin/memoryd serve --root " + noDaemon.toAbsolutePath()), text);
-      assertEquals("unavailable", r.at("/structuredContent/reason").asText());
-      assertFalse(r.at("/structuredContent/recorded").asBoolean(true));
+      assertFalse(r.has("structuredContent"), "a tool error carries no structured content: " + r);
+      assertEquals("unavailable", errorData(r).path("reason").asText());
+      assertFalse(errorData(r).path("recorded").asBoolean(true));
 
       JsonNode guide = mcp.callTool("guide", "{}");
       assertFalse(guide.path("isError").asBoolean(), guide.toString());
@@ -169,15 +170,16 @@ class McpServerTest {
       JsonNode r = mcp.callTool("write", "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + path
           + "\",\"section\":\"needs\",\"item\":\"Quiet\",\"before_hash\":\"" + stale + "\"}]}");
       assertTrue(r.path("isError").asBoolean(), r.toString());
-      assertEquals("conflict", r.at("/structuredContent/reason").asText(), r.toString());
-      assertTrue(r.at("/structuredContent/current_hash").isTextual(), r.toString());
+      assertFalse(r.has("structuredContent"), "a tool error carries no structured content: " + r);
+      assertEquals("conflict", errorData(r).path("reason").asText(), r.toString());
+      assertTrue(errorData(r).path("current_hash").isTextual(), r.toString());
       String text = r.at("/content/0/text").asText();
       assertTrue(text.startsWith("conflict: "), text);
       assertTrue(text.contains("read it again"), text);
 
       JsonNode bad = mcp.callTool("scope", "{\"scopes\":[]}");
       assertTrue(bad.path("isError").asBoolean(), bad.toString());
-      assertEquals("invalid_request", bad.at("/structuredContent/reason").asText());
+      assertEquals("invalid_request", errorData(bad).path("reason").asText());
 
       assertEquals(fileBefore, root.file(path));
       assertEquals(linesBefore, daemon.result("ledger.verify", null).path("lines").asLong());
@@ -186,40 +188,83 @@ class McpServerTest {
   }
 
   @Test
-  void twoMcpProcessesWritingAtOnce_loseNothing() throws Exception {
-    int each = 8;
-    try (McpProcess a = McpProcess.start(root.dir, tmp.resolve("mcp-a.log"));
-        McpProcess b = McpProcess.start(root.dir, tmp.resolve("mcp-b.log"))) {
-      a.initialize("agent-a");
-      b.initialize("agent-b");
-      ExecutorService pool = Executors.newFixedThreadPool(4);
-      try {
-        List<Future<JsonNode>> calls = new ArrayList<>();
-        for (int i = 0; i < each; i++) {
-          for (McpProcess p : List.of(a, b)) {
-            String item = (p == a ? "alpha " : "beta ") + i;
-            calls.add(pool.submit(() -> p.callTool("write", "{\"rationale\":\"concurrent\",\"ops\":[{\"op\":"
-                + "\"append_item\",\"path\":\"users/sam/notes.md\",\"section\":\"Inbox\",\"item\":\"" + item + "\"}]}")));
+  void tenMcpProcessesWritingAtOnce_loseNoAcknowledgedWrite_andTheLedgerVerifies() throws Exception {
+    int processes = 10;
+    int each = 6;
+    String notes = "users/sam/notes.md";
+    long linesBefore = daemon.result("ledger.verify", null).path("lines").asLong();
+    List<McpProcess> mcps = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(processes);
+    try {
+      List<Future<McpProcess>> starting = new ArrayList<>();
+      for (int p = 0; p < processes; p++) {
+        int k = p;
+        starting.add(pool.submit(() -> {
+          McpProcess m = McpProcess.start(root.dir, tmp.resolve("mcp-writer-" + k + ".log"));
+          m.initialize("writer-" + k);
+          return m;
+        }));
+      }
+      for (Future<McpProcess> f : starting) {
+        mcps.add(f.get());
+      }
+      java.util.concurrent.CyclicBarrier go = new java.util.concurrent.CyclicBarrier(processes);
+      List<Future<List<String>>> writers = new ArrayList<>();
+      for (int p = 0; p < processes; p++) {
+        McpProcess m = mcps.get(p);
+        int k = p;
+        writers.add(pool.submit(() -> {
+          go.await();
+          List<String> acknowledged = new ArrayList<>();
+          for (int i = 0; i < each; i++) {
+            String item = "writer " + k + " item " + i;
+            JsonNode r = m.callTool("write", "{\"rationale\":\"ten at once\",\"ops\":[{\"op\":\"append_item\","
+                + "\"path\":\"" + notes + "\",\"section\":\"Inbox\",\"item\":\"" + item + "\"}]}");
+            assertFalse(r.path("isError").asBoolean(), r.toString());
+            assertTrue(r.at("/structuredContent/changed").asBoolean(), r.toString());
+            acknowledged.add(item);
           }
-        }
-        for (Future<JsonNode> f : calls) {
-          JsonNode r = f.get();
-          assertFalse(r.path("isError").asBoolean(), r.toString());
-        }
-      } finally {
-        pool.shutdown();
+          return acknowledged;
+        }));
       }
-      String notes = a.callTool("read", "{\"path\":\"users/sam/notes.md\",\"section\":\"inbox\"}")
-          .at("/structuredContent/content").asText();
-      for (int i = 0; i < each; i++) {
-        assertTrue(notes.contains("- alpha " + i), "alpha " + i + " lost:\n" + notes);
-        assertTrue(notes.contains("- beta " + i), "beta " + i + " lost:\n" + notes);
+      List<String> acknowledged = new ArrayList<>();
+      for (Future<List<String>> f : writers) {
+        acknowledged.addAll(f.get());
       }
-      JsonNode verify = a.callTool("ledger_verify", "{}");
-      assertTrue(verify.at("/structuredContent/ok").asBoolean(), verify.toString());
-      assertOnlyJsonRpc(a);
-      assertOnlyJsonRpc(b);
+      assertEquals(processes * each, acknowledged.size());
+
+      String file = root.file(notes);
+      String inbox = daemon.result("read", "{\"path\":\"" + notes + "\",\"section\":\"inbox\"}").path("content").asText();
+      for (String item : acknowledged) {
+        assertTrue(file.contains("- " + item + "\n"), item + " lost from the file");
+        assertEquals(1, inbox.lines().filter(("- " + item)::equals).count(), item + " not exactly once:\n" + inbox);
+      }
+      JsonNode verify = daemon.result("ledger.verify", null);
+      assertTrue(verify.path("ok").asBoolean(), verify.toString());
+      assertEquals(linesBefore + processes * each, verify.path("lines").asLong(), "one event per acknowledged write");
+      java.util.Map<String, Integer> byActor = new java.util.TreeMap<>();
+      for (JsonNode e : daemon.result("history", "{\"path\":\"" + notes + "\",\"section\":\"inbox\",\"limit\":"
+          + processes * each + "}").path("events")) {
+        byActor.merge(e.path("actor").asText(), 1, Integer::sum);
+      }
+      for (int p = 0; p < processes; p++) {
+        assertEquals(each, byActor.getOrDefault("writer-" + p, 0), byActor.toString());
+      }
+      for (McpProcess m : mcps) {
+        assertOnlyJsonRpc(m);
+      }
+    } finally {
+      pool.shutdownNow();
+      for (McpProcess m : mcps) {
+        m.close();
+      }
     }
+  }
+
+  /** A tool error's second text block: the daemon's error.data as JSON. */
+  private static JsonNode errorData(JsonNode toolResult) throws Exception {
+    assertEquals(2, toolResult.path("content").size(), toolResult.toString());
+    return JsonRpc.MAPPER.readTree(toolResult.at("/content/1/text").asText());
   }
 
   private static JsonNode find(JsonNode tools, String name) {

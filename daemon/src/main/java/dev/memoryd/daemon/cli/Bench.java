@@ -59,7 +59,9 @@ final class Bench implements Callable<Integer> {
       "scope: scope and search queries over --chunks declared chunks",
       "refs: refs reconcile of --refs file references, before and after changes",
       "merge: branch merge after --writes declarations on each of two branches",
-      "sync: sync between two roots after --writes declarations on each"}) String mode;
+      "sync: sync between two roots after --writes declarations on each",
+      "mcp: a write (and a read) as an MCP tool call through memoryd mcp against the same call over the"
+          + " socket, --writes of each, interleaved in blocks, after --warmup of each"}) String mode;
   @Option(names = "--turns", defaultValue = "100000", description = "context mode: turns in the stored DAG") int turns;
   @Option(names = "--quiet-ms", defaultValue = "2000", description = "the daemon's quiet period (human mode)") long quietMs;
   @Option(names = "--edits", defaultValue = "30", description = "human mode: measured saves") int edits;
@@ -102,9 +104,11 @@ final class Bench implements Callable<Integer> {
           BranchBench.run(cfg, writes, out);
         } else if (mode.equals("sync")) {
           SyncBench.run(cfg, writes, c -> startDaemon(c, quietMs), out);
+        } else if (mode.equals("mcp")) {
+          McpBench.run(cfg, writes, warmup, out);
         } else {
           throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-              "--mode must be write, slip, context, human, replay, scope, refs, merge or sync");
+              "--mode must be write, slip, context, human, replay, scope, refs, merge, sync or mcp");
         }
       } finally {
         daemon.destroy();

@@ -55,13 +55,33 @@ public final class SocketClient implements AutoCloseable {
     return JsonRpc.MAPPER.readTree(reply);
   }
 
-  /** Sends one raw line and returns the raw reply line (null if the daemon closed). */
+  /**
+   * Sends one raw line and returns the raw reply line (null if the daemon closed). A failure
+   * before any byte of the line was sent is {@link NotSent}: the daemon never saw the request.
+   */
   public String raw(String line) throws IOException {
     ByteBuffer b = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
+    try {
+      ch.write(b);
+    } catch (IOException e) {
+      if (b.position() == 0) {
+        throw new NotSent(e);
+      }
+      throw e;
+    }
     while (b.hasRemaining()) {
       ch.write(b);
     }
     return in.readLine();
+  }
+
+  /** The connection failed before the request's first byte left: nothing was sent (e.g. the daemon closed it). */
+  public static final class NotSent extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    NotSent(IOException cause) {
+      super("nothing sent: " + cause.getMessage(), cause);
+    }
   }
 
   @Override

@@ -3,6 +3,8 @@ package dev.memoryd.daemon.mcp;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,11 +12,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.client.SocketClient;
 
 /**
- * Forwards one method call to the daemon serving a root, over its socket, on a connection of its
- * own (so calls from concurrent tool invocations never share one). It never starts a daemon and
- * never writes anything itself. Thread-safe.
+ * Forwards one method call to the daemon serving a root, over its socket. Each call has a
+ * connection to itself (calls from concurrent threads never share one); a connection is kept for
+ * the next call when it was used less than {@link #REUSE_WITHIN_MS} ago, which saves a connect
+ * per tool call, and the daemon (which closes connections idle for 10 s) never closes it first.
+ * A kept connection the daemon closed anyway (it restarted) fails before the request leaves, and
+ * the call goes again on a new one. It never starts a daemon and never writes anything itself.
+ * Thread-safe.
  */
-final class DaemonLink {
+final class DaemonLink implements AutoCloseable {
+  /** How long an idle connection is kept for the next call. */
+  static final long REUSE_WITHIN_MS = 2_000;
+
   /** What came back. */
   sealed interface Reply {}
 
@@ -30,8 +39,11 @@ final class DaemonLink {
   /** The connection failed after the request may have been sent: whether it took effect is unknown. */
   record Lost(String why) implements Reply {}
 
+  private record Idle(SocketClient client, long since) {}
+
   private final Path root;
   private final Path socket;
+  private final ConcurrentLinkedDeque<Idle> idle = new ConcurrentLinkedDeque<>();
 
   DaemonLink(Path root, Path socket) {
     this.root = root;
@@ -52,6 +64,17 @@ final class DaemonLink {
   }
 
   Reply call(String method, ObjectNode params) {
+    SocketClient kept = take();
+    if (kept != null) {
+      try {
+        return answer(kept, kept.call(method, params));
+      } catch (SocketClient.NotSent e) {
+        closeQuietly(kept); // closed by the daemon meanwhile: nothing was sent, so send again below
+      } catch (IOException e) {
+        closeQuietly(kept);
+        return new Lost(e.getMessage() == null ? e.toString() : e.getMessage());
+      }
+    }
     SocketClient c;
     try {
       c = SocketClient.connect(socket);
@@ -59,16 +82,49 @@ final class DaemonLink {
       return new NoDaemon(Files.exists(socket) ? "nothing answers on " + socket + ": " + e.getMessage()
           : "no socket at " + socket);
     }
-    try (c) {
-      JsonNode reply = c.call(method, params);
-      JsonNode err = reply.get("error");
-      if (err != null) {
-        JsonNode data = err.path("data");
-        return new Refused(data.path("reason").asText("internal"), err.path("message").asText(), data);
-      }
-      return new Result(reply.get("result"));
+    try {
+      return answer(c, c.call(method, params));
     } catch (IOException e) {
+      closeQuietly(c);
       return new Lost(e.getMessage() == null ? e.toString() : e.getMessage());
+    }
+  }
+
+  private Reply answer(SocketClient c, JsonNode reply) {
+    idle.addFirst(new Idle(c, System.nanoTime()));
+    JsonNode err = reply.get("error");
+    if (err != null) {
+      JsonNode data = err.path("data");
+      return new Refused(data.path("reason").asText("internal"), err.path("message").asText(), data);
+    }
+    return new Result(reply.get("result"));
+  }
+
+  /** The most recently used idle connection still young enough; older ones are closed. */
+  private SocketClient take() {
+    long now = System.nanoTime();
+    for (Idle i = idle.pollFirst(); i != null; i = idle.pollFirst()) {
+      if (now - i.since() < TimeUnit.MILLISECONDS.toNanos(REUSE_WITHIN_MS)) {
+        return i.client();
+      }
+      closeQuietly(i.client());
+    }
+    return null;
+  }
+
+  private static void closeQuietly(SocketClient c) {
+    try {
+      c.close();
+    } catch (IOException e) {
+      // closing a socket the daemon already closed: nothing left to release
+    }
+  }
+
+  /** Closes the kept connections. */
+  @Override
+  public void close() {
+    for (Idle i = idle.pollFirst(); i != null; i = idle.pollFirst()) {
+      closeQuietly(i.client());
     }
   }
 }

@@ -21,12 +21,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * still gets every reply: the SDK's stdio transport stops writing once it has seen the end of its
  * input, so the end is passed on only after as many replies as requests have been written (or 30
  * s). Requests and replies are counted per line ({@code id} with {@code method}; {@code id} with
- * {@code result} or {@code error}).
+ * {@code result} or {@code error}). It also tells when the client has finished initializing, from
+ * which on the server may notify it.
  */
 final class DrainingStdio {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final AtomicLong requests = new AtomicLong();
+  private volatile Runnable onInitialized = () -> { };
   private final AtomicLong replies = new AtomicLong();
   private final PipedInputStream in;
   private final OutputStream out;
@@ -58,6 +60,11 @@ final class DrainingStdio {
     Thread pump = new Thread(() -> pump(stdin, pipe), "mcp-stdin");
     pump.setDaemon(true);
     pump.start();
+  }
+
+  /** Runs {@code r} on the reading thread when the client's {@code notifications/initialized} arrives. */
+  void onInitialized(Runnable r) {
+    this.onInitialized = r;
   }
 
   InputStream in() {
@@ -95,7 +102,13 @@ final class DrainingStdio {
     } catch (IOException e) {
       return;
     }
-    if (n == null || !n.isObject() || !n.has("id")) {
+    if (n == null || !n.isObject()) {
+      return;
+    }
+    if (!n.has("id")) {
+      if (inbound && "notifications/initialized".equals(n.path("method").asText())) {
+        onInitialized.run();
+      }
       return;
     }
     if (inbound && n.has("method")) {

@@ -32,8 +32,10 @@ import dev.memoryd.daemon.rpc.catalogue.MethodCatalogue;
  * socket call to that daemon, so any number of MCP processes share its one writer; it never
  * starts a daemon and never writes on its own. With no daemon, {@code initialize} and
  * {@code tools/list} work and every tool call but {@code guide} answers a tool error saying how to
- * start one. Calls are served in the order they arrive, one at a time. stdout carries protocol messages only (whatever else prints goes to stderr, as
- * logging does); the command returns when stdin closes.
+ * start one. Calls are served in the order they arrive, one at a time. Every memory file is a
+ * resource ({@code memoryd://<path>}), read through the daemon and kept current by a
+ * {@link ResourceWatch} while the client is connected. stdout carries protocol messages only
+ * (whatever else prints goes to stderr, as logging does); the command returns when stdin closes.
  */
 @Command(name = "mcp", description = "Serve MCP (Model Context Protocol) on stdin/stdout for agents,"
     + " forwarding each tool call to the daemon serving --root (start that with serve).")
@@ -77,21 +79,39 @@ public final class McpCommand implements Callable<Integer> {
       }
     };
     PrintStream out = new PrintStream(stdio.out(), true, StandardCharsets.UTF_8);
-    McpSyncServer server = server(link, actor, in, out);
+    Shim shim = start(link, actor, in, out, WATCH_PERIOD_MS);
+    stdio.onInitialized(shim.watch()::start);
     closed.await();
-    server.closeGracefully();
+    shim.watch().close();
+    shim.server().closeGracefully();
+    link.close();
     return 0;
   }
 
+  /** How often the daemon's head is asked for while a client is connected. */
+  static final long WATCH_PERIOD_MS = 500;
+
+  /** A running server and the watch that keeps its resources current (started once the client is initialized). */
+  record Shim(McpSyncServer server, ResourceWatch watch) {}
+
+  /** The server over {@code in}/{@code out}, its tools and resources forwarding through {@code link}. */
+  static Shim start(DaemonLink link, String actor, InputStream in, PrintStream out, long watchPeriodMs) {
+    MemoryResources resources = new MemoryResources(link);
+    MemoryResources.Listing listing = resources.list();
+    McpSyncServer server = server(link, actor, resources, listing, in, out);
+    return new Shim(server, new ResourceWatch(link, resources, server, listing, watchPeriodMs));
+  }
+
   /** The server over {@code in}/{@code out}, its tools forwarding through {@code link}. */
-  static McpSyncServer server(DaemonLink link, String actor, InputStream in, PrintStream out) {
+  private static McpSyncServer server(DaemonLink link, String actor, MemoryResources resources,
+      MemoryResources.Listing listing, InputStream in, PrintStream out) {
     ObjectMapper mapper = new ObjectMapper();
-    return McpServer.sync(new StdioServerTransportProvider(new JacksonMcpJsonMapper(mapper), in, out))
+    return McpServer.sync(new SerialTransport(new StdioServerTransportProvider(new JacksonMcpJsonMapper(mapper), in, out)))
         .serverInfo("memoryd", Memoryd.VERSION)
         .instructions("memoryd keeps an agent's long-term memory as markdown files under Git. Call guide first"
             + " to learn how the files are organised; read a section (keep its hash) before you change it with"
-            + " write. Serving " + link.root() + ".")
-        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+            + " write. Every memory file is also a resource (memoryd://<path>). Serving " + link.root() + ".")
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, true).build())
         .jsonMapper(new JacksonMcpJsonMapper(mapper))
         .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
         // The daemon judges params and answers the precise reason; the schemas describe, it enforces.
@@ -101,6 +121,9 @@ public final class McpCommand implements Callable<Integer> {
         // once. Concurrency lives in the daemon, which serves many MCP processes.
         .immediateExecution(true)
         .tools(new McpTools(link, actor).all(MethodCatalogue.get()))
+        .uriTemplateManagerFactory(ResourceUris.templates())
+        .resources(listing.paths().stream().map(resources::spec).toList())
+        .resourceTemplates(resources.template())
         .build();
   }
 }

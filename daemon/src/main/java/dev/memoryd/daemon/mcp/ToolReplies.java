@@ -13,8 +13,11 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 
 /**
  * The daemon's replies as MCP tool results: a result is the structured content (and its JSON as
- * text); a refusal, or no daemon at all, is a tool error ({@code isError: true}) whose text names
- * the reason and what to do next and whose structured content is the daemon's {@code error.data}.
+ * text); a refusal, or no daemon at all, is a tool error ({@code isError: true}) of two text
+ * blocks: the reason and what to do next, then the daemon's {@code error.data} as JSON. A tool
+ * error carries no structured content: clients check structured content against the tool's
+ * {@code outputSchema} even on errors (the TypeScript SDK's client does, and rejects the whole
+ * reply), and {@code error.data} is not the method's result.
  */
 final class ToolReplies {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -52,9 +55,14 @@ final class ToolReplies {
   }
 
   static CallToolResult error(String text, Map<String, Object> data) {
+    String json;
+    try {
+      json = JSON.writeValueAsString(data == null ? Map.of() : data);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("error data that is not JSON: " + data, e);
+    }
     return CallToolResult.builder()
-        .content(List.of(new McpSchema.TextContent(text)))
-        .structuredContent(data)
+        .content(List.of(new McpSchema.TextContent(text), new McpSchema.TextContent(json)))
         .isError(true)
         .build();
   }
