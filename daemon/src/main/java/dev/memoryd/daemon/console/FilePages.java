@@ -1,0 +1,64 @@
+package dev.memoryd.daemon.console;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A memory file: each section's text (escaped, evidence tokens as links) with its last change
+ * (event, actor, time, rationale) from {@code history}; and one section's whole history.
+ */
+final class FilePages {
+  private final Rpc rpc;
+  private final Layout layout;
+
+  FilePages(Rpc rpc, Layout layout) {
+    this.rpc = rpc;
+    this.layout = layout;
+  }
+
+  Response file(Req r) {
+    String path = r.q("path", "");
+    JsonNode f = rpc.get("read", Rpc.params().put("path", path));
+    StringBuilder b = new StringBuilder("<p class=\"meta\">as of commit <code>").append(Html.text(f.path("commit").asText()))
+        .append("</code></p><nav class=\"toc\"><p>");
+    for (JsonNode s : f.path("sections")) {
+      b.append(Html.link("#" + s.path("anchor").asText(), s.path("name").asText())).append(" · ");
+    }
+    b.append("</p></nav>");
+    for (JsonNode s : f.path("sections")) {
+      String anchor = s.path("anchor").asText();
+      JsonNode sec = rpc.get("read", Rpc.params().put("path", path).put("section", anchor));
+      b.append("<section class=\"memory\" id=\"").append(Html.attr(anchor)).append("\"><h2>")
+          .append(Html.text(s.path("name").asText())).append("</h2>");
+      JsonNode last = rpc.get("history", Rpc.params().put("path", path).put("section", anchor).put("limit", 1)).path("events");
+      b.append("<p class=\"meta\">last change: ").append(last.isEmpty() ? "none recorded" : Events.summary(last.get(0)))
+          .append(" · ").append(Html.link("/file/section?path=" + Html.url(path) + "&section=" + Html.url(anchor), "history"))
+          .append("</p><pre class=\"content\">").append(Html.textWithTokens(sec.path("content").asText())).append("</pre></section>");
+    }
+    return Response.ok(layout.page(path, b.toString()));
+  }
+
+  Response section(Req r) {
+    String path = r.q("path", "");
+    String section = r.q("section", "");
+    JsonNode sec = rpc.get("read", Rpc.params().put("path", path).put("section", section));
+    List<JsonNode> events = new ArrayList<>();
+    rpc.get("history", Rpc.params().put("path", path).put("section", section).put("limit", 100_000)).path("events")
+        .forEach(events::add);
+    int page = Pager.page(r);
+    StringBuilder b = new StringBuilder("<p>").append(Events.fileLink(path, section)).append("</p><pre class=\"content\">")
+        .append(Html.textWithTokens(sec.path("content").asText())).append("</pre><h2>History, newest first</h2>");
+    b.append("<table><thead><tr><th>when</th><th>op</th><th>actor</th><th>rationale</th><th>event</th></tr></thead><tbody>");
+    for (JsonNode e : Pager.rows(events, page)) {
+      b.append("<tr><td>").append(Html.text(e.path("ts").asText())).append("</td><td>").append(Html.text(e.path("op").asText()))
+          .append("</td><td>").append(Html.text(e.path("actor").asText())).append("</td><td>")
+          .append(Html.textWithTokens(e.path("rationale").asText(""))).append("</td><td>").append(Events.link(e))
+          .append("</td></tr>");
+    }
+    b.append("</tbody></table>").append(Pager.links("/file/section?path=" + Html.url(path) + "&section=" + Html.url(section),
+        page, events.size()));
+    return Response.ok(layout.page(sec.path("section").asText(section) + " · " + path, b.toString()));
+  }
+}
