@@ -73,7 +73,7 @@ final class DriftPages {
     if (kind.startsWith("ref_")) {
       refForms(b, r, id);
     } else {
-      fileForms(b, r, id, path, d.path("text").asText());
+      fileForms(b, r, id, path, d.path("diff").asText());
     }
     return Response.html(status, layout.page("Drift " + id, b.toString()));
   }
@@ -84,12 +84,13 @@ final class DriftPages {
     decideForm(b, r, "/drift/resolve", id, "resolution", "dismiss", "Dismiss, leaving the reference as it is", "");
   }
 
-  private void fileForms(StringBuilder b, Req r, String id, String path, String recorded) {
+  private void fileForms(StringBuilder b, Req r, String id, String path, String diff) {
     decideForm(b, r, "/drift/resolve", id, "resolution", "accept_current", "Accept the file as it is now", "");
     decideForm(b, r, "/drift/resolve", id, "resolution", "restore", "Restore the recorded text (the human's text stays in the ledger)", "");
+    Set<String> from = headings(diff, '+');
     decideForm(b, r, "/drift/resolve", id, "resolution", "reanchor", "Reanchor",
-        "<label>rename section " + picker("from", currentSections(path)) + "</label><label>back to "
-            + picker("to", headings(recorded)) + "</label>");
+        "<label>rename section " + picker("from", from.isEmpty() ? currentSections(path) : from) + "</label><label>back to "
+            + picker("to", headings(diff, '-')) + "</label>");
     decideForm(b, r, "/drift/resolve", id, "resolution", "dismiss", "Dismiss, leaving the file as it is", "");
   }
 
@@ -126,12 +127,15 @@ final class DriftPages {
     return names;
   }
 
-  /** The H2 headings of the recorded text: the canonical sections a reanchor may go back to. */
-  static Set<String> headings(String text) {
+  /**
+   * The H2 headings a unified diff adds ({@code side} '+': what the human renamed a section to)
+   * or removes ('-': the recorded names a reanchor may go back to).
+   */
+  static Set<String> headings(String diff, char side) {
     Set<String> names = new LinkedHashSet<>();
-    for (String line : text.split("\n")) {
-      if (line.startsWith("## ")) {
-        names.add(line.substring(3).strip());
+    for (String line : diff.split("\n")) {
+      if (line.length() > 4 && line.charAt(0) == side && line.startsWith("## ", 1)) {
+        names.add(line.substring(4).strip());
       }
     }
     return names;
