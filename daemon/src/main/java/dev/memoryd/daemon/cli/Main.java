@@ -47,7 +47,7 @@ import picocli.CommandLine.Parameters;
         SubstrateCommands.Scope.class, SubstrateCommands.Traverse.class, DriftCmd.class, ReplayCmd.class, ProposalsCmd.class, BranchCmd.class,
         RefsCmd.class, SyncCmd.Sync.class, SyncCmd.Clone.class, Bench.class,
         HistoryCmd.class, ResolveCmd.class, CaptureCmd.class, ConversationCmd.class, StatusCmd.class, DoctorCmd.class,
-        dev.memoryd.daemon.mcp.McpCommand.class})
+        dev.memoryd.daemon.mcp.McpCommand.class, dev.memoryd.daemon.console.ConsoleCommand.class})
 public final class Main implements Runnable {
   static final int OK = 0;
   static final int PROBLEMS = 1;

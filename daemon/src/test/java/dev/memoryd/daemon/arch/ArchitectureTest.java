@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The package rules of the whole tree, checked on the compiled classes: modules point one way
  * (daemon → ledger → grammar), no package cycle anywhere (the daemon's root package counted as
- * one), and the service facade is reached only from the edges that serve it.
+ * one), the service facade is reached only from the edges that serve it, and the web console
+ * reaches the daemon only over its socket.
  */
 class ArchitectureTest {
   private static JavaClasses classes;
@@ -70,9 +71,22 @@ class ArchitectureTest {
   void serviceFacade_isReachedOnlyFromTheEdgesThatServeIt() {
     noClasses().that().resideOutsideOfPackages("dev.memoryd.daemon", "dev.memoryd.daemon.app",
         "dev.memoryd.daemon.cli..", "dev.memoryd.daemon.rpc..", "dev.memoryd.daemon.mcp..",
-        "dev.memoryd.daemon.doctor..")
+        "dev.memoryd.daemon.doctor..", "dev.memoryd.daemon.console..")
         .should().dependOnClassesThat().resideInAPackage("dev.memoryd.daemon")
         .because("the root package is the service facade over every room; rooms below it do not call up")
+        .check(classes);
+  }
+
+  @Test
+  void console_reachesTheDaemonOnlyOverItsSocket() {
+    noClasses().that().resideInAPackage("dev.memoryd.daemon.console..")
+        .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("dev.memoryd.daemon..")
+            .and(DescribedPredicate.not(JavaClass.Predicates.resideInAnyPackage("dev.memoryd.daemon.console..",
+                "dev.memoryd.daemon.client..")))
+            .and(DescribedPredicate.not(JavaClass.Predicates.belongToAnyOf(
+                dev.memoryd.daemon.MemorydConfig.class, dev.memoryd.daemon.rpc.JsonRpc.class))))
+        .because("the console is a client of the one writer: its socket path comes from the configuration,"
+            + " everything else from the daemon's methods")
         .check(classes);
   }
 

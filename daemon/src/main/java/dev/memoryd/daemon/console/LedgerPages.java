@@ -1,0 +1,44 @@
+package dev.memoryd.daemon.console;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.memoryd.daemon.rpc.JsonRpc;
+
+/** The ledger: whether every chain verifies ({@code ledger.verify}), and one event by its token ({@code resolve}). */
+final class LedgerPages {
+  private final Rpc rpc;
+  private final Layout layout;
+
+  LedgerPages(Rpc rpc, Layout layout) {
+    this.rpc = rpc;
+    this.layout = layout;
+  }
+
+  Response verify(Req r) {
+    JsonNode v = rpc.get("ledger.verify", null);
+    boolean ok = v.path("ok").asBoolean();
+    StringBuilder b = new StringBuilder("<p class=\"notice ").append(ok ? "ok" : "error").append("\">")
+        .append(ok ? "Every chain verifies: " + v.path("lines").asLong() + " lines."
+            : "Verification FAILED at line " + v.path("first_bad_line").asLong() + " of " + Html.text(v.path("file").asText())
+                + ": " + Html.text(v.path("reason").asText()) + " " + Html.text(v.path("message").asText()))
+        .append("</p><h2>An event</h2><form method=\"get\" action=\"/event\"><label>evidence token "
+            + "<input type=\"text\" class=\"note\" name=\"token\" placeholder=\"ev:20261124T140051Z-01…\"></label> "
+            + "<button type=\"submit\">Show</button></form><p class=\"meta\">Each section's history on a file's page links"
+            + " its events.</p>");
+    return Response.ok(layout.page("Ledger", b.toString()));
+  }
+
+  Response event(Req r) throws JsonProcessingException {
+    String token = r.q("token", "");
+    JsonNode e = rpc.get("resolve", Rpc.params().put("token", token));
+    String path = e.path("file_path").asText("");
+    StringBuilder b = new StringBuilder("<p>").append(Events.summary(e)).append("</p>");
+    if (!path.isEmpty()) {
+      b.append("<p>file: ").append(Events.fileLink(path, e.path("section_anchor").asText(""))).append("</p>");
+    }
+    b.append("<h2>Event</h2><pre>").append(Html.text(JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(e)))
+        .append("</pre>");
+    return Response.ok(layout.page("Event " + e.path("event_id").asText(), b.toString()));
+  }
+}
