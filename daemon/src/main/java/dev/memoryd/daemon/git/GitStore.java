@@ -570,6 +570,13 @@ public final class GitStore implements AutoCloseable {
       moved = true;
     }
 
+    /** Readies {@link #moveRef} (see {@link GitStore#prepareRef}); call once the batch's commits are flushed. */
+    public void prepareMove() throws IOException {
+      if (tip != null && !tip.equals(base)) {
+        prepareRef(tip);
+      }
+    }
+
     @Override
     public void close() {
       if (!moved && tip != null && !tip.equals(base)) {
@@ -599,9 +606,13 @@ public final class GitStore implements AutoCloseable {
   private void swapRef(ObjectId expected, ObjectId target) throws IOException {
     Path refFile = repo.getDirectory().toPath().resolve(branchRef);
     Path lock = refFile.resolveSibling(refFile.getFileName() + ".lock");
-    Files.createDirectories(refFile.getParent());
     java.nio.channels.FileChannel held = heldRefLock;
+    boolean written = held != null && target.equals(preparedTarget);
     heldRefLock = null; // consumed here, whatever happens
+    preparedTarget = null;
+    if (held == null) {
+      Files.createDirectories(refFile.getParent());
+    }
     try (java.nio.channels.FileChannel ch = held != null ? held : java.nio.channels.FileChannel.open(lock,
         java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
       ObjectId current = refNow();
@@ -614,10 +625,8 @@ public final class GitStore implements AutoCloseable {
         throw new IOException("branch " + branchRef + " moved under the writer (now "
             + (current == null ? "absent" : current.name()) + ")");
       }
-      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(
-          (target.name() + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-      while (b.hasRemaining()) {
-        ch.write(b);
+      if (!written) {
+        writeRefLock(ch, target);
       }
     } catch (java.nio.file.FileAlreadyExistsException e) {
       throw new IOException("cannot lock " + branchRef + ": " + lock + " exists (another git process?)", e);
@@ -651,6 +660,33 @@ public final class GitStore implements AutoCloseable {
   }
 
   private java.nio.channels.FileChannel heldRefLock;
+  /** What {@link #prepareRef} wrote into {@link #heldRefLock}; null when nothing was. */
+  private ObjectId preparedTarget;
+
+  private static void writeRefLock(java.nio.channels.FileChannel ch, ObjectId target) throws IOException {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(
+        (target.name() + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    long pos = 0;
+    while (b.hasRemaining()) {
+      pos += ch.write(b, pos);
+    }
+    ch.truncate(pos);
+  }
+
+  /**
+   * Writes {@code target} into the ref lock {@link #holdRef} holds and forces it, ahead of the
+   * move: renaming a file whose bytes are on disk already costs the file system no writeback
+   * (ext4 flushes a file renamed over another), so the rename under git's index lock is quick.
+   * Nothing changes for git until the move; a no-op without a held lock.
+   */
+  public void prepareRef(ObjectId target) throws IOException {
+    if (heldRefLock == null || target == null) {
+      return;
+    }
+    writeRefLock(heldRefLock, target);
+    heldRefLock.force(false);
+    preparedTarget = target;
+  }
 
   /**
    * Takes the branch's {@code <ref>.lock} the way git does and keeps it until the next
@@ -670,6 +706,7 @@ public final class GitStore implements AutoCloseable {
     while (true) {
       try {
         removeLeftLock(lock);
+        preparedTarget = null;
         heldRefLock = java.nio.channels.FileChannel.open(lock, java.nio.file.StandardOpenOption.CREATE_NEW,
             java.nio.file.StandardOpenOption.WRITE);
         return true;
@@ -692,6 +729,7 @@ public final class GitStore implements AutoCloseable {
     java.nio.channels.FileChannel held = heldRefLock;
     if (held != null) {
       heldRefLock = null;
+      preparedTarget = null;
       Path lock = refLockFile();
       Object key = Files.readAttributes(lock, java.nio.file.attribute.BasicFileAttributes.class,
           java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();

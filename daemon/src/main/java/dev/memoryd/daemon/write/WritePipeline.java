@@ -1297,6 +1297,7 @@ public final class WritePipeline implements AutoCloseable {
         gb.flush();
         long t6 = System.nanoTime();
         stats.add(PhaseStats.Phase.GIT_FLUSH, t6 - t5);
+        gb.prepareMove();
         if (journal != null) {
           // Forced before git commands are kept out, so the lock is held for no fsync of the ledger.
           journaled = true;
