@@ -350,7 +350,10 @@ final class PackCompactor {
     return true;
   }
 
-  /** Renames the combined pack into place, registers it, then deletes the packs it replaces. */
+  /**
+   * Renames the combined pack into place, registers it, deletes the packs it replaces, and has
+   * JGit list the directory again so they leave its pack list.
+   */
   private static void install(ObjectDirectory odb, List<Pack> chosen, ObjectId name, Path tmpPack,
       Path tmpIdx) throws IOException {
     Path packDir = odb.getPackDirectory().toPath();
@@ -363,12 +366,17 @@ final class PackCompactor {
       if (p.getPackName().equals(name.name())) {
         continue;
       }
-      p.close();
+      // Not closed here: a reader walking JGit's list right now still finds its index in memory
+      // (a deleted file stays readable while open); the rescan below closes it.
       String base = "pack-" + p.getPackName();
       for (String ext : new String[] {".pack", ".idx", ".rev", ".bitmap"}) {
         Files.deleteIfExists(packDir.resolve(base + ext));
       }
     }
+    // JGit keeps listing the closed packs until it rescans the directory; left there, the next
+    // lookup that misses (every insert checks for its object first) reopens their deleted index
+    // files and logs a warning with a stack trace for each.
+    odb.getPacks();
   }
 
   private static void combine(Repository repo, ObjectDirectory odb, List<Pack> chosen) throws IOException {
