@@ -28,7 +28,7 @@ final class DaemonRead {
   static Integer read(MemorydConfig cfg, String path, String section, String at, boolean json) throws IOException {
     SocketClient c;
     try {
-      c = SocketClient.connect(cfg.socket());
+      c = SocketClient.connect(cfg.socket(), SocketClient.commandTimeout());
     } catch (ConnectException | NoSuchFileException e) {
       return null; // no daemon (or a stale socket): read the files here
     } catch (IOException e) {

@@ -269,7 +269,7 @@ public final class Main implements Runnable {
   /** Connects to the daemon or explains exactly how to start one. */
   static SocketClient connect(MemorydConfig cfg) throws IOException {
     try {
-      return SocketClient.connect(cfg.socket());
+      return SocketClient.connect(cfg.socket(), SocketClient.commandTimeout());
     } catch (ConnectException | NoSuchFileException e) {
       throw new IOException("no memoryd is serving " + cfg.root() + " (no socket at " + cfg.socket()
           + "); start one with: bin/memoryd serve --root " + cfg.root(), e);

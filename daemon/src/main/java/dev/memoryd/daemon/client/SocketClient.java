@@ -17,18 +17,39 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.memoryd.daemon.rpc.JsonRpc;
 
-/** A blocking JSON-RPC client over the daemon's socket. One request at a time; not thread-safe. */
+/**
+ * A blocking JSON-RPC client over the daemon's socket. One request at a time; not thread-safe.
+ * With a reply timeout, a call that gets no reply in time closes the connection and throws
+ * {@link NoReply}, so a stopped or stuck daemon never leaves a person's command hanging.
+ */
 public final class SocketClient implements AutoCloseable {
+  /** Closes connections whose reply is overdue; one daemon thread for the whole process. */
+  private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "memoryd-client-watchdog");
+        t.setDaemon(true);
+        return t;
+      });
+
   private final SocketChannel ch;
   private final BufferedReader in;
   private final AtomicLong ids = new AtomicLong();
+  private final java.time.Duration replyTimeout;
+  private volatile boolean timedOut;
 
-  private SocketClient(SocketChannel ch) {
+  private SocketClient(SocketChannel ch, java.time.Duration replyTimeout) {
     this.ch = ch;
+    this.replyTimeout = replyTimeout;
     this.in = new BufferedReader(new InputStreamReader(Channels.newInputStream(ch), StandardCharsets.UTF_8));
   }
 
+  /** Connects with no reply timeout (programs that drive the daemon themselves: benches, tests, the MCP shim). */
   public static SocketClient connect(Path socket) throws IOException {
+    return connect(socket, null);
+  }
+
+  /** Connects; each call waits at most {@code replyTimeout} for its reply (null: forever). */
+  public static SocketClient connect(Path socket, java.time.Duration replyTimeout) throws IOException {
     SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
     try {
       ch.connect(UnixDomainSocketAddress.of(socket));
@@ -36,7 +57,7 @@ public final class SocketClient implements AutoCloseable {
       ch.close();
       throw e;
     }
-    return new SocketClient(ch);
+    return new SocketClient(ch, replyTimeout);
   }
 
   /** Sends a request and returns the whole reply object ({@code result} or {@code error}). */
@@ -72,7 +93,57 @@ public final class SocketClient implements AutoCloseable {
     while (b.hasRemaining()) {
       ch.write(b);
     }
-    return in.readLine();
+    if (replyTimeout == null) {
+      return in.readLine();
+    }
+    java.util.concurrent.ScheduledFuture<?> alarm = WATCHDOG.schedule(() -> {
+      timedOut = true;
+      try {
+        ch.close(); // wakes the blocked read
+      } catch (IOException e) {
+        // already closed: the read ends either way
+      }
+    }, replyTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    try {
+      String reply = in.readLine();
+      if (reply == null && timedOut) {
+        throw new NoReply(replyTimeout);
+      }
+      return reply;
+    } catch (NoReply e) {
+      throw e;
+    } catch (IOException e) {
+      if (timedOut) {
+        throw new NoReply(replyTimeout);
+      }
+      throw e;
+    } finally {
+      alarm.cancel(false);
+    }
+  }
+
+  /**
+   * How long a person's command waits for the daemon's reply: {@code MEMORYD_REPLY_TIMEOUT_MS}
+   * (or {@code -Dmemoryd.replyTimeoutMs}), else 30 s.
+   */
+  public static java.time.Duration commandTimeout() {
+    String v = System.getProperty("memoryd.replyTimeoutMs", System.getenv("MEMORYD_REPLY_TIMEOUT_MS"));
+    try {
+      long ms = v == null ? 30_000 : Long.parseLong(v.strip());
+      return java.time.Duration.ofMillis(ms > 0 ? ms : 30_000);
+    } catch (NumberFormatException e) {
+      return java.time.Duration.ofSeconds(30);
+    }
+  }
+
+  /** No reply came within the timeout; the connection is closed. What was asked may still be done. */
+  public static final class NoReply extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    NoReply(java.time.Duration timeout) {
+      super("no reply from the daemon within " + timeout.toMillis() + " ms (is it stopped or stuck? see"
+          + " 'bin/memoryd status'); a write sent may still be recorded: check with 'history' before retrying");
+    }
   }
 
   /** The connection failed before the request's first byte left: nothing was sent (e.g. the daemon closed it). */

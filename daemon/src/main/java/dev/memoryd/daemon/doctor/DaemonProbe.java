@@ -2,11 +2,6 @@ package dev.memoryd.daemon.doctor;
 
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,18 +37,14 @@ public final class DaemonProbe {
     if (!Files.exists(socket)) {
       return new NotServing();
     }
-    try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-      try {
-        ch.connect(UnixDomainSocketAddress.of(socket));
-      } catch (ConnectException e) {
-        return new StaleSocket(socket);
-      }
-      ByteBuffer req = ByteBuffer.wrap("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n".getBytes(StandardCharsets.UTF_8));
-      while (req.hasRemaining()) {
-        ch.write(req);
-      }
-      String line = new java.io.BufferedReader(new java.io.InputStreamReader(Channels.newInputStream(ch),
-          StandardCharsets.UTF_8)).readLine();
+    dev.memoryd.daemon.client.SocketClient c;
+    try {
+      c = dev.memoryd.daemon.client.SocketClient.connect(socket, dev.memoryd.daemon.client.SocketClient.commandTimeout());
+    } catch (ConnectException e) {
+      return new StaleSocket(socket);
+    }
+    try (c) {
+      String line = c.raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
       if (line == null) {
         throw new IOException("the daemon on " + socket + " closed the connection without answering ping");
       }
