@@ -251,9 +251,7 @@ public final class Memoryd implements AutoCloseable {
   /** {@code sync}: fetch from {@code remote}, merge section by section, push (see {@link dev.memoryd.daemon.sync.Sync}). */
   public Outcome<com.fasterxml.jackson.databind.node.ObjectNode> sync(String remote,
       com.fasterxml.jackson.databind.JsonNode resolutions, String actor) throws IOException {
-    if (sync == null) {
-      throw new IllegalStateException("opened read-only");
-    }
+    servingOnly(sync);
     return sync.run(remote, resolutions, actor);
   }
 
@@ -310,9 +308,7 @@ public final class Memoryd implements AutoCloseable {
    * daemons; tests that script edits call {@link #captureNow} instead, or start it too).
    */
   public synchronized void startWatching() throws IOException {
-    if (writer == null) {
-      throw new IllegalStateException("opened read-only");
-    }
+    servingOnly(writer);
     if (watcher == null) {
       watcher = new dev.memoryd.daemon.watch.HumanWatcher(cfg.root(), writer, git, cfg.quiet(),
           cfg.rescanEvery(), cfg.clock());
@@ -327,9 +323,7 @@ public final class Memoryd implements AutoCloseable {
 
   /** Captures humans' edits of the given files (every memory file when empty) and their git commits now. */
   public CompletableFuture<WriteOutcome> captureNow(List<RepoPath> paths) throws IOException {
-    if (writer == null) {
-      throw new IllegalStateException("opened read-only");
-    }
+    servingOnly(writer);
     return paths.isEmpty() ? writer.captureAll() : writer.capture(paths);
   }
 
@@ -350,9 +344,7 @@ public final class Memoryd implements AutoCloseable {
    * the writer thread between batches, so files, ledger and branch are at rest.
    */
   public CompletableFuture<ReplayReport> replayVerify(java.util.function.LongConsumer progress) {
-    if (writer == null) {
-      throw new IllegalStateException("opened read-only");
-    }
+    servingOnly(writer);
     java.util.concurrent.Callable<ReplayReport> job = () -> {
       long t0 = System.nanoTime();
       dev.memoryd.daemon.write.LedgerReplay.ReplayState st = writer.replayFromEmpty(progress);
@@ -399,9 +391,7 @@ public final class Memoryd implements AutoCloseable {
 
   /** {@code replay --onto-latest} (see {@link WritePipeline#ontoLatest}); hashes use each line's key version. */
   public CompletableFuture<List<WritePipeline.OntoFile>> replayOntoLatest() {
-    if (writer == null) {
-      throw new IllegalStateException("opened read-only");
-    }
+    servingOnly(writer);
     KeyRing ring = KeyRing.loadExisting(cfg.keyFile());
     return writer.exclusive(() -> writer.ontoLatest(v -> {
       ContentHasher h = ring.hasVersion(v) ? ring.contentHasher(v) : hasher.get();
@@ -428,26 +418,17 @@ public final class Memoryd implements AutoCloseable {
 
   /** Proposals waiting for review (serving daemons only). */
   public dev.memoryd.daemon.proposals.ProposalBook proposals() {
-    if (proposals == null) {
-      throw new IllegalStateException("opened read-only");
-    }
-    return proposals;
+    return servingOnly(proposals);
   }
 
   /** The drift queue (serving daemons only). */
   public dev.memoryd.daemon.drift.DriftQueue drift() {
-    if (drift == null) {
-      throw new IllegalStateException("opened read-only");
-    }
-    return drift;
+    return servingOnly(drift);
   }
 
   /** File references reconciled against Git history (serving daemons only). */
   public dev.memoryd.daemon.refs.RefStore refs() {
-    if (refs == null) {
-      throw new IllegalStateException("opened read-only");
-    }
-    return refs;
+    return servingOnly(refs);
   }
 
   /** A readable unified diff from a file's recorded text (the branch head's) to the given text. */
@@ -600,9 +581,7 @@ public final class Memoryd implements AutoCloseable {
   }
 
   public CompletableFuture<WriteOutcome> write(WriteRequest req) {
-    if (writer == null) {
-      throw new IllegalStateException("opened read-only");
-    }
+    servingOnly(writer);
     return writer.submit(req);
   }
 
@@ -617,10 +596,7 @@ public final class Memoryd implements AutoCloseable {
 
   /** Branches: create, list, delete, merge, and their writers (serving daemons only). */
   public dev.memoryd.daemon.branch.Branches branches() {
-    if (branches == null) {
-      throw new IllegalStateException("opened read-only");
-    }
-    return branches;
+    return servingOnly(branches);
   }
 
   /**
@@ -650,9 +626,7 @@ public final class Memoryd implements AutoCloseable {
    * retirement point; every later line is signed with the new key.
    */
   public synchronized CompletableFuture<WriteOutcome> rotateKey(String actor) {
-    if (writer == null) {
-      throw new IllegalStateException("opened read-only");
-    }
+    servingOnly(writer);
     int retiring = KeyRing.loadExisting(cfg.keyFile()).current();
     KeyRing next = KeyRing.rotate(cfg.keyFile(), cfg.random());
     return writer.submit(WriteRequest.of(new KeyRotate(retiring, next.current(), next, hasher),
@@ -683,10 +657,7 @@ public final class Memoryd implements AutoCloseable {
 
   /** The SLIP relay (serving daemons only). */
   public dev.memoryd.daemon.slip.SlipRelay slip() {
-    if (slip == null) {
-      throw new IllegalStateException("opened read-only");
-    }
-    return slip;
+    return servingOnly(slip);
   }
 
   /** Generic slices: create, append rows, list with staleness. Listing works read-only too. */
@@ -696,10 +667,7 @@ public final class Memoryd implements AutoCloseable {
 
   /** Full-text search over memory sections and slices (serving daemons only). */
   public dev.memoryd.daemon.search.SearchIndex search() {
-    if (search == null) {
-      throw new IllegalStateException("opened read-only");
-    }
-    return search;
+    return servingOnly(search);
   }
 
   /**
@@ -724,18 +692,12 @@ public final class Memoryd implements AutoCloseable {
 
   /** The substrate: declare, scope, traverse (serving daemons only). */
   public dev.memoryd.daemon.substrate.ChunkStore chunks() {
-    if (chunks == null) {
-      throw new IllegalStateException("opened read-only");
-    }
-    return chunks;
+    return servingOnly(chunks);
   }
 
   /** Stored conversations and context selection (serving daemons only). */
   public dev.memoryd.daemon.conversation.ConversationStore conversations() {
-    if (conversations == null) {
-      throw new IllegalStateException("opened read-only");
-    }
-    return conversations;
+    return servingOnly(conversations);
   }
 
   /** The current content hasher; a read-only root loads the key file the first time a hash is asked for. */
@@ -1043,5 +1005,13 @@ public final class Memoryd implements AutoCloseable {
       ledger.close();
     }
     git.close();
+  }
+
+  /** {@code part}, which a read-only opening leaves null: what only a serving daemon has. */
+  private static <T> T servingOnly(T part) {
+    if (part == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return part;
   }
 }
