@@ -665,6 +665,11 @@ public final class Memoryd implements AutoCloseable {
     return slices;
   }
 
+  /** Routine slices compiled to markdown; works read-only too. */
+  public dev.memoryd.daemon.slices.Routines routines() {
+    return new dev.memoryd.daemon.slices.Routines(slices, cfg.root());
+  }
+
   /** Full-text search over memory sections and slices (serving daemons only). */
   public dev.memoryd.daemon.search.SearchIndex search() {
     return servingOnly(search);

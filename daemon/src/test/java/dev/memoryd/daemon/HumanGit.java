@@ -52,11 +52,13 @@ final class HumanGit {
 
     /**
      * The command failed only because a lock was taken: the index ({@code index.lock}: File
-     * exists) or a ref ({@code cannot lock ref}). Nothing changed, the human runs it again.
+     * exists), a ref ({@code cannot lock ref}), or git's own {@code gc.pid} (a {@code git gc}
+     * while the automatic gc an earlier command started in the background still runs). Nothing
+     * changed, the human runs it again.
      */
     boolean lockBusy() {
       return exit != 0 && (out.contains("index.lock': File exists") || out.contains("cannot lock ref")
-          || out.contains(".lock': File exists") || silentStashRefresh());
+          || out.contains(".lock': File exists") || out.contains("gc is already running") || silentStashRefresh());
     }
 
     /**

@@ -47,6 +47,11 @@ final class SlicesRpc implements Namespace {
       return o;
     });
     r.put("slices.rows", this::rows);
+    r.put("routine.compile", p -> {
+      only(p, "id", "depth");
+      int depth = p.has("depth") ? Params.intParam(p, "depth", 1, 32) : dev.memoryd.grammar.slices.RoutineCompiler.DEFAULT_DEPTH;
+      return F.objectNode().put("markdown", unwrap(svc.routines().compile(str(p, "id", true), depth)));
+    });
     r.put("append_row", p -> {
       only(p, "id", "row", "actor");
       WriteOutcome.Committed c = (WriteOutcome.Committed) await(svc.slices().appendRow(str(p, "id", true),
