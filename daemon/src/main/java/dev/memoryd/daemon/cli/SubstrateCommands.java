@@ -23,11 +23,18 @@ final class SubstrateCommands {
     @Option(names = "--file", description = "read the declaration from this file instead of stdin")
     Path file;
 
+    @picocli.CommandLine.Mixin
+    ProvenanceOptions provenance = new ProvenanceOptions();
+
     @Override
     public Integer call() throws IOException {
       String text = file != null ? Files.readString(file, StandardCharsets.UTF_8)
           : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
-      return out.call(config(), "declare", JsonRpc.MAPPER.readTree(text));
+      com.fasterxml.jackson.databind.JsonNode decl = JsonRpc.MAPPER.readTree(text);
+      if (decl instanceof ObjectNode o) {
+        provenance.addTo(o);
+      }
+      return out.call(config(), "declare", decl);
     }
   }
 

@@ -305,6 +305,12 @@ public final class ChunkStore implements Consumer<List<Event>> {
    * with {@code invalid_request} naming the field; spec failures with {@code spec_violation}.
    */
   public Submitted declare(JsonNode chunks, JsonNode placements, JsonNode removals, String rationale, String actor) {
+    return declare(chunks, placements, removals, rationale, actor, null);
+  }
+
+  /** As {@link #declare(JsonNode, JsonNode, JsonNode, String, String)}, recording {@code provenance} (null: none). */
+  public Submitted declare(JsonNode chunks, JsonNode placements, JsonNode removals, String rationale, String actor,
+      dev.memoryd.daemon.write.Provenance provenance) {
     DeclarationCodec.Parse p = DeclarationCodec.parse(chunks, placements, removals, () -> ids.next().value());
     if (p instanceof DeclarationCodec.Parse.Invalid inv) {
       return new Submitted(List.of(), CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1,
@@ -318,7 +324,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
       }
     }
     return new Submitted(created, writer.submit(WriteRequest.of(new DeclareMutation(writerGraph, d, this::awaitPublished),
-        rationale == null ? "declare" : rationale, actor)));
+        rationale == null ? "declare" : rationale, actor).withProvenance(provenance)));
   }
 
   /** A {@code scope} read: the chunks on every scope and on none of {@code minus}; a page from the tail. */
