@@ -23,7 +23,10 @@ import dev.memoryd.daemon.substrate.ChunkStore;
 import dev.memoryd.daemon.write.Provenance;
 import dev.memoryd.daemon.write.WriteOutcome;
 
-/** The {@code substrate} group: the chunk graph ({@code declare}, {@code scope}, {@code traverse}). */
+/**
+ * The {@code substrate} group: the chunk graph ({@code declare}, {@code scope}, {@code traverse})
+ * and derived chunks' staleness ({@code stale}).
+ */
 final class SubstrateRpc implements Namespace {
   private final Memoryd svc;
   private final ReadPoint points;
@@ -49,6 +52,12 @@ final class SubstrateRpc implements Namespace {
       int depth = p.has("depth") ? intParam(p, "depth", 1, 5) : 1;
       int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 1000;
       return unwrap(svc.chunks().traverse(str(p, "from", true), depth, at, limit));
+    });
+    r.put("stale", p -> {
+      only(p, "scope", "branch", "at", "limit");
+      String at = points.at(p);
+      int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 100;
+      return unwrap(svc.chunks().stale(str(p, "scope", true), at, limit));
     });
     return r;
   }
