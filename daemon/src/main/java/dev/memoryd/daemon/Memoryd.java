@@ -105,7 +105,8 @@ public final class Memoryd implements AutoCloseable {
           + "; create one with 'memoryd init --root " + cfg.root() + "'");
     }
     try {
-      this.settings = RootSettings.load(cfg.root());
+      // Only a serving daemon records anything the settings decide; reads and checks never fail on them.
+      this.settings = mode == Mode.SERVE ? RootSettings.load(cfg.root()) : null;
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException(cfg.root() + ": " + e.getMessage(), e);
     }
@@ -575,8 +576,11 @@ public final class Memoryd implements AutoCloseable {
     return did;
   }
 
-  /** The root's own settings ({@link RootSettings#FILE}), as read when it was opened. */
+  /** The root's own settings ({@link RootSettings#FILE}), as read when the daemon started (serving daemons only). */
   public RootSettings settings() {
+    if (settings == null) {
+      throw new IllegalStateException("the root's settings are read by a serving daemon only");
+    }
     return settings;
   }
 

@@ -121,6 +121,16 @@ class ProvenanceTest {
   }
 
   @Test
+  void anIntegralConfidence_replaysToTheSameRowBytes() throws Exception {
+    serve("provenance: true\n");
+    String id = jsonlSlice();
+    assertTrue(appendRow(id, "r1", "certain", ",\"confidence\":1").has("result"));
+    assertTrue(appendRow(id, "r2", "unsure", ",\"confidence\":0.0005").has("result"));
+    JsonNode replay = root.call("replay", "{\"verify\":true}").get("result");
+    assertTrue(replay.get("ok").asBoolean(), "the ledger's canonical numbers replay to the row's: " + replay);
+  }
+
+  @Test
   void anUnknownSource_isRefusedNamingSource_andRecordsNothing() throws Exception {
     serve("provenance: true\n");
     String before = root.file(CRITIC);
@@ -205,6 +215,19 @@ class ProvenanceTest {
         .getMessage().contains("unknown setting 'provenence'"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> RootSettings.parse("provenance: yes please\n"))
         .getMessage().contains("'provenance' must be a boolean"));
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void serve_withABadSettingsFile_refusesToStartNamingTheKey_whileReadsStillWork() throws Exception {
+    root = new TestRoot(tmp);
+    Files.writeString(root.dir.resolve(RootSettings.FILE), "provenence: true\n");
+    Cli.Run serve = Cli.run(root.cliArgs("serve"));
+    assertEquals(1, serve.code(), serve.toString());
+    assertTrue(serve.err().contains("unknown setting 'provenence'"), serve.err());
+    assertFalse(Files.exists(root.cfg.socket()), "no daemon started");
+    Cli.Run lint = Cli.run(root.cliArgs("lint"));
+    assertEquals(0, lint.code(), "reads and checks do not need the settings: " + lint);
   }
 
   @Test

@@ -40,7 +40,13 @@ public record Provenance(String agent, String session, String source, Double con
       o.put("source", source);
     }
     if (confidence != null) {
-      o.put("confidence", confidence);
+      // An integral value as an integer: the ledger's RFC 8785 form writes 1.0 as 1, which replay
+      // reads back as an integer, so a row holding 1.0 would not replay to its own bytes.
+      if (confidence == Math.rint(confidence)) {
+        o.put("confidence", confidence.longValue());
+      } else {
+        o.put("confidence", confidence);
+      }
     }
     if (context != null) {
       o.put("context", context);
