@@ -133,7 +133,10 @@ class DerivedDataTest extends ServedRootTest {
     String summary = summarize(f.get("p"), "0123456789abcdef0123456789abcdef01234567");
     JsonNode c = inScope("summaries/opus-4.6", summary);
     assertTrue(c.get("stale").asBoolean(), c.toString());
-    assertTrue(c.get("stale_reason").asText().contains("names no commit"), c.toString());
+    assertTrue(c.get("stale_reason").asText().contains("not the id of a commit"), c.toString());
+    String byName = summarize(f.get("p"), "main");
+    JsonNode named = inScope("summaries/opus-4.6", byName);
+    assertTrue(named.get("stale").asBoolean(), "a branch name moves with the branch, so it pins nothing: " + named);
     JsonNode t = ok("traverse", "{'from':'summaries/opus-4.6'}");
     JsonNode viaTraverse = t.get("chunks").get(0);
     assertEquals(summary, viaTraverse.get("id").asText(), t.toString());

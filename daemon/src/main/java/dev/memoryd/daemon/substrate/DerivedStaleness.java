@@ -47,8 +47,9 @@ import dev.memoryd.grammar.substrate.Placement;
  * <p>A declared chunk is its own file, so a commit that touches the file changed it. A memory
  * chunk shares its file with others (a part and its sections), so a commit that touches a memory
  * file counts only when the derived records of the counted chunks differ from its parent's.
- * A {@code source_commit} that names no commit, or one outside the history of the commit read,
- * makes the chunk stale with a reason: nothing says the scope is as it was.
+ * A {@code source_commit} that is not a commit id (7 to 40 lowercase hex digits) of this repository,
+ * or one outside the history of the commit read, makes the chunk stale with a reason: nothing
+ * says the scope is as it was.
  *
  * <p>One instance serves one read (it memoizes per source commit and scopes); not thread-safe.
  */
@@ -84,6 +85,8 @@ final class DerivedStaleness {
   interface GraphAt {
     ChunkGraph at(ObjectId commit) throws IOException;
   }
+
+  private static final java.util.regex.Pattern COMMIT_ID = java.util.regex.Pattern.compile("[0-9a-f]{7,40}");
 
   private final GitStore git;
   private final GraphAt graphAt;
@@ -123,9 +126,10 @@ final class DerivedStaleness {
   }
 
   private Verdict judge(ChunkGraph g, ObjectId read, String self, String sc, List<String> sources) throws IOException {
-    Optional<ObjectId> from = git.resolve(sc);
+    // A commit id only: a branch name or HEAD~1 would move with the branch and never be stale.
+    Optional<ObjectId> from = COMMIT_ID.matcher(sc).matches() ? git.resolve(sc) : Optional.empty();
     if (from.isEmpty()) {
-      return new Verdict(sc, sources, true, List.of(), 0, "source_commit names no commit of this repository");
+      return new Verdict(sc, sources, true, List.of(), 0, "source_commit is not the id of a commit of this repository");
     }
     if (read == null || !git.isAncestor(from.get(), read)) {
       return new Verdict(sc, sources, true, List.of(), 0, "source_commit is not in the history of the commit read");
