@@ -177,7 +177,7 @@ class ProvenanceTest {
   }
 
   @Test
-  void declare_andSliceCreate_recordProvenanceInTheirEvents() throws Exception {
+  void declare_sliceCreate_andConversationAppend_recordProvenanceInTheirEvents() throws Exception {
     serve("provenance: true\n");
     JsonNode d = root.call("declare", "{\"actor\":\"planner\",\"source\":\"observation\",\"chunks\":[{\"ref\":\"a\","
         + "\"name\":\"turing\",\"body\":{\"text\":\"Alan Turing\"}}]}");
@@ -189,6 +189,14 @@ class ProvenanceTest {
     JsonNode s = root.call("slices.create", "{\"source\":\"inference\",\"slice\":{\"kind\":\"context\",\"title\":\"T\","
         + "\"summary\":\"S.\",\"body\":{\"type\":\"jsonl\"}}}");
     assertEquals("inference", history(s.get("result").get("path").asText()).get(0).at("/payload/provenance/source").asText());
+    JsonNode c = root.call("conversation.append", "{\"session_id\":\"s1\",\"source\":\"user-statement\",\"turns\":[{"
+        + "\"id\":\"00000000-0000-4000-8000-000000000001\",\"role\":\"user\",\"phase\":\"planning\",\"salience\":0.5,"
+        + "\"trajectory_depth\":0,\"trajectory_sibling_order\":0,\"trajectory_homogeneity\":0.5,\"trajectory_temporal\":0.5,"
+        + "\"trajectory_complexity\":1.0,\"created_at\":\"2026-01-01T00:00:00Z\"}]}");
+    assertTrue(c.has("result"), c.toString());
+    JsonNode cp = history(c.get("result").get("path").asText()).get(0).path("payload").path("provenance");
+    assertEquals("s1", cp.path("session").asText(), "the conversation's session is the provenance session: " + cp);
+    assertEquals("user-statement", cp.path("source").asText());
   }
 
   @Test

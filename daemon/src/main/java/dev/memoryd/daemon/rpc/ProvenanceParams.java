@@ -69,10 +69,10 @@ final class ProvenanceParams {
     return new BadRequest(new Failure(ErrorReason.INVALID_REQUEST, message, Map.of("field", field)));
   }
 
-  /** {@code only}'s allowed names plus {@link #NAMES}. */
+  /** {@code only}'s allowed names plus those of {@link #NAMES} not among them. */
   static String[] with(String... names) {
-    String[] out = java.util.Arrays.copyOf(names, names.length + NAMES.length);
-    System.arraycopy(NAMES, 0, out, names.length, NAMES.length);
-    return out;
+    java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>(java.util.List.of(names));
+    out.addAll(java.util.List.of(NAMES));
+    return out.toArray(String[]::new);
   }
 }
