@@ -81,6 +81,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.branch.Branches branches; // null when read-only
   private final dev.memoryd.daemon.sync.Sync sync; // null when read-only
   private final Instant started;
+  private final RootSettings settings;
   private final Linter linter = new Linter();
   private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Memoryd.class.getName());
 
@@ -102,6 +103,12 @@ public final class Memoryd implements AutoCloseable {
     if (!Files.isDirectory(cfg.root().resolve(".git"))) {
       throw new IllegalStateException("no memory repository at " + cfg.root()
           + "; create one with 'memoryd init --root " + cfg.root() + "'");
+    }
+    try {
+      // Only a serving daemon records anything the settings decide; reads and checks never fail on them.
+      this.settings = mode == Mode.SERVE ? RootSettings.load(cfg.root()) : null;
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException(cfg.root() + ": " + e.getMessage(), e);
     }
     // Only 'init' and 'serve' make a key (see createKeyIfMissing): a key made here would sign
     // nothing this root's ledger holds, and a later serve would write with it.
@@ -550,6 +557,14 @@ public final class Memoryd implements AutoCloseable {
     return did;
   }
 
+  /** The root's own settings ({@link RootSettings#FILE}), as read when the daemon started (serving daemons only). */
+  public RootSettings settings() {
+    if (settings == null) {
+      throw new IllegalStateException("the root's settings are read by a serving daemon only");
+    }
+    return settings;
+  }
+
   public MemorydConfig config() {
     return cfg;
   }
@@ -679,7 +694,7 @@ public final class Memoryd implements AutoCloseable {
    * {@code search} as of a commit ({@code at}: a commit id, or the head of a branch that is not
    * checked out): the commit's memory files and slices, indexed for this query alone. Read-only.
    */
-  public Outcome<List<ObjectNode>> searchAt(String q, int limit, String branch, String at)
+  public Outcome<List<ObjectNode>> searchAt(String q, int limit, String branch, String at, String source)
       throws IOException, dev.memoryd.daemon.search.SearchIndex.BadQuery, InterruptedException {
     Optional<ObjectId> c = git.resolve(at);
     if (c.isEmpty()) {
@@ -692,7 +707,7 @@ public final class Memoryd implements AutoCloseable {
       }
     }
     return Outcome.ok(dev.memoryd.daemon.search.SearchIndex.searchSnapshot(files, branch == null ? cfg.branch() : branch,
-        cfg.halfLife(), q, limit, cfg.clock().instant()));
+        cfg.halfLife(), q, limit, cfg.clock().instant(), source));
   }
 
   /** The substrate: declare, scope, traverse (serving daemons only). */

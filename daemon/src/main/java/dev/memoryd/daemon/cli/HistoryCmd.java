@@ -15,7 +15,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code memoryd history <path>}: the socket method {@code history}. Prints one event a line,
- * newest first ({@code ts  op  section  actor  event_id}, then the rationale indented); exit 0
+ * newest first ({@code ts  op  section  actor  event_id}, then the rationale and, when recorded, the
+ * provenance indented); exit 0
  * also when the file has no recorded event (said on stderr), 1 when the daemon refuses.
  */
 @Command(name = "history", description = "Recorded events of one memory file (or one section), newest first (needs the daemon).")
@@ -55,6 +56,13 @@ final class HistoryCmd extends Main.Printing implements Callable<Integer> {
             + e.path("section_anchor").asText("-") + "  " + e.path("actor").asText() + "  " + e.path("event_id").asText());
         if (e.path("rationale").isTextual()) {
           System.out.println("    " + e.get("rationale").asText().replace("\n", "\n    "));
+        }
+        JsonNode prov = e.path("payload").path("provenance");
+        if (prov.isObject()) {
+          StringBuilder sb = new StringBuilder("    provenance:");
+          prov.fields().forEachRemaining(f -> sb.append(' ').append(f.getKey()).append('=')
+              .append(f.getValue().isTextual() ? f.getValue().asText() : f.getValue().toString()));
+          System.out.println(sb);
         }
       }
       return Main.OK;

@@ -44,7 +44,7 @@ import picocli.CommandLine.Parameters;
     description = "Git-backed, file-first memory daemon for AI agents.",
     subcommands = {CommandLine.HelpCommand.class, Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
         Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Main.Explore.class, Main.SlicesCmd.class, Main.Search.class, SubstrateCommands.Declare.class,
-        SubstrateCommands.Scope.class, SubstrateCommands.Traverse.class, DriftCmd.class, ReplayCmd.class, ProposalsCmd.class, BranchCmd.class,
+        SubstrateCommands.Scope.class, SubstrateCommands.Traverse.class, SubstrateCommands.Stale.class, DriftCmd.class, ReplayCmd.class, ProposalsCmd.class, BranchCmd.class,
         RefsCmd.class, SyncCmd.Sync.class, SyncCmd.Clone.class, Bench.class,
         HistoryCmd.class, ResolveCmd.class, RoutineCmd.class, CaptureCmd.class, ConversationCmd.class, StatusCmd.class, DoctorCmd.class,
         dev.memoryd.daemon.mcp.McpCommand.class, dev.memoryd.daemon.console.ConsoleCommand.class})
@@ -237,6 +237,12 @@ public final class Main implements Runnable {
             + " branch checked out in its working tree)");
         return PROBLEMS;
       }
+      try {
+        dev.memoryd.daemon.RootSettings.load(cfg.root()); // a bad settings file: one clear line, not a trace
+      } catch (IllegalArgumentException e) {
+        System.err.println("memoryd: " + cfg.root() + ": " + e.getMessage());
+        return PROBLEMS;
+      }
       Daemon d;
       try {
         d = Daemon.start(cfg, !noWatch);
@@ -317,6 +323,9 @@ public final class Main implements Runnable {
     @Option(names = "--file", description = "read the declaration from this file instead of stdin")
     Path file;
 
+    @CommandLine.Mixin
+    ProvenanceOptions provenance = new ProvenanceOptions();
+
     @Override
     public Integer call() throws IOException {
       String text = file != null ? Files.readString(file, StandardCharsets.UTF_8)
@@ -332,6 +341,7 @@ public final class Main implements Runnable {
         System.err.println("memoryd: the declaration must be a JSON object {\"ops\": [...], \"rationale\": ...}");
         return USAGE;
       }
+      provenance.addTo((ObjectNode) decl);
       return out.call(config(), "write", decl);
     }
   }
@@ -618,10 +628,14 @@ public final class Main implements Runnable {
       @Parameters(index = "1", description = "the row as JSON")
       String row;
 
+      @CommandLine.Mixin
+      ProvenanceOptions provenance = new ProvenanceOptions();
+
       @Override
       public Integer call() throws IOException {
         ObjectNode params = JsonRpc.MAPPER.createObjectNode();
         params.put("id", id);
+        provenance.addTo(params);
         try {
           params.set("row", JsonRpc.MAPPER.readTree(row));
         } catch (JsonProcessingException e) {
@@ -642,11 +656,18 @@ public final class Main implements Runnable {
     @Option(names = "--limit", defaultValue = "10", description = "at most this many hits")
     int limit;
 
+    @Option(names = "--source", description = "only JSONL rows recorded with this provenance source"
+        + " (user-statement, inference, observation)")
+    String source;
+
     @Override
     public Integer call() throws IOException {
       ObjectNode params = JsonRpc.MAPPER.createObjectNode();
       params.put("q", q);
       params.put("limit", limit);
+      if (source != null) {
+        params.put("source", source);
+      }
       try (SocketClient c = connect(config())) {
         JsonNode reply = c.call("search", params);
         if (reply == null || reply.has("error")) {

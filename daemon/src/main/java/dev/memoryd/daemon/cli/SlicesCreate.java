@@ -42,6 +42,9 @@ final class SlicesCreate extends Main.Printing implements Callable<Integer> {
   @Option(names = "--actor", description = "who creates it (recorded as the event's actor; default: the daemon's)")
   String actor;
 
+  @picocli.CommandLine.Mixin
+  ProvenanceOptions provenance = new ProvenanceOptions();
+
   @Override
   public Integer call() throws IOException {
     JsonNode mapping;
@@ -63,6 +66,7 @@ final class SlicesCreate extends Main.Printing implements Callable<Integer> {
     if (actor != null) {
       p.put("actor", actor);
     }
+    provenance.addTo(p);
     try (SocketClient c = Main.connect(config())) {
       JsonNode reply = c.call("slices.create", p);
       if (out.on() || reply.has("error")) {

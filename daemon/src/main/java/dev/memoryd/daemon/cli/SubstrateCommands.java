@@ -23,11 +23,18 @@ final class SubstrateCommands {
     @Option(names = "--file", description = "read the declaration from this file instead of stdin")
     Path file;
 
+    @picocli.CommandLine.Mixin
+    ProvenanceOptions provenance = new ProvenanceOptions();
+
     @Override
     public Integer call() throws IOException {
       String text = file != null ? Files.readString(file, StandardCharsets.UTF_8)
           : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
-      return out.call(config(), "declare", JsonRpc.MAPPER.readTree(text));
+      com.fasterxml.jackson.databind.JsonNode decl = JsonRpc.MAPPER.readTree(text);
+      if (decl instanceof ObjectNode o) {
+        provenance.addTo(o);
+      }
+      return out.call(config(), "declare", decl);
     }
   }
 
@@ -84,6 +91,57 @@ final class SubstrateCommands {
         p.put("at", at);
       }
       return out.call(config(), "traverse", p);
+    }
+  }
+
+  /**
+   * {@code memoryd stale <scope>}: the socket method {@code stale}. Prints one stale derived chunk
+   * a line ({@code id  name  stale: N commit(s) since <source_commit>: <ids>}, or its reason); exit
+   * 0 when none is stale, 1 when some are (as lint does for problems) or the daemon refuses.
+   */
+  @Command(name = "stale", description = "Stale derived chunks (summaries, embeddings) under a derivation scope"
+      + " (exit 1 when some are stale).")
+  static final class Stale extends Main.Printing implements Callable<Integer> {
+    @Parameters(index = "0", description = "the derivation scope: a chunk id or a name path, e.g. summaries/opus-4.6")
+    String scope;
+
+    @Option(names = "--at", description = "judge as of this commit")
+    String at;
+
+    @Option(names = "--limit", description = "list at most this many (default 100)")
+    Integer limit;
+
+    @Override
+    public Integer call() throws IOException {
+      ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("scope", scope);
+      if (at != null) {
+        p.put("at", at);
+      }
+      if (limit != null) {
+        p.put("limit", limit);
+      }
+      try (dev.memoryd.daemon.client.SocketClient c = Main.connect(config())) {
+        com.fasterxml.jackson.databind.JsonNode reply = c.call("stale", p);
+        if (reply == null || reply.has("error")) {
+          return out.print(reply);
+        }
+        com.fasterxml.jackson.databind.JsonNode r = reply.get("result");
+        if (out.on()) {
+          out.print(reply);
+        } else {
+          for (com.fasterxml.jackson.databind.JsonNode x : r.get("stale")) {
+            List<String> ids = new java.util.ArrayList<>();
+            x.path("changed_since").forEach(id -> ids.add(id.asText().substring(0, 12)));
+            System.out.println(x.path("id").asText() + "  " + x.path("name").asText("-") + "  stale: "
+                + (x.has("stale_reason") ? x.get("stale_reason").asText()
+                    : x.path("changed_total").asInt(ids.size()) + " commit(s) since "
+                        + x.path("body").path("source_commit").asText() + ": " + String.join(" ", ids)));
+          }
+          System.err.println("memoryd: " + r.path("total").asInt() + " of " + r.path("derived").asInt()
+              + " derived chunk(s) under " + scope + " stale");
+        }
+        return r.path("total").asInt() > 0 ? Main.PROBLEMS : Main.OK;
+      }
     }
   }
 }

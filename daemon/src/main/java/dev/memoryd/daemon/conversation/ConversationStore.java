@@ -86,6 +86,13 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
    */
   public WriteOutcome append(String sessionId, JsonNode turnsJson, String actor)
       throws InterruptedException, ExecutionException {
+    return append(sessionId, turnsJson, actor, null);
+  }
+
+  /** As {@link #append(String, JsonNode, String)}, recording {@code provenance} (null: none) in its event. */
+  public WriteOutcome append(String sessionId, JsonNode turnsJson, String actor,
+      dev.memoryd.daemon.write.Provenance provenance)
+      throws InterruptedException, ExecutionException {
     if (sessionId == null || !SESSION.matcher(sessionId).matches()) {
       return refuse(ErrorReason.INVALID_REQUEST, "session_id must match " + SESSION.pattern());
     }
@@ -123,7 +130,7 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
         }
       }
       return writer.submit(WriteRequest.of(new Append(sessionId, sliceId, fresh, parsed, known),
-          null, actor)).get();
+          null, actor).withProvenance(provenance)).get();
     } finally {
       appends.unlock();
     }

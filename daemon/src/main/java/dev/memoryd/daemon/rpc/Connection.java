@@ -47,6 +47,7 @@ final class Connection {
   private final int maxLineBytes;
   private final Consumer<Connection> released;
   private final LineBuffer line;
+  private final String id = RequestContext.newConnectionId();
   private SelectionKey key;
 
   // guarded by this
@@ -194,7 +195,7 @@ final class Connection {
 
   private String handle(String text) {
     try {
-      return handler.apply(text).orElse(null);
+      return RequestContext.on(id, () -> handler.apply(text)).orElse(null);
     } catch (RuntimeException e) {
       // a handler bug: this client's connection ends, as a thread of its own would have
       LOG.log(Level.WARNING, "request handler failed; closing the connection", e);

@@ -40,10 +40,11 @@ final class ConversationRpc implements Namespace {
   }
 
   private JsonNode append(ObjectNode p) throws BadRequest {
-    only(p, "session_id", "turns", "actor");
+    only(p, ProvenanceParams.with("session_id", "turns", "actor"));
+    dev.memoryd.daemon.write.Provenance prov = ProvenanceParams.of(svc.settings().provenance(), p, null);
     WriteOutcome out;
     try {
-      out = svc.conversations().append(str(p, "session_id", true), p.get("turns"), str(p, "actor", false));
+      out = svc.conversations().append(str(p, "session_id", true), p.get("turns"), str(p, "actor", false), prov);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while waiting for the writer");
@@ -60,6 +61,9 @@ final class ConversationRpc implements Namespace {
     r.put("token", c.events().get(0).token());
     r.put("path", c.events().get(0).path());
     r.put("turns", p.get("turns").size());
+    if (prov != null) {
+      r.set("provenance", prov.toJson());
+    }
     return r;
   }
 

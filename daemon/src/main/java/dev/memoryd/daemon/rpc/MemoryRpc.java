@@ -103,18 +103,24 @@ final class MemoryRpc implements Namespace {
   }
 
   private JsonNode search(ObjectNode p) throws BadRequest, IOException {
-    only(p, "q", "limit", "branch", "at");
+    only(p, "q", "limit", "branch", "at", "source");
     String at = points.at(p);
+    String source = str(p, "source", false);
+    if (source != null && !dev.memoryd.daemon.write.Provenance.SOURCES.contains(source)) {
+      throw new BadRequest(new Failure(ErrorReason.INVALID_REQUEST, "parameter 'source' must be one of "
+          + String.join(", ", dev.memoryd.daemon.write.Provenance.SOURCES) + ", not '" + source + "'",
+          Map.of("field", "source")));
+    }
     int limit = p.has("limit") ? intParam(p, "limit", 1, 1000) : 10;
     try {
       ObjectNode r = F.objectNode();
       ArrayNode hits = r.putArray("hits");
       if (at != null) { // a past commit, or another branch's head: indexed for this query
-        unwrap(svc.searchAt(str(p, "q", true), limit, points.branch(p), at)).forEach(hits::add);
+        unwrap(svc.searchAt(str(p, "q", true), limit, points.branch(p), at, source)).forEach(hits::add);
         r.put("commit", at);
         return r;
       }
-      svc.search().search(str(p, "q", true), limit, svc.config().clock().instant()).forEach(hits::add);
+      svc.search().search(str(p, "q", true), limit, svc.config().clock().instant(), source).forEach(hits::add);
       return r;
     } catch (dev.memoryd.daemon.search.SearchIndex.BadQuery e) {
       throw new BadRequest(ErrorReason.INVALID_REQUEST, e.getMessage());
@@ -159,7 +165,9 @@ final class MemoryRpc implements Namespace {
   }
 
   private JsonNode write(ObjectNode p) throws BadRequest {
-    only(p, "ops", "rationale", "actor", "branch", "idempotency_key", "tool_call_id");
+    only(p, ProvenanceParams.with("ops", "rationale", "actor", "branch", "idempotency_key", "tool_call_id"));
+    dev.memoryd.daemon.write.Provenance prov = ProvenanceParams.of(svc.settings().provenance(), p,
+        str(p, "tool_call_id", false));
     String branch = points.branch(p);
     JsonNode opsNode = p.get("ops");
     if (opsNode == null || !opsNode.isArray() || opsNode.isEmpty()) {
@@ -190,7 +198,7 @@ final class MemoryRpc implements Namespace {
       throw new BadRequest(agentRule);
     }
     WriteRequest req = new WriteRequest(ops, rationale, str(p, "actor", false),
-        str(p, "idempotency_key", false), str(p, "tool_call_id", false));
+        str(p, "idempotency_key", false), str(p, "tool_call_id", false)).withProvenance(prov);
     WriteOutcome out;
     try {
       out = await(unwrap(svc.write(req, branch)));
@@ -224,6 +232,8 @@ final class MemoryRpc implements Namespace {
       }
       if (c.replayed()) {
         r.put("idempotent_replay", true);
+      } else if (prov != null) {
+        r.set("provenance", prov.toJson());
       }
     }
     return r;

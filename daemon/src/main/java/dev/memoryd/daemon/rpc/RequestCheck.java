@@ -21,7 +21,7 @@ import dev.memoryd.grammar.TextRules;
  *     (sent as a {@code \ud800} escape) has no UTF-8 form.</li>
  * <li>Every number is finite ({@code 1e400} reads as infinity, which JSON cannot write back).</li>
  * <li>The free text a write records beside its ops ({@code params.rationale}, {@code .actor},
- *     {@code .note}) holds no control character other than tab and newline
+ *     {@code .note}, and the provenance {@code .context} and {@code .session_id}) holds no control character other than tab and newline
  *     ({@link TextRules#notMemoryText}).</li>
  * </ul>
  *
@@ -31,7 +31,7 @@ import dev.memoryd.grammar.TextRules;
  */
 final class RequestCheck {
   /** Top-level params whose text lands in commit messages and ledger lines as free text. */
-  private static final Set<String> FREE_TEXT = Set.of("rationale", "actor", "note");
+  private static final Set<String> FREE_TEXT = Set.of("rationale", "actor", "note", "context", "session_id");
 
   private RequestCheck() {}
 

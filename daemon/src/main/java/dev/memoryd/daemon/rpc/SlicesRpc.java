@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.write.Provenance;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.grammar.slices.JsonlBody;
 import dev.memoryd.grammar.slices.SliceFile;
@@ -53,13 +54,17 @@ final class SlicesRpc implements Namespace {
       return F.objectNode().put("markdown", unwrap(svc.routines().compile(str(p, "id", true), depth)));
     });
     r.put("append_row", p -> {
-      only(p, "id", "row", "actor");
+      only(p, ProvenanceParams.with("id", "row", "actor"));
+      Provenance prov = ProvenanceParams.of(svc.settings().provenance(), p, null);
       WriteOutcome.Committed c = (WriteOutcome.Committed) await(svc.slices().appendRow(str(p, "id", true),
-          p.get("row"), str(p, "actor", false)));
+          p.get("row"), str(p, "actor", false), prov));
       ObjectNode o = F.objectNode();
       o.put("commit", c.commit());
       o.put("event_id", c.events().get(0).eventId());
       o.put("token", c.events().get(0).token());
+      if (prov != null) {
+        o.set("provenance", prov.toJson());
+      }
       return o;
     });
     return r;
@@ -78,19 +83,23 @@ final class SlicesRpc implements Namespace {
   }
 
   private JsonNode create(ObjectNode p) throws BadRequest {
-    only(p, "slice", "body", "actor");
+    only(p, ProvenanceParams.with("slice", "body", "actor"));
+    Provenance prov = ProvenanceParams.of(svc.settings().provenance(), p, null);
     JsonNode sl = p.get("slice");
     if (sl == null || !sl.isObject()) {
       throw new BadRequest(ErrorReason.INVALID_REQUEST, "slice must be an object (the slice: mapping)");
     }
     WriteOutcome.Committed c = (WriteOutcome.Committed) await(svc.slices().create((ObjectNode) sl,
-        str(p, "body", false), str(p, "actor", false)));
+        str(p, "body", false), str(p, "actor", false), prov));
     ObjectNode r = F.objectNode();
     String path = c.events().get(0).path();
     r.put("id", path.substring(".slices/".length(), path.length() - ".slice".length()));
     r.put("path", path);
     r.put("commit", c.commit());
     r.put("event_id", c.events().get(0).eventId());
+    if (prov != null) {
+      r.set("provenance", prov.toJson());
+    }
     return r;
   }
 

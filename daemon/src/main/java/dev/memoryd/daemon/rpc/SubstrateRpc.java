@@ -20,9 +20,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.substrate.ChunkStore;
+import dev.memoryd.daemon.write.Provenance;
 import dev.memoryd.daemon.write.WriteOutcome;
 
-/** The {@code substrate} group: the chunk graph ({@code declare}, {@code scope}, {@code traverse}). */
+/**
+ * The {@code substrate} group: the chunk graph ({@code declare}, {@code scope}, {@code traverse})
+ * and derived chunks' staleness ({@code stale}).
+ */
 final class SubstrateRpc implements Namespace {
   private final Memoryd svc;
   private final ReadPoint points;
@@ -49,14 +53,21 @@ final class SubstrateRpc implements Namespace {
       int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 1000;
       return unwrap(svc.chunks().traverse(str(p, "from", true), depth, at, limit));
     });
+    r.put("stale", p -> {
+      only(p, "scope", "branch", "at", "limit");
+      String at = points.at(p);
+      int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 100;
+      return unwrap(svc.chunks().stale(str(p, "scope", true), at, limit));
+    });
     return r;
   }
 
   private JsonNode declare(ObjectNode p) throws BadRequest {
-    only(p, "chunks", "placements", "removals", "rationale", "actor", "branch");
+    only(p, ProvenanceParams.with("chunks", "placements", "removals", "rationale", "actor", "branch"));
     points.checkedOutOnly(p, "declare");
+    Provenance prov = ProvenanceParams.of(svc.settings().provenance(), p, null);
     ChunkStore.Submitted s = svc.chunks().declare(p.get("chunks"), p.get("placements"),
-        p.get("removals"), str(p, "rationale", false), str(p, "actor", false));
+        p.get("removals"), str(p, "rationale", false), str(p, "actor", false), prov);
     WriteOutcome out = await(s.outcome());
     ObjectNode r = JsonNodeFactory.instance.objectNode();
     ArrayNode created = r.putArray("created");
@@ -77,6 +88,9 @@ final class SubstrateRpc implements Namespace {
     r.put("changed", true);
     ArrayNode paths = r.putArray("changed_paths");
     c.events().forEach(e -> paths.add(e.path()));
+    if (prov != null) {
+      r.set("provenance", prov.toJson());
+    }
     return r;
   }
 

@@ -117,9 +117,10 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
    * in-memory index, so it costs an indexing of those files per call.
    */
   public static List<ObjectNode> searchSnapshot(java.util.Map<String, String> files, String branch,
-      java.time.Duration halfLife, String q, int limit, Instant now) throws IOException, BadQuery, InterruptedException {
+      java.time.Duration halfLife, String q, int limit, Instant now, String source)
+      throws IOException, BadQuery, InterruptedException {
     try (SearchIndex s = new SearchIndex(null, branch, halfLife, new java.util.TreeMap<>(files))) {
-      return s.search(q, limit, now);
+      return s.search(q, limit, now, source);
     }
   }
 
@@ -218,10 +219,15 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
       StringBuilder all = new StringBuilder();
       slice.ifPresent(s -> all.append(s.path("summary").asText("")).append('\n'));
       String type = slice.map(s -> s.path("body").path("type").asText("")).orElse("");
+      java.util.Map<String, StringBuilder> bySource = new java.util.TreeMap<>();
       if (type.equals("jsonl") || type.equals("conversation")) {
         for (JsonlBody.Line l : JsonlBody.lines(sf.body())) {
           if (l.node() != null) {
             strings(l.node(), all);
+            String src = l.node().path("_meta").path("provenance").path("source").asText(null);
+            if (src != null && type.equals("jsonl")) {
+              strings(l.node(), bySource.computeIfAbsent(src, k -> new StringBuilder()));
+            }
           }
         }
         if (type.equals("jsonl")) {
@@ -231,8 +237,20 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
         all.append(sf.body()); // a pointer's payload is elsewhere and never read
       }
       writer.addDocument(doc(rel, id, title, null, null, all.toString(), updated, null));
+      for (java.util.Map.Entry<String, StringBuilder> e : bySource.entrySet()) {
+        // The rows of one provenance source, for a search filtered by it (and only then).
+        Document d = doc(rel, id, title, null, null, e.getValue().toString(), updated, null);
+        d.add(new StringField(SOURCE, e.getKey(), Field.Store.YES));
+        d.add(new StringField(BY_SOURCE, "1", Field.Store.NO));
+        writer.addDocument(d);
+      }
     }
   }
+
+  /** The provenance source of a document holding only the rows recorded with that source. */
+  private static final String SOURCE = "source";
+  /** Marks those documents, which an unfiltered search leaves out (their words are in the slice's own). */
+  private static final String BY_SOURCE = "by_source";
 
   /**
    * A substrate chunk: its name and every string value of its body. A removed chunk's tombstone
@@ -320,6 +338,17 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
   /** Ranked hits for a query in Lucene's classic syntax, each with its staleness as of {@code now}. */
   public List<ObjectNode> search(String q, int limit, Instant now)
       throws IOException, BadQuery, InterruptedException {
+    return search(q, limit, now, null);
+  }
+
+  /**
+   * As {@link #search(String, int, Instant)}; with {@code source} (not null), only JSONL rows whose
+   * {@code _meta.provenance.source} is {@code source} match, one hit per slice, and each hit says
+   * {@code source}. Memory sections and chunks keep their provenance in the ledger, not in their
+   * text, so a filtered search does not find them.
+   */
+  public List<ObjectNode> search(String q, int limit, Instant now, String source)
+      throws IOException, BadQuery, InterruptedException {
     try {
       updates.submit(this::drain).get(30, TimeUnit.SECONDS); // what was published before us, indexed first
     } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -337,6 +366,14 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
       throw new BadQuery("query too complex: " + e.getMessage().split("\n")[0]
           + " (use fewer wildcards or a shorter term)", e);
     }
+    org.apache.lucene.search.BooleanQuery.Builder b = new org.apache.lucene.search.BooleanQuery.Builder()
+        .add(query, org.apache.lucene.search.BooleanClause.Occur.MUST);
+    if (source == null) {
+      b.add(new org.apache.lucene.search.TermQuery(new Term(BY_SOURCE, "1")), org.apache.lucene.search.BooleanClause.Occur.MUST_NOT);
+    } else {
+      b.add(new org.apache.lucene.search.TermQuery(new Term(SOURCE, source)), org.apache.lucene.search.BooleanClause.Occur.FILTER);
+    }
+    query = b.build();
     searchers.maybeRefreshBlocking();
     IndexSearcher s = searchers.acquire();
     try {
@@ -357,6 +394,9 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
         o.put("slice_id", d.get("slice_id"));
         o.put("chunk", d.get("chunk"));
         o.put("title", d.get("title"));
+        if (d.get(SOURCE) != null) {
+          o.put("source", d.get(SOURCE));
+        }
         o.put("branch", branch);
         o.put("score", Math.round(sd.score * 1000) / 1000.0);
         String text = d.get("text");

@@ -27,6 +27,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.write.Mutation;
+import dev.memoryd.daemon.write.Provenance;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WritePipeline;
 import dev.memoryd.daemon.write.WriteRequest;
@@ -82,6 +83,11 @@ public final class SliceStore {
 
   /** Creates a slice; its id is assigned here. */
   public CompletableFuture<WriteOutcome> create(ObjectNode slice, String body, String actor) {
+    return create(slice, body, actor, null);
+  }
+
+  /** Creates a slice, recording {@code provenance} (null: none) in its event. */
+  public CompletableFuture<WriteOutcome> create(ObjectNode slice, String body, String actor, Provenance provenance) {
     ObjectNode s = slice.deepCopy();
     ObjectNode withId = JsonNodeFactory.instance.objectNode();
     withId.put("v", "1");
@@ -89,15 +95,33 @@ public final class SliceStore {
     s.remove("v");
     s.remove("id");
     withId.setAll(s);
-    return writer.submit(WriteRequest.of(new Create(withId, body == null ? "" : body), null, actor));
+    return writer.submit(WriteRequest.of(new Create(withId, body == null ? "" : body), null, actor)
+        .withProvenance(provenance));
   }
 
   public CompletableFuture<WriteOutcome> appendRow(String id, JsonNode row, String actor) {
+    return appendRow(id, row, actor, null);
+  }
+
+  /**
+   * Appends a row; with {@code provenance} (null: none) it becomes the row's
+   * {@code _meta.provenance} and its event's {@code payload.provenance} ({@link RowProvenance}).
+   */
+  public CompletableFuture<WriteOutcome> appendRow(String id, JsonNode row, String actor, Provenance provenance) {
     if (id == null || !ID.matcher(id).matches()) {
       return CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1,
           Failure.of(ErrorReason.INVALID_REQUEST, "id must match " + ID.pattern())));
     }
-    return writer.submit(WriteRequest.of(new AppendRow(id, row, maxBodyBytes), null, actor));
+    JsonNode stamped = row;
+    if (provenance != null) {
+      RowProvenance.Stamped s = RowProvenance.stamp(row, provenance);
+      if (s instanceof RowProvenance.Stamped.Refused r) {
+        return CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1, r.failure()));
+      }
+      stamped = ((RowProvenance.Stamped.Row) s).row();
+    }
+    return writer.submit(WriteRequest.of(new AppendRow(id, stamped, maxBodyBytes), null, actor)
+        .withProvenance(provenance));
   }
 
   /** A slice file's text from the working tree. */

@@ -305,6 +305,12 @@ public final class ChunkStore implements Consumer<List<Event>> {
    * with {@code invalid_request} naming the field; spec failures with {@code spec_violation}.
    */
   public Submitted declare(JsonNode chunks, JsonNode placements, JsonNode removals, String rationale, String actor) {
+    return declare(chunks, placements, removals, rationale, actor, null);
+  }
+
+  /** As {@link #declare(JsonNode, JsonNode, JsonNode, String, String)}, recording {@code provenance} (null: none). */
+  public Submitted declare(JsonNode chunks, JsonNode placements, JsonNode removals, String rationale, String actor,
+      dev.memoryd.daemon.write.Provenance provenance) {
     DeclarationCodec.Parse p = DeclarationCodec.parse(chunks, placements, removals, () -> ids.next().value());
     if (p instanceof DeclarationCodec.Parse.Invalid inv) {
       return new Submitted(List.of(), CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1,
@@ -318,7 +324,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
       }
     }
     return new Submitted(created, writer.submit(WriteRequest.of(new DeclareMutation(writerGraph, d, this::awaitPublished),
-        rationale == null ? "declare" : rationale, actor)));
+        rationale == null ? "declare" : rationale, actor).withProvenance(provenance)));
   }
 
   /** A {@code scope} read: the chunks on every scope and on none of {@code minus}; a page from the tail. */
@@ -351,8 +357,11 @@ public final class ChunkStore implements Consumer<List<Event>> {
       ArrayNode mn = r.putArray("minus");
       minus.forEach(s -> mn.add(ref(g.chunk(s))));
       ArrayNode out = r.putArray("chunks");
+      DerivedStaleness staleness = staleness();
       for (String id : ids.subList(start, end)) {
-        out.add(full(g, g.chunk(id)));
+        ObjectNode o = full(g, g.chunk(id));
+        judge(staleness, g, commit, g.chunk(id), o);
+        out.add(o);
       }
       return Outcome.ok(r);
     });
@@ -381,6 +390,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
       Set<String> seenScopes = new HashSet<>(Set.of(origin));
       List<String> frontier = List.of(origin);
       boolean truncated = false;
+      DerivedStaleness staleness = staleness();
       for (int level = 1; level <= depth && !frontier.isEmpty() && !truncated; level++) {
         List<String> next = new ArrayList<>();
         for (String s : frontier) {
@@ -396,6 +406,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
             }
             ObjectNode c = ref(g.chunk(m));
             c.put("depth", level);
+            judge(staleness, g, commit, g.chunk(m), c);
             chunks.add(c);
             for (Placement p : g.placementsOf(m)) {
               if (seenScopes.contains(p.scope()) && !connections.containsKey(p.scope())) {
@@ -427,7 +438,52 @@ public final class ChunkStore implements Consumer<List<Event>> {
   }
 
   private interface GraphRead {
-    Outcome<ObjectNode> apply(ChunkGraph g, String commit);
+    Outcome<ObjectNode> apply(ChunkGraph g, String commit) throws IOException;
+  }
+
+  /** A judge of derived chunks' staleness for one read. */
+  private DerivedStaleness staleness() {
+    return new DerivedStaleness(git, this::graphAt);
+  }
+
+  /** Adds a derived chunk's staleness to its JSON {@code o}; other chunks are left as they are. */
+  private static void judge(DerivedStaleness s, ChunkGraph g, String commit, Chunk c, ObjectNode o) throws IOException {
+    DerivedStaleness.Verdict v = s.of(g, commit == null ? null : ObjectId.fromString(commit), c);
+    if (v != null) {
+      v.writeTo(o);
+    }
+  }
+
+  /**
+   * The stale derived chunks under {@code under} (a derivation scope such as
+   * {@code summaries/opus-4.6}): every chunk placed on it or, transitively, on one of its
+   * instances, whose body carries {@code source_commit}, judged by {@link DerivedStaleness}.
+   */
+  public Outcome<ObjectNode> stale(String under, String at, int limit) throws IOException {
+    return read(at, (g, commit) -> {
+      List<String> start = new ArrayList<>();
+      Failure f = resolveAll(g, List.of(under), "scope", start);
+      if (f != null) {
+        return Outcome.fail(f);
+      }
+      ObjectNode r = F.objectNode();
+      r.put("branch", branch);
+      r.put("commit", commit);
+      r.set("scope", ref(g.chunk(start.get(0))));
+      StaleListing.Found found = StaleListing.under(g, start.get(0), staleness(),
+          commit == null ? null : ObjectId.fromString(commit), limit);
+      r.put("derived", found.derived());
+      r.put("total", found.stale().size() + found.more());
+      ArrayNode out = r.putArray("stale");
+      for (StaleListing.Item it : found.stale()) {
+        ObjectNode o = ref(it.chunk());
+        o.set("body", it.chunk().body());
+        it.verdict().writeTo(o);
+        out.add(o);
+      }
+      r.put("truncated", found.more() > 0);
+      return Outcome.ok(r);
+    });
   }
 
   private Outcome<ObjectNode> read(String at, GraphRead fn) throws IOException {
@@ -452,7 +508,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
   }
 
   /** The field as of a commit, from that commit's tree alone. */
-  private ChunkGraph graphAt(ObjectId commit) throws IOException {
+  ChunkGraph graphAt(ObjectId commit) throws IOException {
     synchronized (atCache) {
       ChunkGraph g = atCache.get(commit);
       if (g != null) {

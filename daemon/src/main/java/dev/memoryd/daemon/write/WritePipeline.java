@@ -1607,6 +1607,9 @@ public final class WritePipeline implements AutoCloseable {
       decl.put("id", declId);
       decl.put("index", i);
       decl.put("count", specs.size());
+      if (req.provenance() != null) {
+        payload.set("provenance", req.provenance().toJson());
+      }
       EntityRef ent = o.path() == null ? new EntityRef(null, null, null) : EntityRef.of(o.path());
       out.add(new EventDraft(eventId, now.toString(), branch.value(), req.actor(), ent.userId(),
           ent.entityType(), ent.entityId(), o.path() == null ? null : o.path().value(), o.op(),

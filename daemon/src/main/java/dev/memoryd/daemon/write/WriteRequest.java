@@ -6,7 +6,8 @@ import dev.memoryd.grammar.Op;
 
 /**
  * One declaration: applied together or not at all, recorded as one commit. Either grammar
- * {@code ops}, or one extension {@code mutation} (then {@code ops} is empty).
+ * {@code ops}, or one extension {@code mutation} (then {@code ops} is empty). {@code provenance},
+ * when not null, is recorded as {@code payload.provenance} of each of its events.
  */
 public record WriteRequest(
     List<Op> ops,
@@ -14,7 +15,8 @@ public record WriteRequest(
     String rationale,
     String actor,
     String idempotencyKey,
-    String toolCallId) {
+    String toolCallId,
+    Provenance provenance) {
   public WriteRequest {
     ops = List.copyOf(ops);
     actor = actor == null || actor.isBlank() ? "agent" : actor;
@@ -23,12 +25,22 @@ public record WriteRequest(
     }
   }
 
+  public WriteRequest(List<Op> ops, Mutation mutation, String rationale, String actor,
+      String idempotencyKey, String toolCallId) {
+    this(ops, mutation, rationale, actor, idempotencyKey, toolCallId, null);
+  }
+
   public WriteRequest(List<Op> ops, String rationale, String actor, String idempotencyKey,
       String toolCallId) {
-    this(ops, null, rationale, actor, idempotencyKey, toolCallId);
+    this(ops, null, rationale, actor, idempotencyKey, toolCallId, null);
   }
 
   public static WriteRequest of(Mutation m, String rationale, String actor) {
-    return new WriteRequest(List.of(), m, rationale, actor, null, null);
+    return new WriteRequest(List.of(), m, rationale, actor, null, null, null);
+  }
+
+  /** The same declaration, recording {@code p} (null: none) in its events. */
+  public WriteRequest withProvenance(Provenance p) {
+    return new WriteRequest(ops, mutation, rationale, actor, idempotencyKey, toolCallId, p);
   }
 }
