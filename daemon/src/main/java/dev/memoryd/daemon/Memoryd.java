@@ -76,6 +76,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.drift.DriftQueue drift; // null when read-only
   private final dev.memoryd.daemon.proposals.ProposalBook proposals; // null when read-only
   private final dev.memoryd.daemon.refs.RefStore refs; // null when read-only
+  private final dev.memoryd.daemon.history.SectionIndex sections; // null when read-only
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
   private final dev.memoryd.daemon.branch.Branches branches; // null when read-only
@@ -118,6 +119,7 @@ public final class Memoryd implements AutoCloseable {
       this.drift = null;
       this.proposals = null;
       this.refs = null;
+      this.sections = null;
       this.chunks = null;
       this.branches = null;
       this.sync = null;
@@ -219,6 +221,8 @@ public final class Memoryd implements AutoCloseable {
     proposals.load(chain.read(1));
     writer.addListener(proposals);
     this.refs = new dev.memoryd.daemon.refs.RefStore(writer, ids, cfg.root(), drift);
+    Chain own = ledger.chain(new BranchName(cfg.branch()).onReplica(git.replica()));
+    this.sections = new dev.memoryd.daemon.history.SectionIndex(own::head, own::read, cfg.segmentLines());
     dev.memoryd.daemon.branch.Branches.registerReplayers(writer);
     writer.setChains(b -> ledger.branches().contains(b) ? Optional.of(ledger.chain(b)) : Optional.empty());
     if (!serving) {
@@ -440,6 +444,14 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return drift;
+  }
+
+  /** Which events touched which section, for the checked-out branch's chain (not when opened read-only). */
+  public dev.memoryd.daemon.history.SectionIndex sections() {
+    if (sections == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return sections;
   }
 
   /** File references reconciled against Git history (serving daemons only). */

@@ -49,11 +49,13 @@ public final class ConsoleServer implements AutoCloseable {
   private final Sessions sessions;
   private final Guard guard;
   private final Routes routes;
+  private final LedgerStatus ledger;
   private final String base;
   private final Consumer<String> onLoginUrl;
 
   private ConsoleServer(HttpServer http, ExecutorService workers, LoginToken token, Sessions sessions, Guard guard,
-      Routes routes, String base, Consumer<String> onLoginUrl) {
+      Routes routes, String base, Consumer<String> onLoginUrl, LedgerStatus ledger) {
+    this.ledger = ledger;
     this.http = http;
     this.workers = workers;
     this.token = token;
@@ -75,6 +77,10 @@ public final class ConsoleServer implements AutoCloseable {
       throw new IllegalArgumentException("refusing to serve the console on " + o.bind().getHostAddress()
           + ": only 127.0.0.1 unless --bind names the address");
     }
+    // Headers and body go out as two writes: with Nagle's algorithm on, the body waits for the
+    // client's delayed ACK of the headers, about 40 ms on every response. Read once, when the JDK's
+    // server configuration is first loaded.
+    System.setProperty("sun.net.httpserver.nodelay", System.getProperty("sun.net.httpserver.nodelay", "true"));
     HttpServer http = HttpServer.create(new InetSocketAddress(o.bind(), o.port()), 16);
     int port = http.getAddress().getPort();
     Set<String> hosts = new LinkedHashSet<>();
@@ -86,7 +92,8 @@ public final class ConsoleServer implements AutoCloseable {
     LoginToken token = LoginToken.create(o.root().resolve(".memoryd").resolve("console.token"));
     Sessions sessions = new Sessions(port);
     Rpc rpc = new Rpc(o.root(), o.socket());
-    Routes routes = Routes.all(rpc, new Layout(o.root().toString(), o.actor()));
+    LedgerStatus ledger = new LedgerStatus(rpc, java.time.Clock.systemUTC());
+    Routes routes = Routes.all(rpc, new Layout(o.root().toString(), o.actor()), ledger);
     AtomicInteger n = new AtomicInteger();
     ExecutorService workers = Executors.newFixedThreadPool(4, r -> {
       Thread t = new Thread(r, "memoryd-console-" + n.incrementAndGet());
@@ -94,10 +101,11 @@ public final class ConsoleServer implements AutoCloseable {
       return t;
     });
     ConsoleServer s = new ConsoleServer(http, workers, token, sessions, new Guard(Set.copyOf(hosts), sessions), routes,
-        base, onLoginUrl);
+        base, onLoginUrl, ledger);
     http.createContext("/", s::handle);
     http.setExecutor(workers);
     http.start();
+    ledger.start();
     onLoginUrl.accept(s.loginUrl());
     return s;
   }
@@ -207,6 +215,7 @@ public final class ConsoleServer implements AutoCloseable {
   @Override
   public void close() throws IOException {
     http.stop(0);
+    ledger.close();
     workers.shutdownNow();
     token.delete();
   }

@@ -74,6 +74,64 @@ class ConsolePagesTest {
   }
 
   @Test
+  void theFilesPage_listsEveryMemoryFile_fiftyAPage_eachLinkingToItsPage() throws Exception {
+    root = new ConsoleRoot(tmp).serve();
+    StringBuilder ops = new StringBuilder();
+    for (int i = 0; i < 30; i++) {
+      ops.append(i == 0 ? "" : ",").append("{\"op\":\"create_entity\",\"user_id\":\"sam\",\"entity_type\":\"part\","
+          + "\"entity_id\":\"part-").append(i).append("\",\"title\":\"Part ").append(i).append("\"}");
+    }
+    root.ok("write", "{\"rationale\":\"many parts\",\"actor\":\"agent-7\",\"ops\":[" + ops + "]}");
+    java.util.List<String> all = new java.util.ArrayList<>();
+    root.ok("files", null).path("files").forEach(f -> all.add(f.asText()));
+    assertTrue(all.size() > 50, "more files than a page holds: " + all.size());
+    Browserless b = new Browserless(root);
+    b.login();
+    String first = b.get("/files").body();
+    String second = b.get("/files?page=2").body();
+    for (int i = 0; i < all.size(); i++) {
+      String link = "href=\"/file?path=" + all.get(i).replace("/", "%2F") + "\"";
+      assertEquals(i < 50, first.contains(link), all.get(i) + " on the first page");
+      assertEquals(i >= 50, second.contains(link), all.get(i) + " on the second page");
+    }
+    assertTrue(first.contains("page 1 of 2 (" + all.size() + " in all)") && first.contains("href=\"/files?page=2\""), first);
+    assertEquals(200, b.get("/file?path=" + all.get(all.size() - 1)).statusCode());
+  }
+
+  @Test
+  void aSectionsHistory_pagesFiftyEventsAPage_endingWithTheImport() throws Exception {
+    root = new ConsoleRoot(tmp).serve();
+    for (int i = 0; i < 52; i++) {
+      root.ok("write", "{\"rationale\":\"step " + i + "\",\"actor\":\"agent-7\",\"ops\":[{\"op\":\"replace_section\",\"path\":\""
+          + ConsoleRoot.YOUNG + "\",\"section\":\"Evolution\",\"content\":\"Version " + i + ".\"}]}");
+    }
+    Browserless b = new Browserless(root);
+    b.login();
+    String base = "/file/section?path=" + ConsoleRoot.YOUNG + "&section=evolution";
+    String first = b.get(base).body();
+    String second = b.get(base + "&page=2").body();
+    assertTrue(first.contains("step 51") && first.contains("step 2") && !first.contains("step 1<"), first);
+    assertTrue(first.contains("page 1 of 2 (53 in all)"), first);
+    assertTrue(second.contains("step 1<") && second.contains("step 0<") && second.contains("<td>human_edit</td>"), second);
+  }
+
+  @Test
+  void theLedgerPage_showsWhenItWasChecked_andVerifiesAgainOnRequest() throws Exception {
+    root = new ConsoleRoot(tmp).serve();
+    Browserless b = new Browserless(root);
+    b.login();
+    assertTrue(b.get("/").body().contains("lines, checked "));
+    root.ok("write", "{\"rationale\":\"one more\",\"actor\":\"agent-7\",\"ops\":[{\"op\":\"append_item\",\"path\":\""
+        + ConsoleRoot.YOUNG + "\",\"section\":\"Needs\",\"item\":\"Sleep\"}]}");
+    String head = root.ok("ping", null).path("head").asText();
+    long lines = root.ok("ledger.verify", null).path("lines").asLong();
+    HttpResponse<String> now = b.post("/ledger/verify", form("csrf", b.csrf("/ledger")));
+    assertEquals(200, now.statusCode());
+    assertTrue(now.body().contains("Every chain verifies: " + lines + " lines.") && now.body().contains(head), now.body());
+    assertEquals(405, b.get("/ledger/verify").statusCode());
+  }
+
+  @Test
   void withoutActor_decisionsAreRecordedAsTheRootsGitIdentity() throws Exception {
     root = new ConsoleRoot(tmp);
     root.git("config", "user.name", "Sam Example");
