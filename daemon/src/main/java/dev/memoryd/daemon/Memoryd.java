@@ -77,6 +77,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.proposals.ProposalBook proposals; // null when read-only
   private final dev.memoryd.daemon.refs.RefStore refs; // null when read-only
   private final dev.memoryd.daemon.history.SectionIndex sections; // null when read-only
+  private final dev.memoryd.daemon.locks.SectionLocks locks; // null when read-only
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
   private final dev.memoryd.daemon.branch.Branches branches; // null when read-only
@@ -120,6 +121,7 @@ public final class Memoryd implements AutoCloseable {
       this.proposals = null;
       this.refs = null;
       this.sections = null;
+      this.locks = null;
       this.chunks = null;
       this.branches = null;
       this.sync = null;
@@ -223,6 +225,7 @@ public final class Memoryd implements AutoCloseable {
     this.refs = new dev.memoryd.daemon.refs.RefStore(writer, ids, cfg.root(), drift);
     Chain own = ledger.chain(new BranchName(cfg.branch()).onReplica(git.replica()));
     this.sections = new dev.memoryd.daemon.history.SectionIndex(own::head, own::read, cfg.segmentLines());
+    this.locks = new dev.memoryd.daemon.locks.SectionLocks(writer);
     dev.memoryd.daemon.branch.Branches.registerReplayers(writer);
     writer.setChains(b -> ledger.branches().contains(b) ? Optional.of(ledger.chain(b)) : Optional.empty());
     if (!serving) {
@@ -452,6 +455,14 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return sections;
+  }
+
+  /** Users' section locks (not when opened read-only). */
+  public dev.memoryd.daemon.locks.SectionLocks locks() {
+    if (locks == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return locks;
   }
 
   /** File references reconciled against Git history (serving daemons only). */

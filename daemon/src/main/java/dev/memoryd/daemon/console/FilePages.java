@@ -16,10 +16,15 @@ final class FilePages {
   }
 
   Response file(Req r) {
-    String path = r.q("path", "");
+    String done = r.q("done", "");
+    return file(r, r.q("path", ""), 200, done.isEmpty() ? "" : Layout.notice("ok", done));
+  }
+
+  /** The file's page with {@code noticeHtml} on top, answered with {@code status}. */
+  Response file(Req r, String path, int status, String noticeHtml) {
     JsonNode f = rpc.get("sections.list", Rpc.params().put("path", path));
-    StringBuilder b = new StringBuilder("<p class=\"meta\">as of commit <code>").append(Html.text(f.path("commit").asText()))
-        .append("</code></p><nav class=\"toc\"><p>");
+    StringBuilder b = new StringBuilder(noticeHtml).append("<p class=\"meta\">as of commit <code>")
+        .append(Html.text(f.path("commit").asText())).append("</code></p><nav class=\"toc\"><p>");
     String sep = "";
     for (JsonNode s : f.path("sections")) {
       b.append(sep).append(Html.link("#" + s.path("anchor").asText(), s.path("name").asText()));
@@ -28,15 +33,19 @@ final class FilePages {
     b.append("</p></nav>");
     for (JsonNode s : f.path("sections")) {
       String anchor = s.path("anchor").asText();
+      boolean locked = s.path("locked").asBoolean();
       JsonNode last = s.path("last_change");
-      b.append("<section class=\"memory\" id=\"").append(Html.attr(anchor)).append("\"><h2>")
-          .append(Html.text(s.path("name").asText())).append("</h2>");
+      b.append("<section class=\"memory").append(locked ? " locked" : "").append("\" id=\"").append(Html.attr(anchor))
+          .append("\"><h2>").append(Html.text(s.path("name").asText()))
+          .append(locked ? " <span class=\"lock\" title=\"agents cannot change this section\">locked</span>" : "")
+          .append("</h2>");
       b.append("<p class=\"meta\">last change: ").append(last.isObject() ? Events.summary(last) : "none recorded")
           .append(" · ").append(Html.link("/file/section?path=" + Html.url(path) + "&section=" + Html.url(anchor), "history"))
-          .append("</p><pre class=\"content\">").append(Html.textWithTokens(s.path("content").asText()))
+          .append("</p>").append(LockForm.html(r, path, anchor, locked))
+          .append("<pre class=\"content\">").append(Html.textWithTokens(s.path("content").asText()))
           .append("</pre></section>");
     }
-    return Response.ok(layout.page(path, b.toString()));
+    return Response.html(status, layout.page(path, b.toString()));
   }
 
   Response section(Req r) {

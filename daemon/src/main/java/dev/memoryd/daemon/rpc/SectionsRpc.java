@@ -3,6 +3,7 @@ package dev.memoryd.daemon.rpc;
 import static dev.memoryd.daemon.rpc.Params.intParam;
 import static dev.memoryd.daemon.rpc.Params.only;
 import static dev.memoryd.daemon.rpc.Params.str;
+import static dev.memoryd.daemon.rpc.Replies.await;
 import static dev.memoryd.daemon.rpc.Replies.unwrap;
 
 import java.io.IOException;
@@ -18,6 +19,8 @@ import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.history.SectionBodies;
 import dev.memoryd.daemon.history.SectionIndex;
+import dev.memoryd.daemon.locks.SectionLocks;
+import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.ledger.Event;
 
 /**
@@ -44,6 +47,8 @@ final class SectionsRpc implements Namespace {
     Map<String, Handler> r = new LinkedHashMap<>();
     r.put("sections.list", this::list);
     r.put("sections.history", this::history);
+    r.put("sections.lock", p -> lock(p, true));
+    r.put("sections.unlock", p -> lock(p, false));
     return r;
   }
 
@@ -56,13 +61,31 @@ final class SectionsRpc implements Namespace {
     o.put("path", path);
     o.set("commit", file.get("commit"));
     Map<String, String> bodies = SectionBodies.of(file.path("content").asText());
+    java.util.Set<String> locked = SectionLocks.lockedIn(file.path("content").asText());
     ArrayNode out = o.putArray("sections");
     for (JsonNode s : file.path("sections")) {
       String anchor = s.path("anchor").asText();
       Event e = last.get(anchor);
       out.addObject().put("name", s.path("name").asText()).put("anchor", anchor).put("content", bodies.get(anchor))
+          .put("locked", locked.contains(anchor) || locked.contains(s.path("name").asText()))
           .set("last_change", e == null ? F.nullNode() : e.toJson());
     }
+    return o;
+  }
+
+  private JsonNode lock(ObjectNode p, boolean lock) throws BadRequest, IOException {
+    only(p, "path", "section", "actor", "rationale");
+    String path = str(p, "path", true);
+    WriteOutcome out = await(unwrap(svc.locks().set(path, str(p, "section", true), lock, str(p, "actor", true),
+        str(p, "rationale", false))));
+    ObjectNode o = F.objectNode();
+    o.put("changed", out instanceof WriteOutcome.Committed);
+    o.put("commit", out instanceof WriteOutcome.Committed c ? c.commit() : ((WriteOutcome.Unchanged) out).commit());
+    if (out instanceof WriteOutcome.Committed c) {
+      o.put("event_id", c.events().get(0).eventId());
+      o.put("token", c.events().get(0).token());
+    }
+    o.put("locked", lock);
     return o;
   }
 

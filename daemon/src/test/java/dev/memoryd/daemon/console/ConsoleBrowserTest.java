@@ -211,6 +211,30 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void aSectionIsLockedAndUnlocked_inTheBrowser_andAnAgentIsRefusedMeanwhile() throws Exception {
+    login();
+    open("/file?path=" + ConsoleRoot.CRITIC);
+    assertTrue(browser.driver.findElements(By.cssSelector("section.locked")).isEmpty());
+    String locked = submit("lock-role", "the role is mine to describe");
+    assertEquals("locked", browser.driver.findElement(By.cssSelector("section#role.locked h2 .lock")).getText());
+    assertEquals(1, browser.driver.findElements(By.cssSelector("section.locked")).size());
+    assertTrue(browser.driver.findElement(By.cssSelector("section#role")).getText().contains("section_lock by " + ConsoleRoot.ACTOR),
+        "the lock is the section's last change");
+    browser.screenshot("file-locked");
+    assertDecidedAsTheConsolesActor(locked, "the role is mine to describe");
+    assertTrue(root.file(ConsoleRoot.CRITIC).contains("    locked_sections: [role]\n"), root.file(ConsoleRoot.CRITIC));
+    JsonNode refused = root.call("write", "{\"rationale\":\"reframe\",\"actor\":\"agent-7\",\"ops\":[{\"op\":\"replace_section\","
+        + "\"path\":\"" + ConsoleRoot.CRITIC + "\",\"section\":\"Role\",\"content\":\"Mine now.\"}]}");
+    assertEquals("section_locked", refused.at("/error/data/reason").asText(), refused.toString());
+
+    String unlocked = submit("unlock-role", "open again");
+    assertTrue(browser.driver.findElements(By.cssSelector("section.locked")).isEmpty());
+    assertDecidedAsTheConsolesActor(unlocked, "open again");
+    assertFalse(root.file(ConsoleRoot.CRITIC).contains("locked_sections"));
+    assertTrue(root.ok("replay", "{\"verify\":true}").path("ok").asBoolean());
+  }
+
+  @Test
   void anAgentsScriptInASection_isShownAsText_andNeverRuns() throws Exception {
     String script = "xylophone <script>document.title='owned';window.ownedByAgent=1</script>";
     JsonNode w = root.ok("write", "{\"rationale\":\"quote it\",\"actor\":\"agent-7\",\"ops\":[{\"op\":\"append_item\",\"path\":\""

@@ -132,6 +132,23 @@ class ConsolePagesTest {
   }
 
   @Test
+  void aLockByAConsoleDecidingAsAnAgent_isRefusedOnThePage_andChangesNothing() throws Exception {
+    root = new ConsoleRoot(tmp).startDaemon().startConsole("agent-7");
+    Browserless b = new Browserless(root);
+    b.login();
+    String before = root.file(ConsoleRoot.CRITIC);
+    String page = "/file?path=" + ConsoleRoot.CRITIC;
+    HttpResponse<String> r = b.post("/file/lock", form("path", ConsoleRoot.CRITIC, "section", "role", "action", "lock",
+        "note", "mine", "csrf", b.csrf(page)));
+    assertEquals(409, r.statusCode());
+    assertTrue(r.body().contains("sections.lock refused: prohibited: only a user locks or unlocks sections"), r.body());
+    assertTrue(r.body().contains("id=\"lock-role\""), "the file is shown again, unlocked");
+    assertEquals(before, root.file(ConsoleRoot.CRITIC));
+    assertEquals(400, b.post("/file/lock", form("path", ConsoleRoot.CRITIC, "section", "role", "action", "pin",
+        "csrf", b.csrf(page))).statusCode());
+  }
+
+  @Test
   void withoutActor_decisionsAreRecordedAsTheRootsGitIdentity() throws Exception {
     root = new ConsoleRoot(tmp);
     root.git("config", "user.name", "Sam Example");
