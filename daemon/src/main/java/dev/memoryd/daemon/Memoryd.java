@@ -78,6 +78,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.refs.RefStore refs; // null when read-only
   private final dev.memoryd.daemon.history.SectionIndex sections; // null when read-only
   private final dev.memoryd.daemon.locks.SectionLocks locks; // null when read-only
+  private final dev.memoryd.daemon.git.EventCommits eventCommits;
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
   private final dev.memoryd.daemon.branch.Branches branches; // null when read-only
@@ -110,6 +111,7 @@ public final class Memoryd implements AutoCloseable {
     this.keys = mode == Mode.READ ? null : KeyRing.loadExisting(cfg.keyFile());
     this.hasher = new java.util.concurrent.atomic.AtomicReference<>(keys == null ? null : keys.contentHasher());
     this.git = GitStore.open(cfg.root(), cfg.branch());
+    this.eventCommits = new dev.memoryd.daemon.git.EventCommits(git.repository(), git::head);
     if (mode == Mode.READ) {
       this.ledger = null;
       this.writer = null;
@@ -967,6 +969,11 @@ public final class Memoryd implements AutoCloseable {
 
   private static String sectionName(Event e) {
     return e.payload() == null ? null : e.payload().path("op").path("section").asText(null);
+  }
+
+  /** The commit of the checked-out branch that carries event {@code eventId} (its {@code Memoryd-Event} trailer). */
+  public Optional<String> commitOf(String eventId) throws IOException {
+    return eventCommits.commitOf(eventId);
   }
 
   /** The event an {@code ev:} token names. */

@@ -52,6 +52,19 @@ final class LedgerPages {
     if (!path.isEmpty()) {
       b.append("<p>file: ").append(Events.fileLink(path, e.path("section_anchor").asText(""))).append("</p>");
     }
+    b.append("<p>commit: ").append(e.path("commit").isTextual()
+        ? "<code class=\"commit\">" + Html.text(e.path("commit").asText()) + "</code> (<code>git show "
+            + Html.text(e.path("commit").asText().substring(0, 12)) + "</code> in the root)"
+        : "none on this branch (another branch's or replica's event)").append("</p>");
+    if (!e.path("evidence_refs").isEmpty()) {
+      b.append("<p>evidence: ");
+      String sep = "";
+      for (JsonNode t : e.path("evidence_refs")) {
+        b.append(sep).append(Html.link("/event?token=" + Html.url(t.asText()), t.asText()));
+        sep = " · ";
+      }
+      b.append("</p>");
+    }
     b.append("<h2>Event</h2><pre>").append(Html.text(JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(e)))
         .append("</pre>");
     return Response.ok(layout.page("Event " + e.path("event_id").asText(), b.toString()));

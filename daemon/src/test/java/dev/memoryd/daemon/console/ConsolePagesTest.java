@@ -149,6 +149,24 @@ class ConsolePagesTest {
   }
 
   @Test
+  void anEventsPage_namesItsCommit_andLinksItsEvidence() throws Exception {
+    root = new ConsoleRoot(tmp).serve();
+    JsonNode cited = root.ok("write", "{\"rationale\":\"heard it\",\"actor\":\"agent-7\",\"ops\":[{\"op\":\"append_item\","
+        + "\"path\":\"" + ConsoleRoot.YOUNG + "\",\"section\":\"Needs\",\"item\":\"Quiet mornings\"}]}");
+    String evidence = cited.at("/events/0/token").asText();
+    JsonNode w = root.ok("write", "{\"rationale\":\"from the notes\",\"actor\":\"agent-7\",\"ops\":[{\"op\":\"append_item\","
+        + "\"path\":\"" + ConsoleRoot.YOUNG + "\",\"section\":\"Triggers\",\"item\":\"Early alarms\",\"evidence_refs\":[\""
+        + evidence + "\"]}]}");
+    Browserless b = new Browserless(root);
+    b.login();
+    String page = b.get("/event?token=" + w.at("/events/0/token").asText()).body();
+    assertTrue(page.contains("<code class=\"commit\">" + w.path("commit").asText() + "</code>"), page);
+    assertTrue(page.contains("evidence: <a href=\"/event?token=" + evidence.replace(":", "%3A") + "\">" + evidence + "</a>"), page);
+    String cause = b.get("/event?token=" + evidence).body();
+    assertTrue(cause.contains("<code class=\"commit\">" + cited.path("commit").asText() + "</code>"), cause);
+  }
+
+  @Test
   void withoutActor_decisionsAreRecordedAsTheRootsGitIdentity() throws Exception {
     root = new ConsoleRoot(tmp);
     root.git("config", "user.name", "Sam Example");
