@@ -57,12 +57,13 @@ final class FilePages {
         .put("offset", (page - 1) * Pager.SIZE).put("limit", Pager.SIZE));
     StringBuilder b = new StringBuilder("<p>").append(Events.fileLink(path, section)).append("</p><pre class=\"content\">")
         .append(Html.textWithTokens(sec.path("content").asText())).append("</pre><h2>History, newest first</h2>");
-    b.append("<table><thead><tr><th>when</th><th>op</th><th>actor</th><th>rationale</th><th>event</th></tr></thead><tbody>");
+    b.append("<table><thead><tr><th>when</th><th>op</th><th>actor</th><th>rationale</th><th>event</th><th></th></tr></thead><tbody>");
     for (JsonNode e : h.path("events")) {
       b.append("<tr><td>").append(Html.text(e.path("ts").asText())).append("</td><td>").append(Html.text(e.path("op").asText()))
           .append("</td><td>").append(Html.text(e.path("actor").asText())).append("</td><td>")
           .append(Html.textWithTokens(e.path("rationale").asText(""))).append("</td><td>").append(Events.link(e))
-          .append("</td></tr>");
+          .append("</td><td>").append(Html.link("/file/section/change?path=" + Html.url(path) + "&section=" + Html.url(section)
+              + "&token=" + Html.url(Events.token(e)), "diff")).append("</td></tr>");
     }
     b.append("</tbody></table>").append(Pager.links("/file/section?path=" + Html.url(path) + "&section=" + Html.url(section),
         page, h.path("total").asInt()));

@@ -33,6 +33,7 @@ final class Routes {
     r.gets.put("/files", new FilesPage(rpc, layout)::render);
     r.gets.put("/file", files::file);
     r.gets.put("/file/section", files::section);
+    r.gets.put("/file/section/change", new VersionDiffPage(rpc, layout)::render);
     r.posts.put("/file/lock", new LockForm(rpc, layout, files)::decide);
     r.gets.put("/search", new SearchPage(rpc, layout)::render);
     LedgerPages ledger = new LedgerPages(rpc, layout, ledgerStatus);

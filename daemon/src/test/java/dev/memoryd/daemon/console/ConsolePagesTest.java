@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -164,6 +166,29 @@ class ConsolePagesTest {
     assertTrue(page.contains("evidence: <a href=\"/event?token=" + evidence.replace(":", "%3A") + "\">" + evidence + "</a>"), page);
     String cause = b.get("/event?token=" + evidence).body();
     assertTrue(cause.contains("<code class=\"commit\">" + cited.path("commit").asText() + "</code>"), cause);
+  }
+
+  @Test
+  void aSectionsHistory_linksEachEventToTheDiffItMade_theHumansEditToo() throws Exception {
+    root = new ConsoleRoot(tmp).serve();
+    root.ok("write", "{\"rationale\":\"reframe\",\"actor\":\"agent-7\",\"ops\":[{\"op\":\"replace_section\",\"path\":\""
+        + ConsoleRoot.YOUNG + "\",\"section\":\"Role\",\"content\":\"An exile who reads aloud badly.\"}]}");
+    root.humanEdit(ConsoleRoot.YOUNG, "An exile who reads aloud badly.", "An exile, and brave.");
+    Browserless b = new Browserless(root);
+    b.login();
+    String history = b.get("/file/section?path=" + ConsoleRoot.YOUNG + "&section=role").body();
+    Matcher m = Pattern.compile("href=\"(/file/section/change\\?[^\"]+)\">diff</a>").matcher(history);
+    java.util.List<String> links = new java.util.ArrayList<>();
+    while (m.find()) {
+      links.add(m.group(1).replace("&amp;", "&"));
+    }
+    assertEquals(3, links.size(), "the human's edit, the agent's write, the import: " + history);
+    String human = b.get(links.get(0)).body();
+    assertTrue(human.contains("<b>human_edit</b>"), human);
+    assertTrue(human.contains("-An exile who reads aloud badly.") && human.contains("+An exile, and brave."), human);
+    String agent = b.get(links.get(1)).body();
+    assertTrue(agent.contains("<b>replace_section</b> by agent-7") && agent.contains("+An exile who reads aloud badly.")
+        && agent.contains("-Exile. Carries the memory"), agent);
   }
 
   @Test
