@@ -76,6 +76,9 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.drift.DriftQueue drift; // null when read-only
   private final dev.memoryd.daemon.proposals.ProposalBook proposals; // null when read-only
   private final dev.memoryd.daemon.refs.RefStore refs; // null when read-only
+  private final dev.memoryd.daemon.history.SectionIndex sections; // null when read-only
+  private final dev.memoryd.daemon.locks.SectionLocks locks; // null when read-only
+  private final dev.memoryd.daemon.git.EventCommits eventCommits;
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
   private final dev.memoryd.daemon.branch.Branches branches; // null when read-only
@@ -115,6 +118,7 @@ public final class Memoryd implements AutoCloseable {
     this.keys = mode == Mode.READ ? null : KeyRing.loadExisting(cfg.keyFile());
     this.hasher = new java.util.concurrent.atomic.AtomicReference<>(keys == null ? null : keys.contentHasher());
     this.git = GitStore.open(cfg.root(), cfg.branch());
+    this.eventCommits = new dev.memoryd.daemon.git.EventCommits(git.repository(), git::head);
     if (mode == Mode.READ) {
       this.ledger = null;
       this.writer = null;
@@ -125,6 +129,8 @@ public final class Memoryd implements AutoCloseable {
       this.drift = null;
       this.proposals = null;
       this.refs = null;
+      this.sections = null;
+      this.locks = null;
       this.chunks = null;
       this.branches = null;
       this.sync = null;
@@ -226,6 +232,9 @@ public final class Memoryd implements AutoCloseable {
     proposals.load(chain.read(1));
     writer.addListener(proposals);
     this.refs = new dev.memoryd.daemon.refs.RefStore(writer, ids, cfg.root(), drift);
+    Chain own = ledger.chain(new BranchName(cfg.branch()).onReplica(git.replica()));
+    this.sections = new dev.memoryd.daemon.history.SectionIndex(own::head, own::read, cfg.segmentLines());
+    this.locks = new dev.memoryd.daemon.locks.SectionLocks(writer);
     dev.memoryd.daemon.branch.Branches.registerReplayers(writer);
     writer.setChains(b -> ledger.branches().contains(b) ? Optional.of(ledger.chain(b)) : Optional.empty());
     if (!serving) {
@@ -431,6 +440,22 @@ public final class Memoryd implements AutoCloseable {
   /** The drift queue (serving daemons only). */
   public dev.memoryd.daemon.drift.DriftQueue drift() {
     return servingOnly(drift);
+  }
+
+  /** Which events touched which section, for the checked-out branch's chain (not when opened read-only). */
+  public dev.memoryd.daemon.history.SectionIndex sections() {
+    if (sections == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return sections;
+  }
+
+  /** Users' section locks (not when opened read-only). */
+  public dev.memoryd.daemon.locks.SectionLocks locks() {
+    if (locks == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return locks;
   }
 
   /** File references reconciled against Git history (serving daemons only). */
@@ -926,6 +951,11 @@ public final class Memoryd implements AutoCloseable {
 
   private static String sectionName(Event e) {
     return e.payload() == null ? null : e.payload().path("op").path("section").asText(null);
+  }
+
+  /** The commit of the checked-out branch that carries event {@code eventId} (its {@code Memoryd-Event} trailer). */
+  public Optional<String> commitOf(String eventId) throws IOException {
+    return eventCommits.commitOf(eventId);
   }
 
   /** The event an {@code ev:} token names. */

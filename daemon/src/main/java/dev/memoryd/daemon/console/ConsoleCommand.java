@@ -35,6 +35,10 @@ public final class ConsoleCommand implements Callable<Integer> {
       + " and holds the login URL can decide for you")
   String bind;
 
+  @Option(names = "--allow-remote", description = "with --bind naming an address other than loopback: yes, serve it"
+      + " there (plain HTTP; anyone who reaches it and holds the login URL can decide for you)")
+  boolean allowRemote;
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     Path abs = root.toAbsolutePath().normalize();
@@ -43,16 +47,25 @@ public final class ConsoleCommand implements Callable<Integer> {
       return 1;
     }
     InetAddress address = InetAddress.getByName(bind == null ? "127.0.0.1" : bind);
-    if (bind != null && !address.isLoopbackAddress()) {
+    if (!address.isLoopbackAddress() && !allowRemote) {
+      System.err.println("memoryd: refusing to serve the console on " + address.getHostAddress() + ": only this machine"
+          + " (127.0.0.1) unless you add --allow-remote; anyone who reaches it and holds the login URL can decide for you,"
+          + " over plain HTTP");
+      return 1;
+    }
+    if (!address.isLoopbackAddress()) {
       System.err.println("memoryd: warning: the console listens on " + address.getHostAddress() + ", not only on this"
           + " machine: anyone who can reach it and holds the login URL can decide for you; plain HTTP, no TLS");
     }
     String who = actor != null ? actor : ConsoleActor.of(abs);
     ConsoleServer.Options o = new ConsoleServer.Options(abs, MemorydConfig.defaults(abs, null).socket(), address,
-        bind != null, port, who);
+        allowRemote, port, who);
     ConsoleServer server;
     try {
       server = ConsoleServer.start(o, url -> System.out.println("login (works once): " + url));
+    } catch (ConsoleLock.Held e) {
+      System.err.println("memoryd: " + e.getMessage());
+      return 1;
     } catch (BindException e) {
       System.err.println("memoryd: cannot listen on " + address.getHostAddress() + ":" + port + ": " + e.getMessage()
           + " (another console? try --port 0)");

@@ -49,11 +49,15 @@ public final class ConsoleServer implements AutoCloseable {
   private final Sessions sessions;
   private final Guard guard;
   private final Routes routes;
+  private final LedgerStatus ledger;
+  private final ConsoleLock one;
   private final String base;
   private final Consumer<String> onLoginUrl;
 
   private ConsoleServer(HttpServer http, ExecutorService workers, LoginToken token, Sessions sessions, Guard guard,
-      Routes routes, String base, Consumer<String> onLoginUrl) {
+      Routes routes, String base, Consumer<String> onLoginUrl, LedgerStatus ledger, ConsoleLock one) {
+    this.ledger = ledger;
+    this.one = one;
     this.http = http;
     this.workers = workers;
     this.token = token;
@@ -69,13 +73,25 @@ public final class ConsoleServer implements AutoCloseable {
    * {@code onLoginUrl} hears each login URL: the first now, and the next each time one is used up.
    *
    * @throws IllegalArgumentException when the bind address is not a loopback one and was not named explicitly
+   * @throws ConsoleLock.Held when another console serves the root (its URL in the message)
    */
   public static ConsoleServer start(Options o, Consumer<String> onLoginUrl) throws IOException {
     if (!o.bind().isLoopbackAddress() && !o.bindExplicit()) {
       throw new IllegalArgumentException("refusing to serve the console on " + o.bind().getHostAddress()
           + ": only 127.0.0.1 unless --bind names the address");
     }
-    HttpServer http = HttpServer.create(new InetSocketAddress(o.bind(), o.port()), 16);
+    // Headers and body go out as two writes: with Nagle's algorithm on, the body waits for the
+    // client's delayed ACK of the headers, about 40 ms on every response. Read once, when the JDK's
+    // server configuration is first loaded.
+    System.setProperty("sun.net.httpserver.nodelay", System.getProperty("sun.net.httpserver.nodelay", "true"));
+    ConsoleLock one = ConsoleLock.acquire(o.root());
+    HttpServer http;
+    try {
+      http = HttpServer.create(new InetSocketAddress(o.bind(), o.port()), 16);
+    } catch (IOException e) {
+      one.close();
+      throw e;
+    }
     int port = http.getAddress().getPort();
     Set<String> hosts = new LinkedHashSet<>();
     hosts.add("127.0.0.1:" + port);
@@ -83,10 +99,12 @@ public final class ConsoleServer implements AutoCloseable {
     String bindHost = hostLiteral(o.bind());
     hosts.add(bindHost.toLowerCase(Locale.ROOT) + ":" + port);
     String base = "http://" + (o.bind().isLoopbackAddress() ? "127.0.0.1" : bindHost) + ":" + port;
+    one.record(base);
     LoginToken token = LoginToken.create(o.root().resolve(".memoryd").resolve("console.token"));
     Sessions sessions = new Sessions(port);
     Rpc rpc = new Rpc(o.root(), o.socket());
-    Routes routes = Routes.all(rpc, new Layout(o.root().toString(), o.actor()));
+    LedgerStatus ledger = new LedgerStatus(rpc, java.time.Clock.systemUTC());
+    Routes routes = Routes.all(rpc, new Layout(o.root().toString(), o.actor()), ledger);
     AtomicInteger n = new AtomicInteger();
     ExecutorService workers = Executors.newFixedThreadPool(4, r -> {
       Thread t = new Thread(r, "memoryd-console-" + n.incrementAndGet());
@@ -94,10 +112,11 @@ public final class ConsoleServer implements AutoCloseable {
       return t;
     });
     ConsoleServer s = new ConsoleServer(http, workers, token, sessions, new Guard(Set.copyOf(hosts), sessions), routes,
-        base, onLoginUrl);
+        base, onLoginUrl, ledger, one);
     http.createContext("/", s::handle);
     http.setExecutor(workers);
     http.start();
+    ledger.start();
     onLoginUrl.accept(s.loginUrl());
     return s;
   }
@@ -207,7 +226,9 @@ public final class ConsoleServer implements AutoCloseable {
   @Override
   public void close() throws IOException {
     http.stop(0);
+    ledger.close();
     workers.shutdownNow();
     token.delete();
+    one.close();
   }
 }

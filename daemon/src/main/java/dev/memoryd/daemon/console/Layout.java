@@ -22,7 +22,7 @@ final class Layout {
         + "<link rel=\"stylesheet\" href=\"/console.css\"></head><body>"
         + "<header><nav><a class=\"brand\" href=\"/\">memoryd</a>"
         + "<a href=\"/\">Overview</a><a href=\"/drift\">Drift</a><a href=\"/proposals\">Proposals</a>"
-        + "<a href=\"/search\">Search</a><a href=\"/ledger\">Ledger</a></nav>"
+        + "<a href=\"/files\">Files</a><a href=\"/search\">Search</a><a href=\"/ledger\">Ledger</a></nav>"
         + "<p class=\"who\">" + Html.text(root) + " · deciding as <b>" + Html.text(actor) + "</b></p></header>"
         + "<main><h1>" + Html.text(title) + "</h1>\n" + body + "\n</main></body></html>\n";
   }

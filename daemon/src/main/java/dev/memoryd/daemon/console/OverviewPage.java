@@ -6,15 +6,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 final class OverviewPage {
   private final Rpc rpc;
   private final Layout layout;
+  private final LedgerStatus ledger;
 
-  OverviewPage(Rpc rpc, Layout layout) {
+  OverviewPage(Rpc rpc, Layout layout, LedgerStatus ledger) {
     this.rpc = rpc;
     this.layout = layout;
+    this.ledger = ledger;
   }
 
   Response render(Req r) {
     JsonNode ping = rpc.get("ping", null);
-    JsonNode verify = rpc.get("ledger.verify", null);
+    LedgerStatus.Seen seen = ledger.latest();
+    JsonNode verify = seen.result();
     int drift = rpc.get("drift.list", null).path("items").size();
     int proposals = rpc.get("proposals.list", Rpc.params().put("all", false)).path("items").size();
     String writer = ping.path("writer").path("state").asText();
@@ -23,7 +26,8 @@ final class OverviewPage {
     card(b, "Writer", state(writer.equals("ok"), writer), ping.path("writer").has("last_error")
         ? Html.text(ping.path("writer").path("last_error").asText()) : "failures: " + ping.path("writer").path("failures").asLong());
     card(b, "Ledger", state(verify.path("ok").asBoolean(), verify.path("ok").asBoolean() ? "verified" : "NOT verified"),
-        verify.path("lines").asLong() + " lines" + (verify.has("message") ? " · " + Html.text(verify.path("message").asText()) : ""));
+        verify.path("lines").asLong() + " lines, checked " + Html.text(seen.at().toString())
+        + (verify.has("message") ? " · " + Html.text(verify.path("message").asText()) : "") + " · <a href=\"/ledger\">ledger</a>");
     card(b, "Drift", "<a href=\"/drift\">" + drift + " open</a>", "humans' edits waiting for a decision");
     card(b, "Proposals", "<a href=\"/proposals\">" + proposals + " open</a>", "agents' changes waiting for review");
     b.append("</div>");

@@ -16,10 +16,10 @@ final class Routes {
   }
 
   /** Every page of the console. */
-  static Routes all(Rpc rpc, Layout layout) {
+  static Routes all(Rpc rpc, Layout layout, LedgerStatus ledgerStatus) {
     Routes r = new Routes(rpc, layout);
     r.gets.put("/console.css", req -> Assets.css());
-    r.gets.put("/", new OverviewPage(rpc, layout)::render);
+    r.gets.put("/", new OverviewPage(rpc, layout, ledgerStatus)::render);
     DriftPages drift = new DriftPages(rpc, layout);
     r.gets.put("/drift", drift::list);
     r.gets.put("/drift/item", drift::item);
@@ -30,11 +30,15 @@ final class Routes {
     r.gets.put("/proposals/item", proposals::item);
     r.posts.put("/proposals/decide", proposals::decide);
     FilePages files = new FilePages(rpc, layout);
+    r.gets.put("/files", new FilesPage(rpc, layout)::render);
     r.gets.put("/file", files::file);
     r.gets.put("/file/section", files::section);
+    r.gets.put("/file/section/change", new VersionDiffPage(rpc, layout)::render);
+    r.posts.put("/file/lock", new LockForm(rpc, layout, files)::decide);
     r.gets.put("/search", new SearchPage(rpc, layout)::render);
-    LedgerPages ledger = new LedgerPages(rpc, layout);
+    LedgerPages ledger = new LedgerPages(rpc, layout, ledgerStatus);
     r.gets.put("/ledger", ledger::verify);
+    r.posts.put("/ledger/verify", ledger::verifyNow);
     r.gets.put("/event", ledger::event);
     return r;
   }

@@ -66,7 +66,8 @@ final class MemoryRpc implements Namespace {
     r.put("history", this::history);
     r.put("resolve", p -> {
       only(p, "token");
-      return unwrap(svc.resolve(str(p, "token", true))).toJson();
+      Event e = unwrap(svc.resolve(str(p, "token", true)));
+      return e.toJson().put("commit", svc.commitOf(e.eventId()).orElse(null));
     });
     r.put("search", this::search);
     r.put("capture", this::capture);

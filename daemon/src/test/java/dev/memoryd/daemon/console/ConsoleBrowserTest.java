@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console end to end in a real headless Chromium: a human's edits made by hand become drift
@@ -77,7 +79,11 @@ class ConsoleBrowserTest {
     WebElement form = browser.driver.findElement(By.id(formId));
     form.findElement(By.name("note")).sendKeys(note);
     form.findElement(By.tagName("button")).click();
-    String notice = browser.driver.findElement(By.cssSelector(".notice")).getText();
+    // The click returns once the POST is sent; wait for the page it answers to replace this one.
+    new WebDriverWait(browser.driver, java.time.Duration.ofSeconds(60)).until(ExpectedConditions.stalenessOf(form));
+    java.util.List<WebElement> notices = browser.driver.findElements(By.cssSelector(".notice"));
+    assertFalse(notices.isEmpty(), "no notice after submitting " + formId + ": " + pageText());
+    String notice = notices.get(0).getText();
     Matcher m = COMMIT.matcher(notice);
     assertTrue(m.find(), "the page says which commit the decision made: " + notice);
     return m.group(1);
@@ -207,6 +213,92 @@ class ConsoleBrowserTest {
     assertEquals(ConsoleRoot.ACTOR, a.path("closed_by").asText());
     assertEquals("rejected", r.path("status").asText());
     assertEquals("no evidence for it", r.path("note").asText());
+    assertTrue(root.ok("replay", "{\"verify\":true}").path("ok").asBoolean());
+  }
+
+  @Test
+  void aSectionIsLockedAndUnlocked_inTheBrowser_andAnAgentIsRefusedMeanwhile() throws Exception {
+    login();
+    open("/file?path=" + ConsoleRoot.CRITIC);
+    assertTrue(browser.driver.findElements(By.cssSelector("section.locked")).isEmpty());
+    String locked = submit("lock-role", "the role is mine to describe");
+    assertEquals("locked", browser.driver.findElement(By.cssSelector("section#role.locked h2 .lock")).getText());
+    assertEquals(1, browser.driver.findElements(By.cssSelector("section.locked")).size());
+    assertTrue(browser.driver.findElement(By.cssSelector("section#role")).getText().contains("section_lock by " + ConsoleRoot.ACTOR),
+        "the lock is the section's last change");
+    browser.screenshot("file-locked");
+    assertDecidedAsTheConsolesActor(locked, "the role is mine to describe");
+    assertTrue(root.file(ConsoleRoot.CRITIC).contains("    locked_sections: [role]\n"), root.file(ConsoleRoot.CRITIC));
+    JsonNode refused = root.call("write", "{\"rationale\":\"reframe\",\"actor\":\"agent-7\",\"ops\":[{\"op\":\"replace_section\","
+        + "\"path\":\"" + ConsoleRoot.CRITIC + "\",\"section\":\"Role\",\"content\":\"Mine now.\"}]}");
+    assertEquals("section_locked", refused.at("/error/data/reason").asText(), refused.toString());
+
+    String unlocked = submit("unlock-role", "open again");
+    assertTrue(browser.driver.findElements(By.cssSelector("section.locked")).isEmpty());
+    assertDecidedAsTheConsolesActor(unlocked, "open again");
+    assertFalse(root.file(ConsoleRoot.CRITIC).contains("locked_sections"));
+    assertTrue(root.ok("replay", "{\"verify\":true}").path("ok").asBoolean());
+  }
+
+  /** Runs git in {@code dir}; its output. */
+  private static String git(Path dir, String... args) throws Exception {
+    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("git", "-C", dir.toString()));
+    cmd.addAll(java.util.List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), "git " + String.join(" ", args) + ": " + out);
+    return out;
+  }
+
+  @Test
+  void aChangedFileReference_isRepinned_andADeletedOneRetired_inTheBrowser() throws Exception {
+    Path code = tmp.resolve("code");
+    java.nio.file.Files.createDirectories(code);
+    git(code, "init", "-q", "-b", "main");
+    git(code, "config", "user.name", "Ada Lovelace");
+    git(code, "config", "user.email", "ada@example.com");
+    java.nio.file.Files.writeString(code.resolve("engine.txt"), "difference engine\n");
+    java.nio.file.Files.writeString(code.resolve("notes.txt"), "notes\n");
+    git(code, "add", "-A");
+    git(code, "commit", "-q", "-m", "first");
+    String overview = "users/sam/overview.md";
+    String engine = root.ok("refs.add", "{\"path\":\"engine.txt\",\"repo\":\"" + code + "\",\"placed_on\":\"" + overview
+        + "\"}").path("id").asText();
+    String notes = root.ok("refs.add", "{\"path\":\"notes.txt\",\"repo\":\"" + code + "\",\"placed_on\":\"" + overview
+        + "\"}").path("id").asText();
+    java.nio.file.Files.writeString(code.resolve("engine.txt"), "analytical engine\n");
+    git(code, "rm", "-q", "notes.txt");
+    git(code, "commit", "-q", "-am", "the engine grows; no more notes");
+    JsonNode findings = root.ok("refs.reconcile", "{}").path("findings");
+    assertEquals(2, findings.size(), findings.toString());
+    String changedItem = null;
+    String deletedItem = null;
+    for (JsonNode f : findings) {
+      if (f.path("id").asText().equals(engine)) {
+        assertEquals("ref_changed", f.path("kind").asText());
+        changedItem = f.path("drift_id").asText();
+      } else {
+        assertEquals(notes, f.path("id").asText());
+        assertEquals("ref_deleted", f.path("kind").asText());
+        deletedItem = f.path("drift_id").asText();
+      }
+    }
+
+    login();
+    open("/drift/item?id=" + changedItem);
+    assertTrue(pageText().contains("ref_changed"), pageText());
+    browser.screenshot("drift-ref-item");
+    String repinned = submit("form-repin", "the engine grew, keep following it");
+    assertDecidedAsTheConsolesActor(repinned, "the engine grew, keep following it");
+    open("/drift/item?id=" + deletedItem);
+    String retired = submit("form-retire", "the notes are gone");
+    assertDecidedAsTheConsolesActor(retired, "the notes are gone");
+
+    assertTrue(root.driftIds().isEmpty());
+    assertTrue(root.file(".slices/" + notes + ".slice").contains("retired_at:"));
+    JsonNode again = root.ok("refs.reconcile", "{}");
+    assertEquals(1, again.path("checked").asInt(), "the retired reference is no longer checked: " + again);
+    assertTrue(again.path("findings").isEmpty(), "the re-pinned reference matches the file now: " + again);
     assertTrue(root.ok("replay", "{\"verify\":true}").path("ok").asBoolean());
   }
 
