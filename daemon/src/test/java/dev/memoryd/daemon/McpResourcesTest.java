@@ -29,11 +29,7 @@ import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.memoryd.daemon.cli.Main;
 import dev.memoryd.daemon.layout.RootLayout;
@@ -43,28 +39,10 @@ import dev.memoryd.daemon.layout.RootLayout;
  * {@code memoryd mcp} child process in front of a real daemon child process: the list, reads,
  * and the notifications after agents' writes and humans' captured edits.
  */
-@Timeout(300)
-class McpResourcesTest {
+class McpResourcesTest extends DaemonChildTest {
   static final String OVERVIEW = "users/sam/overview.md";
   static final String NOTES = "users/sam/notes.md";
 
-  @TempDir static Path tmp;
-  static TestRoot root;
-  static DaemonProcess daemon;
-
-  @BeforeAll
-  static void up() throws Exception {
-    root = new TestRoot(tmp);
-    daemon = DaemonProcess.start(root.cfg, tmp.resolve("daemon.log"));
-    daemon.awaitImported();
-  }
-
-  @AfterAll
-  static void down() throws Exception {
-    if (daemon != null) {
-      daemon.close();
-    }
-  }
 
   /** A client with its notifications queued: resources re-listed after list_changed, contents re-read after updated. */
   static final class Client implements AutoCloseable {

@@ -17,10 +17,7 @@ import java.util.concurrent.Future;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.memoryd.daemon.rpc.JsonRpc;
@@ -31,27 +28,9 @@ import dev.memoryd.daemon.rpc.catalogue.MethodSpec;
  * {@code memoryd mcp} from outside: a real daemon child process, real MCP child processes spoken
  * to over stdin/stdout as an MCP client does.
  */
-@Timeout(300)
-class McpServerTest {
+class McpServerTest extends DaemonChildTest {
   static final String OVERVIEW = "users/sam/overview.md";
 
-  @TempDir static Path tmp;
-  static TestRoot root;
-  static DaemonProcess daemon;
-
-  @BeforeAll
-  static void up() throws Exception {
-    root = new TestRoot(tmp);
-    daemon = DaemonProcess.start(root.cfg, tmp.resolve("daemon.log"));
-    daemon.awaitImported();
-  }
-
-  @AfterAll
-  static void down() throws Exception {
-    if (daemon != null) {
-      daemon.close();
-    }
-  }
 
   @Test
   void withNoDaemon_initializeWorks_andAToolCallSaysHowToStartOne(@TempDir Path elsewhere) throws Exception {

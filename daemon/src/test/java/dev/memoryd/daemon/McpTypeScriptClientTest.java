@@ -17,11 +17,9 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.memoryd.daemon.cli.Main;
 import dev.memoryd.daemon.rpc.JsonRpc;
@@ -37,29 +35,16 @@ import dev.memoryd.daemon.rpc.catalogue.MethodSpec;
  * install that fails, fails the test: this is the interoperability claim.
  */
 @Timeout(600)
-class McpTypeScriptClientTest {
+class McpTypeScriptClientTest extends DaemonChildTest {
   static final Path CLIENT_SRC = Path.of("src", "test", "resources", "mcp-ts-client");
   static final Path CLIENT = Path.of("target", "mcp-ts-client");
   static final String OVERVIEW = "users/sam/overview.md";
 
-  @TempDir static Path tmp;
-  static TestRoot root;
-  static DaemonProcess daemon;
-
   @BeforeAll
   static void up() throws Exception {
     installClient();
-    root = new TestRoot(tmp);
-    daemon = DaemonProcess.start(root.cfg, tmp.resolve("daemon.log"));
-    daemon.awaitImported();
   }
 
-  @AfterAll
-  static void down() throws Exception {
-    if (daemon != null) {
-      daemon.close();
-    }
-  }
 
   /** npm ci of the pinned client, unless the same lock file was installed already. */
   static void installClient() throws Exception {
