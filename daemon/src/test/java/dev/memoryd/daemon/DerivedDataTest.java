@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class DerivedDataTest extends ServedRootTest {
 
-  private JsonNode ok(String method, String json) throws Exception {
+  private JsonNode okQuoted(String method, String json) throws Exception {
     JsonNode r = root.call(method, json.replace('\'', '"'));
     assertTrue(r.has("result"), method + " " + json + " -> " + r);
     return r.get("result");
@@ -27,7 +27,7 @@ class DerivedDataTest extends ServedRootTest {
 
   /** Ids by ref of the chunks a declaration created, and its commit as {@code "commit"}. */
   private java.util.Map<String, String> declare(String json) throws Exception {
-    JsonNode r = ok("declare", json);
+    JsonNode r = okQuoted("declare", json);
     java.util.Map<String, String> ids = new java.util.HashMap<>();
     r.get("created").forEach(c -> ids.put(c.path("ref").asText(), c.get("id").asText()));
     ids.put("commit", r.get("commit").asText());
@@ -51,7 +51,7 @@ class DerivedDataTest extends ServedRootTest {
   }
 
   private JsonNode inScope(String scope, String id) throws Exception {
-    for (JsonNode c : ok("scope", "{'scopes':['" + scope + "']}").get("chunks")) {
+    for (JsonNode c : okQuoted("scope", "{'scopes':['" + scope + "']}").get("chunks")) {
       if (c.get("id").asText().equals(id)) {
         return c;
       }
@@ -77,11 +77,11 @@ class DerivedDataTest extends ServedRootTest {
     JsonNode stale = inScope("summaries/opus-4.6", summary);
     assertTrue(stale.get("stale").asBoolean(), "a sub-task (instance of an instance) changed: " + stale);
     assertEquals(List.of(change), ids(stale.get("changed_since")));
-    JsonNode listed = ok("stale", "{'scope':'summaries'}");
+    JsonNode listed = okQuoted("stale", "{'scope':'summaries'}");
     assertEquals(1, listed.get("total").asInt(), listed.toString());
     assertEquals(summary, listed.get("stale").get(0).get("id").asText());
     assertEquals(List.of(change), ids(listed.get("stale").get(0).get("changed_since")));
-    JsonNode asBefore = ok("scope", "{'scopes':['summaries/opus-4.6'],'at':'" + ok("ping", "{}").get("head").asText() + "~1'}");
+    JsonNode asBefore = okQuoted("scope", "{'scopes':['summaries/opus-4.6'],'at':'" + okQuoted("ping", "{}").get("head").asText() + "~1'}");
     assertFalse(asBefore.get("chunks").get(0).get("stale").asBoolean(), "read as of before the change, it was fresh: " + asBefore);
   }
 
@@ -94,7 +94,7 @@ class DerivedDataTest extends ServedRootTest {
     declare("{'chunks':[{'id':'" + summary + "','body':{'text':'Summary, reworded','source_commit':'" + f.get("commit") + "'}}]}");
     JsonNode c = inScope("summaries/opus-4.6", summary);
     assertFalse(c.get("stale").asBoolean(), c.toString());
-    JsonNode listed = ok("stale", "{'scope':'summaries'}");
+    JsonNode listed = okQuoted("stale", "{'scope':'summaries'}");
     assertEquals(0, listed.get("total").asInt(), listed.toString());
     assertEquals(1, listed.get("derived").asInt(), "the summary was judged: " + listed);
   }
@@ -114,13 +114,13 @@ class DerivedDataTest extends ServedRootTest {
   @Test
   void aSummaryOfAMemorySection_goesStaleWithThatSectionOnly() throws Exception {
     declare("{'chunks':[{'ref':'s','name':'summaries'},{'ref':'m','name':'opus-4.6','placements':[{'scope':'s'}]}]}");
-    String source = ok("ping", "{}").get("head").asText();
+    String source = okQuoted("ping", "{}").get("head").asText();
     String summary = summarize("sam/inner-critic/role", source);
     String path = "users/sam/parts/inner-critic/profile.md";
-    ok("write", "{'rationale':'t','ops':[{'op':'append_item','path':'" + path + "','section':'Triggers','item':'Deadlines'}]}");
+    okQuoted("write", "{'rationale':'t','ops':[{'op':'append_item','path':'" + path + "','section':'Triggers','item':'Deadlines'}]}");
     JsonNode afterOther = inScope("summaries/opus-4.6", summary);
     assertFalse(afterOther.get("stale").asBoolean(), "another section of the same file changed: " + afterOther);
-    String role = ok("write", "{'rationale':'t','ops':[{'op':'replace_section','path':'" + path
+    String role = okQuoted("write", "{'rationale':'t','ops':[{'op':'replace_section','path':'" + path
         + "','section':'Role','content':'Keeps watch over the work.'}]}").get("commit").asText();
     JsonNode afterRole = inScope("summaries/opus-4.6", summary);
     assertTrue(afterRole.get("stale").asBoolean(), afterRole.toString());
@@ -137,7 +137,7 @@ class DerivedDataTest extends ServedRootTest {
     String byName = summarize(f.get("p"), "main");
     JsonNode named = inScope("summaries/opus-4.6", byName);
     assertTrue(named.get("stale").asBoolean(), "a branch name moves with the branch, so it pins nothing: " + named);
-    JsonNode t = ok("traverse", "{'from':'summaries/opus-4.6'}");
+    JsonNode t = okQuoted("traverse", "{'from':'summaries/opus-4.6'}");
     JsonNode viaTraverse = t.get("chunks").get(0);
     assertEquals(summary, viaTraverse.get("id").asText(), t.toString());
     assertTrue(viaTraverse.get("stale").asBoolean());

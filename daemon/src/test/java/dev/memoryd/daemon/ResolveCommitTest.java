@@ -3,42 +3,19 @@ package dev.memoryd.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.time.Instant;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.memoryd.daemon.rpc.JsonRpc;
 import dev.memoryd.ledger.EventId;
 import dev.memoryd.ledger.EvidenceToken;
 
 /** {@code resolve} answers the commit that recorded the event, as plain git shows it. */
-class ResolveCommitTest {
+class ResolveCommitTest extends ServedRootTest {
   static final String YOUNG = "users/sam/parts/young-one/profile.md";
-
-  @TempDir Path tmp;
-  TestRoot root;
-
-  @BeforeEach
-  void serve() throws Exception {
-    root = new TestRoot(tmp).serve();
-  }
-
-  @AfterEach
-  void close() {
-    root.close();
-  }
-
-  private JsonNode ok(String method, String params) throws Exception {
-    JsonNode r = root.call(method, params);
-    assertTrue(r.has("result"), method + " " + params + " answered " + r);
-    return r.get("result");
-  }
 
   private JsonNode write(String rationale, String ops) throws Exception {
     return ok("write", "{\"rationale\":" + JsonRpc.MAPPER.writeValueAsString(rationale) + ",\"actor\":\"agent-1\",\"ops\":["

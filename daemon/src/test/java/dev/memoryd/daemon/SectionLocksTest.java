@@ -5,32 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code sections.lock} and {@code sections.unlock} over the socket, checked with plain git and replay. */
-class SectionLocksTest {
+class SectionLocksTest extends ServedRootTest {
   static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
   static final String SAM = "human:Sam Human <sam@example.com>";
-
-  @TempDir Path tmp;
-  TestRoot root;
-
-  @BeforeEach
-  void serve() throws Exception {
-    root = new TestRoot(tmp).serve();
-  }
-
-  @AfterEach
-  void close() {
-    root.close();
-  }
 
   private JsonNode call(String method, String section, String actor) throws Exception {
     return root.call(method, "{\"path\":\"" + CRITIC + "\",\"section\":\"" + section + "\",\"actor\":\"" + actor

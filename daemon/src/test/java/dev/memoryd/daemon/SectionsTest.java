@@ -3,39 +3,16 @@ package dev.memoryd.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code sections.*} over the socket of a served root with the example tree imported. */
-class SectionsTest {
+class SectionsTest extends ServedRootTest {
   static final String YOUNG = "users/sam/parts/young-one/profile.md";
-
-  @TempDir Path tmp;
-  TestRoot root;
-
-  @BeforeEach
-  void serve() throws Exception {
-    root = new TestRoot(tmp).serve();
-  }
-
-  @AfterEach
-  void close() {
-    root.close();
-  }
-
-  private JsonNode ok(String method, String params) throws Exception {
-    JsonNode r = root.call(method, params);
-    assertTrue(r.has("result"), method + " " + params + " answered " + r);
-    return r.get("result");
-  }
 
   private String reason(String method, String params) throws Exception {
     JsonNode r = root.call(method, params);

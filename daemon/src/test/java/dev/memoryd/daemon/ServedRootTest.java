@@ -1,5 +1,7 @@
 package dev.memoryd.daemon;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.AfterEach;
@@ -19,5 +21,12 @@ abstract class ServedRootTest {
   @AfterEach
   void closeRoot() {
     root.close();
+  }
+
+  /** The result of {@code method}, failing the test with the reply when it is an error. */
+  JsonNode ok(String method, String params) throws Exception {
+    JsonNode r = root.call(method, params);
+    org.junit.jupiter.api.Assertions.assertTrue(r.has("result"), method + " " + params + " answered " + r);
+    return r.get("result");
   }
 }

@@ -20,7 +20,7 @@ class SubstrateTest extends ServedRootTest {
     return root.call("declare", json.replace('\'', '"'));
   }
 
-  private JsonNode ok(String method, String json) throws Exception {
+  private JsonNode okQuoted(String method, String json) throws Exception {
     JsonNode r = root.call(method, json.replace('\'', '"'));
     assertTrue(r.has("result"), r.toString());
     return r.get("result");
@@ -47,7 +47,7 @@ class SubstrateTest extends ServedRootTest {
   }
 
   private int ledgerLines() throws Exception {
-    return ok("ledger.verify", "{}").get("lines").asInt();
+    return okQuoted("ledger.verify", "{}").get("lines").asInt();
   }
 
   private void session() throws Exception {
@@ -65,7 +65,7 @@ class SubstrateTest extends ServedRootTest {
   void declare_isOneCommit_scopeFindsItInSeqOrder_searchFindsBodyStrings() throws Exception {
     session();
     int before = commits();
-    JsonNode r = ok("declare", "{'chunks':[{'ref':'q','body':{'text':'Why is the scope query returning duplicates?'},"
+    JsonNode r = okQuoted("declare", "{'chunks':[{'ref':'q','body':{'text':'Why is the scope query returning duplicates?'},"
         + "'placements':[{'scope':'my-session'},{'scope':'session/prompt'}]},"
         + "{'ref':'a','body':{'text':'It was not filtering by zanzibarish flags.'},"
         + "'placements':[{'scope':'my-session'},{'scope':'session/answer'}]}]}");
@@ -75,26 +75,26 @@ class SubstrateTest extends ServedRootTest {
     assertTrue(Files.exists(root.dir.resolve(path)), path);
     assertTrue(root.file(path).contains("substrate: chunk"), root.file(path));
 
-    JsonNode s = ok("scope", "{'scopes':['my-session']}");
+    JsonNode s = okQuoted("scope", "{'scopes':['my-session']}");
     assertEquals(2, s.get("counts").get("total").asInt());
     assertEquals(q, s.get("chunks").get(0).get("id").asText());
     assertEquals(1, s.get("chunks").get(0).get("placements").get(0).get("seq").asInt());
     assertEquals(path, s.get("chunks").get(0).get("file").asText());
     assertEquals(root.cfg.branch(), s.get("chunks").get(0).get("branch").asText());
 
-    JsonNode inter = ok("scope", "{'scopes':['my-session','session/answer']}");
+    JsonNode inter = okQuoted("scope", "{'scopes':['my-session','session/answer']}");
     assertEquals(1, inter.get("counts").get("total").asInt());
-    JsonNode neg = ok("scope", "{'scopes':['my-session'],'minus':['session/answer']}");
+    JsonNode neg = okQuoted("scope", "{'scopes':['my-session'],'minus':['session/answer']}");
     assertEquals(q, neg.get("chunks").get(0).get("id").asText());
-    JsonNode page = ok("scope", "{'scopes':['my-session'],'limit':1}");
+    JsonNode page = okQuoted("scope", "{'scopes':['my-session'],'limit':1}");
     assertEquals(2, page.get("counts").get("total").asInt(), "counts cover the whole scope");
     assertEquals(1, page.get("chunks").size());
     assertEquals(2, page.get("chunks").get(0).get("placements").get(0).get("seq").asInt(), "a page comes from the seq tail");
 
-    JsonNode hits = ok("search", "{'q':'zanzibarish'}").get("hits");
+    JsonNode hits = okQuoted("search", "{'q':'zanzibarish'}").get("hits");
     assertEquals(1, hits.size(), hits.toString());
     assertEquals(r.get("created").get(1).get("id").asText(), hits.get(0).get("chunk").asText());
-    JsonNode byName = ok("search", "{'q':'answer'}").get("hits");
+    JsonNode byName = okQuoted("search", "{'q':'answer'}").get("hits");
     assertTrue(byName.toString().contains("\"title\":\"answer\""), byName.toString());
   }
 
@@ -118,20 +118,20 @@ class SubstrateTest extends ServedRootTest {
     assertEquals(commits, commits());
     assertEquals(lines, ledgerLines());
     assertEquals(files, Files.list(root.dir.resolve(".slices")).count());
-    assertEquals(0, ok("scope", "{'scopes':['my-session']}").get("counts").get("total").asInt());
+    assertEquals(0, okQuoted("scope", "{'scopes':['my-session']}").get("counts").get("total").asInt());
   }
 
   @Test
   void removal_isGoneFromCurrentReads_butPresentAtAnOlderCommit() throws Exception {
-    JsonNode r = ok("declare", "{'chunks':[{'ref':'t','name':'topic'},{'name':'note','body':{'text':'quokkas are plentiful'},"
+    JsonNode r = okQuoted("declare", "{'chunks':[{'ref':'t','name':'topic'},{'name':'note','body':{'text':'quokkas are plentiful'},"
         + "'placements':[{'scope':'t'}]}]}");
     String commitBefore = r.get("commit").asText();
     String note = r.get("created").get(1).get("id").asText();
-    JsonNode rm = ok("declare", "{'rationale':'outdated','removals':[{'chunk':'topic/note'}]}");
+    JsonNode rm = okQuoted("declare", "{'rationale':'outdated','removals':[{'chunk':'topic/note'}]}");
     assertTrue(rm.get("changed").asBoolean());
-    assertEquals(0, ok("scope", "{'scopes':['topic']}").get("counts").get("total").asInt());
-    assertEquals(0, ok("search", "{'q':'quokkas'}").get("hits").size());
-    JsonNode past = ok("scope", "{'scopes':['topic'],'at':'" + commitBefore + "'}");
+    assertEquals(0, okQuoted("scope", "{'scopes':['topic']}").get("counts").get("total").asInt());
+    assertEquals(0, okQuoted("search", "{'q':'quokkas'}").get("hits").size());
+    JsonNode past = okQuoted("scope", "{'scopes':['topic'],'at':'" + commitBefore + "'}");
     assertEquals(note, past.get("chunks").get(0).get("id").asText());
     assertEquals("quokkas are plentiful", past.get("chunks").get(0).get("body").get("text").asText());
     assertEquals(commitBefore, past.get("commit").asText());
@@ -140,20 +140,20 @@ class SubstrateTest extends ServedRootTest {
 
   @Test
   void memoryTree_scopeOfTwoParts_findsTheirRelationshipProfile_andTraverseFollowsIt() throws Exception {
-    JsonNode s = ok("scope", "{'scopes':['inner-critic','young-one']}");
+    JsonNode s = okQuoted("scope", "{'scopes':['inner-critic','young-one']}");
     assertEquals(List.of("critic-protects-young-one"), names(s));
     assertEquals("users/sam/relationships/critic-protects-young-one/profile.md", s.get("chunks").get(0).get("file").asText());
-    JsonNode sections = ok("scope", "{'scopes':['sam/inner-critic'],'limit':100}");
+    JsonNode sections = okQuoted("scope", "{'scopes':['sam/inner-critic'],'limit':100}");
     JsonNode first = sections.get("chunks").get(0);
     assertEquals("identity", first.get("name").asText());
     assertEquals("Identity", first.get("section").asText());
-    JsonNode t = ok("traverse", "{'from':'inner-critic'}");
+    JsonNode t = okQuoted("traverse", "{'from':'inner-critic'}");
     assertTrue(t.get("connections").toString().contains("young-one"), t.toString());
     // A write to a memory file changes its section chunk.
     JsonNode w = root.call("write", "{\"rationale\":\"t\",\"ops\":[{\"op\":\"replace_section\",\"path\":"
         + "\"users/sam/parts/inner-critic/profile.md\",\"section\":\"Role\",\"content\":\"Keeps the wombat watch.\"}]}");
     assertTrue(w.has("result"), w.toString());
-    JsonNode role = ok("scope", "{'scopes':['inner-critic'],'limit':100}");
+    JsonNode role = okQuoted("scope", "{'scopes':['inner-critic'],'limit':100}");
     assertTrue(role.toString().contains("Keeps the wombat watch."), role.toString());
     // Memory chunks are derived: declare may place onto them, not change them.
     assertEquals("prohibited", reason(declare("{'removals':[{'chunk':'inner-critic'}]}")));
@@ -169,19 +169,19 @@ class SubstrateTest extends ServedRootTest {
       JsonNode w = root.call("write", "{\"rationale\":\"t\",\"ops\":[{\"op\":\"create_entity\",\"user_id\":\"sam\","
           + "\"entity_type\":\"part\",\"entity_id\":\"" + part + "\",\"title\":\"Helper " + i + "\"}]}");
       assertTrue(w.has("result"), w.toString());
-      assertTrue(names(ok("scope", "{'scopes':['sam'],'limit':500}")).contains(part), "scope right after write " + i);
+      assertTrue(names(okQuoted("scope", "{'scopes':['sam'],'limit':500}")).contains(part), "scope right after write " + i);
       JsonNode d = declare("{'chunks':[{'name':'note-" + i + "','placements':[{'scope':'" + part + "','type':'relates'}]}]}");
       assertTrue(d.has("result"), "declare right after write " + i + ": " + d);
       JsonNode w2 = root.call("write", "{\"rationale\":\"t\",\"ops\":[{\"op\":\"replace_section\",\"path\":"
           + "\"users/sam/parts/" + part + "/profile.md\",\"section\":\"Role\",\"content\":\"Role number " + i + ".\"}]}");
       assertTrue(w2.has("result"), w2.toString());
-      assertTrue(ok("scope", "{'scopes':['" + part + "'],'limit':100}").toString().contains("Role number " + i + "."));
+      assertTrue(okQuoted("scope", "{'scopes':['" + part + "'],'limit':100}").toString().contains("Role number " + i + "."));
     }
   }
 
   @Test
   void concurrentDeclarations_seeEachOther_soOnlyOneNameWins() throws Exception {
-    ok("declare", "{'chunks':[{'name':'room'}]}");
+    okQuoted("declare", "{'chunks':[{'name':'room'}]}");
     int n = 8;
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(n);
     try {
@@ -202,22 +202,22 @@ class SubstrateTest extends ServedRootTest {
     } finally {
       pool.shutdown();
     }
-    assertEquals(1, ok("scope", "{'scopes':['room']}").get("counts").get("total").asInt());
+    assertEquals(1, okQuoted("scope", "{'scopes':['room']}").get("counts").get("total").asInt());
   }
 
   @Test
   void restart_rebuildsTheSameGraph() throws Exception {
     session();
-    ok("declare", "{'chunks':[{'body':{'text':'q1'},'placements':[{'scope':'my-session'},{'scope':'session/prompt'}]}]}");
-    ok("declare", "{'removals':[{'chunk':'session/tool-call'}]}");
-    String before = ok("scope", "{'scopes':['session'],'limit':1000}").get("chunks").toString()
-        + ok("scope", "{'scopes':['my-session']}").get("chunks").toString();
+    okQuoted("declare", "{'chunks':[{'body':{'text':'q1'},'placements':[{'scope':'my-session'},{'scope':'session/prompt'}]}]}");
+    okQuoted("declare", "{'removals':[{'chunk':'session/tool-call'}]}");
+    String before = okQuoted("scope", "{'scopes':['session'],'limit':1000}").get("chunks").toString()
+        + okQuoted("scope", "{'scopes':['my-session']}").get("chunks").toString();
     root.daemon.close();
     root.serve();
-    String after = ok("scope", "{'scopes':['session'],'limit':1000}").get("chunks").toString()
-        + ok("scope", "{'scopes':['my-session']}").get("chunks").toString();
+    String after = okQuoted("scope", "{'scopes':['session'],'limit':1000}").get("chunks").toString()
+        + okQuoted("scope", "{'scopes':['my-session']}").get("chunks").toString();
     assertEquals(before, after);
     assertFalse(after.contains("tool-call"));
-    assertTrue(ok("ledger.verify", "{}").get("ok").asBoolean());
+    assertTrue(okQuoted("ledger.verify", "{}").get("ok").asBoolean());
   }
 }
