@@ -73,14 +73,14 @@ class ProvenanceTest {
   void write_onAProvenanceRoot_recordsAgentSessionSourceConfidenceAndContext_inItsEvents() throws Exception {
     serve("provenance: true\n");
     JsonNode r = root.call("write", write(",\"tool_call_id\":\"toolu_1\",\"source\":\"user-statement\","
-        + "\"confidence\":0.9,\"context\":\"said in session 4\""));
+        + "\"confidence\":0.9,\"context\":\"said at the fourth appointment\""));
     assertTrue(r.has("result"), r.toString());
     JsonNode p = history(CRITIC).get(0).path("payload").path("provenance");
     assertEquals("claude", p.path("agent").asText(), p.toString());
     assertEquals("toolu_1", p.path("session").asText(), "the tool-call id stands for the session when none is named");
     assertEquals("user-statement", p.path("source").asText());
     assertEquals(0.9, p.path("confidence").asDouble());
-    assertEquals("said in session 4", p.path("context").asText());
+    assertEquals("said at the fourth appointment", p.path("context").asText());
     assertEquals(p, r.get("result").get("provenance"), "the reply says what was recorded");
   }
 

@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.console;
 
+import dev.memoryd.daemon.client.DaemonReply;
+
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -121,7 +123,7 @@ final class DriftPages {
   /** The sections of the file as it is now (none when the daemon cannot read it, e.g. it is deleted). */
   private Set<String> currentSections(String path) {
     Set<String> names = new LinkedHashSet<>();
-    if (rpc.call("read", Rpc.params().put("path", path)) instanceof Rpc.Result ok) {
+    if (rpc.call("read", Rpc.params().put("path", path)) instanceof DaemonReply.Result ok) {
       ok.value().path("sections").forEach(s -> names.add(s.path("name").asText()));
     }
     return names;
@@ -169,14 +171,14 @@ final class DriftPages {
 
   /** The decision's outcome: back to the queue saying what it did, or the item again saying why not. */
   private Response decided(Req r, String id, String method, ObjectNode p, String what) {
-    Rpc.Reply reply = rpc.call(method, p);
-    if (reply instanceof Rpc.Result ok) {
+    DaemonReply reply = rpc.call(method, p);
+    if (reply instanceof DaemonReply.Result ok) {
       String commit = ok.value().path("commit").asText("");
       return Response.redirect("/drift?done=" + Html.url(what + (commit.isEmpty() ? "" : " in commit " + commit)));
     }
-    if (reply instanceof Rpc.Refused rf) {
+    if (reply instanceof DaemonReply.Refused rf) {
       String why = method + " refused: " + rf.reason() + ": " + rf.message();
-      if (rpc.call("drift.show", Rpc.params().put("id", id)) instanceof Rpc.Result) {
+      if (rpc.call("drift.show", Rpc.params().put("id", id)) instanceof DaemonReply.Result) {
         return item(id, r, 409, why);
       }
       return Response.html(409, layout.page("Drift", Layout.notice("error", why) + "<p><a href=\"/drift\">back to the queue</a></p>"));

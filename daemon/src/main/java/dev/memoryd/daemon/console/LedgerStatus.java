@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.console;
 
+import dev.memoryd.daemon.client.DaemonReply;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,13 +67,13 @@ final class LedgerStatus implements AutoCloseable {
 
   private void refreshQuietly() {
     Seen s = last;
-    Rpc.Reply ping = rpc.call("ping", null);
-    if (!(ping instanceof Rpc.Result r)) {
+    DaemonReply ping = rpc.call("ping", null);
+    if (!(ping instanceof DaemonReply.Result r)) {
       return; // no daemon: the pages say so themselves
     }
     String head = r.value().path("head").asText(null);
     if (s == null || !Objects.equals(head, s.head()) || s.at().plus(MAX_AGE.dividedBy(2)).isBefore(clock.instant())) {
-      if (rpc.call("ledger.verify", null) instanceof Rpc.Result v) {
+      if (rpc.call("ledger.verify", null) instanceof DaemonReply.Result v) {
         last = new Seen(v.value(), head, clock.instant());
       }
     }

@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.console;
 
+import dev.memoryd.daemon.client.DaemonReply;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -40,13 +42,13 @@ final class LockForm {
     }
     ObjectNode p = Rpc.params().put("path", path).put("section", section).put("actor", layout.actor());
     Rpc.putIf(p, "rationale", r.f("note"));
-    Rpc.Reply reply = rpc.call("sections." + action, p);
-    if (reply instanceof Rpc.Result ok) {
+    DaemonReply reply = rpc.call("sections." + action, p);
+    if (reply instanceof DaemonReply.Result ok) {
       String what = !ok.value().path("changed").asBoolean() ? section + " was already " + action + "ed; nothing changed"
           : action + "ed " + section + " in commit " + ok.value().path("commit").asText();
       return Response.redirect("/file?path=" + Html.url(path) + "&done=" + Html.url(what) + "#" + Html.url(section));
     }
-    if (reply instanceof Rpc.Refused rf) {
+    if (reply instanceof DaemonReply.Refused rf) {
       return files.file(r, path, 409, Layout.notice("error", "sections." + action + " refused: " + rf.reason() + ": "
           + rf.message()));
     }

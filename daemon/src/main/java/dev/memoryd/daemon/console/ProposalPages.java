@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.console;
 
+import dev.memoryd.daemon.client.DaemonReply;
+
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -89,7 +91,7 @@ final class ProposalPages {
     b.append("<h2>Evidence</h2><ul>");
     for (String t : tokens) {
       b.append("<li>");
-      if (rpc.call("resolve", Rpc.params().put("token", t)) instanceof Rpc.Result ok) {
+      if (rpc.call("resolve", Rpc.params().put("token", t)) instanceof DaemonReply.Result ok) {
         JsonNode e = ok.value();
         b.append(Events.summary(e)).append(" <span class=\"meta\">").append(Html.text(e.path("file_path").asText("")))
             .append("</span>");
@@ -108,7 +110,7 @@ final class ProposalPages {
     b.append("<h2>").append(Html.text(c.path("summary").asText())).append(" · ").append(Events.fileLink(path, section)).append("</h2>");
     ObjectNode now = Rpc.params().put("path", path).put("section", section);
     String nowText = "";
-    if (rpc.call("read", now) instanceof Rpc.Result ok) {
+    if (rpc.call("read", now) instanceof DaemonReply.Result ok) {
       nowText = ok.value().path("content").asText();
       if (!c.path("hash").isNull() && !ok.value().path("hash").asText().equals(c.path("hash").asText())) {
         b.append("<p class=\"notice error\">This section changed on the branch since the proposal was made;"
@@ -116,7 +118,7 @@ final class ProposalPages {
       }
     }
     String proposed = "";
-    if (rpc.call("read", now.deepCopy().put("at", commit)) instanceof Rpc.Result ok) {
+    if (rpc.call("read", now.deepCopy().put("at", commit)) instanceof DaemonReply.Result ok) {
       proposed = ok.value().path("content").asText();
     }
     b.append(DiffHtml.unified(DiffHtml.between(nowText, proposed, path + " § " + section + " (branch now)",
@@ -140,12 +142,12 @@ final class ProposalPages {
     ObjectNode p = Rpc.params().put("id", id).put("actor", layout.actor());
     Rpc.putIf(p, "note", r.f("note"));
     String method = "proposals." + decision;
-    Rpc.Reply reply = rpc.call(method, p);
-    if (reply instanceof Rpc.Result ok) {
+    DaemonReply reply = rpc.call(method, p);
+    if (reply instanceof DaemonReply.Result ok) {
       return Response.redirect("/proposals?done=" + Html.url(ok.value().path("status").asText(decision) + " " + id
           + " in commit " + ok.value().path("commit").asText()));
     }
-    if (reply instanceof Rpc.Refused rf) {
+    if (reply instanceof DaemonReply.Refused rf) {
       return item(id, r, 409, method + " refused: " + rf.reason() + ": " + rf.message());
     }
     throw new Rpc.Unanswered(method, reply);

@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.console;
 
+import dev.memoryd.daemon.client.DaemonReply;
+
 import java.util.HashMap;
 import java.util.Map;
 
@@ -53,12 +55,12 @@ final class Routes {
 
   /** The page shown instead of one whose daemon call was not answered. */
   Response unanswered(Rpc.Unanswered u) {
-    if (u.reply instanceof Rpc.NoDaemon nd) {
+    if (u.reply instanceof DaemonReply.NoDaemon nd) {
       return Response.html(503, layout.page("No daemon", "<p class=\"notice error\">No daemon serves this root ("
           + Html.text(nd.why()) + "). The console only talks to the daemon; start one:</p><pre class=\"cmd\">"
           + Html.text(rpc.startCommand()) + "</pre><p>then reload this page.</p>"));
     }
-    if (u.reply instanceof Rpc.Refused rf) {
+    if (u.reply instanceof DaemonReply.Refused rf) {
       int status = switch (rf.reason()) {
         case "not_found", "unknown_section" -> 404;
         case "invalid_request" -> 400;
@@ -67,7 +69,7 @@ final class Routes {
       return Response.html(status, layout.page("Refused", Layout.notice("error", u.method + ": " + rf.reason() + ": "
           + rf.message())));
     }
-    Rpc.Lost lost = (Rpc.Lost) u.reply;
+    DaemonReply.Lost lost = (DaemonReply.Lost) u.reply;
     return Response.html(502, layout.page("Connection lost", Layout.notice("error", "the connection to the daemon failed"
         + " during " + u.method + ": " + lost.why() + "; reload to see what the daemon has now")));
   }

@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.console;
 
+import dev.memoryd.daemon.client.DaemonReply;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,11 +27,11 @@ final class SearchPage {
     if (q.isEmpty()) {
       return Response.ok(layout.page("Search", b.toString()));
     }
-    Rpc.Reply reply = rpc.call("search", Rpc.params().put("q", q).put("limit", LIMIT));
-    if (reply instanceof Rpc.Refused rf) {
+    DaemonReply reply = rpc.call("search", Rpc.params().put("q", q).put("limit", LIMIT));
+    if (reply instanceof DaemonReply.Refused rf) {
       return Response.html(400, layout.page("Search", b + Layout.notice("error", rf.reason() + ": " + rf.message())));
     }
-    if (!(reply instanceof Rpc.Result ok)) {
+    if (!(reply instanceof DaemonReply.Result ok)) {
       throw new Rpc.Unanswered("search", reply);
     }
     List<JsonNode> hits = new ArrayList<>();

@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.console;
 
+import dev.memoryd.daemon.client.DaemonReply;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -40,11 +42,11 @@ final class VersionDiffPage {
 
   /** The section's text as of {@code at}, or empty when the file or section is not there then. */
   private String textAt(String path, String section, String at) {
-    Rpc.Reply reply = rpc.call("read", Rpc.params().put("path", path).put("section", section).put("at", at));
-    if (reply instanceof Rpc.Result ok) {
+    DaemonReply reply = rpc.call("read", Rpc.params().put("path", path).put("section", section).put("at", at));
+    if (reply instanceof DaemonReply.Result ok) {
       return ok.value().path("content").asText();
     }
-    if (reply instanceof Rpc.Refused) {
+    if (reply instanceof DaemonReply.Refused) {
       return "";
     }
     throw new Rpc.Unanswered("read", reply);

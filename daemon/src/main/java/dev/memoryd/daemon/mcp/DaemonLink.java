@@ -1,7 +1,6 @@
 package dev.memoryd.daemon.mcp;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
@@ -9,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.memoryd.daemon.client.DaemonReply;
 import dev.memoryd.daemon.client.SocketClient;
 
 /**
@@ -23,21 +23,6 @@ import dev.memoryd.daemon.client.SocketClient;
 final class DaemonLink implements AutoCloseable {
   /** How long an idle connection is kept for the next call. */
   static final long REUSE_WITHIN_MS = 2_000;
-
-  /** What came back. */
-  sealed interface Reply {}
-
-  /** The daemon's {@code result}. */
-  record Result(JsonNode value) implements Reply {}
-
-  /** The daemon's {@code error}: {@code data} carries {@code reason} and the details. */
-  record Refused(String reason, String message, JsonNode data) implements Reply {}
-
-  /** No daemon answers on the socket: nothing was sent. */
-  record NoDaemon(String why) implements Reply {}
-
-  /** The connection failed after the request may have been sent: whether it took effect is unknown. */
-  record Lost(String why) implements Reply {}
 
   private record Idle(SocketClient client, long since) {}
 
@@ -63,7 +48,7 @@ final class DaemonLink implements AutoCloseable {
     return "bin/memoryd serve --root " + root;
   }
 
-  Reply call(String method, ObjectNode params) {
+  DaemonReply call(String method, ObjectNode params) {
     SocketClient kept = take();
     if (kept != null) {
       try {
@@ -72,32 +57,26 @@ final class DaemonLink implements AutoCloseable {
         closeQuietly(kept); // closed by the daemon meanwhile: nothing was sent, so send again below
       } catch (IOException e) {
         closeQuietly(kept);
-        return new Lost(e.getMessage() == null ? e.toString() : e.getMessage());
+        return DaemonReply.lost(e);
       }
     }
     SocketClient c;
     try {
       c = SocketClient.connect(socket);
     } catch (IOException e) {
-      return new NoDaemon(Files.exists(socket) ? "nothing answers on " + socket + ": " + e.getMessage()
-          : "no socket at " + socket);
+      return DaemonReply.noDaemon(socket, e);
     }
     try {
       return answer(c, c.call(method, params));
     } catch (IOException e) {
       closeQuietly(c);
-      return new Lost(e.getMessage() == null ? e.toString() : e.getMessage());
+      return DaemonReply.lost(e);
     }
   }
 
-  private Reply answer(SocketClient c, JsonNode reply) {
+  private DaemonReply answer(SocketClient c, JsonNode reply) {
     idle.addFirst(new Idle(c, System.nanoTime()));
-    JsonNode err = reply.get("error");
-    if (err != null) {
-      JsonNode data = err.path("data");
-      return new Refused(data.path("reason").asText("internal"), err.path("message").asText(), data);
-    }
-    return new Result(reply.get("result"));
+    return DaemonReply.of(reply);
   }
 
   /** The most recently used idle connection still young enough; older ones are closed. */

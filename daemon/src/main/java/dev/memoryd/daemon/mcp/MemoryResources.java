@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.mcp;
 
+import dev.memoryd.daemon.client.DaemonReply;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +36,8 @@ final class MemoryResources {
 
   /** The daemon's memory files now; an empty listing with a null commit when it cannot say. */
   Listing list() {
-    DaemonLink.Reply r = link.call("files", JsonNodeFactory.instance.objectNode());
-    if (!(r instanceof DaemonLink.Result ok)) {
+    DaemonReply r = link.call("files", JsonNodeFactory.instance.objectNode());
+    if (!(r instanceof DaemonReply.Result ok)) {
       return new Listing(null, List.of());
     }
     List<String> paths = new ArrayList<>();
@@ -73,21 +75,21 @@ final class MemoryResources {
     if (path == null || !RootLayout.isMemoryFile(path)) { // resources are memory files, nothing else the root holds
       throw McpError.RESOURCE_NOT_FOUND.apply(uri);
     }
-    DaemonLink.Reply r = link.call("read", JsonNodeFactory.instance.objectNode().put("path", path));
-    if (r instanceof DaemonLink.Result ok) {
+    DaemonReply r = link.call("read", JsonNodeFactory.instance.objectNode().put("path", path));
+    if (r instanceof DaemonReply.Result ok) {
       return new McpSchema.ReadResourceResult(List.of(
           new McpSchema.TextResourceContents(uri, MIME, ok.value().path("content").asText())));
     }
-    if (r instanceof DaemonLink.Refused f && (f.reason().equals("not_found") || f.reason().equals("invalid_request"))) {
+    if (r instanceof DaemonReply.Refused f && (f.reason().equals("not_found") || f.reason().equals("invalid_request"))) {
       throw McpError.builder(McpSchema.ErrorCodes.RESOURCE_NOT_FOUND)
           .message("Resource not found: " + f.message())
           .data(Map.of("uri", uri, "reason", f.reason()))
           .build();
     }
-    String why = r instanceof DaemonLink.Refused f ? f.reason() + ": " + f.message()
-        : r instanceof DaemonLink.NoDaemon n ? "no memoryd daemon is serving " + link.root() + " (" + n.why()
+    String why = r instanceof DaemonReply.Refused f ? f.reason() + ": " + f.message()
+        : r instanceof DaemonReply.NoDaemon n ? "no memoryd daemon is serving " + link.root() + " (" + n.why()
             + "); start one with: " + link.startCommand()
-        : "the connection to the daemon broke before its reply (" + ((DaemonLink.Lost) r).why() + ")";
+        : "the connection to the daemon broke before its reply (" + ((DaemonReply.Lost) r).why() + ")";
     throw McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR).message(why).data(Map.of("uri", uri)).build();
   }
 }

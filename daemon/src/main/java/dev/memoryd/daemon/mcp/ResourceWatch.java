@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.mcp;
 
+import dev.memoryd.daemon.client.DaemonReply;
+
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -74,8 +76,8 @@ final class ResourceWatch implements AutoCloseable {
 
   /** One round: the daemon's head, and if it moved, the list brought up to date and the client told. */
   synchronized void tick() {
-    DaemonLink.Reply ping = link.call("ping", JsonNodeFactory.instance.objectNode());
-    if (!(ping instanceof DaemonLink.Result p) || !p.value().path("head").isTextual()) {
+    DaemonReply ping = link.call("ping", JsonNodeFactory.instance.objectNode());
+    if (!(ping instanceof DaemonReply.Result p) || !p.value().path("head").isTextual()) {
       return; // no daemon, or no commit yet: nothing to compare with
     }
     String now = p.value().path("head").asText();
@@ -83,8 +85,8 @@ final class ResourceWatch implements AutoCloseable {
       return;
     }
     if (head != null) {
-      DaemonLink.Reply r = link.call("changes", JsonNodeFactory.instance.objectNode().put("since", head));
-      if (r instanceof DaemonLink.Result c) {
+      DaemonReply r = link.call("changes", JsonNodeFactory.instance.objectNode().put("since", head));
+      if (r instanceof DaemonReply.Result c) {
         for (JsonNode f : c.value().path("files")) {
           String path = f.path("path").asText();
           switch (f.path("change").asText()) {
@@ -97,7 +99,7 @@ final class ResourceWatch implements AutoCloseable {
         head = c.value().path("head").asText(now);
         return;
       }
-      if (!(r instanceof DaemonLink.Refused)) {
+      if (!(r instanceof DaemonReply.Refused)) {
         return; // the daemon went away mid-round: try again next round
       }
     }

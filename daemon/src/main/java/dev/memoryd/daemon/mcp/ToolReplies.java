@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.mcp;
 
+import dev.memoryd.daemon.client.DaemonReply;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,18 +27,18 @@ final class ToolReplies {
 
   private ToolReplies() {}
 
-  static CallToolResult of(DaemonLink.Reply reply, DaemonLink link) {
-    if (reply instanceof DaemonLink.Result r) {
+  static CallToolResult of(DaemonReply reply, DaemonLink link) {
+    if (reply instanceof DaemonReply.Result r) {
       return CallToolResult.builder()
           .content(List.of(new McpSchema.TextContent(r.value().toString())))
           .structuredContent(r.value().isObject() ? JSON.convertValue(r.value(), MAP) : r.value())
           .isError(false)
           .build();
     }
-    if (reply instanceof DaemonLink.Refused f) {
+    if (reply instanceof DaemonReply.Refused f) {
       return error(f.reason() + ": " + f.message() + next(f.reason()), JSON.convertValue(f.data(), MAP));
     }
-    if (reply instanceof DaemonLink.NoDaemon n) {
+    if (reply instanceof DaemonReply.NoDaemon n) {
       Map<String, Object> data = new LinkedHashMap<>();
       data.put("reason", "unavailable");
       data.put("recorded", false);
@@ -45,7 +47,7 @@ final class ToolReplies {
           + "); nothing was sent or written. Start one with: " + link.startCommand()
           + " (in a shell, left running), then call this tool again.", data);
     }
-    DaemonLink.Lost l = (DaemonLink.Lost) reply;
+    DaemonReply.Lost l = (DaemonReply.Lost) reply;
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("reason", "unavailable");
     data.put("recorded", "unknown");
