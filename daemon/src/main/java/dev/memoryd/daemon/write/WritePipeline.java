@@ -1319,10 +1319,11 @@ public final class WritePipeline implements AutoCloseable {
         }
         written = true;
         chain.writePrepared();
-        stats.add(PhaseStats.Phase.SEGMENT_WRITE, System.nanoTime() - w);
+        long sw = System.nanoTime();
+        stats.add(PhaseStats.Phase.SEGMENT_WRITE, sw - w);
         if (journal == null) {
           chain.sync();
-          stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - w);
+          stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - sw);
         }
         long r0 = System.nanoTime();
         placed = ready;
@@ -1370,11 +1371,10 @@ public final class WritePipeline implements AutoCloseable {
       }
       stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - f0);
     }
-    IoAction renamed = placed;
-    if (renamed != null) {
+    if (placed != null) {
       long d0 = System.nanoTime();
       try {
-        renamed.settle();
+        placed.settle();
       } catch (IOException e) {
         // Published already; the ledger, fsynced first, lets recovery redo a rename a crash loses.
         LOG.log(Level.WARNING, "could not fsync the directories of a write; the ledger holds it", e);
