@@ -102,6 +102,11 @@ public final class GitStore implements AutoCloseable {
     return repo;
   }
 
+  /** The full name of the branch this store commits on ({@code refs/heads/main}). */
+  public String branchRef() {
+    return branchRef;
+  }
+
   /** Git config key of this clone's replica id ({@code [memoryd] replica = laptop}); per clone, never committed. */
   public static final String REPLICA_KEY = "memoryd.replica";
 

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -43,13 +44,18 @@ import dev.memoryd.grammar.RepoPath;
  *
  * <p>Events can be lost (OVERFLOW, a watcher that died, edits while the daemon was down), so
  * the watcher also rescans: at start, on OVERFLOW, after restarting a dead watch, and every
- * {@code rescanEvery}. It polls the branch ref so commits made with plain git are captured
- * too. Thread-safe; {@link #health()} reports its state for {@code ping}.
+ * {@code rescanEvery}. It reads the branch ref when the git directory changes ({@link RefWatch},
+ * at most every {@value #REF_POLL_MS} ms) so commits made with plain git are captured too.
+ *
+ * <p>Nothing runs on a timer while nothing happens: the tick thread is woken by an event, a
+ * change in the git directory or a watch that died, and otherwise sleeps until the next
+ * deadline it knows of (a quiet period ending, the next rescan). Thread-safe; {@link #health()}
+ * reports its state for {@code ping}.
  */
 public final class HumanWatcher implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(HumanWatcher.class.getName());
-  private static final long TICK_MS = 25;
   private static final long REF_POLL_MS = 200;
+  private static final long RETRY_NANOS = 1_000_000_000L;
 
   private final Path root;
   private final Path users;
@@ -71,7 +77,11 @@ public final class HumanWatcher implements AutoCloseable {
   private boolean rescanWanted = true;
   private long lastRescanNanos;
   private long lastRefPollNanos;
+  private boolean refWanted = true;
   private ObjectId lastRef;
+  private ScheduledFuture<?> nextTick;
+  private long nextTickNanos;
+  private volatile RefWatch refWatch;
 
   private volatile DirectoryWatcher watch;
   private volatile CompletableFuture<Void> watching;
@@ -101,8 +111,42 @@ public final class HumanWatcher implements AutoCloseable {
   public void start() throws IOException {
     Files.createDirectories(users);
     startWatch();
-    lastRescanNanos = System.nanoTime();
-    ticker.scheduleWithFixedDelay(this::tick, 0, TICK_MS, TimeUnit.MILLISECONDS);
+    startRefWatch();
+    long now = System.nanoTime();
+    synchronized (lock) {
+      lastRescanNanos = now;
+      lastEventNanos = now - quietNanos;
+    }
+    wakeAt(now);
+  }
+
+  private void startRefWatch() throws IOException {
+    RefWatch r = new RefWatch(git.repository().getDirectory().toPath(), git.branchRef(), this::onRefDirChange);
+    r.start();
+    refWatch = r;
+  }
+
+  private void onRefDirChange() {
+    long at;
+    synchronized (lock) {
+      refWanted = true;
+      at = lastRefPollNanos + REF_POLL_MS * 1_000_000;
+    }
+    wakeAt(Math.max(at, System.nanoTime()));
+  }
+
+  /** Runs a tick at {@code at} (System.nanoTime) unless one is already due by then. */
+  private void wakeAt(long at) {
+    synchronized (lock) {
+      if (closing || nextTick != null && nextTickNanos - at <= 0) {
+        return;
+      }
+      if (nextTick != null) {
+        nextTick.cancel(false);
+      }
+      nextTickNanos = at;
+      nextTick = ticker.schedule(this::tick, Math.max(0, at - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
   }
 
   private void startWatch() throws IOException {
@@ -113,12 +157,14 @@ public final class HumanWatcher implements AutoCloseable {
         .listener(this::onEvent)
         .build();
     watch = w;
-    watching = w.watchAsync(Executors.newSingleThreadExecutor(r -> {
+    CompletableFuture<Void> f = w.watchAsync(Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "memoryd-watch");
       t.setDaemon(true);
       return t;
     }));
+    watching = f;
     state = "running";
+    f.whenComplete((v, t) -> wakeAt(System.nanoTime())); // a dead watch is restarted at once
   }
 
   private void onEvent(DirectoryChangeEvent e) {
@@ -155,17 +201,32 @@ public final class HumanWatcher implements AutoCloseable {
         pending.add(rp);
       }
     }
+    wakeAt(Math.min(now + quietNanos, firstPendingNanos + 5 * quietNanos));
   }
 
   private void tick() {
+    synchronized (lock) {
+      nextTick = null;
+    }
     try {
       long now = System.nanoTime();
       CompletableFuture<Void> w = watching;
       if (!closing && w != null && w.isDone()) {
         restartWatch(w);
       }
-      if (now - lastRefPollNanos >= REF_POLL_MS * 1_000_000) {
-        lastRefPollNanos = now;
+      RefWatch r = refWatch;
+      if (!closing && r != null && r.failure() != null) {
+        restartRefWatch(r);
+      }
+      boolean readRef;
+      synchronized (lock) {
+        readRef = refWanted && now - lastRefPollNanos >= REF_POLL_MS * 1_000_000;
+        if (readRef) {
+          refWanted = false;
+          lastRefPollNanos = now;
+        }
+      }
+      if (readRef) {
         ObjectId ref = git.refNow();
         if (lastRef != null && !lastRef.equals(ref)) {
           submit(List.of()); // a commit made with git: the writer captures it before anything else
@@ -185,6 +246,7 @@ public final class HumanWatcher implements AutoCloseable {
           rescanWanted = false;
           rescan = true;
           lastRescanNanos = now;
+          refWanted = true; // the rescan's safety net covers a missed change of the ref too
         }
       }
       if (rescan) {
@@ -201,6 +263,38 @@ public final class HumanWatcher implements AutoCloseable {
       synchronized (lock) {
         rescanWanted = true;
       }
+      scheduleNext(System.nanoTime() + RETRY_NANOS); // a failing tick retries, but not in a loop
+      return;
+    }
+    scheduleNext(System.nanoTime());
+  }
+
+  /** Sleeps until the earliest deadline there is; with nothing pending, that is the next rescan. */
+  private void scheduleNext(long notBefore) {
+    long now = System.nanoTime();
+    long due = Long.MAX_VALUE;
+    synchronized (lock) {
+      long quietEnds = lastEventNanos + quietNanos;
+      if (!pending.isEmpty()) {
+        due = Math.min(due, Math.min(quietEnds, firstPendingNanos + 5 * quietNanos));
+      }
+      if (rescanWanted) {
+        due = Math.min(due, Math.min(quietEnds, lastRescanNanos + 5 * quietNanos));
+      }
+      if (rescanNanos > 0) {
+        due = Math.min(due, lastRescanNanos + rescanNanos);
+      }
+      if (refWanted) {
+        due = Math.min(due, lastRefPollNanos + REF_POLL_MS * 1_000_000);
+      }
+    }
+    CompletableFuture<Void> w = watching;
+    RefWatch r = refWatch;
+    if (w != null && w.isDone() || r != null && r.failure() != null) {
+      due = Math.min(due, now + RETRY_NANOS); // a restart that failed is tried again
+    }
+    if (due != Long.MAX_VALUE) {
+      wakeAt(Math.max(due, notBefore));
     }
   }
 
@@ -215,6 +309,7 @@ public final class HumanWatcher implements AutoCloseable {
         synchronized (lock) {
           rescanWanted = true; // nothing is lost: the next rescan looks again
         }
+        scheduleNext(System.nanoTime() + RETRY_NANOS); // not at once: the writer refused, it may still
       } else if (out instanceof WriteOutcome.Committed) {
         captures.incrementAndGet();
         lastCapture = clock.instant();
@@ -241,6 +336,21 @@ public final class HumanWatcher implements AutoCloseable {
     }
     synchronized (lock) {
       rescanWanted = true;
+    }
+  }
+
+  private void restartRefWatch(RefWatch dead) {
+    lastError = String.valueOf(dead.failure());
+    restarts.incrementAndGet();
+    LOG.warning("the watch of the git directory stopped (" + lastError + "); restarting it");
+    dead.close();
+    try {
+      startRefWatch();
+    } catch (IOException e) {
+      lastError = e.toString(); // refWatch still names the dead one: the next tick tries again
+    }
+    synchronized (lock) {
+      refWanted = true;
     }
   }
 
@@ -272,8 +382,14 @@ public final class HumanWatcher implements AutoCloseable {
 
   @Override
   public void close() {
-    closing = true;
+    synchronized (lock) {
+      closing = true; // under the lock: no wake-up schedules on the ticker once it is shut down
+    }
     ticker.shutdownNow();
+    RefWatch r = refWatch;
+    if (r != null) {
+      r.close();
+    }
     try {
       DirectoryWatcher w = watch;
       if (w != null) {
