@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -118,22 +119,26 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
     }
     appends.lockInterruptibly();
     try {
-      Map<String, Turn> known;
       String sliceId;
       boolean fresh;
       synchronized (this) {
-        known = new HashMap<>(turns);
         sliceId = sliceBySession.get(sessionId);
         fresh = sliceId == null;
         if (fresh) {
           sliceId = ids.next().value();
         }
       }
-      return writer.submit(WriteRequest.of(new Append(sessionId, sliceId, fresh, parsed, known),
+      // The recorded turns are looked up live, not copied: appends are one at a time and the fold
+      // runs on the writer before this future completes, so nothing else changes them meanwhile.
+      return writer.submit(WriteRequest.of(new Append(sessionId, sliceId, fresh, parsed, this::recorded),
           null, actor).withProvenance(provenance)).get();
     } finally {
       appends.unlock();
     }
+  }
+
+  private synchronized boolean recorded(String turnId) {
+    return turns.containsKey(turnId);
   }
 
   private static WriteOutcome refuse(ErrorReason r, String msg) {
@@ -174,11 +179,11 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
   }
 
   /**
-   * Appends turns to a session's file. {@code known} (the turns recorded before) is null when
+   * Appends turns to a session's file. {@code known} (whether a turn id is recorded) is null when
    * recovery redoes a recorded append, which was checked when it was first made.
    */
   record Append(String sessionId, String sliceId, boolean fresh, List<Turn> turns,
-      Map<String, Turn> known) implements Mutation {
+      Predicate<String> known) implements Mutation {
     @Override
     public Result apply(FileSource files, Instant now) {
       RepoPath path = pathOf(sliceId);
@@ -187,13 +192,13 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < turns.size(); i++) {
           Turn t = turns.get(i);
-          if (known.containsKey(t.id()) || !seen.add(t.id())) {
+          if (known.test(t.id()) || !seen.add(t.id())) {
             return new Refused(i, new Failure(ErrorReason.CONFLICT, "turns[" + i + "].id " + t.id()
                 + " is already recorded", Map.of("turn_id", t.id())));
           }
           for (int k = 0; k < t.parents().size(); k++) {
             String pid = t.parents().get(k).id();
-            if (!known.containsKey(pid) && !seen.contains(pid)) {
+            if (!known.test(pid) && !seen.contains(pid)) {
               return new Refused(i, new Failure(ErrorReason.NOT_FOUND, "turns[" + i + "].parents[" + k
                   + "].id " + pid + " is not a recorded turn (parents come first)", Map.of("turn_id", pid)));
             }

@@ -106,10 +106,26 @@ public final class Jcs {
         }
         boolean negative = x < 0;
         double abs = Math.abs(x);
-        BigDecimal digits = shortestDigits(abs);
-        String s = digits.unscaledValue().toString();
+        String s;
+        int scale;
+        long m = fewDecimals(abs);
+        if (m >= 0) {
+            int decimals = (int) (m & 0xF);
+            long digits = m >>> 4;
+            int zeros = 0;
+            while (digits % 10 == 0) {
+                digits /= 10;
+                zeros++;
+            }
+            s = Long.toString(digits);
+            scale = decimals - zeros;
+        } else {
+            BigDecimal digits = shortestDigits(abs);
+            s = digits.unscaledValue().toString();
+            scale = digits.scale();
+        }
         int k = s.length();
-        int n = k - digits.scale(); // value = 0.s × 10^n
+        int n = k - scale; // value = 0.s × 10^n
         StringBuilder out = new StringBuilder(k + 8);
         if (negative) {
             out.append('-');
@@ -130,6 +146,30 @@ public final class Jcs {
             out.append('e').append(e < 0 ? '-' : '+').append(Math.abs(e));
         }
         return out.toString();
+    }
+
+    private static final double[] POW10 = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+
+    /**
+     * The common case without BigDecimal: a positive double that is {@code d / 10^k} for some
+     * integer {@code d < 2^50} and {@code k <= 8} (0.25, 12, 0.731), as {@code d << 4 | k} for the
+     * smallest such k, or -1. Sound because both operands of the check are exact doubles and the
+     * division is correctly rounded, so it equals what parsing the decimal gives; and k-decimal
+     * values are at least 4 ulps apart at that size, so the nearest one is the only one that can
+     * read back as x: none with fewer decimals (fewer digits) does, and no other of this length.
+     */
+    private static long fewDecimals(double abs) {
+        for (int k = 0; k < POW10.length; k++) {
+            double scaled = abs * POW10[k];
+            if (scaled >= 0x1p50) {
+                return -1;
+            }
+            long d = Math.round(scaled);
+            if (d > 0 && d / POW10[k] == abs) {
+                return d << 4 | k;
+            }
+        }
+        return -1;
     }
 
     /**
