@@ -63,6 +63,10 @@ final class Bench implements Callable<Integer> {
       "mcp: a write (and a read) as an MCP tool call through memoryd mcp against the same call over the"
           + " socket, --writes of each, interleaved in blocks, after --warmup of each"}) String mode;
   @Option(names = "--turns", defaultValue = "100000", description = "context mode: turns in the stored DAG") int turns;
+  @Option(names = "--per-append", defaultValue = "0", description = "context mode: turns per conversation.append"
+      + " (0: a 200th of --turns)") int perAppendOpt;
+  @Option(names = "--sessions", defaultValue = "0", description = "context mode: sessions the turns go to, in turn"
+      + " (0: a new session per append)") int sessions;
   @Option(names = "--quiet-ms", defaultValue = "2000", description = "the daemon's quiet period (human mode)") long quietMs;
   @Option(names = "--edits", defaultValue = "30", description = "human mode: measured saves") int edits;
   @Option(names = "--events", defaultValue = "100000", description = "replay mode: ledger events to build") int events;
@@ -76,6 +80,7 @@ final class Bench implements Callable<Integer> {
       + " memory after this many idle seconds, before the run and after it") int idleS;
 
   private List<String> daemonJvm;
+  private long daemonPid;
 
   @Override
   public Integer call() throws Exception {
@@ -85,6 +90,7 @@ final class Bench implements Callable<Integer> {
     Memoryd.init(cfg, null);
     daemonJvm = daemonJvm();
     Process daemon = startDaemon(cfg, quietMs);
+    daemonPid = daemon.pid();
     ObjectNode out = JsonRpc.MAPPER.createObjectNode();
     if (!mode.equals("write")) {
       try {
@@ -285,13 +291,14 @@ final class Bench implements Callable<Integer> {
   /** Stores a random {@code turns}-turn DAG (200 sessions), then times {@code writes} context queries. */
   private void benchContext(MemorydConfig cfg, ObjectNode out) throws Exception {
     java.util.Random rnd = new java.util.Random(42);
-    int perAppend = Math.max(1, turns / 200);
+    int perAppend = perAppendOpt > 0 ? perAppendOpt : Math.max(1, turns / 200);
     long tLoad = System.nanoTime();
+    double cpu0 = cpuSeconds(daemonPid);
     try (SocketClient c = SocketClient.connect(cfg.socket())) {
       String[] phases = {"exploration", "debugging", "planning", "consolidation", "synthesis"};
       for (int start = 0; start < turns; start += perAppend) {
         ObjectNode req = JsonRpc.MAPPER.createObjectNode();
-        String session = "bench-" + (start / perAppend);
+        String session = "bench-" + (sessions > 0 ? start / perAppend % sessions : start / perAppend);
         req.put("session_id", session);
         ArrayNode ts = req.putArray("turns");
         for (int i = start; i < Math.min(turns, start + perAppend); i++) {
@@ -320,6 +327,8 @@ final class Bench implements Callable<Integer> {
         check(c.call("conversation.append", req));
       }
       double loadSecs = (System.nanoTime() - tLoad) / 1e9;
+      out.put("load_daemon_cpu_s", round(cpuSeconds(daemonPid) - cpu0));
+      out.put("turns_per_append", perAppend);
       ObjectNode warm = JsonRpc.MAPPER.createObjectNode().put("anchor_turn_id", uuid(turns / 2));
       long tFirst = System.nanoTime();
       check(c.call("context", warm)); // builds the in-memory DAG once
@@ -481,6 +490,13 @@ final class Bench implements Callable<Integer> {
   }
 
   /** A line of the daemon's /proc status ({@code VmRSS}, {@code VmHWM}) in MB. */
+  /** CPU seconds (user + system) the process has used so far, from {@code /proc/<pid>/stat}. */
+  static double cpuSeconds(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // USER_HZ is 100 on Linux
+  }
+
   private static double rssMb(Process p, String field) throws IOException {
     for (String l : Files.readAllLines(Path.of("/proc", String.valueOf(p.pid()), "status"))) {
       if (l.startsWith(field + ":")) {
