@@ -625,6 +625,31 @@ public final class Memoryd implements AutoCloseable {
     return writer.submit(req);
   }
 
+  /**
+   * Imports markdown notes into the notes file of {@code user} (or of its part {@code part}), one
+   * declaration each, appended to {@code section} ({@link dev.memoryd.daemon.notes.NoteImport});
+   * {@code overCap} (null: none) lets them go past the section's word cap, as a write's override.
+   * A missing notes file or section fails before anything is written; each note's own refusal is
+   * in its result and the others carry on.
+   */
+  public Outcome<List<dev.memoryd.daemon.notes.NoteImport.Result>> importNotes(String user, String part,
+      String section, List<dev.memoryd.daemon.notes.NoteImport.Note> notes, String actor, String overCap)
+      throws IOException, InterruptedException {
+    servingOnly(writer);
+    String path = "users/" + user + (part == null ? "" : "/parts/" + part) + "/notes.md";
+    RepoPath file;
+    try {
+      file = RepoPath.of(path);
+    } catch (IllegalArgumentException e) {
+      return Outcome.fail(ErrorReason.INVALID_REQUEST, "not a notes file path: " + path + " (" + e.getMessage() + ")");
+    }
+    Outcome<ObjectNode> there = read(path, section, null);
+    if (there instanceof Outcome.Failed<ObjectNode> f) {
+      return Outcome.fail(f.failure());
+    }
+    return Outcome.ok(dev.memoryd.daemon.notes.NoteImport.run(file, section, notes, actor, overCap, writer::submit));
+  }
+
   /** A write to {@code branch} (null: the checked-out one); an unknown branch fails with not_found. */
   public Outcome<CompletableFuture<WriteOutcome>> write(WriteRequest req, String branch) throws IOException {
     Outcome<WritePipeline> w = branches().writer(branch);

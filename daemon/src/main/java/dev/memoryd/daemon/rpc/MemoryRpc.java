@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.notes.NoteImport;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WriteRequest;
 import dev.memoryd.grammar.LintProblem;
@@ -58,6 +59,7 @@ final class MemoryRpc implements Namespace {
       return svc.ping();
     });
     r.put("write", this::write);
+    r.put("notes.import", this::importNotes);
     r.put("read", p -> {
       only(p, "path", "section", "branch", "at");
       return unwrap(svc.read(str(p, "path", true), str(p, "section", false), points.at(p)));
@@ -163,6 +165,56 @@ final class MemoryRpc implements Namespace {
       return Dispatcher.ontoJson(value(svc.replayOntoLatest(), "replay failed: "));
     }
     return Dispatcher.replayJson(value(svc.replayVerify(n -> { }), "replay failed: "));
+  }
+
+  private JsonNode importNotes(ObjectNode p) throws BadRequest {
+    only(p, "user", "part", "section", "notes", "actor", "override_rationale");
+    JsonNode arr = p.get("notes");
+    if (arr == null || !arr.isArray() || arr.isEmpty()) {
+      throw new BadRequest(ErrorReason.INVALID_REQUEST, "notes must be a non-empty array");
+    }
+    List<NoteImport.Note> notes = new ArrayList<>();
+    for (int i = 0; i < arr.size(); i++) {
+      JsonNode n = arr.get(i);
+      if (!n.isObject() || !n.path("name").isTextual() || !n.path("text").isTextual() || n.size() != 2) {
+        throw new BadRequest(new Failure(ErrorReason.INVALID_REQUEST, "notes[" + i + "] must be {name, text}, both strings",
+            Map.of("field", "notes[" + i + "]")));
+      }
+      try {
+        notes.add(new NoteImport.Note(n.get("name").asText(), n.get("text").asText()));
+      } catch (IllegalArgumentException e) {
+        throw new BadRequest(new Failure(ErrorReason.INVALID_REQUEST, "notes[" + i + "]: " + e.getMessage(),
+            Map.of("field", "notes[" + i + "].name")));
+      }
+    }
+    String section = str(p, "section", false);
+    List<NoteImport.Result> results;
+    try {
+      results = unwrap(svc.importNotes(str(p, "user", true), str(p, "part", false),
+          section == null ? "Drafts" : section, notes, str(p, "actor", false), str(p, "override_rationale", false)));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while waiting for the writer");
+    }
+    ObjectNode r = F.objectNode();
+    ArrayNode out = F.arrayNode();
+    int imported = 0;
+    for (NoteImport.Result res : results) {
+      ObjectNode o = out.addObject().put("name", res.name());
+      if (res instanceof NoteImport.Recorded rec) {
+        imported++;
+        o.put("commit", rec.commit()).put("token", rec.token());
+      } else {
+        Failure f = ((NoteImport.Refused) res).failure();
+        o.put("reason", f.reason().wireName()).put("message", f.message());
+      }
+    }
+    r.put("imported", imported);
+    r.put("refused", results.size() - imported);
+    r.set("results", out);
+    return r;
   }
 
   private JsonNode write(ObjectNode p) throws BadRequest {
