@@ -61,7 +61,9 @@ final class Bench implements Callable<Integer> {
       "merge: branch merge after --writes declarations on each of two branches",
       "sync: sync between two roots after --writes declarations on each",
       "mcp: a write (and a read) as an MCP tool call through memoryd mcp against the same call over the"
-          + " socket, --writes of each, interleaved in blocks, after --warmup of each"}) String mode;
+          + " socket, --writes of each, interleaved in blocks, after --warmup of each",
+      "peer: append_item to a growing list against the MCP reference memory server's add_observations (npm),"
+          + " --writes of each, interleaved in blocks, after --warmup of each"}) String mode;
   @Option(names = "--turns", defaultValue = "100000", description = "context mode: turns in the stored DAG") int turns;
   @Option(names = "--per-append", defaultValue = "0", description = "context mode: turns per conversation.append"
       + " (0: a 200th of --turns)") int perAppendOpt;
@@ -112,9 +114,11 @@ final class Bench implements Callable<Integer> {
           SyncBench.run(cfg, writes, c -> startDaemon(c, quietMs), out);
         } else if (mode.equals("mcp")) {
           McpBench.run(cfg, writes, warmup, out);
+        } else if (mode.equals("peer")) {
+          PeerBench.run(cfg, writes, warmup, out);
         } else {
           throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-              "--mode must be write, slip, context, human, replay, scope, refs, merge, sync or mcp");
+              "--mode must be write, slip, context, human, replay, scope, refs, merge, sync, mcp or peer");
         }
       } finally {
         daemon.destroy();
@@ -216,7 +220,7 @@ final class Bench implements Callable<Integer> {
 
   /** Removes what a run made in a temp dir: the root, its key, log and floor files. */
   /** Best effort: a file vanishing mid-walk (the daemon's last writes) must not cost the run its result. */
-  private static void deleteTree(Path parent, String prefix) {
+  static void deleteTree(Path parent, String prefix) {
     try (var s = Files.list(parent)) {
       for (Path p : (Iterable<Path>) s.filter(f -> f.getFileName().toString().startsWith(prefix))::iterator) {
         try (var w = Files.walk(p)) {
