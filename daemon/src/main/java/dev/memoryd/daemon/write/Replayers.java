@@ -58,7 +58,7 @@ final class Replayers {
         // would not match again after a rotation.
         ObjectNode opJson = ((ObjectNode) e.payload().get("op")).deepCopy();
         opJson.remove("before_hash");
-        OpParse parsed = OpCodec.parse(opJson);
+        OpParse parsed = OpCodec.parseRecorded(opJson);
         if (!(parsed instanceof OpParse.Ok ok)) {
           throw new IllegalStateException("ledger line " + e.seq() + " holds an op replay cannot parse");
         }
