@@ -552,7 +552,7 @@ public final class Main implements Runnable {
         if (reply.has("error")) {
           return print(reply);
         }
-        System.out.println(dev.memoryd.grammar.json.Jcs.canonicalize(reply.get("result")));
+        System.out.println(dev.memoryd.jcs.Jcs.canonicalize(reply.get("result")));
         return OK;
       }
     }
