@@ -56,15 +56,6 @@ class CliHelpTest {
     assertTrue(r.out().contains("Default: 10000"), r.toString()); // --idle-timeout-ms
   }
 
-  @Test
-  void benchHelp_saysWhatEachModeMeasures_oneModeALine() {
-    Cli.Run r = Cli.run("bench", "--help");
-    assertEquals(0, r.code(), r.toString());
-    for (String mode : List.of("write", "slip", "context", "human", "replay", "scope", "refs", "merge", "sync")) {
-      assertTrue(r.out().lines().anyMatch(l -> l.strip().startsWith(mode + ": ")), mode + " not explained:\n" + r.out());
-    }
-  }
-
   /** Every command under {@code cl} (not {@code cl} itself for the root), as the words that name it. */
   private static void collect(CommandLine cl, List<String> path, List<List<String>> into) {
     for (var e : cl.getSubcommands().entrySet()) {

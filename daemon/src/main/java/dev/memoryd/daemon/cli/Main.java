@@ -45,7 +45,7 @@ import picocli.CommandLine.Parameters;
     subcommands = {CommandLine.HelpCommand.class, Main.Init.class, Main.Serve.class, Main.Ping.class, Main.Write.class,
         Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Main.Explore.class, Main.SlicesCmd.class, Main.Search.class, SubstrateCommands.Declare.class,
         SubstrateCommands.Scope.class, SubstrateCommands.Traverse.class, SubstrateCommands.Stale.class, DriftCmd.class, ReplayCmd.class, ProposalsCmd.class, BranchCmd.class,
-        RefsCmd.class, SyncCmd.Sync.class, SyncCmd.Clone.class, Bench.class,
+        RefsCmd.class, SyncCmd.Sync.class, SyncCmd.Clone.class,
         HistoryCmd.class, ResolveCmd.class, RoutineCmd.class, CaptureCmd.class, ConversationCmd.class, StatusCmd.class, DoctorCmd.class,
         dev.memoryd.daemon.mcp.McpCommand.class, dev.memoryd.daemon.console.ConsoleCommand.class})
 public final class Main implements Runnable {
@@ -552,7 +552,7 @@ public final class Main implements Runnable {
         if (reply.has("error")) {
           return print(reply);
         }
-        System.out.println(dev.memoryd.grammar.json.Jcs.canonicalize(reply.get("result")));
+        System.out.println(dev.memoryd.jcs.Jcs.canonicalize(reply.get("result")));
         return OK;
       }
     }

@@ -1,4 +1,4 @@
-package dev.memoryd.daemon.cli;
+package dev.memoryd.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-/** The launcher's serve settings file, as the bench's daemon reads it. */
+/** The launcher's serve settings file, as the benchmark's daemon reads it. */
 class ServeJvmOptionsTest {
   @Test
   void launcherFile_isFound_andReadAsOptionsWithoutComments() throws Exception {

@@ -1,4 +1,4 @@
-package dev.memoryd.grammar.json;
+package dev.memoryd.jcs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;

@@ -1,4 +1,4 @@
-package dev.memoryd.daemon.cli;
+package dev.memoryd.bench;
 
 import dev.memoryd.daemon.client.SocketClient;
 
@@ -26,10 +26,10 @@ import dev.memoryd.daemon.rpc.JsonRpc;
  * deleted); times {@code refs.reconcile} over the socket before the changes (all unchanged), after
  * them (every change recorded in the drift queue), and once more (nothing new to record).
  */
-final class RefsBench {
-  private RefsBench() {}
+record RefsBench(int refs) implements Scenario {
 
-  static void run(MemorydConfig cfg, int refs, ObjectNode out) throws IOException, GitAPIException {
+  @Override
+  public void run(MemorydConfig cfg, ObjectNode out) throws IOException, GitAPIException {
     Path repo = cfg.root().resolveSibling(cfg.root().getFileName() + "-code");
     Files.createDirectories(repo);
     java.util.Random rnd = new java.util.Random(42);
@@ -47,7 +47,7 @@ final class RefsBench {
         for (int i = 0; i < refs; i++) {
           ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("path", file(i)).put("repo", repo.toString())
               .put("placed_on", ".gitignore");
-          check(c.call("refs.add", p));
+          Requests.check(c.call("refs.add", p));
         }
         out.put("refs", refs);
         out.put("add_per_s", Math.round(refs / ((System.nanoTime() - tAdd) / 1e9)));
@@ -79,7 +79,7 @@ final class RefsBench {
     long t = System.nanoTime();
     JsonNode r = c.call("refs.reconcile", JsonRpc.MAPPER.createObjectNode());
     double s = (System.nanoTime() - t) / 1e9;
-    check(r);
+    Requests.check(r);
     int recorded = 0;
     java.util.Map<String, Integer> kinds = new java.util.TreeMap<>();
     for (JsonNode f : r.get("result").get("findings")) {
@@ -113,9 +113,4 @@ final class RefsBench {
     git.commit().setMessage(msg).setAuthor(who).setCommitter(who).setAllowEmpty(true).call();
   }
 
-  private static void check(JsonNode reply) throws IOException {
-    if (reply == null || !reply.has("result")) {
-      throw new IOException("request failed: " + reply);
-    }
-  }
 }

@@ -1,4 +1,4 @@
-package dev.memoryd.daemon.cli;
+package dev.memoryd.bench;
 
 import java.io.IOException;
 import java.net.URISyntaxException;

@@ -1,10 +1,9 @@
-package dev.memoryd.daemon.cli;
+package dev.memoryd.bench;
 
 import dev.memoryd.daemon.client.SocketClient;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -27,14 +26,10 @@ import dev.memoryd.daemon.rpc.JsonRpc;
  * sixth and seventh sync must find nothing to do. Times each sync over
  * the socket and checks that both hold the same tree and that both ledgers and replays verify.
  */
-final class SyncBench {
-  private SyncBench() {}
+record SyncBench(int writes, DaemonChild child) implements Scenario {
 
-  interface Starter {
-    Process start(MemorydConfig cfg) throws IOException, InterruptedException;
-  }
-
-  static void run(MemorydConfig a, int writes, Starter starter, ObjectNode out) throws Exception {
+  @Override
+  public void run(MemorydConfig a, ObjectNode out) throws Exception {
     Path remote = a.root().resolveSibling(a.root().getFileName() + "-remote.git");
     Git.init().setBare(true).setInitialBranch("main").setDirectory(remote.toFile()).call().close();
     try (Git g = Git.open(a.root().toFile())) {
@@ -44,18 +39,12 @@ final class SyncBench {
       c.save();
     }
     try (SocketClient c = SocketClient.connect(a.socket())) {
-      ArrayNode ops = JsonRpc.MAPPER.createArrayNode();
-      ops.addObject().put("op", "create_entity").put("user_id", "bench").put("entity_type", "user").put("title", "Bench user");
-      for (int i = 0; i < 2; i++) {
-        ops.addObject().put("op", "create_entity").put("user_id", "bench").put("entity_type", "part")
-            .put("entity_id", "part-" + i).put("title", "Part " + i);
-      }
-      check(c.call("write", decl(ops)));
-      check(sync(c));
+      Requests.check(c.call("write", Requests.decl("bench", Requests.createOps(2))));
+      Requests.check(sync(c));
     }
     MemorydConfig b = MemorydConfig.defaults(a.root().resolveSibling(a.root().getFileName() + "-b"), a.keyFile());
     Memoryd.cloneRoot(b, remote.toString(), "b");
-    Process pb = starter.start(b);
+    Process pb = child.start(b);
     try {
       long t0 = System.nanoTime();
       Thread other = new Thread(() -> drive(b, writes, 1), "bench-b");
@@ -81,8 +70,7 @@ final class SyncBench {
       out.put("ledger_verify_ok", verified(a) && verified(b));
       out.put("replay_verify_ok", replayed(a) && replayed(b));
     } finally {
-      pb.destroy();
-      pb.waitFor(30, TimeUnit.SECONDS);
+      DaemonChild.stop(pb);
       // b's root and the remote are named after the bench root, which the bench removes with its siblings.
     }
   }
@@ -92,7 +80,7 @@ final class SyncBench {
       long t = System.nanoTime();
       JsonNode r = sync(c);
       long ms = (System.nanoTime() - t) / 1_000_000;
-      check(r);
+      Requests.check(r);
       if (!r.get("result").get("ok").asBoolean()) {
         throw new IOException("sync did not succeed: " + r);
       }
@@ -142,24 +130,12 @@ final class SyncBench {
           op.put("op", "append_item").put("path", "users/bench/parts/part-" + part + "/profile.md").put("section", "Triggers")
               .put("item", "Note " + i + " from root " + part);
         }
-        check(c.call("write", decl(ops)));
+        Requests.check(c.call("write", Requests.decl("bench", ops)));
       }
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
   }
 
-  private static ObjectNode decl(ArrayNode ops) {
-    ObjectNode d = JsonRpc.MAPPER.createObjectNode();
-    d.set("ops", ops);
-    d.put("rationale", "bench");
-    d.put("actor", "bench");
-    return d;
-  }
 
-  private static void check(JsonNode reply) throws IOException {
-    if (reply == null || reply.has("error")) {
-      throw new IOException("the daemon refused: " + reply);
-    }
-  }
 }

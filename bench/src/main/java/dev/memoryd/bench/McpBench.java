@@ -1,4 +1,4 @@
-package dev.memoryd.daemon.cli;
+package dev.memoryd.bench;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.memoryd.daemon.MemorydConfig;
+import dev.memoryd.daemon.cli.Main;
 import dev.memoryd.daemon.client.SocketClient;
 import dev.memoryd.daemon.rpc.JsonRpc;
 
@@ -28,7 +29,7 @@ import dev.memoryd.daemon.rpc.JsonRpc;
  * cost with less noise around it). Each latency runs from the request's first byte sent to its
  * reply's last byte read. The shim's resource watch runs as it does for any client.
  */
-final class McpBench {
+record McpBench(int writes, int warmup) implements Scenario {
   /** Calls per path before switching to the other. */
   static final int BLOCK = 50;
   /** The JVM options {@code bin/memoryd} starts {@code mcp} with (a short-command launch). */
@@ -36,15 +37,10 @@ final class McpBench {
 
   private static final String PROFILE = "users/bench/parts/part-0/profile.md";
 
-  private McpBench() {}
-
-  static void run(MemorydConfig cfg, int writes, int warmup, ObjectNode out) throws Exception {
+  @Override
+  public void run(MemorydConfig cfg, ObjectNode out) throws Exception {
     try (SocketClient c = SocketClient.connect(cfg.socket())) {
-      ArrayNode ops = JsonRpc.MAPPER.createArrayNode();
-      ops.addObject().put("op", "create_entity").put("user_id", "bench").put("entity_type", "user").put("title", "Bench");
-      ops.addObject().put("op", "create_entity").put("user_id", "bench").put("entity_type", "part")
-          .put("entity_id", "part-0").put("title", "Part 0");
-      check(c.call("write", decl(ops)));
+      Requests.check(c.call("write", Requests.decl("bench", Requests.createOps(1))));
     }
     String extra = System.getenv("MEMORYD_MCP_JAVA_OPTS");
     List<String> jvm = extra == null || extra.isBlank() ? LAUNCHER_OPTS : List.of(extra.trim().split("\\s+"));
@@ -88,19 +84,7 @@ final class McpBench {
     return Math.round(nanos / 1e3) / 1e3;
   }
 
-  private static ObjectNode decl(ArrayNode ops) {
-    ObjectNode d = JsonRpc.MAPPER.createObjectNode();
-    d.set("ops", ops);
-    d.put("rationale", "bench");
-    d.put("actor", "bench");
-    return d;
-  }
 
-  private static void check(JsonNode reply) throws IOException {
-    if (reply == null || !reply.has("result")) {
-      throw new IOException("call failed: " + reply);
-    }
-  }
 
   /** The two paths, taking turns in blocks; the block that goes first alternates too. */
   private record Paths(Shim mcp, SocketClient socket) {
@@ -114,7 +98,7 @@ final class McpBench {
           for (int i = 0; i < BLOCK; i++) {
             if (socketTurn && bySocket < n) {
               long t = System.nanoTime();
-              check(socket.call(method, params(method, ++revision)));
+              Requests.check(socket.call(method, params(method, ++revision)));
               record(viaSocket, bySocket++, System.nanoTime() - t);
             } else if (!socketTurn && byMcp < n) {
               long t = System.nanoTime();
@@ -140,7 +124,7 @@ final class McpBench {
       ops.addObject().put("op", "replace_section").put("path", PROFILE).put("section", "Role")
           .put("content", "Keeps watch over the day's plans; revision " + revision
               + ". Steps in when the schedule slips and the inner critic gets loud.");
-      return decl(ops);
+      return Requests.decl("bench", ops);
     }
   }
 

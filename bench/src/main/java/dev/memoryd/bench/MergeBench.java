@@ -1,4 +1,4 @@
-package dev.memoryd.daemon.cli;
+package dev.memoryd.bench;
 
 import dev.memoryd.daemon.client.SocketClient;
 
@@ -20,19 +20,13 @@ import dev.memoryd.daemon.rpc.JsonRpc;
  * with both sides' {@code last_updated} and Change Log lines). Times {@code branch.merge} over the
  * socket, then checks {@code ledger.verify} and {@code replay --verify}.
  */
-final class BranchBench {
-  private BranchBench() {}
+record MergeBench(int writes) implements Scenario {
 
-  static void run(MemorydConfig cfg, int writes, ObjectNode out) throws Exception {
+  @Override
+  public void run(MemorydConfig cfg, ObjectNode out) throws Exception {
     try (SocketClient c = SocketClient.connect(cfg.socket())) {
-      ArrayNode ops = JsonRpc.MAPPER.createArrayNode();
-      ops.addObject().put("op", "create_entity").put("user_id", "bench").put("entity_type", "user").put("title", "Bench user");
-      for (int i = 0; i < 2; i++) {
-        ops.addObject().put("op", "create_entity").put("user_id", "bench").put("entity_type", "part")
-            .put("entity_id", "part-" + i).put("title", "Part " + i);
-      }
-      check(c.call("write", decl(ops, null)));
-      check(c.call("branch.create", JsonRpc.MAPPER.createObjectNode().put("name", "feature")));
+      Requests.check(c.call("write", Requests.decl("bench", Requests.createOps(2))));
+      Requests.check(c.call("branch.create", JsonRpc.MAPPER.createObjectNode().put("name", "feature")));
     }
     long t0 = System.nanoTime();
     Thread side = new Thread(() -> drive(cfg, writes, "feature"), "bench-feature");
@@ -50,7 +44,7 @@ final class BranchBench {
       long m0 = System.nanoTime();
       JsonNode r = c.call("branch.merge", JsonRpc.MAPPER.createObjectNode().put("from", "feature"));
       long ms = (System.nanoTime() - m0) / 1_000_000;
-      check(r);
+      Requests.check(r);
       if (r.get("result").has("conflicts")) {
         throw new IOException("the benchmark's merge should be clean: " + r);
       }
@@ -83,27 +77,16 @@ final class BranchBench {
           op.put("op", "replace_section").put("path", "users/bench/parts/part-1/profile.md").put("section", "Role")
               .put("content", "Feature role, revision " + i + ".");
         }
-        check(c.call("write", decl(ops, branch)));
+        ObjectNode d = Requests.decl("bench", ops);
+        if (branch != null) {
+          d.put("branch", branch);
+        }
+        Requests.check(c.call("write", d));
       }
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
   }
 
-  private static ObjectNode decl(ArrayNode ops, String branch) {
-    ObjectNode d = JsonRpc.MAPPER.createObjectNode();
-    d.set("ops", ops);
-    d.put("rationale", "bench");
-    d.put("actor", "bench");
-    if (branch != null) {
-      d.put("branch", branch);
-    }
-    return d;
-  }
 
-  private static void check(JsonNode reply) throws IOException {
-    if (reply == null || reply.has("error")) {
-      throw new IOException("the daemon refused: " + reply);
-    }
-  }
 }

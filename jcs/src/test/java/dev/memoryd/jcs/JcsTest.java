@@ -1,4 +1,4 @@
-package dev.memoryd.grammar.json;
+package dev.memoryd.jcs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
