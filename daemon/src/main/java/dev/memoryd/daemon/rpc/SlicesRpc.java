@@ -79,7 +79,10 @@ final class SlicesRpc implements Namespace {
       }
       infer = p.get("infer").asBoolean();
     }
-    return Dispatcher.exploreJson(unwrap(svc.explore(str(p, "id", true), str(p, "rel", false), infer)));
+    String id = str(p, "id", true);
+    ObjectNode r = Dispatcher.exploreJson(unwrap(svc.explore(id, str(p, "rel", false), infer)));
+    svc.peers().peerOf(id).ifPresent(peer -> r.put("peer", peer));
+    return r;
   }
 
   private JsonNode create(ObjectNode p) throws BadRequest {
