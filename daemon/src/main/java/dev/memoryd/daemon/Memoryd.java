@@ -807,6 +807,21 @@ public final class Memoryd implements AutoCloseable {
     return servingOnly(chunks);
   }
 
+  /**
+   * The SliceExport of SlicePolicy v1 for {@code anchor}: a turn of this root's conversations, or
+   * {@code NAME:turn} of a mounted peer's, at the commit it is read at.
+   *
+   * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is no stored turn
+   */
+  public ObjectNode context(String anchor, dev.memoryd.grammar.policy.PolicyConfig policy) throws IOException {
+    Optional<dev.memoryd.daemon.peers.Peers.PeerRef> onPeer = peers.resolve(anchor);
+    if (onPeer.isPresent()) {
+      return dev.memoryd.daemon.peers.PeerConversations.context(onPeer.get().peer().snapshot(), onPeer.get().rest(),
+          policy);
+    }
+    return conversations().context(anchor, policy);
+  }
+
   /** Stored conversations and context selection (serving daemons only). */
   public dev.memoryd.daemon.conversation.ConversationStore conversations() {
     return servingOnly(conversations);

@@ -182,6 +182,32 @@ class PeersTest {
   }
 
   @Test
+  void contextRunsOverAPeersConversationsAndAppendRowOntoAPeerIsProhibited() throws Exception {
+    Path golden = ConversationContextTest.GOLDEN.resolve("radius-merge-multi-edge");
+    JsonNode in = dev.memoryd.daemon.rpc.JsonRpc.MAPPER.readTree(golden.resolve("input.json").toFile());
+    JsonNode expected = dev.memoryd.daemon.rpc.JsonRpc.MAPPER.readTree(golden.resolve("expected.json").toFile());
+    TestRoot b = new TestRoot(tmp.resolve("b")).serve();
+    ConversationContextTest.appendAll(b, in.get("dag"));
+    String sliceId = b.call("slices.create", "{\"slice\":{\"kind\":\"context\",\"title\":\"Log\",\"summary\":\"Rows.\",\"body\":{\"type\":\"jsonl\"}}}")
+        .get("result").get("id").asText();
+    b.close();
+    TestRoot a = serveWith(new TestRoot(tmp.resolve("a")), new PeerMount("b", b.dir, null, false));
+
+    com.fasterxml.jackson.databind.node.ObjectNode req = dev.memoryd.daemon.rpc.JsonRpc.MAPPER.createObjectNode();
+    req.put("anchor_turn_id", "b:" + in.get("anchor_turn_id").asText());
+    req.set("policy", in.get("config"));
+    JsonNode got = a.call("context", dev.memoryd.daemon.rpc.JsonRpc.MAPPER.writeValueAsString(req)).get("result");
+    assertEquals("b", got.get("peer").asText());
+    ((com.fasterxml.jackson.databind.node.ObjectNode) got).remove("peer");
+    assertEquals(dev.memoryd.grammar.json.Jcs.canonicalize(expected), dev.memoryd.grammar.json.Jcs.canonicalize(got));
+    refused(a, "context", "{'anchor_turn_id':'" + in.get("anchor_turn_id").asText() + "'}", "not_found");
+
+    JsonNode row = refused(a, "append_row", "{'id':'b:" + sliceId
+        + "','row':{'_meta':{'id':'r1','created_at':'2026-01-01T00:00:00Z'},'x':1}}", "prohibited");
+    assertEquals("b", row.get("data").get("peer").asText());
+  }
+
+  @Test
   void threeRootsInACycleOfMountsEndAndNestingOnlyNarrows() throws Exception {
     TestRoot b = peerRoot("b", "bee plan");
     TestRoot c = peerRoot("c", "sea plan");
