@@ -254,6 +254,37 @@ class PeersTest {
   }
 
   @Test
+  void serveDashDashPeerMountsThroughTheCommandLine() throws Exception {
+    TestRoot b = peerRoot("b", "zebracorn plan");
+    TestRoot a = new TestRoot(tmp.resolve("a"));
+    Cli.Run bad = Cli.run(a.cliArgs("serve", "--peer", "Bad=" + b.dir));
+    assertEquals(2, bad.code(), bad.toString());
+    assertTrue(bad.err().contains("invalid peer name 'Bad'"), bad.toString());
+    try (DaemonProcess d = DaemonProcess.start(a.cfg, tmp.resolve("a.log"), "--peer", "b=" + b.dir)) {
+      Cli.Run scope = Cli.run(a.cliArgs("scope", "b:project", "--json"));
+      assertEquals(0, scope.code(), scope.toString());
+      JsonNode s = TestRoot.json(scope.out());
+      assertEquals("b", s.get("peer").asText());
+      assertEquals("task", s.get("chunks").get(0).get("name").asText());
+      Cli.Run read = Cli.run(a.cliArgs("read", "b:users/sam/overview.md"));
+      assertEquals(0, read.code(), read.toString());
+      assertEquals(b.file("users/sam/overview.md"), read.out().strip() + "\n");
+      Cli.Run declare = Cli.run(a.cliArgs("declare", "--file", write(tmp.resolve("d.json"),
+          "{\"placements\":[{\"chunk\":\"sam\",\"scope\":\"b:project\"}]}")));
+      assertEquals(1, declare.code(), declare.toString());
+      assertTrue(declare.err().contains("prohibited") && declare.err().contains("peer 'b'"), declare.toString());
+      Cli.Run status = Cli.run(a.cliArgs("ping", "--json"));
+      assertEquals(b.git("rev-parse", "HEAD").strip(), TestRoot.json(status.out()).get("peers").get(0).get("commit").asText(),
+          status.toString());
+    }
+  }
+
+  private static String write(Path f, String text) throws Exception {
+    Files.writeString(f, text);
+    return f.toString();
+  }
+
+  @Test
   void aPeerThatCannotBeMountedStopsServeNamingIt() throws Exception {
     TestRoot a = new TestRoot(tmp.resolve("a"));
     a.configure(c -> c.withPeers(List.of(new PeerMount("gone", tmp.resolve("nowhere"), null, false))));
