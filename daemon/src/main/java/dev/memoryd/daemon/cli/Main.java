@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -208,6 +209,15 @@ public final class Main implements Runnable {
         + " before any agent write to their file)")
     boolean noWatch;
 
+    @Option(names = "--peer", paramLabel = "NAME=DIR[@REV]",
+        description = "mount the memory root DIR read-only as peer NAME, read at its Git HEAD (or at REV);"
+            + " references name its chunks and files as NAME:... (repeatable; replaces the root's own peer of that name)")
+    List<String> peers = new ArrayList<>();
+
+    @Option(names = "--peer-nested", paramLabel = "NAME",
+        description = "let peer NAME's own peers (its memoryd.yaml's) be seen through it, as NAME:THEIRS:... (repeatable)")
+    List<String> nestedPeers = new ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
       if (maxConnections < 1) {
@@ -220,8 +230,24 @@ public final class Main implements Runnable {
         System.err.println("memoryd: --branch: " + e.getMessage());
         return USAGE;
       }
+      List<dev.memoryd.daemon.peers.PeerMount> mounts = new ArrayList<>();
+      try {
+        for (String spec : peers) {
+          dev.memoryd.daemon.peers.PeerMount m = dev.memoryd.daemon.peers.PeerMount.parse(spec, Path.of(""), false);
+          mounts.add(m.withNested(nestedPeers.contains(m.name())));
+        }
+        for (String n : nestedPeers) {
+          if (mounts.stream().noneMatch(m -> m.name().equals(n))) {
+            throw new IllegalArgumentException("--peer-nested " + n + ": no --peer " + n + "=DIR");
+          }
+        }
+      } catch (IllegalArgumentException e) {
+        System.err.println("memoryd: --peer: " + e.getMessage());
+        return USAGE;
+      }
       MemorydConfig cfg = config().withBranch(branch).withIdleTimeout(Duration.ofMillis(idleMs)).withMaxLineBytes(maxLine)
-          .withMaxConnections(maxConnections).withWatch(Duration.ofMillis(quietMs), Duration.ofSeconds(rescanS));
+          .withMaxConnections(maxConnections).withWatch(Duration.ofMillis(quietMs), Duration.ofSeconds(rescanS))
+          .withPeers(mounts);
       if (init || !Files.isDirectory(cfg.root().resolve(".git"))) {
         if (!init && Files.exists(cfg.root()) && !isEmptyDir(cfg.root())) {
           System.err.println("memoryd: " + cfg.root() + " is not a memory root; run 'bin/memoryd init --root "
@@ -248,6 +274,9 @@ public final class Main implements Runnable {
         d = Daemon.start(cfg, !noWatch);
       } catch (Daemon.AlreadyServing e) {
         System.err.println("memoryd: " + e.getMessage());
+        return PROBLEMS;
+      } catch (IllegalStateException e) {
+        System.err.println("memoryd: " + e.getMessage()); // e.g. a peer that cannot be mounted
         return PROBLEMS;
       }
       Runtime.getRuntime().addShutdownHook(new Thread(d::close, "memoryd-shutdown"));
