@@ -13,9 +13,9 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd branch create}: the socket method {@code branch.create}. */
 @Command(name = "create", description = "Create a branch from a branch (default: the checked-out one) or any commit.")
 final class BranchCreate extends Printing implements Callable<Integer> {
-  @Parameters(index = "0") String name;
-  @Option(names = "--from") String from;
-  @Option(names = "--actor", defaultValue = "user") String actor;
+  @Parameters(index = "0", description = "the new branch's name") String name;
+  @Option(names = "--from", description = "a branch or commit to start from (default: the checked-out branch)") String from;
+  @Option(names = "--actor", defaultValue = "user", description = "who creates it (recorded as the event's actor)") String actor;
 
   @Override
   public Integer call() throws IOException {

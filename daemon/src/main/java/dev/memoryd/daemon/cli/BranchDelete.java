@@ -11,8 +11,8 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd branch delete}: the socket method {@code branch.delete}. */
 @Command(name = "delete", description = "Delete a branch: its ref goes (to refs/memoryd/deleted/), history and ledger stay.")
 final class BranchDelete extends Printing implements Callable<Integer> {
-  @Parameters(index = "0") String name;
-  @Option(names = "--actor", defaultValue = "user") String actor;
+  @Parameters(index = "0", description = "the branch to delete") String name;
+  @Option(names = "--actor", defaultValue = "user", description = "who deletes it (recorded as the event's actor)") String actor;
 
   @Override
   public Integer call() throws IOException {

@@ -26,7 +26,7 @@ final class BranchMerge extends Printing implements Callable<Integer> {
   List<String> takes = new ArrayList<>();
   @Option(names = "--resolutions", description = "a JSON file (or - for stdin) holding [{path, section, take, content?}]")
   String resolutions;
-  @Option(names = "--actor", defaultValue = "user") String actor;
+  @Option(names = "--actor", defaultValue = "user", description = "who merges (recorded as the event's actor)") String actor;
 
   @Override
   public Integer call() throws IOException {

@@ -12,9 +12,13 @@ import dev.memoryd.daemon.rpc.JsonRpc;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code memoryd context}: the socket method {@code context}, its result printed as RFC 8785 JSON. */
+/**
+ * {@code memoryd context}: the socket method {@code context}, its result printed as one line of
+ * RFC 8785 JSON, which is already the {@code --json} form: the flag is taken, as by every command
+ * that prints a result, and changes nothing.
+ */
 @Command(name = "context", description = "SlicePolicy v1 context for an anchor turn (SliceExport, printed as RFC 8785 JSON).")
-final class ContextCmd extends Common implements Callable<Integer> {
+final class ContextCmd extends Printing implements Callable<Integer> {
   @Option(names = "--anchor", required = true, description = "the anchor turn id")
   String anchor;
 

@@ -37,7 +37,7 @@ final class DriftResolve extends Printing implements Callable<Integer> {
   @Option(names = "--note", description = "why (recorded in the event and the commit)")
   String note;
 
-  @Option(names = "--actor", defaultValue = "maintainer")
+  @Option(names = "--actor", defaultValue = "maintainer", description = "who resolves (recorded as the event's actor)")
   String actor;
 
   @Override

@@ -27,11 +27,12 @@ import picocli.CommandLine.Command;
     // Inherited by every subcommand, nested ones too: each takes --help (and --version) and shows its defaults.
     scope = CommandLine.ScopeType.INHERIT, mixinStandardHelpOptions = true, showDefaultValues = true,
     description = "Git-backed, file-first memory daemon for AI agents.",
-    subcommands = {CommandLine.HelpCommand.class, InitCmd.class, ServeCmd.class, PingCmd.class, WriteCmd.class,
+    subcommands = {HelpCmd.class, InitCmd.class, ServeCmd.class, PingCmd.class, WriteCmd.class,
         ReadCmd.class, LintCmd.class, LedgerCmd.class, SlipCmd.class, ContextCmd.class, ExploreCmd.class, SlicesCmd.class, SearchCmd.class, DeclareCmd.class,
         ScopeCmd.class, TraverseCmd.class, StaleCmd.class, DriftCmd.class, ReplayCmd.class, ProposalsCmd.class, BranchCmd.class,
         RefsCmd.class, SyncCmd.class, CloneCmd.class, Bench.class,
         HistoryCmd.class, ResolveCmd.class, RoutineCmd.class, CaptureCmd.class, ConversationCmd.class, StatusCmd.class, DoctorCmd.class,
+        CompletionCmd.class,
         dev.memoryd.daemon.mcp.McpCommand.class, dev.memoryd.daemon.console.ConsoleCommand.class})
 public final class Main implements Runnable {
   static final int OK = 0;

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 /** {@code memoryd proposals list}: the socket method {@code proposals.list}. */
 @Command(name = "list", description = "Open proposals (--all: also accepted and rejected ones).")
 final class ProposalsList extends Printing implements Callable<Integer> {
-  @Option(names = "--all") boolean all;
+  @Option(names = "--all", description = "accepted and rejected proposals too") boolean all;
 
   @Override
   public Integer call() throws IOException {

@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd proposals show}: the socket method {@code proposals.show}. */
 @Command(name = "show", description = "One proposal: its changes and ops.")
 final class ProposalsShow extends Printing implements Callable<Integer> {
-  @Parameters(index = "0") String id;
+  @Parameters(index = "0", description = "the proposal's id") String id;
 
   @Override
   public Integer call() throws IOException {

@@ -26,7 +26,7 @@ final class RefsAdd extends Printing implements Callable<Integer> {
   @Option(names = "--section", description = "a section of the one memory file it is placed on")
   String section;
 
-  @Option(names = "--actor")
+  @Option(names = "--actor", description = "who adds it (recorded as the event's actor; default: the daemon's)")
   String actor;
 
   @Override

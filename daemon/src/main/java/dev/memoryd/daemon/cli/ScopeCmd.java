@@ -23,10 +23,10 @@ final class ScopeCmd extends Printing implements Callable<Integer> {
   @Option(names = "--at", description = "read the field as of this commit")
   String at;
 
-  @Option(names = "--limit")
+  @Option(names = "--limit", description = "at most this many chunks (default: the daemon's, 50)")
   Integer limit;
 
-  @Option(names = "--offset")
+  @Option(names = "--offset", description = "skip this many of the newest chunks first (default 0)")
   Integer offset;
 
   @Override

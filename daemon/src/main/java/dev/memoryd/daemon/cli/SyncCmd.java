@@ -26,7 +26,7 @@ final class SyncCmd extends Printing implements Callable<Integer> {
   @Option(names = "--take", description = "PATH#SECTION=ours|theirs for the checked-out branch, repeatable;"
       + " SECTION: the heading (e.g. 'Current Focus') or the anchor the conflict names")
   java.util.List<String> takes = new java.util.ArrayList<>();
-  @Option(names = "--actor", defaultValue = "user") String actor;
+  @Option(names = "--actor", defaultValue = "user", description = "who syncs (recorded as the merge events' actor)") String actor;
 
   @Override
   public Integer call() throws IOException {

@@ -16,7 +16,7 @@ final class TraverseCmd extends Printing implements Callable<Integer> {
   @Parameters(index = "0", description = "the chunk: an id or a name path")
   String from;
 
-  @Option(names = "--depth", defaultValue = "1")
+  @Option(names = "--depth", defaultValue = "1", description = "follow connections this many steps (1 to 5)")
   int depth;
 
   @Option(names = "--at", description = "read the field as of this commit")
