@@ -199,7 +199,7 @@ class PeersTest {
     JsonNode got = a.call("context", dev.memoryd.daemon.rpc.JsonRpc.MAPPER.writeValueAsString(req)).get("result");
     assertEquals("b", got.get("peer").asText());
     ((com.fasterxml.jackson.databind.node.ObjectNode) got).remove("peer");
-    assertEquals(dev.memoryd.grammar.json.Jcs.canonicalize(expected), dev.memoryd.grammar.json.Jcs.canonicalize(got));
+    assertEquals(dev.memoryd.jcs.Jcs.canonicalize(expected), dev.memoryd.jcs.Jcs.canonicalize(got));
     refused(a, "context", "{'anchor_turn_id':'" + in.get("anchor_turn_id").asText() + "'}", "not_found");
 
     JsonNode row = refused(a, "append_row", "{'id':'b:" + sliceId
