@@ -61,7 +61,7 @@ public final class Memoryd implements AutoCloseable {
   public static final long MAX_SLICE_BODY = 1L << 20;
 
   private final MemorydConfig cfg;
-  private final Grammar grammar;
+  private final dev.memoryd.daemon.write.GrammarFiles grammars;
   private final KeyRing keys;
   /** The content hasher of the current key version; replaced when the key rotates. */
   private final java.util.concurrent.atomic.AtomicReference<ContentHasher> hasher;
@@ -100,7 +100,7 @@ public final class Memoryd implements AutoCloseable {
   private Memoryd(MemorydConfig cfg, Mode mode) throws IOException {
     this.cfg = cfg;
     this.mode = mode;
-    this.grammar = Templates.load(cfg.templatesDir());
+    this.grammars = new dev.memoryd.daemon.write.GrammarFiles(Templates.load(cfg.templatesDir()));
     this.tree = new WorkTree(cfg.root(), cfg.stateDir().resolve("spare"));
     this.started = cfg.clock().instant();
     if (!Files.isDirectory(cfg.root().resolve(".git"))) {
@@ -205,7 +205,7 @@ public final class Memoryd implements AutoCloseable {
         return cfg.root();
       }
     };
-    this.writer = new WritePipeline(grammar, store, git, chain, text -> hasher.get().hash(text), ids, cfg.clock(),
+    this.writer = new WritePipeline(grammars, store, git, chain, text -> hasher.get().hash(text), ids, cfg.clock(),
         branch, cfg.maxBatch());
     if (journal != null) {
       writer.useJournal(journal);
@@ -245,7 +245,7 @@ public final class Memoryd implements AutoCloseable {
     writer.recover();
     chunks.load(); // after recovery: it reads the recovered files
     writer.start();
-    this.branches = new dev.memoryd.daemon.branch.Branches(cfg.root(), grammar, ledger, git, writer, chunks,
+    this.branches = new dev.memoryd.daemon.branch.Branches(cfg.root(), grammars, ledger, git, writer, chunks,
         text -> hasher.get().hash(text), ids, cfg.clock(), cfg.maxBatch());
     branches.load(); // finishes a branch create or delete a crash cut short
     this.sync = new dev.memoryd.daemon.sync.Sync(cfg.root(), git, ledger, branches);
@@ -594,8 +594,16 @@ public final class Memoryd implements AutoCloseable {
     return cfg;
   }
 
+  /** The grammar in force on the checked-out branch: its head's {@code templates/}, else the base. */
   public Grammar grammar() {
-    return grammar;
+    org.eclipse.jgit.lib.ObjectId head = git.head();
+    return grammars.inForce(p -> {
+      try {
+        return head == null ? Optional.empty() : git.read(head, p.value()).map(b -> new String(b, StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
   }
 
   public ObjectNode ping() {
@@ -900,6 +908,7 @@ public final class Memoryd implements AutoCloseable {
         paths.add(RepoPath.of(p));
       }
     }
+    Grammar g = grammar();
     for (RepoPath p : paths) {
       Optional<String> text;
       try {
@@ -910,7 +919,7 @@ public final class Memoryd implements AutoCloseable {
       if (text.isEmpty()) {
         return Outcome.fail(ErrorReason.NOT_FOUND, "no file " + p.value());
       }
-      out.addAll(linter.lint(grammar, p, text.get()));
+      out.addAll(linter.lint(g, p, text.get()));
     }
     return Outcome.ok(out);
   }
