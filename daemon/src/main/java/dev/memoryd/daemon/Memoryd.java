@@ -78,6 +78,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.refs.RefStore refs; // null when read-only
   private final dev.memoryd.daemon.history.SectionIndex sections; // null when read-only
   private final dev.memoryd.daemon.locks.SectionLocks locks; // null when read-only
+  private final dev.memoryd.daemon.promotions.Promotions promotions; // null when read-only
   private final dev.memoryd.daemon.git.EventCommits eventCommits;
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
@@ -131,6 +132,7 @@ public final class Memoryd implements AutoCloseable {
       this.refs = null;
       this.sections = null;
       this.locks = null;
+      this.promotions = null;
       this.chunks = null;
       this.branches = null;
       this.sync = null;
@@ -235,6 +237,13 @@ public final class Memoryd implements AutoCloseable {
     Chain own = ledger.chain(new BranchName(cfg.branch()).onReplica(git.replica()));
     this.sections = new dev.memoryd.daemon.history.SectionIndex(own::head, own::read, cfg.segmentLines());
     this.locks = new dev.memoryd.daemon.locks.SectionLocks(writer);
+    this.promotions = new dev.memoryd.daemon.promotions.Promotions(writer, this::grammar, this::memoryFilesOnDisk, p -> {
+      try {
+        return tree.read(p);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
     dev.memoryd.daemon.branch.Branches.registerReplayers(writer);
     writer.setChains(b -> ledger.branches().contains(b) ? Optional.of(ledger.chain(b)) : Optional.empty());
     if (!serving) {
@@ -456,6 +465,22 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return locks;
+  }
+
+  /** Maintainers' changes to the grammar: promotions and caps (not when opened read-only). */
+  public dev.memoryd.daemon.promotions.Promotions promotions() {
+    if (promotions == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return promotions;
+  }
+
+  private List<RepoPath> memoryFilesOnDisk() {
+    try {
+      return RootLayout.memoryFilesOnDisk(cfg.root()).stream().map(RepoPath::of).toList();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** File references reconciled against Git history (serving daemons only). */
