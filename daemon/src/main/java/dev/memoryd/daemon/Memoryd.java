@@ -375,7 +375,8 @@ public final class Memoryd implements AutoCloseable {
       dev.memoryd.daemon.write.LedgerReplay.ReplayState st = writer.replayFromEmpty(progress);
       java.util.Map<String, String> expected = new java.util.TreeMap<>();
       st.files().forEach((p, t) -> {
-        if (RootLayout.isContentFile(p.value())) {
+        // The root's grammar is replayed too: each event is redone under the grammar then in force.
+        if (RootLayout.isContentFile(p.value()) || dev.memoryd.daemon.write.GrammarFiles.isGrammarFile(p)) {
           expected.put(p.value(), t);
         }
       });

@@ -1395,7 +1395,8 @@ public final class WritePipeline implements AutoCloseable {
       stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - d0);
     }
     overlay.forEach((p, t) -> {
-      if (RootLayout.isMemoryFile(p)) { // only memory files are compared with what humans saved
+      // Memory files are compared with what humans saved; the grammar's files decide the grammar in force.
+      if (RootLayout.isMemoryFile(p) || GrammarFiles.isGrammarFile(p)) {
         recorded.put(p, Optional.ofNullable(t));
       }
     });
