@@ -150,6 +150,35 @@ class PromotionsTest extends ServedRootTest {
   }
 
   @Test
+  void theCommandLine_proposesAcceptsAndSetsCaps_andReplayWithoutADaemonReproducesEveryFile() throws Exception {
+    createPart("planner");
+    addSubsection(YOUNG, "Voice notes", "Whispers.");
+    addSubsection(PLANNER, "Voice notes", "Lists.");
+    Cli.Run list = Cli.run(root.cliArgs("promotions", "list"));
+    assertEquals(0, list.code(), list.toString());
+    assertTrue(list.out().contains("part  \"Voice notes\"  in 3 files: " + CRITIC), list.toString());
+    Cli.Run agent = Cli.run(root.cliArgs("promotions", "accept", "--file-type", "part", "--heading", "Voice notes",
+        "--actor", "agent-7"));
+    assertEquals(1, agent.code(), agent.toString());
+    assertTrue(agent.err().contains("prohibited") || agent.err().contains("maintainer"), agent.toString());
+    Cli.Run accept = Cli.run(root.cliArgs("promotions", "accept", "--file-type", "part", "--heading", "Voice notes",
+        "--actor", MAINTAINER, "--json"));
+    assertEquals(0, accept.code(), accept.toString());
+    assertTrue(accept.out().contains("\"changed\":true"), accept.toString());
+    Cli.Run cap = Cli.run(root.cliArgs("grammar", "set-cap", "--file-type", "part", "--section", "Voice notes",
+        "--cap", "max_words", "--value", "50", "--actor", MAINTAINER));
+    assertEquals(0, cap.code(), cap.toString());
+    assertTrue(root.file("templates/grammar.yaml").contains("version: 3\n"));
+    assertTrue(root.file("templates/grammar.yaml").contains("anchor: \"voice-notes\", kind: narrative, core: true, max_words: 50}"));
+    root.close();
+    Cli.Run replay = Cli.run(root.cliArgs("replay", "--verify"));
+    assertEquals(0, replay.code(), replay.toString());
+    assertTrue(replay.out().contains("replay ok"), replay.toString());
+    Cli.Run lint = Cli.run(root.cliArgs("lint"));
+    assertEquals(0, lint.code(), lint.toString());
+  }
+
+  @Test
   void refusals_namePrecisely_whatIsWrong_andChangeNothing() throws Exception {
     String head = root.git("rev-parse", "HEAD").strip();
     String accept = "{\"file_type\":\"TYPE\",\"heading\":\"HEADING\",\"actor\":\"ACTOR\"}";

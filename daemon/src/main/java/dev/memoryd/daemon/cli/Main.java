@@ -46,7 +46,7 @@ import picocli.CommandLine.Parameters;
         Main.Read.class, Main.Lint.class, Main.LedgerCmd.class, Main.SlipCmd.class, Main.Context.class, Main.Explore.class, Main.SlicesCmd.class, Main.Search.class, SubstrateCommands.Declare.class,
         SubstrateCommands.Scope.class, SubstrateCommands.Traverse.class, SubstrateCommands.Stale.class, DriftCmd.class, ReplayCmd.class, ProposalsCmd.class, BranchCmd.class,
         RefsCmd.class, SyncCmd.Sync.class, SyncCmd.Clone.class, Bench.class,
-        HistoryCmd.class, ResolveCmd.class, RoutineCmd.class, CaptureCmd.class, ConversationCmd.class, StatusCmd.class, DoctorCmd.class,
+        HistoryCmd.class, ResolveCmd.class, RoutineCmd.class, GrammarCommands.Promotions.class, GrammarCommands.Grammar.class, CaptureCmd.class, ConversationCmd.class, StatusCmd.class, DoctorCmd.class,
         dev.memoryd.daemon.mcp.McpCommand.class, dev.memoryd.daemon.console.ConsoleCommand.class})
 public final class Main implements Runnable {
   static final int OK = 0;
