@@ -61,7 +61,7 @@ public final class Memoryd implements AutoCloseable {
   public static final long MAX_SLICE_BODY = 1L << 20;
 
   private final MemorydConfig cfg;
-  private final Grammar grammar;
+  private final dev.memoryd.daemon.write.GrammarFiles grammars;
   private final KeyRing keys;
   /** The content hasher of the current key version; replaced when the key rotates. */
   private final java.util.concurrent.atomic.AtomicReference<ContentHasher> hasher;
@@ -78,6 +78,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.refs.RefStore refs; // null when read-only
   private final dev.memoryd.daemon.history.SectionIndex sections; // null when read-only
   private final dev.memoryd.daemon.locks.SectionLocks locks; // null when read-only
+  private final dev.memoryd.daemon.promotions.Promotions promotions; // null when read-only
   private final dev.memoryd.daemon.git.EventCommits eventCommits;
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
@@ -102,7 +103,7 @@ public final class Memoryd implements AutoCloseable {
   private Memoryd(MemorydConfig cfg, Mode mode) throws IOException {
     this.cfg = cfg;
     this.mode = mode;
-    this.grammar = Templates.load(cfg.templatesDir());
+    this.grammars = new dev.memoryd.daemon.write.GrammarFiles(Templates.load(cfg.templatesDir()));
     this.tree = new WorkTree(cfg.root(), cfg.stateDir().resolve("spare"));
     this.started = cfg.clock().instant();
     if (!Files.isDirectory(cfg.root().resolve(".git"))) {
@@ -139,6 +140,7 @@ public final class Memoryd implements AutoCloseable {
       this.refs = null;
       this.sections = null;
       this.locks = null;
+      this.promotions = null;
       this.chunks = null;
       this.branches = null;
       this.sync = null;
@@ -213,7 +215,7 @@ public final class Memoryd implements AutoCloseable {
         return cfg.root();
       }
     };
-    this.writer = new WritePipeline(grammar, store, git, chain, text -> hasher.get().hash(text), ids, cfg.clock(),
+    this.writer = new WritePipeline(grammars, store, git, chain, text -> hasher.get().hash(text), ids, cfg.clock(),
         branch, cfg.maxBatch());
     if (journal != null) {
       writer.useJournal(journal);
@@ -244,6 +246,13 @@ public final class Memoryd implements AutoCloseable {
     Chain own = ledger.chain(new BranchName(cfg.branch()).onReplica(git.replica()));
     this.sections = new dev.memoryd.daemon.history.SectionIndex(own::head, own::read, cfg.segmentLines());
     this.locks = new dev.memoryd.daemon.locks.SectionLocks(writer);
+    this.promotions = new dev.memoryd.daemon.promotions.Promotions(writer, this::grammar, this::memoryFilesOnDisk, p -> {
+      try {
+        return tree.read(p);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
     dev.memoryd.daemon.branch.Branches.registerReplayers(writer);
     writer.setChains(b -> ledger.branches().contains(b) ? Optional.of(ledger.chain(b)) : Optional.empty());
     if (!serving) {
@@ -254,7 +263,7 @@ public final class Memoryd implements AutoCloseable {
     writer.recover();
     chunks.load(); // after recovery: it reads the recovered files
     writer.start();
-    this.branches = new dev.memoryd.daemon.branch.Branches(cfg.root(), grammar, ledger, git, writer, chunks,
+    this.branches = new dev.memoryd.daemon.branch.Branches(cfg.root(), grammars, ledger, git, writer, chunks,
         text -> hasher.get().hash(text), ids, cfg.clock(), cfg.maxBatch());
     branches.load(); // finishes a branch create or delete a crash cut short
     this.sync = new dev.memoryd.daemon.sync.Sync(cfg.root(), git, ledger, branches);
@@ -384,7 +393,8 @@ public final class Memoryd implements AutoCloseable {
       dev.memoryd.daemon.write.LedgerReplay.ReplayState st = writer.replayFromEmpty(progress);
       java.util.Map<String, String> expected = new java.util.TreeMap<>();
       st.files().forEach((p, t) -> {
-        if (RootLayout.isContentFile(p.value())) {
+        // The root's grammar is replayed too: each event is redone under the grammar then in force.
+        if (RootLayout.isContentFile(p.value()) || dev.memoryd.daemon.write.GrammarFiles.isGrammarFile(p)) {
           expected.put(p.value(), t);
         }
       });
@@ -474,6 +484,22 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return locks;
+  }
+
+  /** Maintainers' changes to the grammar: promotions and caps (not when opened read-only). */
+  public dev.memoryd.daemon.promotions.Promotions promotions() {
+    if (promotions == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return promotions;
+  }
+
+  private List<RepoPath> memoryFilesOnDisk() {
+    try {
+      return RootLayout.memoryFilesOnDisk(cfg.root()).stream().map(RepoPath::of).toList();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** File references reconciled against Git history (serving daemons only). */
@@ -612,8 +638,16 @@ public final class Memoryd implements AutoCloseable {
     return cfg;
   }
 
+  /** The grammar in force on the checked-out branch: its head's {@code templates/}, else the base. */
   public Grammar grammar() {
-    return grammar;
+    org.eclipse.jgit.lib.ObjectId head = git.head();
+    return grammars.inForce(p -> {
+      try {
+        return head == null ? Optional.empty() : git.read(head, p.value()).map(b -> new String(b, StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
   }
 
   public ObjectNode ping() {
@@ -1003,6 +1037,7 @@ public final class Memoryd implements AutoCloseable {
         paths.add(RepoPath.of(p));
       }
     }
+    Grammar g = grammar();
     for (RepoPath p : paths) {
       Optional<String> text;
       try {
@@ -1013,7 +1048,7 @@ public final class Memoryd implements AutoCloseable {
       if (text.isEmpty()) {
         return Outcome.fail(ErrorReason.NOT_FOUND, "no file " + p.value());
       }
-      out.addAll(linter.lint(grammar, p, text.get()));
+      out.addAll(linter.lint(g, p, text.get()));
     }
     return Outcome.ok(out);
   }

@@ -36,7 +36,7 @@ import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.Replayer;
 import dev.memoryd.daemon.write.WritePipeline;
 import dev.memoryd.daemon.write.WriteRequest;
-import dev.memoryd.grammar.Grammar;
+import dev.memoryd.daemon.write.GrammarFiles;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.SectionHasher;
 import dev.memoryd.ledger.BranchName;
@@ -74,7 +74,7 @@ public final class Branches implements AutoCloseable {
   public static final String DELETED_PREFIX = "refs/memoryd/deleted/";
 
   private final Path root;
-  private final Grammar grammar;
+  private final GrammarFiles grammar;
   private final Ledger ledger;
   private final GitStore git;
   private final WritePipeline checkedOut;
@@ -88,7 +88,7 @@ public final class Branches implements AutoCloseable {
   private final java.util.Set<BranchName> deleting = new java.util.HashSet<>();
 
   /** {@code chunks} is the substrate of the checked-out branch, served by {@code checkedOut}. */
-  public Branches(Path root, Grammar grammar, Ledger ledger, GitStore git, WritePipeline checkedOut,
+  public Branches(Path root, GrammarFiles grammar, Ledger ledger, GitStore git, WritePipeline checkedOut,
       ChunkStore chunks, SectionHasher hasher, IdGenerator ids, Clock clock, int maxBatch) {
     this.chunks = chunks;
     this.replica = checkedOut.chainName().replica().orElse(null);

@@ -31,7 +31,7 @@ import picocli.CommandLine.Command;
         ReadCmd.class, LintCmd.class, LedgerCmd.class, SlipCmd.class, ContextCmd.class, ExploreCmd.class, SlicesCmd.class, SearchCmd.class, DeclareCmd.class,
         ScopeCmd.class, TraverseCmd.class, StaleCmd.class, DriftCmd.class, ReplayCmd.class, ProposalsCmd.class, BranchCmd.class,
         RefsCmd.class, SyncCmd.class, CloneCmd.class,
-        HistoryCmd.class, ResolveCmd.class, RoutineCmd.class, CaptureCmd.class, ConversationCmd.class, StatusCmd.class, DoctorCmd.class,
+        HistoryCmd.class, ResolveCmd.class, RoutineCmd.class, PromotionsCmd.class, GrammarCmd.class, CaptureCmd.class, ConversationCmd.class, StatusCmd.class, DoctorCmd.class,
         CompletionCmd.class,
         dev.memoryd.daemon.mcp.McpCommand.class, dev.memoryd.daemon.console.ConsoleCommand.class})
 public final class Main implements Runnable {

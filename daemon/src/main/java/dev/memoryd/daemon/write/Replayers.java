@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.memoryd.grammar.Grammar;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.OpCodec;
 import dev.memoryd.grammar.OpParse;
@@ -21,12 +20,12 @@ import dev.memoryd.ledger.Event;
  * look up.
  */
 final class Replayers {
-  private final Grammar grammar;
+  private final GrammarFiles grammars;
   private final SectionHasher hasher;
   private final Map<String, Replayer> byOp = new ConcurrentHashMap<>();
 
-  Replayers(Grammar grammar, SectionHasher hasher) {
-    this.grammar = grammar;
+  Replayers(GrammarFiles grammars, SectionHasher hasher) {
+    this.grammars = grammars;
     this.hasher = hasher;
   }
 
@@ -64,7 +63,7 @@ final class Replayers {
         }
         ops.add(ok.op());
       }
-      return new GrammarMutation(grammar, ops, hasher, true, afterHashes);
+      return new GrammarMutation(grammars, ops, hasher, true, afterHashes);
     }
     Replayer r = byOp.get(g.get(0).op());
     if (r == null) {
