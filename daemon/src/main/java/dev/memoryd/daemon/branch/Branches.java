@@ -28,6 +28,7 @@ import org.eclipse.jgit.lib.ObjectId;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.git.CommitBatch;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.substrate.ChunkStore;
 import dev.memoryd.daemon.substrate.MergeCheck;
@@ -691,11 +692,11 @@ public final class Branches implements AutoCloseable {
         null, null, OP_FORK, null, null, null, payload, why, List.of(), null, null)));
     chain.sync();
     Event fork = ev.get(0);
-    try (GitStore.Batch b = git.batch()) {
+    try (CommitBatch b = git.batch()) {
       b.commit(chain.dirtySegments(), CommitFormat.author("memoryd", now), CommitFormat.committer(now),
           CommitFormat.message(List.of(why), null, "memoryd", List.of(eventId), fork.seq(),
               fork.integrity().lineHash(), chain.branch().value()));
-      b.publish();
+      b.publish().orThrow();
     }
   }
 
