@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.eclipse.jgit.lib.ObjectId;
 
+import dev.memoryd.daemon.git.CommitBatch;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WritePipeline;
@@ -615,9 +616,9 @@ public final class Memoryd implements AutoCloseable {
         Instant now = cfg.clock().instant();
         org.eclipse.jgit.lib.PersonIdent who =
             new org.eclipse.jgit.lib.PersonIdent("memoryd", "memoryd@localhost", now, java.time.ZoneOffset.UTC);
-        try (GitStore.Batch b = g.batch()) {
+        try (CommitBatch b = g.batch()) {
           b.commit(files, who, who, "memoryd: initialise memory repository\n");
-          b.publish();
+          b.publish().orThrow();
           g.updateIndex(root, b.written());
         }
         did.add("made the initial commit");

@@ -38,6 +38,7 @@ import org.eclipse.jgit.lib.PersonIdent;
 
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.git.CommitBatch;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.grammar.CreateEntity;
 import dev.memoryd.grammar.FileSource;
@@ -352,9 +353,9 @@ public final class WritePipeline implements AutoCloseable {
       }
       files.writeAll(ledgerFiles);
       Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-      try (GitStore.Batch gb = git.batch()) {
+      try (CommitBatch gb = git.batch()) {
         gb.commit(ledgerFiles, CommitFormat.committer(now), CommitFormat.committer(now), message, mergeParent);
-        gb.publish();
+        gb.publish().orThrow();
         if (files.workTree()) {
           indexBacklog.putAll(gb.written());
         }
@@ -1288,7 +1289,7 @@ public final class WritePipeline implements AutoCloseable {
     });
     List<ObjectId> commits = new ArrayList<>();
     Map<String, Long> sizes = new HashMap<>();
-    try (GitStore.Batch gb = git.batch()) {
+    try (CommitBatch gb = git.batch()) {
       boolean written = false;
       boolean journaled = false;
       try {
@@ -1343,7 +1344,7 @@ public final class WritePipeline implements AutoCloseable {
         ready.run(); // only now: the ledger holds every line these files reflect
         stats.add(PhaseStats.Phase.FILES_PLACE, System.nanoTime() - r0);
         long m = System.nanoTime();
-        gb.moveRef();
+        gb.moveRef().orThrow();
         stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - m);
       } catch (IOException | RuntimeException | RedoBatch | LockedOut e) {
         // Never leave the stager running past a failed batch, then undo what was done.
