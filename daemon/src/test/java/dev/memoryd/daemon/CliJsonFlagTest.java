@@ -29,7 +29,6 @@ class CliJsonFlagTest {
       "serve", "runs the daemon: one line when it is up, then nothing until it stops",
       "slip send", "its --json says the message is written in the JSON form (older than the printing flag);"
           + " the result is printed as indented JSON",
-      "bench", "its result is always one line of JSON",
       "mcp", "its stdout carries the MCP protocol",
       "console", "runs the web console: prints login URLs for a person",
       "completion", "prints a shell script");
