@@ -34,21 +34,15 @@ public final class Daemon implements AutoCloseable {
   private final FileLock lock;
   private final Memoryd svc;
   private final SocketServer server;
-  private final IdleTrim trim;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closed;
 
-  private Daemon(FileChannel lockChannel, FileLock lock, Memoryd svc, SocketServer server, IdleTrim trim) {
+  private Daemon(FileChannel lockChannel, FileLock lock, Memoryd svc, SocketServer server) {
     this.lockChannel = lockChannel;
     this.lock = lock;
     this.svc = svc;
     this.server = server;
-    this.trim = trim;
   }
-
-  /** How long without requests before the daemon gives back the memory a burst of them took. */
-  static final java.time.Duration QUIET = java.time.Duration.ofSeconds(
-      Long.getLong("memoryd.idleTrimSeconds", 20));
 
   /** Starts serving, watching the working tree for humans' edits. */
   public static Daemon start(MemorydConfig cfg) throws IOException {
@@ -84,22 +78,17 @@ public final class Daemon implements AutoCloseable {
     }
     Memoryd svc = null;
     SocketServer server = null;
-    IdleTrim trim = IdleTrim.collectAfter(QUIET);
     try {
       Files.writeString(pidFile, ProcessHandle.current().pid() + "\n", StandardCharsets.UTF_8);
       svc = Memoryd.open(cfg);
-      Dispatcher dispatcher = new Dispatcher(svc);
-      server = new SocketServer(cfg.socket(), text -> {
-        trim.touched();
-        return dispatcher.apply(text);
-      }, cfg.maxLineBytes(), cfg.idleTimeout(), cfg.maxConnections());
+      server = new SocketServer(cfg.socket(), new Dispatcher(svc), cfg.maxLineBytes(), cfg.idleTimeout(),
+          cfg.maxConnections());
       server.start();
       if (watch) {
         svc.startWatching();
       }
-      return new Daemon(ch, lock, svc, server, trim);
+      return new Daemon(ch, lock, svc, server);
     } catch (IOException | RuntimeException e) {
-      trim.close();
       if (server != null) {
         server.close();
       }
@@ -127,7 +116,6 @@ public final class Daemon implements AutoCloseable {
     }
     closed = true;
     try {
-      trim.close();
       server.close();
       svc.close();
       Files.deleteIfExists(svc.config().stateDir().resolve("daemon.pid"));
