@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.eclipse.jgit.lib.ObjectId;
 
+import dev.memoryd.daemon.git.CommitBatch;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WritePipeline;
@@ -61,7 +62,7 @@ public final class Memoryd implements AutoCloseable {
   public static final long MAX_SLICE_BODY = 1L << 20;
 
   private final MemorydConfig cfg;
-  private final Grammar grammar;
+  private final dev.memoryd.daemon.write.GrammarFiles grammars;
   private final KeyRing keys;
   /** The content hasher of the current key version; replaced when the key rotates. */
   private final java.util.concurrent.atomic.AtomicReference<ContentHasher> hasher;
@@ -78,6 +79,7 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.refs.RefStore refs; // null when read-only
   private final dev.memoryd.daemon.history.SectionIndex sections; // null when read-only
   private final dev.memoryd.daemon.locks.SectionLocks locks; // null when read-only
+  private final dev.memoryd.daemon.promotions.Promotions promotions; // null when read-only
   private final dev.memoryd.daemon.git.EventCommits eventCommits;
   private dev.memoryd.daemon.watch.HumanWatcher watcher; // null when read-only or not watching
   private final dev.memoryd.daemon.substrate.ChunkStore chunks; // null when read-only
@@ -85,6 +87,8 @@ public final class Memoryd implements AutoCloseable {
   private final dev.memoryd.daemon.sync.Sync sync; // null when read-only
   private final Instant started;
   private final RootSettings settings;
+  /** The roots mounted read-only beside this one (none unless serving). */
+  private final dev.memoryd.daemon.peers.Peers peers;
   private final Linter linter = new Linter();
   private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Memoryd.class.getName());
 
@@ -100,7 +104,7 @@ public final class Memoryd implements AutoCloseable {
   private Memoryd(MemorydConfig cfg, Mode mode) throws IOException {
     this.cfg = cfg;
     this.mode = mode;
-    this.grammar = Templates.load(cfg.templatesDir());
+    this.grammars = new dev.memoryd.daemon.write.GrammarFiles(Templates.load(cfg.templatesDir()));
     this.tree = new WorkTree(cfg.root(), cfg.stateDir().resolve("spare"));
     this.started = cfg.clock().instant();
     if (!Files.isDirectory(cfg.root().resolve(".git"))) {
@@ -115,6 +119,12 @@ public final class Memoryd implements AutoCloseable {
     }
     // Only 'init' and 'serve' make a key (see createKeyIfMissing): a key made here would sign
     // nothing this root's ledger holds, and a later serve would write with it.
+    try {
+      this.peers = mode == Mode.SERVE ? dev.memoryd.daemon.peers.Peers.open(cfg.root(), mounts(settings.peers(),
+          cfg.peers())) : dev.memoryd.daemon.peers.Peers.NONE;
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException(cfg.root() + ": " + e.getMessage(), e);
+    }
     this.keys = mode == Mode.READ ? null : KeyRing.loadExisting(cfg.keyFile());
     this.hasher = new java.util.concurrent.atomic.AtomicReference<>(keys == null ? null : keys.contentHasher());
     this.git = GitStore.open(cfg.root(), cfg.branch());
@@ -131,6 +141,7 @@ public final class Memoryd implements AutoCloseable {
       this.refs = null;
       this.sections = null;
       this.locks = null;
+      this.promotions = null;
       this.chunks = null;
       this.branches = null;
       this.sync = null;
@@ -205,7 +216,7 @@ public final class Memoryd implements AutoCloseable {
         return cfg.root();
       }
     };
-    this.writer = new WritePipeline(grammar, store, git, chain, text -> hasher.get().hash(text), ids, cfg.clock(),
+    this.writer = new WritePipeline(grammars, store, git, chain, text -> hasher.get().hash(text), ids, cfg.clock(),
         branch, cfg.maxBatch());
     if (journal != null) {
       writer.useJournal(journal);
@@ -222,6 +233,7 @@ public final class Memoryd implements AutoCloseable {
     }
     this.chunks = new dev.memoryd.daemon.substrate.ChunkStore(writer, ids, cfg.root(), git, cfg.branch());
     writer.addListener(chunks);
+    chunks.mount(peers);
     writer.registerReplayer(Verifier.KEY_ROTATE, evs -> new KeyRotate(
         evs.get(0).payload().path("retired").asInt(), evs.get(0).payload().path("current").asInt(), null, hasher));
     this.drift = new dev.memoryd.daemon.drift.DriftQueue(writer);
@@ -235,6 +247,13 @@ public final class Memoryd implements AutoCloseable {
     Chain own = ledger.chain(new BranchName(cfg.branch()).onReplica(git.replica()));
     this.sections = new dev.memoryd.daemon.history.SectionIndex(own::head, own::read, cfg.segmentLines());
     this.locks = new dev.memoryd.daemon.locks.SectionLocks(writer);
+    this.promotions = new dev.memoryd.daemon.promotions.Promotions(writer, this::grammar, this::memoryFilesOnDisk, p -> {
+      try {
+        return tree.read(p);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
     dev.memoryd.daemon.branch.Branches.registerReplayers(writer);
     writer.setChains(b -> ledger.branches().contains(b) ? Optional.of(ledger.chain(b)) : Optional.empty());
     if (!serving) {
@@ -245,10 +264,19 @@ public final class Memoryd implements AutoCloseable {
     writer.recover();
     chunks.load(); // after recovery: it reads the recovered files
     writer.start();
-    this.branches = new dev.memoryd.daemon.branch.Branches(cfg.root(), grammar, ledger, git, writer, chunks,
+    this.branches = new dev.memoryd.daemon.branch.Branches(cfg.root(), grammars, ledger, git, writer, chunks,
         text -> hasher.get().hash(text), ids, cfg.clock(), cfg.maxBatch());
     branches.load(); // finishes a branch create or delete a crash cut short
     this.sync = new dev.memoryd.daemon.sync.Sync(cfg.root(), git, ledger, branches);
+  }
+
+  /** The root's own mounts, each replaced by a command-line mount of the same name, then the other command-line ones. */
+  private static List<dev.memoryd.daemon.peers.PeerMount> mounts(List<dev.memoryd.daemon.peers.PeerMount> own,
+      List<dev.memoryd.daemon.peers.PeerMount> given) {
+    Map<String, dev.memoryd.daemon.peers.PeerMount> byName = new java.util.LinkedHashMap<>();
+    own.forEach(m -> byName.put(m.name(), m));
+    given.forEach(m -> byName.put(m.name(), m));
+    return List.copyOf(byName.values());
   }
 
   /**
@@ -366,7 +394,8 @@ public final class Memoryd implements AutoCloseable {
       dev.memoryd.daemon.write.LedgerReplay.ReplayState st = writer.replayFromEmpty(progress);
       java.util.Map<String, String> expected = new java.util.TreeMap<>();
       st.files().forEach((p, t) -> {
-        if (RootLayout.isContentFile(p.value())) {
+        // The root's grammar is replayed too: each event is redone under the grammar then in force.
+        if (RootLayout.isContentFile(p.value()) || dev.memoryd.daemon.write.GrammarFiles.isGrammarFile(p)) {
           expected.put(p.value(), t);
         }
       });
@@ -456,6 +485,22 @@ public final class Memoryd implements AutoCloseable {
       throw new IllegalStateException("opened read-only");
     }
     return locks;
+  }
+
+  /** Maintainers' changes to the grammar: promotions and caps (not when opened read-only). */
+  public dev.memoryd.daemon.promotions.Promotions promotions() {
+    if (promotions == null) {
+      throw new IllegalStateException("opened read-only");
+    }
+    return promotions;
+  }
+
+  private List<RepoPath> memoryFilesOnDisk() {
+    try {
+      return RootLayout.memoryFilesOnDisk(cfg.root()).stream().map(RepoPath::of).toList();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** File references reconciled against Git history (serving daemons only). */
@@ -571,9 +616,9 @@ public final class Memoryd implements AutoCloseable {
         Instant now = cfg.clock().instant();
         org.eclipse.jgit.lib.PersonIdent who =
             new org.eclipse.jgit.lib.PersonIdent("memoryd", "memoryd@localhost", now, java.time.ZoneOffset.UTC);
-        try (GitStore.Batch b = g.batch()) {
+        try (CommitBatch b = g.batch()) {
           b.commit(files, who, who, "memoryd: initialise memory repository\n");
-          b.publish();
+          b.publish().orThrow();
           g.updateIndex(root, b.written());
         }
         did.add("made the initial commit");
@@ -594,8 +639,16 @@ public final class Memoryd implements AutoCloseable {
     return cfg;
   }
 
+  /** The grammar in force on the checked-out branch: its head's {@code templates/}, else the base. */
   public Grammar grammar() {
-    return grammar;
+    org.eclipse.jgit.lib.ObjectId head = git.head();
+    return grammars.inForce(p -> {
+      try {
+        return head == null ? Optional.empty() : git.read(head, p.value()).map(b -> new String(b, StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
   }
 
   public ObjectNode ping() {
@@ -616,6 +669,11 @@ public final class Memoryd implements AutoCloseable {
       r.set("writer", JsonNodeFactory.instance.pojoNode(writer.health().toMap()));
       r.set("watcher", watcher == null ? JsonNodeFactory.instance.objectNode().put("state", "off") : watcher.health());
       r.put("drift_open", drift.list().size());
+      try {
+        r.set("peers", JsonNodeFactory.instance.pojoNode(peers.describe()));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
     return r;
   }
@@ -652,11 +710,38 @@ public final class Memoryd implements AutoCloseable {
 
   /** A write to {@code branch} (null: the checked-out one); an unknown branch fails with not_found. */
   public Outcome<CompletableFuture<WriteOutcome>> write(WriteRequest req, String branch) throws IOException {
+    for (dev.memoryd.grammar.Op op : req.ops()) {
+      Optional<Failure> onPeer = peers.refuseWrite(opPath(op), "write");
+      if (onPeer.isPresent()) {
+        return Outcome.fail(onPeer.get());
+      }
+    }
     Outcome<WritePipeline> w = branches().writer(branch);
     if (w instanceof Outcome.Failed<WritePipeline> f) {
       return Outcome.fail(f.failure());
     }
     return Outcome.ok(((Outcome.Ok<WritePipeline>) w).value().submit(req));
+  }
+
+  /** The file an op targets, or null for one that names no path. */
+  private static String opPath(dev.memoryd.grammar.Op op) {
+    if (op instanceof dev.memoryd.grammar.ReplaceSection o) {
+      return o.path().value();
+    } else if (op instanceof dev.memoryd.grammar.AppendSection o) {
+      return o.path().value();
+    } else if (op instanceof dev.memoryd.grammar.AppendItem o) {
+      return o.path().value();
+    } else if (op instanceof dev.memoryd.grammar.CurateItems o) {
+      return o.path().value();
+    } else if (op instanceof dev.memoryd.grammar.TombstoneSection o) {
+      return o.path().value();
+    }
+    return null;
+  }
+
+  /** The peers mounted read-only beside this root (none unless serving). */
+  public dev.memoryd.daemon.peers.Peers peers() {
+    return peers;
   }
 
   /** Branches: create, list, delete, merge, and their writers (serving daemons only). */
@@ -760,9 +845,41 @@ public final class Memoryd implements AutoCloseable {
         cfg.halfLife(), q, limit, cfg.clock().instant(), source));
   }
 
+  /**
+   * {@code search} of the checked-out branch's working tree (as indexed) and of every mounted
+   * peer at the commit it is read at: the best {@code limit} hits by score, each peer's hit
+   * naming its {@code peer}.
+   */
+  public List<ObjectNode> search(String q, int limit, String source)
+      throws IOException, dev.memoryd.daemon.search.SearchIndex.BadQuery, InterruptedException {
+    Instant now = cfg.clock().instant();
+    List<ObjectNode> hits = new ArrayList<>(servingOnly(search).search(q, limit, now, source));
+    if (peers.isEmpty()) {
+      return hits;
+    }
+    hits.addAll(dev.memoryd.daemon.peers.PeerSearch.search(peers, q, limit, cfg.halfLife(), now, source));
+    hits.sort(java.util.Comparator.comparingDouble((ObjectNode h) -> -h.path("score").asDouble()));
+    return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
+  }
+
   /** The substrate: declare, scope, traverse (serving daemons only). */
   public dev.memoryd.daemon.substrate.ChunkStore chunks() {
     return servingOnly(chunks);
+  }
+
+  /**
+   * The SliceExport of SlicePolicy v1 for {@code anchor}: a turn of this root's conversations, or
+   * {@code NAME:turn} of a mounted peer's, at the commit it is read at.
+   *
+   * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is no stored turn
+   */
+  public ObjectNode context(String anchor, dev.memoryd.grammar.policy.PolicyConfig policy) throws IOException {
+    Optional<dev.memoryd.daemon.peers.Peers.PeerRef> onPeer = peers.resolve(anchor);
+    if (onPeer.isPresent()) {
+      return dev.memoryd.daemon.peers.PeerConversations.context(onPeer.get().peer().snapshot(), onPeer.get().rest(),
+          policy);
+    }
+    return conversations().context(anchor, policy);
   }
 
   /** Stored conversations and context selection (serving daemons only). */
@@ -785,15 +902,25 @@ public final class Memoryd implements AutoCloseable {
    * or content hashes, and the key file is not read (printing a file needs no key).
    */
   public Outcome<ObjectNode> read(String path, String section, String at, boolean hashes) throws IOException {
+    Optional<dev.memoryd.daemon.peers.Peers.PeerRef> onPeer = peers.resolve(path);
     RepoPath p;
     try {
-      p = RepoPath.of(path);
+      p = RepoPath.of(onPeer.map(dev.memoryd.daemon.peers.Peers.PeerRef::rest).orElse(path));
     } catch (IllegalArgumentException e) {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, "bad path: " + e.getMessage());
     }
     Optional<String> text;
     ObjectId commit = git.head();
-    if (at != null) {
+    if (onPeer.isPresent()) {
+      if (at != null) {
+        return Outcome.fail(new Failure(ErrorReason.INVALID_REQUEST, "'" + path + "' is in peer '"
+            + onPeer.get().peer().name() + "', which is read at its mounted commit: branch and at apply to the"
+            + " served root only", Map.of("field", "at", "peer", onPeer.get().peer().name())));
+      }
+      dev.memoryd.daemon.peers.PeerSnapshot snap = onPeer.get().peer().snapshot();
+      commit = ObjectId.fromString(snap.commit());
+      text = Optional.ofNullable(snap.files().get(p.value()));
+    } else if (at != null) {
       Optional<ObjectId> c = git.resolve(at);
       if (c.isEmpty()) {
         return Outcome.fail(ErrorReason.NOT_FOUND, "no commit '" + at + "'");
@@ -809,11 +936,12 @@ public final class Memoryd implements AutoCloseable {
     }
     if (text.isEmpty()) {
       return Outcome.fail(ErrorReason.NOT_FOUND, "no file " + p.value()
-          + (at != null ? " at " + at : ""));
+          + (at != null ? " at " + at : "") + onPeer.map(x -> " in peer '" + x.peer().name() + "'").orElse(""));
     }
     MemoryDocument doc = MemoryDocument.parse(text.get());
     ObjectNode r = JsonNodeFactory.instance.objectNode();
     r.put("path", p.value());
+    onPeer.ifPresent(x -> r.put("peer", x.peer().name()));
     r.put("commit", commit == null ? null : commit.name());
     ArrayNode secs = r.putArray("sections");
     MemoryDocument.Section target = null;
@@ -883,21 +1011,31 @@ public final class Memoryd implements AutoCloseable {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, "unknown relation '" + rel + "'; known: "
           + new java.util.TreeSet<>(dev.memoryd.grammar.slices.Relations.names()));
     }
+    Optional<dev.memoryd.daemon.peers.Peers.PeerRef> onPeer = peers.resolve(id);
+    String local = onPeer.map(dev.memoryd.daemon.peers.Peers.PeerRef::rest).orElse(id);
+    List<String> texts = new ArrayList<>();
+    if (onPeer.isPresent()) {
+      texts.addAll(onPeer.get().peer().snapshot().files().values());
+    } else {
+      for (Path f : sliceFiles()) {
+        texts.add(Files.readString(f, StandardCharsets.UTF_8));
+      }
+    }
     List<com.fasterxml.jackson.databind.JsonNode> slices = new ArrayList<>();
     boolean found = false;
-    for (Path f : sliceFiles()) {
-      java.util.Optional<com.fasterxml.jackson.databind.JsonNode> s =
-          dev.memoryd.grammar.slices.SliceFile.parse(Files.readString(f, StandardCharsets.UTF_8)).slice();
+    for (String text : texts) {
+      java.util.Optional<com.fasterxml.jackson.databind.JsonNode> s = dev.memoryd.grammar.slices.SliceFile.parse(text).slice();
       if (s.isPresent()) {
         slices.add(s.get());
-        found |= id.equals(s.get().path("id").asText(null));
+        found |= local.equals(s.get().path("id").asText(null));
       }
     }
     dev.memoryd.grammar.slices.LinkGraph g = dev.memoryd.grammar.slices.LinkGraph.of(slices);
     List<dev.memoryd.grammar.slices.LinkGraph.ExploredLink> links =
-        g.explore(id, java.util.Optional.ofNullable(rel), infer);
+        g.explore(local, java.util.Optional.ofNullable(rel), infer);
     if (!found && links.isEmpty()) {
-      return Outcome.fail(ErrorReason.NOT_FOUND, "no slice with id " + id);
+      return Outcome.fail(ErrorReason.NOT_FOUND, "no slice with id " + local
+          + onPeer.map(x -> " in peer '" + x.peer().name() + "'").orElse(""));
     }
     return Outcome.ok(links);
   }
@@ -925,6 +1063,7 @@ public final class Memoryd implements AutoCloseable {
         paths.add(RepoPath.of(p));
       }
     }
+    Grammar g = grammar();
     for (RepoPath p : paths) {
       Optional<String> text;
       try {
@@ -935,7 +1074,7 @@ public final class Memoryd implements AutoCloseable {
       if (text.isEmpty()) {
         return Outcome.fail(ErrorReason.NOT_FOUND, "no file " + p.value());
       }
-      out.addAll(linter.lint(grammar, p, text.get()));
+      out.addAll(linter.lint(g, p, text.get()));
     }
     return Outcome.ok(out);
   }
@@ -1078,6 +1217,11 @@ public final class Memoryd implements AutoCloseable {
     }
     if (ledger != null) {
       ledger.close();
+    }
+    try {
+      peers.close();
+    } catch (IOException e) {
+      LOG.warning("closing the peers: " + e.getMessage());
     }
     git.close();
   }

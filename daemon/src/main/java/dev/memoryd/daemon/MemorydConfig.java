@@ -4,6 +4,9 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+
+import dev.memoryd.daemon.peers.PeerMount;
 
 /**
  * Everything a daemon instance is built from. Clock, randomness and the key file are injected so
@@ -23,7 +26,8 @@ public record MemorydConfig(
     Duration halfLife,
     Duration quiet,
     Duration rescanEvery,
-    int maxConnections) {
+    int maxConnections,
+    List<PeerMount> peers) {
 
   public static final String DEFAULT_BRANCH = "main";
   public static final int DEFAULT_MAX_CONNECTIONS = 1024;
@@ -33,6 +37,15 @@ public record MemorydConfig(
     if (maxConnections < 1) {
       throw new IllegalArgumentException("the connection limit must be at least 1, not " + maxConnections);
     }
+    peers = List.copyOf(peers);
+  }
+
+  /** With no peers mounted from the command line. */
+  public MemorydConfig(Path root, Path keyFile, String branch, Path templatesDir, int maxLineBytes,
+      Duration idleTimeout, int maxBatch, int segmentLines, Clock clock, SecureRandom random,
+      Duration halfLife, Duration quiet, Duration rescanEvery, int maxConnections) {
+    this(root, keyFile, branch, templatesDir, maxLineBytes, idleTimeout, maxBatch, segmentLines, clock,
+        random, halfLife, quiet, rescanEvery, maxConnections, List.of());
   }
 
   /** With the default connection limit. */
@@ -51,23 +64,23 @@ public record MemorydConfig(
 
   public MemorydConfig withIdleTimeout(Duration d) {
     return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, d, maxBatch,
-        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections, peers);
   }
 
   /** Serves {@code name}: the branch checked out in the working tree (the writer refuses otherwise). */
   public MemorydConfig withBranch(String name) {
     return new MemorydConfig(root, keyFile, name, templatesDir, maxLineBytes, idleTimeout, maxBatch,
-        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections, peers);
   }
 
   public MemorydConfig withTemplatesDir(Path dir) {
     return new MemorydConfig(root, keyFile, branch, dir, maxLineBytes, idleTimeout, maxBatch,
-        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections, peers);
   }
 
   public MemorydConfig withMaxLineBytes(int n) {
     return new MemorydConfig(root, keyFile, branch, templatesDir, n, idleTimeout, maxBatch,
-        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections, peers);
   }
 
   /** Half-life of time-based staleness (Slices v1): FRESH/STALE in listings and search. */
@@ -76,7 +89,7 @@ public record MemorydConfig(
       throw new IllegalArgumentException("the staleness half-life must be positive");
     }
     return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, idleTimeout, maxBatch,
-        segmentLines, clock, random, d, quiet, rescanEvery, maxConnections);
+        segmentLines, clock, random, d, quiet, rescanEvery, maxConnections, peers);
   }
 
   /**
@@ -88,7 +101,7 @@ public record MemorydConfig(
       throw new IllegalArgumentException("the quiet period and the rescan interval cannot be negative");
     }
     return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, idleTimeout, maxBatch,
-        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections, peers);
   }
 
   /**
@@ -97,7 +110,16 @@ public record MemorydConfig(
    */
   public MemorydConfig withMaxConnections(int n) {
     return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, idleTimeout, maxBatch,
-        segmentLines, clock, random, halfLife, quiet, rescanEvery, n);
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, n, peers);
+  }
+
+  /**
+   * Mounts {@code mounts} as read-only peers ({@code serve --peer}), beside those the root's
+   * {@code memoryd.yaml} names.
+   */
+  public MemorydConfig withPeers(List<PeerMount> mounts) {
+    return new MemorydConfig(root, keyFile, branch, templatesDir, maxLineBytes, idleTimeout, maxBatch,
+        segmentLines, clock, random, halfLife, quiet, rescanEvery, maxConnections, mounts);
   }
 
   public Path stateDir() {

@@ -6,11 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+
+import dev.memoryd.daemon.peers.PeerConfig;
+import dev.memoryd.daemon.peers.PeerMount;
 
 /**
  * A root's own settings, from {@value #FILE} at the root of the memory repository (committed with
@@ -21,13 +25,19 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
  *
  * @param provenance Slices v1 provenance: every content write records who, in which session and
  *     how the knowledge was acquired (default off)
+ * @param peers the roots mounted read-only beside this one ({@link PeerConfig})
  */
-public record RootSettings(boolean provenance) {
+public record RootSettings(boolean provenance, List<PeerMount> peers) {
   public static final String FILE = "memoryd.yaml";
-  public static final RootSettings DEFAULTS = new RootSettings(false);
+  public static final RootSettings DEFAULTS = new RootSettings(false, List.of());
+
+  public RootSettings {
+    peers = List.copyOf(peers);
+  }
 
   private static final YAMLMapper YAML = new YAMLMapper();
-  private static final Map<String, String> KEYS = Map.of("provenance", "a boolean (true or false)");
+  private static final Map<String, String> KEYS = Map.of("provenance", "a boolean (true or false)",
+      "peers", "a mapping of peer names to directories");
 
   /** The settings of {@code root}: its {@value #FILE}, or the defaults when there is none. */
   public static RootSettings load(Path root) throws IOException {
@@ -35,11 +45,16 @@ public record RootSettings(boolean provenance) {
     if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
       return DEFAULTS;
     }
-    return parse(Files.readString(f, StandardCharsets.UTF_8));
+    return parse(Files.readString(f, StandardCharsets.UTF_8), root);
   }
 
-  /** Settings from the text of a {@value #FILE}. */
+  /** Settings from the text of a {@value #FILE}, peers' directories relative to the working directory. */
   public static RootSettings parse(String text) {
+    return parse(text, Path.of(""));
+  }
+
+  /** Settings from the text of a {@value #FILE} of the root at {@code root}. */
+  public static RootSettings parse(String text, Path root) {
     JsonNode n;
     try {
       n = YAML.readTree(text);
@@ -62,6 +77,6 @@ public record RootSettings(boolean provenance) {
     if (p != null && !p.isBoolean()) {
       throw new IllegalArgumentException(FILE + ": 'provenance' must be " + KEYS.get("provenance"));
     }
-    return new RootSettings(p != null && p.asBoolean());
+    return new RootSettings(p != null && p.asBoolean(), PeerConfig.parse(n.get("peers"), root, FILE));
   }
 }

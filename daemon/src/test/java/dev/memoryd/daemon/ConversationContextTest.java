@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.memoryd.daemon.rpc.JsonRpc;
-import dev.memoryd.grammar.json.Jcs;
+import dev.memoryd.jcs.Jcs;
 
 /** conversation.append and context through the running daemon. */
 class ConversationContextTest {

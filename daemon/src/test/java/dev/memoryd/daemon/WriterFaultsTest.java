@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WriteRequest;
+import dev.memoryd.grammar.AppendItem;
 import dev.memoryd.grammar.OpCodec;
 import dev.memoryd.grammar.OpParse;
 
@@ -76,6 +77,21 @@ class WriterFaultsTest extends ServedRootTest {
       assertEquals(i != 5, text.contains("- item " + i + "\n"), "item " + i);
     }
     assertTrue(text.contains("- after\n"));
+  }
+
+  @Test
+  void aLineRecordedBeforeTheControlCharacterRule_replaysByteForByte() throws Exception {
+    // What an older build accepted is in the ledger for good: replay must redo it, not halt on it.
+    AppendItem old = new AppendItem(dev.memoryd.grammar.RepoPath.of(CRITIC), "Open Questions", "a bell \u0007 rang",
+        null, List.of(), null);
+    WriteRequest req = new WriteRequest(List.of(old), "recorded by an older build", "tester", null, null);
+    assertInstanceOf(WriteOutcome.Committed.class, root.daemon.service().write(req).get());
+    JsonNode replay = root.call("replay", "{\"verify\":true}");
+    assertTrue(replay.path("result").path("ok").asBoolean(), replay.toString());
+    root.close();
+    root.serve();
+    assertTrue(root.file(CRITIC).contains("- a bell \u0007 rang\n"));
+    assertTrue(root.call("ledger.verify", null).path("result").path("ok").asBoolean());
   }
 
   @Test

@@ -28,7 +28,9 @@ public final class Grammar {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z_]+)}}");
     private static final Pattern VAR = Pattern.compile("\\{(user_id|entity_id)}");
 
+    private final int version;
     private final List<FileType> fileTypes;
+    private final List<Rejection> rejections;
     private final Map<String, FileType> byName;
     private final Map<String, String> templates;
     /** Compiled path regexes, parallel to the patterns of each file type. */
@@ -37,7 +39,17 @@ public final class Grammar {
     private record CompiledPattern(FileType type, FileType.PathPattern pattern, Pattern regex, List<String> vars) {
     }
 
-    private Grammar(List<FileType> fileTypes, Map<String, String> templates) {
+    /** A promotion a maintainer turned down: H3 {@code heading} of the Extensions of {@code fileType}. */
+    public record Rejection(String fileType, String heading) {
+        public Rejection {
+            java.util.Objects.requireNonNull(fileType, "fileType");
+            java.util.Objects.requireNonNull(heading, "heading");
+        }
+    }
+
+    private Grammar(int version, List<FileType> fileTypes, List<Rejection> rejections, Map<String, String> templates) {
+        this.version = version;
+        this.rejections = List.copyOf(rejections);
         this.fileTypes = List.copyOf(fileTypes);
         Map<String, FileType> m = new LinkedHashMap<>();
         List<CompiledPattern> c = new ArrayList<>();
@@ -89,6 +101,14 @@ public final class Grammar {
         if (root == null || !root.path("file_types").isArray()) {
             throw new IllegalArgumentException("grammar: missing 'file_types' list");
         }
+        int version = root.path("version").asInt(1);
+        if (version < 1) {
+            throw new IllegalArgumentException("grammar: 'version' must be a positive integer");
+        }
+        List<Rejection> rejections = new ArrayList<>();
+        for (JsonNode r : root.path("rejected_promotions")) {
+            rejections.add(new Rejection(text(r, "file_type", "rejected_promotions"), text(r, "heading", "rejected_promotions")));
+        }
         List<FileType> types = new ArrayList<>();
         for (JsonNode t : root.get("file_types")) {
             String name = text(t, "name", "file type");
@@ -124,7 +144,7 @@ public final class Grammar {
             types.add(new FileType(name, paths, text(t, "template", name),
                     t.path("required_sections").asBoolean(true), sections));
         }
-        Grammar g = new Grammar(types, templatesByName);
+        Grammar g = new Grammar(version, types, rejections, templatesByName);
         g.validateTemplates();
         return g;
     }
@@ -171,6 +191,21 @@ public final class Grammar {
                         + "' does not lint clean: " + problems.get(0));
             }
         }
+    }
+
+    /** The grammar's version: 1 as shipped, one more with each change a maintainer makes. */
+    public int version() {
+        return version;
+    }
+
+    /** The promotions maintainers turned down, in the order they did. */
+    public List<Rejection> rejections() {
+        return rejections;
+    }
+
+    /** Every template text by file name. */
+    public Map<String, String> templates() {
+        return templates;
     }
 
     /** All file types in definition order. */

@@ -45,8 +45,21 @@ public final class OpCodec {
         }
     }
 
-    /** Parses one op object. */
+    /** Parses one op object a client sent: every string must be memory text. */
     public static OpParse parse(JsonNode json) {
+        return parse(json, new Fields(TextRules::notMemoryText));
+    }
+
+    /**
+     * Parses one op object read back from the ledger (replay, recovery): its strings need only be
+     * well-formed Unicode. A line recorded before a text rule was tightened was accepted then, and
+     * replay must reproduce what it wrote, not refuse it now.
+     */
+    public static OpParse parseRecorded(JsonNode json) {
+        return parse(json, new Fields(TextRules::malformed));
+    }
+
+    private static OpParse parse(JsonNode json, Fields f) {
         if (json == null || !json.isObject()) {
             return new OpParse.Invalid("invalid_op", "", "an op must be a JSON object");
         }
@@ -69,36 +82,36 @@ public final class OpCodec {
             return new OpParse.Ok(switch (name) {
                 case "create_entity" -> {
                     fields(json, "user_id", "entity_type", "entity_id", "title", "participants", "slice_ids");
-                    yield new CreateEntity(str(json, "user_id", true), str(json, "entity_type", true),
-                            str(json, "entity_id", false), str(json, "title", true), strs(json, "participants", false),
-                            strs(json, "slice_ids", false), str(json, "before_hash", false), strs(json, "evidence_refs", false),
-                            str(json, "override_rationale", false));
+                    yield new CreateEntity(f.str(json, "user_id", true), f.str(json, "entity_type", true),
+                            f.str(json, "entity_id", false), f.str(json, "title", true), f.strs(json, "participants", false),
+                            f.strs(json, "slice_ids", false), f.str(json, "before_hash", false), f.strs(json, "evidence_refs", false),
+                            f.str(json, "override_rationale", false));
                 }
                 case "replace_section" -> {
                     fields(json, "path", "section", "content");
-                    yield new ReplaceSection(path(json), str(json, "section", true), str(json, "content", true),
-                            str(json, "before_hash", false), strs(json, "evidence_refs", false), str(json, "override_rationale", false));
+                    yield new ReplaceSection(f.path(json), f.str(json, "section", true), f.str(json, "content", true),
+                            f.str(json, "before_hash", false), f.strs(json, "evidence_refs", false), f.str(json, "override_rationale", false));
                 }
                 case "append_section" -> {
                     fields(json, "path", "section", "content");
-                    yield new AppendSection(path(json), str(json, "section", true), str(json, "content", true),
-                            str(json, "before_hash", false), strs(json, "evidence_refs", false), str(json, "override_rationale", false));
+                    yield new AppendSection(f.path(json), f.str(json, "section", true), f.str(json, "content", true),
+                            f.str(json, "before_hash", false), f.strs(json, "evidence_refs", false), f.str(json, "override_rationale", false));
                 }
                 case "append_item" -> {
                     fields(json, "path", "section", "item");
-                    yield new AppendItem(path(json), str(json, "section", true), str(json, "item", true),
-                            str(json, "before_hash", false), strs(json, "evidence_refs", false), str(json, "override_rationale", false));
+                    yield new AppendItem(f.path(json), f.str(json, "section", true), f.str(json, "item", true),
+                            f.str(json, "before_hash", false), f.strs(json, "evidence_refs", false), f.str(json, "override_rationale", false));
                 }
                 case "curate_items" -> {
                     fields(json, "path", "section", "remove", "merge", "reason");
-                    yield new CurateItems(path(json), str(json, "section", true), strs(json, "remove", false), merges(json),
-                            str(json, "reason", true), str(json, "before_hash", false), strs(json, "evidence_refs", false),
-                            str(json, "override_rationale", false));
+                    yield new CurateItems(f.path(json), f.str(json, "section", true), f.strs(json, "remove", false), f.merges(json),
+                            f.str(json, "reason", true), f.str(json, "before_hash", false), f.strs(json, "evidence_refs", false),
+                            f.str(json, "override_rationale", false));
                 }
                 case "tombstone_section" -> {
                     fields(json, "path", "section", "reason");
-                    yield new TombstoneSection(path(json), str(json, "section", true), str(json, "reason", true),
-                            str(json, "before_hash", false), strs(json, "evidence_refs", false), str(json, "override_rationale", false));
+                    yield new TombstoneSection(f.path(json), f.str(json, "section", true), f.str(json, "reason", true),
+                            f.str(json, "before_hash", false), f.strs(json, "evidence_refs", false), f.str(json, "override_rationale", false));
                 }
                 default -> throw new IllegalStateException(name);
             });
@@ -117,94 +130,98 @@ public final class OpCodec {
         }
     }
 
-    private static String str(JsonNode json, String field, boolean required) {
-        JsonNode n = json.get(field);
-        if (n == null || n.isNull()) {
-            if (required) {
-                throw new Bad(field, "missing required field '" + field + "'");
-            }
-            return null;
-        }
-        if (!n.isTextual()) {
-            throw new Bad(field, "field '" + field + "' must be a string");
-        }
-        return text(n.asText(), field);
-    }
+    /** Reads an op's fields, each string held to {@code rule} (why a string is refused, or null). */
+    private record Fields(java.util.function.UnaryOperator<String> rule) {
 
-    /** {@code v}, if it is memory text. */
-    private static String text(String v, String field) {
-        String why = TextRules.notMemoryText(v);
-        if (why != null) {
-            throw new Bad(field, "field '" + field + "' " + why);
-        }
-        return v;
-    }
-
-    private static List<String> strs(JsonNode json, String field, boolean required) {
-        return strList(json.get(field), field, required);
-    }
-
-    private static List<String> strList(JsonNode n, String field, boolean required) {
-        if (n == null || n.isNull()) {
-            if (required) {
-                throw new Bad(field, "missing required field '" + field + "'");
-            }
-            return List.of();
-        }
-        if (!n.isArray()) {
-            throw new Bad(field, "field '" + field + "' must be an array of strings");
-        }
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < n.size(); i++) {
-            if (!n.get(i).isTextual()) {
-                throw new Bad(field + "[" + i + "]", "field '" + field + "[" + i + "]' must be a string");
-            }
-            out.add(text(n.get(i).asText(), field + "[" + i + "]"));
-        }
-        return out;
-    }
-
-    private static RepoPath path(JsonNode json) {
-        String p = str(json, "path", true);
-        try {
-            return RepoPath.of(p);
-        } catch (IllegalArgumentException e) {
-            throw new Bad("path", "invalid path: " + e.getMessage());
-        }
-    }
-
-    private static List<CurateItems.Merge> merges(JsonNode json) {
-        JsonNode n = json.get("merge");
-        if (n == null || n.isNull()) {
-            return List.of();
-        }
-        if (!n.isArray()) {
-            throw new Bad("merge", "field 'merge' must be an array of {items, into}");
-        }
-        List<CurateItems.Merge> out = new ArrayList<>();
-        for (int i = 0; i < n.size(); i++) {
-            JsonNode m = n.get(i);
-            String at = "merge[" + i + "]";
-            if (!m.isObject()) {
-                throw new Bad(at, "field '" + at + "' must be an object {items, into}");
-            }
-            for (Iterator<String> it = m.fieldNames(); it.hasNext(); ) {
-                String f = it.next();
-                if (!f.equals("items") && !f.equals("into")) {
-                    throw new Bad(at + "." + f, "unknown field '" + at + "." + f + "'");
+        String str(JsonNode json, String field, boolean required) {
+            JsonNode n = json.get(field);
+            if (n == null || n.isNull()) {
+                if (required) {
+                    throw new Bad(field, "missing required field '" + field + "'");
                 }
+                return null;
             }
-            List<String> items = strList(m.get("items"), at + ".items", true);
-            JsonNode into = m.get("into");
-            if (into == null || into.isNull()) {
-                throw new Bad(at + ".into", "missing required field '" + at + ".into'");
+            if (!n.isTextual()) {
+                throw new Bad(field, "field '" + field + "' must be a string");
             }
-            if (!into.isTextual()) {
-                throw new Bad(at + ".into", "field '" + at + ".into' must be a string");
-            }
-            out.add(new CurateItems.Merge(items, text(into.asText(), at + ".into")));
+            return text(n.asText(), field);
         }
-        return out;
+
+        /** {@code v}, if it is memory text. */
+        String text(String v, String field) {
+            String why = rule.apply(v);
+            if (why != null) {
+                throw new Bad(field, "field '" + field + "' " + why);
+            }
+            return v;
+        }
+
+        List<String> strs(JsonNode json, String field, boolean required) {
+            return strList(json.get(field), field, required);
+        }
+
+        List<String> strList(JsonNode n, String field, boolean required) {
+            if (n == null || n.isNull()) {
+                if (required) {
+                    throw new Bad(field, "missing required field '" + field + "'");
+                }
+                return List.of();
+            }
+            if (!n.isArray()) {
+                throw new Bad(field, "field '" + field + "' must be an array of strings");
+            }
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < n.size(); i++) {
+                if (!n.get(i).isTextual()) {
+                    throw new Bad(field + "[" + i + "]", "field '" + field + "[" + i + "]' must be a string");
+                }
+                out.add(text(n.get(i).asText(), field + "[" + i + "]"));
+            }
+            return out;
+        }
+
+        RepoPath path(JsonNode json) {
+            String p = str(json, "path", true);
+            try {
+                return RepoPath.of(p);
+            } catch (IllegalArgumentException e) {
+                throw new Bad("path", "invalid path: " + e.getMessage());
+            }
+        }
+
+        List<CurateItems.Merge> merges(JsonNode json) {
+            JsonNode n = json.get("merge");
+            if (n == null || n.isNull()) {
+                return List.of();
+            }
+            if (!n.isArray()) {
+                throw new Bad("merge", "field 'merge' must be an array of {items, into}");
+            }
+            List<CurateItems.Merge> out = new ArrayList<>();
+            for (int i = 0; i < n.size(); i++) {
+                JsonNode m = n.get(i);
+                String at = "merge[" + i + "]";
+                if (!m.isObject()) {
+                    throw new Bad(at, "field '" + at + "' must be an object {items, into}");
+                }
+                for (Iterator<String> it = m.fieldNames(); it.hasNext(); ) {
+                    String f = it.next();
+                    if (!f.equals("items") && !f.equals("into")) {
+                        throw new Bad(at + "." + f, "unknown field '" + at + "." + f + "'");
+                    }
+                }
+                List<String> items = strList(m.get("items"), at + ".items", true);
+                JsonNode into = m.get("into");
+                if (into == null || into.isNull()) {
+                    throw new Bad(at + ".into", "missing required field '" + at + ".into'");
+                }
+                if (!into.isTextual()) {
+                    throw new Bad(at + ".into", "field '" + at + ".into' must be a string");
+                }
+                out.add(new CurateItems.Merge(items, text(into.asText(), at + ".into")));
+            }
+            return out;
+        }
     }
 
     /** The JSON form of an op; {@code parse(toJson(op))} yields an equal op. */

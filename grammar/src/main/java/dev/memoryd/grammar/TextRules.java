@@ -1,11 +1,14 @@
 package dev.memoryd.grammar;
 
+import dev.memoryd.jcs.Utf16;
+
 /**
  * What text memoryd stores. Every string must be well-formed UTF-16: a lone surrogate has no
  * UTF-8 form, so no file, file name, Git object or ledger line can hold it. Memory text (what an
  * op writes into a file, and a write's rationale) must also hold no control character other than
  * tab, newline and a carriage return that ends a line: a NUL makes Git treat the file as binary,
- * and the others are invisible in a diff. Stateless.
+ * and the others are invisible in a diff. The UTF-16 rule itself is {@link Utf16}, which the
+ * ledger shares. Stateless.
  */
 public final class TextRules {
 
@@ -14,15 +17,7 @@ public final class TextRules {
 
     /** Why {@code s} is not well-formed UTF-16 (its first lone surrogate), or null if it is. */
     public static String malformed(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return "has a lone surrogate U+%04X at index %d (text must be well-formed UTF-16)".formatted((int) c, i);
-            }
-        }
-        return null;
+        return Utf16.malformed(s);
     }
 
     /**

@@ -11,7 +11,7 @@
  * <li>{@link dev.memoryd.grammar.slip}: SLIP agent messages, their nSLIP and JSON forms.</li>
  * </ul>
  *
- * <p>Sub-packages: {@code dev.memoryd.grammar.json} (RFC 8785 canonical JSON) and
- * {@code dev.memoryd.grammar.policy} (SlicePolicy v1 context selection).
+ * <p>Sub-packages include {@code dev.memoryd.grammar.policy} (SlicePolicy v1 context selection).
+ * RFC 8785 canonical JSON is {@link dev.memoryd.jcs.Jcs}, in the {@code jcs} module.
  */
 package dev.memoryd.grammar;

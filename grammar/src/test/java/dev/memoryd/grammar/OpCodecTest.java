@@ -102,6 +102,24 @@ class OpCodecTest {
                 + bad + "\"}").fieldPath());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"\\u0000", "\\u0001", "\\u001b", "\\u007f"})
+    void aRecordedOpWithAControlCharacter_isReadBack_soReplayRedoesWhatWasWritten(String bad) throws Exception {
+        String json = "{\"op\":\"append_item\",\"path\":\"a.md\",\"section\":\"s\",\"item\":\"x" + bad + "y\"}";
+        assertInstanceOf(OpParse.Invalid.class, parse(json), "a client may not send it");
+        OpParse recorded = OpCodec.parseRecorded(JSON.readTree(json));
+        AppendItem op = (AppendItem) assertInstanceOf(OpParse.Ok.class, recorded).op();
+        assertEquals("x" + JSON.readTree("\"" + bad + "\"").asText() + "y", op.item());
+        assertEquals(recorded, OpCodec.parseRecorded(OpCodec.toJson(op)));
+    }
+
+    @Test
+    void aRecordedOpWithALoneSurrogate_isStillRefused() throws Exception {
+        OpParse r = OpCodec.parseRecorded(JSON.readTree(
+                "{\"op\":\"append_item\",\"path\":\"a.md\",\"section\":\"s\",\"item\":\"x\\ud800\"}"));
+        assertEquals("item", assertInstanceOf(OpParse.Invalid.class, r).fieldPath());
+    }
+
     @Test
     void tabNewlineAndCrlfInText_areAccepted() throws Exception {
         OpParse r = parse("{\"op\":\"replace_section\",\"path\":\"a.md\",\"section\":\"s\",\"content\":\"a\\tb\\r\\nc\\nd \\ud83d\\ude00\"}");

@@ -28,7 +28,7 @@ public record BranchName(String value) implements Comparable<BranchName> {
         String why = problem(value);
         if (why != null) {
             // The name itself only when it can be shown: not a lone surrogate, not a screenful.
-            boolean show = value.length() <= 2 * MAX_BYTES && dev.memoryd.grammar.TextRules.malformed(value) == null;
+            boolean show = value.length() <= 2 * MAX_BYTES && dev.memoryd.jcs.Utf16.malformed(value) == null;
             throw new IllegalArgumentException("invalid branch name" + (show ? " \"" + value + "\"" : "") + ": " + why);
         }
     }
@@ -77,7 +77,7 @@ public record BranchName(String value) implements Comparable<BranchName> {
         if (v.isEmpty()) {
             return "empty";
         }
-        String malformed = dev.memoryd.grammar.TextRules.malformed(v);
+        String malformed = dev.memoryd.jcs.Utf16.malformed(v);
         if (malformed != null) {
             return malformed;
         }

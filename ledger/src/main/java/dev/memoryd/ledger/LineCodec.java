@@ -3,7 +3,7 @@ package dev.memoryd.ledger;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.memoryd.grammar.json.Jcs;
+import dev.memoryd.jcs.Jcs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -28,7 +28,7 @@ import dev.memoryd.daemon.substrate.MergeCheck;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WritePipeline;
 import dev.memoryd.grammar.FileSource;
-import dev.memoryd.grammar.Grammar;
+import dev.memoryd.daemon.write.GrammarFiles;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.SectionHasher;
 import dev.memoryd.grammar.human.HumanEdits;
@@ -68,7 +68,7 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
   }
 
   private final GitStore into;
-  private final Grammar grammar;
+  private final GrammarFiles grammar;
   private final SectionHasher hasher;
   private final String fromName;
   private final ObjectId fromCommit;
@@ -79,7 +79,7 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
   private final Map<RepoPath, String> ledgerFiles;
   private final boolean quietWhenSame;
 
-  MergeMutation(GitStore into, Grammar grammar, SectionHasher hasher, String fromName, ObjectId fromCommit,
+  MergeMutation(GitStore into, GrammarFiles grammar, SectionHasher hasher, String fromName, ObjectId fromCommit,
       String linkBranch, Head link, List<Resolution> resolutions, ChunkCheck chunks) {
     this(into, grammar, hasher, fromName, fromCommit, linkBranch, link, resolutions, chunks, Map.of(), false);
   }
@@ -89,7 +89,7 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
    * and committed with the merge but not carried in its event; when the merge changes no file of
    * the branch, {@code quietWhenSame} records nothing (the caller commits the chains alone).
    */
-  MergeMutation(GitStore into, Grammar grammar, SectionHasher hasher, String fromName, ObjectId fromCommit,
+  MergeMutation(GitStore into, GrammarFiles grammar, SectionHasher hasher, String fromName, ObjectId fromCommit,
       String linkBranch, Head link, List<Resolution> resolutions, ChunkCheck chunks, Map<RepoPath, String> ledgerFiles,
       boolean quietWhenSame) {
     this.chunks = chunks;
@@ -194,7 +194,7 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
         continue;
       }
       String text = ((SectionMerge.Merged) m).text();
-      if (memory && text != null && HumanEdits.diff(grammar, p, o, text, hasher) instanceof HumanEdits.Breaks br) {
+      if (memory && text != null && HumanEdits.diff(grammar.inForce(files), p, o, text, hasher) instanceof HumanEdits.Breaks br) {
         return refuse(ErrorReason.INVALID_REQUEST, "the merged text of " + path + " would break the grammar ("
             + br.kind() + ": " + br.reason() + "); resolve its sections with text that keeps headings and anchors");
       }

@@ -1,28 +1,11 @@
 package dev.memoryd.daemon.cli;
 
-import dev.memoryd.daemon.client.SocketClient;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
-import dev.memoryd.daemon.rpc.JsonRpc;
 
 /** {@code memoryd branch create|list|delete|merge}: thin wrappers over the socket methods. */
 @Command(name = "branch", description = "Branches: Git branches with their own ledger chains.",
-    subcommands = {BranchCmd.Create.class, BranchCmd.ListCmd.class, BranchCmd.Delete.class, BranchCmd.Merge.class})
+    subcommands = {BranchCreate.class, BranchList.class, BranchDelete.class, BranchMerge.class})
 final class BranchCmd implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -30,98 +13,5 @@ final class BranchCmd implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(), "a branch command is required (create, list, delete, merge)");
-  }
-
-  @Command(name = "create", description = "Create a branch from a branch (default: the checked-out one) or any commit.")
-  static final class Create extends Main.Printing implements Callable<Integer> {
-    @Parameters(index = "0") String name;
-    @Option(names = "--from") String from;
-    @Option(names = "--actor", defaultValue = "user") String actor;
-
-    @Override
-    public Integer call() throws IOException {
-      ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("name", name).put("actor", actor);
-      if (from != null) {
-        p.put("from", from);
-      }
-      return out.call(config(), "branch.create", p);
-    }
-  }
-
-  @Command(name = "list", description = "Every branch: head, whether checked out, ledger lines.")
-  static final class ListCmd extends Main.Printing implements Callable<Integer> {
-
-    @Override
-    public Integer call() throws IOException {
-      try (SocketClient c = Main.connect(config())) {
-        JsonNode reply = c.call("branch.list", null);
-        if (out.on() || reply.has("error")) {
-          return out.print(reply);
-        }
-        for (JsonNode b : reply.get("result").get("branches")) {
-          System.out.println((b.get("checked_out").asBoolean() ? "* " : "  ") + b.get("name").asText() + "  "
-              + b.get("head").asText().substring(0, 12) + "  " + b.get("chain_lines").asLong() + " ledger lines");
-        }
-        return Main.OK;
-      }
-    }
-  }
-
-  @Command(name = "delete", description = "Delete a branch: its ref goes (to refs/memoryd/deleted/), history and ledger stay.")
-  static final class Delete extends Main.Printing implements Callable<Integer> {
-    @Parameters(index = "0") String name;
-    @Option(names = "--actor", defaultValue = "user") String actor;
-
-    @Override
-    public Integer call() throws IOException {
-      return out.call(config(), "branch.delete", JsonRpc.MAPPER.createObjectNode().put("name", name).put("actor", actor));
-    }
-  }
-
-  @Command(name = "merge", description = "Merge a branch section by section; conflicts are printed (exit 1) and nothing is merged.")
-  static final class Merge extends Main.Printing implements Callable<Integer> {
-    @Parameters(index = "0", description = "the branch to merge from") String from;
-    @Option(names = "--into", description = "default: the checked-out branch") String into;
-    @Option(names = "--take", description = "PATH#SECTION=ours|theirs, repeatable; SECTION: the heading or the anchor")
-    List<String> takes = new ArrayList<>();
-    @Option(names = "--resolutions", description = "a JSON file (or - for stdin) holding [{path, section, take, content?}]")
-    String resolutions;
-    @Option(names = "--actor", defaultValue = "user") String actor;
-
-    @Override
-    public Integer call() throws IOException {
-      ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("from", from).put("actor", actor);
-      if (into != null) {
-        p.put("into", into);
-      }
-      ArrayNode rs = resolutions == null ? JsonRpc.MAPPER.createArrayNode()
-          : (ArrayNode) JsonRpc.MAPPER.readTree(resolutions.equals("-") ? System.in.readAllBytes()
-              : Files.readAllBytes(Path.of(resolutions)));
-      if (!addTakes(takes, rs)) {
-        return Main.USAGE;
-      }
-      if (!rs.isEmpty()) {
-        p.set("resolutions", rs);
-      }
-      try (SocketClient c = Main.connect(config())) {
-        JsonNode reply = c.call("branch.merge", p);
-        int code = out.print(reply);
-        return code == Main.OK && reply.get("result").has("conflicts") ? Main.PROBLEMS : code;
-      }
-    }
-  }
-
-  /** Adds each {@code PATH#SECTION=ours|theirs} to {@code rs}; false (after saying why) on a malformed one. */
-  static boolean addTakes(List<String> takes, ArrayNode rs) {
-    for (String t : takes) {
-      int hash = t.lastIndexOf('#');
-      int eq = t.lastIndexOf('=');
-      if (hash < 0 || eq < hash) {
-        System.err.println("memoryd: --take wants PATH#SECTION=ours|theirs, not '" + t + "'");
-        return false;
-      }
-      rs.addObject().put("path", t.substring(0, hash)).put("section", t.substring(hash + 1, eq)).put("take", t.substring(eq + 1));
-    }
-    return true;
   }
 }

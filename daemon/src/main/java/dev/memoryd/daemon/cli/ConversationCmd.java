@@ -1,26 +1,11 @@
 package dev.memoryd.daemon.cli;
 
-import dev.memoryd.daemon.client.SocketClient;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.memoryd.daemon.rpc.JsonRpc;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code memoryd conversation append}: conversation turns, over the socket. */
 @Command(name = "conversation", description = "Conversation turns (what context selects from).",
-    subcommands = {ConversationCmd.Append.class})
+    subcommands = {ConversationAppend.class})
 final class ConversationCmd implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -28,53 +13,5 @@ final class ConversationCmd implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(), "a conversation command is required (append)");
-  }
-
-  /**
-   * The socket method {@code conversation.append}: the turns (a JSON array of SliceExport turns)
-   * come from stdin or {@code --file}; input that is not a JSON array is a usage error (exit 2).
-   */
-  @Command(name = "append", description = "Append turns (a JSON array of turn objects, from stdin or --file) to a session (needs the daemon).")
-  static final class Append extends Main.Printing implements Callable<Integer> {
-    @Parameters(index = "0", description = "the session id")
-    String session;
-
-    @Option(names = "--file", description = "read the turns from this file instead of stdin")
-    Path file;
-
-    @Option(names = "--actor", description = "who appends (recorded as the event's actor; default: the daemon's)")
-    String actor;
-
-    @Override
-    public Integer call() throws IOException {
-      String text = file != null ? Files.readString(file, StandardCharsets.UTF_8)
-          : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
-      JsonNode turns;
-      try {
-        turns = JsonRpc.MAPPER.readTree(text);
-      } catch (JsonProcessingException e) {
-        System.err.println("memoryd: the turns are not valid JSON: " + e.getOriginalMessage());
-        return Main.USAGE;
-      }
-      if (turns == null || !turns.isArray()) {
-        System.err.println("memoryd: the turns must be a JSON array of turn objects [{\"id\": ..., \"role\": ...}, ...]");
-        return Main.USAGE;
-      }
-      ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("session_id", session);
-      p.set("turns", turns);
-      if (actor != null) {
-        p.put("actor", actor);
-      }
-      try (SocketClient c = Main.connect(config())) {
-        JsonNode reply = c.call("conversation.append", p);
-        if (out.on() || reply.has("error")) {
-          return out.print(reply);
-        }
-        JsonNode r = reply.get("result");
-        System.out.println("appended " + turns.size() + " turn(s) to " + session + " in commit " + r.path("commit").asText()
-            + " (" + r.path("token").asText() + ")");
-        return Main.OK;
-      }
-    }
   }
 }

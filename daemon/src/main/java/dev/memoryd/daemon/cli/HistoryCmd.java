@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
  * also when the file has no recorded event (said on stderr), 1 when the daemon refuses.
  */
 @Command(name = "history", description = "Recorded events of one memory file (or one section), newest first (needs the daemon).")
-final class HistoryCmd extends Main.Printing implements Callable<Integer> {
+final class HistoryCmd extends Printing implements Callable<Integer> {
   @Parameters(index = "0", description = "path relative to the root, e.g. users/sam/overview.md")
   String path;
 

@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "import", description = "Import a directory of markdown notes into a user's notes file, one declaration"
     + " per file (needs the daemon).")
-final class ImportCmd extends Main.Printing implements Callable<Integer> {
+final class ImportCmd extends Printing implements Callable<Integer> {
   /** What one request carries at most: well under the daemon's 1 MiB line limit after JSON escaping. */
   private static final int PART_CHARS = 384 * 1024;
   private static final int PART_NOTES = 500;

@@ -26,7 +26,7 @@ import dev.memoryd.daemon.rpc.JsonRpc;
  */
 @Command(name = "replay", description = "Rebuild memory files from the ledger: --verify compares with the working tree;"
     + " --onto-latest brings files restored from a snapshot up to date.")
-final class ReplayCmd extends Main.Printing implements Callable<Integer> {
+final class ReplayCmd extends Printing implements Callable<Integer> {
   @picocli.CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
   Mode mode;
 

@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code memoryd routine <id>}: the socket method {@code routine.compile}; prints the routine as markdown. */
 @Command(name = "routine", description = "Print a routine slice compiled into executable markdown (needs the daemon).")
-final class RoutineCmd extends Main.Printing implements Callable<Integer> {
+final class RoutineCmd extends Printing implements Callable<Integer> {
   @Parameters(index = "0", description = "the routine's slice id or memory file path")
   String id;
 

@@ -18,11 +18,11 @@ import picocli.CommandLine.Command;
 final class SingleCommand implements Runnable {
   /** The commands a person or an agent runs all day, each by its name. */
   static final Map<String, Class<?>> EVERYDAY = Map.of(
-      "ping", Main.Ping.class,
-      "read", Main.Read.class,
-      "write", Main.Write.class,
-      "search", Main.Search.class,
-      "scope", SubstrateCommands.Scope.class,
+      "ping", PingCmd.class,
+      "read", ReadCmd.class,
+      "write", WriteCmd.class,
+      "search", SearchCmd.class,
+      "scope", ScopeCmd.class,
       "history", HistoryCmd.class,
       "resolve", ResolveCmd.class,
       "status", StatusCmd.class);

@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
  * new slice's id and path; a slice mapping that is not a JSON object is a usage error (exit 2).
  */
 @Command(name = "create", description = "Create a generic slice from its slice: mapping as JSON (the id is assigned; needs the daemon).")
-final class SlicesCreate extends Main.Printing implements Callable<Integer> {
+final class SlicesCreate extends Printing implements Callable<Integer> {
   @Parameters(index = "0", description = "the slice: mapping as JSON, e.g. {\"title\":\"Log\",\"summary\":\"Rows.\",\"body\":{\"type\":\"jsonl\"}}")
   String slice;
 

@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "status", description = "Whether a daemon serves the root: its pid, uptime, writer state and last error"
     + " (exit 0 serving, 3 not serving).")
-final class StatusCmd extends Main.Printing implements Callable<Integer> {
+final class StatusCmd extends Printing implements Callable<Integer> {
   static final int NOT_SERVING = 3;
 
   @Override

@@ -28,7 +28,7 @@ import dev.memoryd.daemon.write.WritePipeline;
 import dev.memoryd.daemon.write.WriteRequest;
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.RepoPath;
-import dev.memoryd.grammar.json.Jcs;
+import dev.memoryd.jcs.Jcs;
 import dev.memoryd.grammar.policy.ContextSelector;
 import dev.memoryd.grammar.policy.ConversationDag;
 import dev.memoryd.grammar.policy.ParentRef;

@@ -1,32 +1,27 @@
 package dev.memoryd.daemon.git;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
-import org.eclipse.jgit.dircache.DirCache;
-import org.eclipse.jgit.dircache.DirCacheEditor;
-import org.eclipse.jgit.dircache.DirCacheEntry;
-import org.eclipse.jgit.errors.LockFailedException;
-import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectInserter;
-import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.PersonIdent;
-import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
@@ -34,9 +29,13 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
- * The memory repository as seen by the writer: low-level commits (inserter + incremental tree +
- * ref compare-and-swap) on one branch, reads at any commit, and the index kept in step so plain
- * {@code git status} stays clean after daemon writes.
+ * The memory repository as seen by the writer: low-level commits ({@link CommitBatch}: inserter +
+ * incremental tree + ref compare-and-swap) on one branch, reads at any commit ({@link GitReads}),
+ * and the index kept in step so plain {@code git status} stays clean after daemon writes
+ * ({@link IndexSync}). The branch's ref lock is {@link RefLock}; a ref move's outcome is a
+ * {@link RefMove}. This class owns the branch's head and tree image, which those parts share,
+ * and offers their operations under the names the other packages use: that is why it is longer
+ * than a class with one job should be (most of it is one-line delegations with their contracts).
  *
  * <p>Commits and index updates must come from one thread (the writer); reads may come from any.
  * Git objects are not fsynced: the ledger, fsynced first, is the write-ahead log from which
@@ -55,18 +54,23 @@ public final class GitStore implements AutoCloseable {
   private final Repository repo;
   private final String branchRef;
   private final TreeModel tree = new TreeModel();
+  private final GitReads reads;
+  private final RefLock refLock;
   private ObjectId head;
   /** A store made by {@link #onBranch} shares its repository and does not close it. */
   private final boolean sharedRepo;
-
-  private GitStore(Repository repo, String branch) throws IOException {
-    this(repo, branch, false);
-  }
+  /**
+   * The inserter of the last closed batch, kept for the next: a new one per batch (its zlib
+   * stream, digest and buffers) was a visible part of a one-declaration batch's cost.
+   */
+  private final AtomicReference<BatchPackInserter> spareInserter = new AtomicReference<>();
 
   private GitStore(Repository repo, String branch, boolean sharedRepo) throws IOException {
     this.repo = repo;
     this.sharedRepo = sharedRepo;
     this.branchRef = Constants.R_HEADS + branch;
+    this.reads = new GitReads(repo);
+    this.refLock = new RefLock(repo.getDirectory().toPath(), branchRef);
     this.head = repo.resolve(branchRef);
     if (head != null) {
       seedTree(head);
@@ -95,7 +99,7 @@ public final class GitStore implements AutoCloseable {
     // Loose objects are written on the hot path; zlib level 1 costs a fraction of the default
     // for a few percent more bytes (git gc repacks them anyway). In-memory only.
     r.getConfig().setInt("core", null, "compression", 1);
-    return new GitStore(r, branch);
+    return new GitStore(r, branch, false);
   }
 
   public Repository repository() {
@@ -142,56 +146,12 @@ public final class GitStore implements AutoCloseable {
     return branchRef.substring(Constants.R_HEADS.length());
   }
 
-  /** Every local branch and its head, sorted by name. */
-  public java.util.SortedMap<String, ObjectId> branches() throws IOException {
-    java.util.SortedMap<String, ObjectId> out = new java.util.TreeMap<>();
-    for (org.eclipse.jgit.lib.Ref r : repo.getRefDatabase().getRefsByPrefix(Constants.R_HEADS)) {
-      if (r.getObjectId() != null) {
-        out.put(r.getName().substring(Constants.R_HEADS.length()), r.getObjectId());
-      }
-    }
-    return out;
+  /** The branch's full ref name. */
+  String ref() {
+    return branchRef;
   }
 
-  /** The head of local branch {@code name}, read from the ref database now. */
-  public Optional<ObjectId> branchHead(String name) throws IOException {
-    org.eclipse.jgit.lib.Ref r = repo.getRefDatabase().exactRef(Constants.R_HEADS + name);
-    return r == null ? Optional.empty() : Optional.ofNullable(r.getObjectId());
-  }
-
-  /**
-   * Moves ref {@code from} (a full ref name) to {@code to}: {@code to} is created at the value
-   * {@code from} holds (which must be {@code expected}), then {@code from} is deleted. Used to
-   * retire a deleted branch's ref where {@code git branch} does not list it but {@code git gc}
-   * keeps its history.
-   */
-  public void retireRef(String from, String to, ObjectId expected) throws IOException {
-    RefUpdate create = repo.updateRef(to);
-    create.setNewObjectId(expected);
-    create.setForceUpdate(true);
-    RefUpdate.Result cr = create.update();
-    if (cr != RefUpdate.Result.NEW && cr != RefUpdate.Result.FORCED && cr != RefUpdate.Result.NO_CHANGE) {
-      throw new IOException("cannot create " + to + ": " + cr);
-    }
-    RefUpdate del = repo.updateRef(from);
-    del.setExpectedOldObjectId(expected);
-    del.setForceUpdate(true);
-    RefUpdate.Result dr = del.delete();
-    if (dr != RefUpdate.Result.FORCED && dr != RefUpdate.Result.NO_CHANGE) {
-      throw new IOException("cannot delete " + from + ": " + dr);
-    }
-  }
-
-  /** The best common ancestor of two commits (JGit's merge-base), if they share history. */
-  public Optional<ObjectId> mergeBase(ObjectId a, ObjectId b) throws IOException {
-    try (RevWalk rw = new RevWalk(repo)) {
-      rw.setRevFilter(org.eclipse.jgit.revwalk.filter.RevFilter.MERGE_BASE);
-      rw.markStart(rw.parseCommit(a));
-      rw.markStart(rw.parseCommit(b));
-      RevCommit base = rw.next();
-      return Optional.ofNullable(base == null ? null : base.copy());
-    }
-  }
+  // ---------------------------------------------------------------- the branch's head and tree
 
   /** The branch head, or null before the first commit. */
   public ObjectId head() {
@@ -220,6 +180,19 @@ public final class GitStore implements AutoCloseable {
     }
   }
 
+  /** Puts the tree image back to the head's, after a batch that did not publish changed it. */
+  void reseedTree() {
+    try {
+      if (head != null) {
+        seedTree(head);
+      } else {
+        tree.clear();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot re-read the tree of " + branchRef, e);
+    }
+  }
+
   /** The mode the branch's tree gives {@code path} (null when absent): kept by memoryd's writes. */
   public FileMode modeOf(String path) {
     return tree.mode(path);
@@ -230,97 +203,39 @@ public final class GitStore implements AutoCloseable {
    * may have moved it); does not change {@link #head()}.
    */
   public ObjectId refNow() throws IOException {
-    Path refFile = repo.getDirectory().toPath().resolve(branchRef);
-    if (Files.exists(refFile)) {
-      String v = Files.readString(refFile, java.nio.charset.StandardCharsets.US_ASCII).strip();
-      if (ObjectId.isId(v)) {
-        return ObjectId.fromString(v);
-      }
+    ObjectId loose = refLock.looseValue();
+    if (loose != null) {
+      return loose;
     }
-    org.eclipse.jgit.lib.Ref r = repo.getRefDatabase().exactRef(branchRef);
+    Ref r = repo.getRefDatabase().exactRef(branchRef);
     return r == null ? null : r.getObjectId();
+  }
+
+  // ---------------------------------------------------------------- reads (GitReads)
+
+  /** Every local branch and its head, sorted by name. */
+  public SortedMap<String, ObjectId> branches() throws IOException {
+    return reads.branches();
+  }
+
+  /** The head of local branch {@code name}, read from the ref database now. */
+  public Optional<ObjectId> branchHead(String name) throws IOException {
+    return reads.branchHead(name);
+  }
+
+  /** The best common ancestor of two commits (JGit's merge-base), if they share history. */
+  public Optional<ObjectId> mergeBase(ObjectId a, ObjectId b) throws IOException {
+    return reads.mergeBase(a, b);
   }
 
   /** Whether {@code ancestor} is {@code commit} or reachable from it; a null ancestor is. */
   public boolean isAncestor(ObjectId ancestor, ObjectId commit) throws IOException {
-    if (ancestor == null) {
-      return true;
-    }
-    try (RevWalk rw = new RevWalk(repo)) {
-      return rw.isMergedInto(rw.parseCommit(ancestor), rw.parseCommit(commit));
-    }
+    return reads.isAncestor(ancestor, commit);
   }
 
   /** Paths whose blob differs between two commits (null: the empty tree), filtered. */
-  public List<String> changedPaths(ObjectId from, ObjectId to, java.util.function.Predicate<String> keep)
-      throws IOException {
-    List<String> out = new ArrayList<>();
-    try (RevWalk rw = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo)) {
-      if (from == null) {
-        tw.addTree(new org.eclipse.jgit.treewalk.EmptyTreeIterator());
-      } else {
-        tw.addTree(rw.parseCommit(from).getTree());
-      }
-      tw.addTree(rw.parseCommit(to).getTree());
-      tw.setRecursive(true);
-      tw.setFilter(org.eclipse.jgit.treewalk.filter.TreeFilter.ANY_DIFF);
-      while (tw.next()) {
-        if (keep.test(tw.getPathString())) {
-          out.add(tw.getPathString());
-        }
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Creates branch {@code ref} (which must not exist) at a new commit: {@code parent}'s tree
-   * with {@code files} replaced. For proposals; the checked-out branch and the working tree are
-   * not touched.
-   */
-  public ObjectId commitOnNewBranch(String ref, ObjectId parent, Map<String, byte[]> files, PersonIdent author,
-      PersonIdent committer, String message) throws IOException {
-    try (ObjectInserter ins = repo.newObjectInserter(); RevWalk rw = new RevWalk(repo);
-        ObjectReader reader = repo.newObjectReader()) {
-      DirCache dc = DirCache.newInCore();
-      org.eclipse.jgit.dircache.DirCacheBuilder b = dc.builder();
-      if (parent != null) {
-        b.addTree(new byte[0], 0, reader, rw.parseCommit(parent).getTree());
-      }
-      b.finish();
-      DirCacheEditor ed = dc.editor();
-      for (Map.Entry<String, byte[]> f : files.entrySet()) {
-        ObjectId blob = ins.insert(Constants.OBJ_BLOB, f.getValue());
-        ed.add(new DirCacheEditor.PathEdit(f.getKey()) {
-          @Override
-          public void apply(DirCacheEntry ent) {
-            if (ent.getFileMode() != FileMode.EXECUTABLE_FILE) {
-              ent.setFileMode(FileMode.REGULAR_FILE);
-            }
-            ent.setObjectId(blob);
-          }
-        });
-      }
-      ed.finish();
-      CommitBuilder cb = new CommitBuilder();
-      cb.setTreeId(dc.writeTree(ins));
-      if (parent != null) {
-        cb.setParentId(parent);
-      }
-      cb.setAuthor(author);
-      cb.setCommitter(committer);
-      cb.setMessage(message);
-      ObjectId c = ins.insert(cb);
-      ins.flush();
-      RefUpdate ru = repo.updateRef(Constants.R_HEADS + ref);
-      ru.setNewObjectId(c);
-      ru.setExpectedOldObjectId(ObjectId.zeroId());
-      RefUpdate.Result r = ru.update();
-      if (r != RefUpdate.Result.NEW) {
-        throw new IOException("cannot create branch " + ref + ": " + r);
-      }
-      return c;
-    }
+  public List<String> changedPaths(ObjectId from, ObjectId to, Predicate<String> keep) throws IOException {
+    return reads.changedPaths(from, to, keep);
   }
 
   /** A commit's id, author and subject. */
@@ -328,20 +243,7 @@ public final class GitStore implements AutoCloseable {
 
   /** Commits reachable from {@code to} but not from {@code from}, newest first, at most {@code max}. */
   public List<CommitInfo> commitsBetween(ObjectId from, ObjectId to, int max) throws IOException {
-    List<CommitInfo> out = new ArrayList<>();
-    try (RevWalk rw = new RevWalk(repo)) {
-      rw.markStart(rw.parseCommit(to));
-      if (from != null) {
-        rw.markUninteresting(rw.parseCommit(from));
-      }
-      for (RevCommit c : rw) {
-        out.add(new CommitInfo(c.copy(), c.getAuthorIdent(), c.getShortMessage()));
-        if (out.size() >= max) {
-          break;
-        }
-      }
-    }
-    return out;
+    return reads.commitsBetween(from, to, max);
   }
 
   /**
@@ -352,18 +254,7 @@ public final class GitStore implements AutoCloseable {
    * was merely synced.
    */
   public List<ObjectId> workBeyond(ObjectId base, ObjectId tip, int max) throws IOException {
-    if (isAncestor(tip, base)) {
-      return List.of();
-    }
-    Optional<ObjectId> mb = mergeBase(base, tip);
-    if (mb.isPresent() && changedPaths(mb.get(), tip, p -> !p.startsWith("ledger/")).isEmpty()) {
-      return List.of();
-    }
-    List<ObjectId> out = new ArrayList<>();
-    for (CommitInfo c : commitsBetween(base, tip, max)) {
-      out.add(c.id());
-    }
-    return out;
+    return reads.workBeyond(base, tip, max);
   }
 
   /** Abbreviated commit ids, comma-separated (for messages). */
@@ -377,90 +268,74 @@ public final class GitStore implements AutoCloseable {
 
   /** All file paths in the head tree. */
   public List<String> listFiles(ObjectId commit) throws IOException {
-    return listFiles(commit, null);
+    return reads.listFiles(commit, null);
   }
 
   /** Every file path in {@code commit}'s tree under directory {@code dir} (all when null). */
   public List<String> listFiles(ObjectId commit, String dir) throws IOException {
-    List<String> out = new ArrayList<>();
-    if (commit == null) {
-      return out;
-    }
-    try (RevWalk rw = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo)) {
-      tw.addTree(rw.parseCommit(commit).getTree());
-      tw.setRecursive(true);
-      if (dir != null) {
-        tw.setFilter(org.eclipse.jgit.treewalk.filter.PathFilter.create(dir));
-      }
-      while (tw.next()) {
-        out.add(tw.getPathString());
-      }
-    }
-    return out;
+    return reads.listFiles(commit, dir);
   }
 
   /** A file's bytes at a commit, or empty if it does not exist there. */
   public Optional<byte[]> read(ObjectId commit, String path) throws IOException {
-    if (commit == null) {
-      return Optional.empty();
-    }
-    try (RevWalk rw = new RevWalk(repo); ObjectReader reader = repo.newObjectReader()) {
-      RevCommit c = rw.parseCommit(commit);
-      try (TreeWalk tw = TreeWalk.forPath(reader, path, c.getTree())) {
-        if (tw == null || tw.getFileMode(0) == FileMode.TREE) {
-          return Optional.empty();
-        }
-        return Optional.of(reader.open(tw.getObjectId(0)).getBytes());
-      }
-    }
+    return reads.read(commit, path);
   }
 
   /** Resolves a revision string (commit id, branch, {@code HEAD~2}) or returns empty. */
   public Optional<ObjectId> resolve(String rev) {
-    try {
-      ObjectId id = repo.resolve(rev + "^{commit}");
-      return Optional.ofNullable(id);
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
+    return reads.resolve(rev);
   }
 
   /** The trailers ({@code Key: value} lines of the last paragraph) of a commit, in order. */
   public List<Map.Entry<String, String>> trailers(ObjectId commit) throws IOException {
-    try (RevWalk rw = new RevWalk(repo)) {
-      return parseTrailers(rw.parseCommit(commit).getFullMessage());
-    }
+    return reads.trailers(commit);
   }
 
+  /** The trailers of a commit message. */
   public static List<Map.Entry<String, String>> parseTrailers(String message) {
-    String[] paras = message.strip().split("\n\n");
-    List<Map.Entry<String, String>> out = new ArrayList<>();
-    for (String line : paras[paras.length - 1].split("\n")) {
-      int c = line.indexOf(": ");
-      if (c > 0 && line.substring(0, c).matches("[A-Za-z][A-Za-z0-9-]*")) {
-        out.add(Map.entry(line.substring(0, c), line.substring(c + 2)));
-      }
-    }
-    return out;
+    return GitReads.parseTrailers(message);
+  }
+
+  // ---------------------------------------------------------------- other refs (RefWrites)
+
+  /**
+   * Moves ref {@code from} (a full ref name) to {@code to}: {@code to} is created at the value
+   * {@code from} holds (which must be {@code expected}), then {@code from} is deleted. Used to
+   * retire a deleted branch's ref where {@code git branch} does not list it but {@code git gc}
+   * keeps its history.
+   */
+  public void retireRef(String from, String to, ObjectId expected) throws IOException {
+    RefWrites.retireRef(repo, from, to, expected);
   }
 
   /**
-   * One pack per batch instead of one file per object: a declaration makes about a dozen
-   * objects (blobs, the trees on their paths, the commit), and writing each as a loose file
-   * dominated the cost of a write. {@link PackCompactor} keeps the pack count down.
+   * Creates branch {@code ref} (which must not exist) at a new commit: {@code parent}'s tree
+   * with {@code files} replaced. For proposals; the checked-out branch and the working tree are
+   * not touched.
    */
-  private BatchPackInserter packInserter() {
+  public ObjectId commitOnNewBranch(String ref, ObjectId parent, Map<String, byte[]> files, PersonIdent author,
+      PersonIdent committer, String message) throws IOException {
+    return RefWrites.commitOnNewBranch(repo, ref, parent, files, author, committer, message);
+  }
+
+  // ---------------------------------------------------------------- commits (CommitBatch)
+
+  /** Starts a group of chained commits that share one object flush and one ref update. */
+  public CommitBatch batch() {
+    // One pack per batch instead of one file per object: a declaration makes about a dozen
+    // objects (blobs, the trees on their paths, the commit), and writing each as a loose file
+    // dominated the cost of a write. PackCompactor keeps the pack count down.
     BatchPackInserter s = spareInserter.getAndSet(null);
-    return s != null ? s : new BatchPackInserter(
-        (org.eclipse.jgit.internal.storage.file.ObjectDirectory) repo.getObjectDatabase(), 1);
+    return new CommitBatch(this, tree, s != null ? s : new BatchPackInserter((ObjectDirectory) repo.getObjectDatabase(), 1));
   }
 
-  /**
-   * The inserter of the last closed batch, kept for the next: a new one per batch (its zlib
-   * stream, digest and buffers) was a visible part of a one-declaration batch's cost.
-   */
-  private final java.util.concurrent.atomic.AtomicReference<BatchPackInserter> spareInserter =
-      new java.util.concurrent.atomic.AtomicReference<>();
+  /** Takes back a closed batch's inserter for the next batch. */
+  void giveBack(BatchPackInserter ins) {
+    ins.reset(); // drops what a failed batch never flushed
+    if (!spareInserter.compareAndSet(null, ins)) {
+      ins.close();
+    }
+  }
 
   /** Rolls small packs into bigger ones when there are many; returns packs combined. */
   public int compactPacks() throws IOException {
@@ -476,206 +351,39 @@ public final class GitStore implements AutoCloseable {
     }
   }
 
-  /** Starts a group of chained commits that share one object flush and one ref update. */
-  public Batch batch() {
-    return new Batch();
-  }
-
-  /**
-   * A group of commits, each on top of the previous; {@link #publish()} flushes objects and moves
-   * the branch with a compare-and-swap on the head it started from.
-   */
-  public final class Batch implements AutoCloseable {
-    private final BatchPackInserter ins = packInserter();
-    private final ObjectId base = head;
-    private ObjectId tip = head;
-    private final Map<String, ObjectId> written = new LinkedHashMap<>();
-    private final java.util.Set<String> removed = new java.util.LinkedHashSet<>();
-    private boolean moved;
-    /** The bytes of each path's last blob in this batch: the base of its next version's delta. */
-    private final Map<String, byte[]> lastBytes = new HashMap<>();
-
-    private Batch() {}
-
-    /** Commits on top of the batch's tip; a null value removes that path from the tree. */
-    public ObjectId commit(Map<String, byte[]> files, PersonIdent author, PersonIdent committer,
-        String message) throws IOException {
-      return commit(files, author, committer, message, null);
-    }
-
-    /** As {@link #commit}, with a second parent (a merge) when {@code mergeParent} is not null. */
-    public ObjectId commit(Map<String, byte[]> files, PersonIdent author, PersonIdent committer,
-        String message, ObjectId mergeParent) throws IOException {
-      for (Map.Entry<String, byte[]> f : files.entrySet()) {
-        if (f.getValue() == null) {
-          tree.remove(f.getKey());
-          written.remove(f.getKey());
-          lastBytes.remove(f.getKey());
-          removed.add(f.getKey());
-          continue;
-        }
-        removed.remove(f.getKey());
-        byte[] data = f.getValue();
-        ObjectId prev = written.get(f.getKey());
-        ObjectId blob = prev == null ? ins.insert(Constants.OBJ_BLOB, data)
-            : ins.insertBlobAfter(prev, lastBytes.get(f.getKey()), data);
-        tree.put(f.getKey(), blob);
-        written.put(f.getKey(), blob);
-        lastBytes.put(f.getKey(), data);
-      }
-      CommitBuilder cb = new CommitBuilder();
-      cb.setTreeId(tree.write(ins));
-      if (tip != null && mergeParent != null) {
-        cb.setParentIds(tip, mergeParent);
-      } else if (tip != null) {
-        cb.setParentId(tip);
-      }
-      cb.setAuthor(author);
-      cb.setCommitter(committer);
-      cb.setMessage(message);
-      tip = ins.insert(cb);
-      return tip;
-    }
-
-    public ObjectId tip() {
-      return tip;
-    }
-
-    /** Blob ids written in this batch, by path (last write wins). */
-    public Map<String, ObjectId> written() {
-      return written;
-    }
-
-    /** Paths this batch removed from the tree (and did not write again after). */
-    public java.util.Set<String> removed() {
-      return removed;
-    }
-
-    public void publish() throws IOException {
-      flush();
-      moveRef();
-    }
-
-    /** Writes the batch's objects (one pack). */
-    public void flush() throws IOException {
-      ins.flush();
-    }
-
-    /**
-     * Moves the branch to the tip, compare-and-swap on the head the batch started from. Done as
-     * git itself does it (create {@code <ref>.lock} exclusively, check the current value, write,
-     * rename), which costs half of JGit's RefUpdate here; the batch is a fast-forward by
-     * construction, and no reflog is written (the ledger and the commit chain are the history).
-     */
-    public void moveRef() throws IOException {
-      if (tip == null || tip.equals(base)) {
-        return;
-      }
-      swapRef(base, tip);
-      moved = true;
-    }
-
-    /** Readies {@link #moveRef} (see {@link GitStore#prepareRef}); call once the batch's commits are flushed. */
-    public void prepareMove() throws IOException {
-      if (tip != null && !tip.equals(base)) {
-        prepareRef(tip);
-      }
-    }
-
-    @Override
-    public void close() {
-      if (!moved && tip != null && !tip.equals(base)) {
-        // A batch that never published leaves the tree image as its commits made it.
-        try {
-          if (head != null) {
-            seedTree(head);
-          } else {
-            tree.clear();
-          }
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException("cannot re-read the tree of " + branchRef, e);
-        }
-      }
-      ins.reset(); // drops what a failed batch never flushed
-      if (!spareInserter.compareAndSet(null, ins)) {
-        ins.close();
-      }
-    }
-  }
+  // ---------------------------------------------------------------- the ref lock (RefLock)
 
   /**
    * Moves the branch from {@code expected} to {@code target}: compare-and-swap under the ref lock
    * (the one {@link #holdRef} holds, else taken here), written and renamed as git does; no
-   * reflog. On a mismatch the store's head and tree follow the branch and an IOException says so.
+   * reflog. When the branch moved under us, the store's head and tree follow it.
    */
-  private void swapRef(ObjectId expected, ObjectId target) throws IOException {
-    Path refFile = repo.getDirectory().toPath().resolve(branchRef);
-    Path lock = refFile.resolveSibling(refFile.getFileName() + ".lock");
-    java.nio.channels.FileChannel held = heldRefLock;
-    boolean written = held != null && target.equals(preparedTarget);
-    heldRefLock = null; // consumed here, whatever happens
-    preparedTarget = null;
-    if (held == null) {
-      Files.createDirectories(refFile.getParent());
-    }
-    try (java.nio.channels.FileChannel ch = held != null ? held : java.nio.channels.FileChannel.open(lock,
-        java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
-      ObjectId current = refNow();
-      if (!java.util.Objects.equals(current, expected)) {
-        Files.deleteIfExists(lock);
-        head = current;
-        if (current != null) {
-          seedTree(current);
+  RefMove swap(ObjectId expected, ObjectId target) throws IOException {
+    RefMove m = refLock.swap(expected, target, this::refNow);
+    switch (m.result()) {
+      case MOVED -> head = target;
+      case MOVED_UNDER_US -> {
+        head = m.current();
+        if (head != null) {
+          seedTree(head);
         }
-        throw new IOException("branch " + branchRef + " moved under the writer (now "
-            + (current == null ? "absent" : current.name()) + ")");
       }
-      if (!written) {
-        writeRefLock(ch, target);
+      default -> {
       }
-    } catch (java.nio.file.FileAlreadyExistsException e) {
-      throw new IOException("cannot lock " + branchRef + ": " + lock + " exists (another git process?)", e);
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(lock);
-      throw e;
     }
-    try {
-      Files.move(lock, refFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      try {
-        leftLock = Files.readAttributes(lock, java.nio.file.attribute.BasicFileAttributes.class,
-            java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
-        Files.delete(lock);
-        leftLock = null;
-      } catch (IOException again) {
-        e.addSuppressed(again); // removed by the next holdRef
-      }
-      throw e;
-    }
-    head = target;
+    return m;
   }
 
   /**
    * Moves the branch back to {@code target} from {@code expected} (compare-and-swap), the store's
    * head and tree with it: for undoing a move no one asked for ({@link StaleReset}).
    */
-  public void restoreRef(ObjectId expected, ObjectId target) throws IOException {
-    swapRef(expected, target);
-    seedTree(target);
-  }
-
-  private java.nio.channels.FileChannel heldRefLock;
-  /** What {@link #prepareRef} wrote into {@link #heldRefLock}; null when nothing was. */
-  private ObjectId preparedTarget;
-
-  private static void writeRefLock(java.nio.channels.FileChannel ch, ObjectId target) throws IOException {
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(
-        (target.name() + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-    long pos = 0;
-    while (b.hasRemaining()) {
-      pos += ch.write(b, pos);
+  public RefMove restoreRef(ObjectId expected, ObjectId target) throws IOException {
+    RefMove m = swap(expected, target);
+    if (m.result() == RefMove.Result.MOVED) {
+      seedTree(target);
     }
-    ch.truncate(pos);
+    return m;
   }
 
   /**
@@ -685,97 +393,31 @@ public final class GitStore implements AutoCloseable {
    * Nothing changes for git until the move; a no-op without a held lock.
    */
   public void prepareRef(ObjectId target) throws IOException {
-    if (heldRefLock == null || target == null) {
-      return;
-    }
-    writeRefLock(heldRefLock, target);
-    heldRefLock.force(false);
-    preparedTarget = target;
+    refLock.prepare(target);
   }
 
   /**
    * Takes the branch's {@code <ref>.lock} the way git does and keeps it until the next
-   * {@link Batch#moveRef} (which writes and renames it) or {@link #releaseRef}: while the writer
-   * holds it, a {@code git commit} on the branch fails to lock the ref instead of moving it under
-   * a batch whose ledger lines are already durable. Waits up to {@code waitMs} for a lock another
-   * process holds; false if it is still there.
+   * {@link CommitBatch#moveRef} (which writes and renames it) or {@link #releaseRef}: while the
+   * writer holds it, a {@code git commit} on the branch fails to lock the ref instead of moving it
+   * under a batch whose ledger lines are already durable. Waits up to {@code waitMs} for a lock
+   * another process holds; false if it is still there.
    */
   public boolean holdRef(long waitMs) throws IOException {
-    if (heldRefLock != null) {
-      return true;
-    }
-    Path refFile = repo.getDirectory().toPath().resolve(branchRef);
-    Path lock = refFile.resolveSibling(refFile.getFileName() + ".lock");
-    Files.createDirectories(refFile.getParent());
-    long deadline = System.nanoTime() + waitMs * 1_000_000;
-    while (true) {
-      try {
-        removeLeftLock(lock);
-        preparedTarget = null;
-        heldRefLock = java.nio.channels.FileChannel.open(lock, java.nio.file.StandardOpenOption.CREATE_NEW,
-            java.nio.file.StandardOpenOption.WRITE);
-        return true;
-      } catch (java.nio.file.FileAlreadyExistsException e) {
-        if (System.nanoTime() > deadline) {
-          return false;
-        }
-        try {
-          Thread.sleep(5);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException("interrupted while waiting for " + lock);
-        }
-      }
-    }
+    return refLock.hold(waitMs);
   }
 
   /** Gives back a lock {@link #holdRef} took and no ref update used. */
   public void releaseRef() throws IOException {
-    java.nio.channels.FileChannel held = heldRefLock;
-    if (held != null) {
-      heldRefLock = null;
-      preparedTarget = null;
-      Path lock = refLockFile();
-      Object key = Files.readAttributes(lock, java.nio.file.attribute.BasicFileAttributes.class,
-          java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
-      held.close();
-      try {
-        Files.deleteIfExists(lock);
-      } catch (IOException e) {
-        // Say, the directory turned read-only or immutable meanwhile: the lock is ours, so it is
-        // removed at the next try instead of being taken for another git command's.
-        leftLock = key;
-        throw e;
-      }
-    }
-  }
-
-  /** The file key of a ref lock this store took and could not remove; removed by the next {@link #holdRef}. */
-  private Object leftLock;
-
-  /** Removes the ref lock this store left behind, if it is still the same file. */
-  private void removeLeftLock(Path lock) throws IOException {
-    Object key = leftLock;
-    if (key == null) {
-      return;
-    }
-    try {
-      Object now = Files.readAttributes(lock, java.nio.file.attribute.BasicFileAttributes.class,
-          java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
-      if (key.equals(now)) {
-        Files.delete(lock);
-      }
-      leftLock = null;
-    } catch (java.nio.file.NoSuchFileException e) {
-      leftLock = null;
-    }
+    refLock.release();
   }
 
   /** The lock file of the branch ref (for messages). */
   public Path refLockFile() {
-    Path refFile = repo.getDirectory().toPath().resolve(branchRef);
-    return refFile.resolveSibling(refFile.getFileName() + ".lock");
+    return refLock.lockFile();
   }
+
+  // ---------------------------------------------------------------- the index (IndexSync)
 
   /**
    * Records the given working-tree files in the index as clean at these blob ids, so that a
@@ -783,23 +425,12 @@ public final class GitStore implements AutoCloseable {
    * by someone else (retry later).
    */
   public boolean updateIndex(Path workTree, Map<String, ObjectId> blobs) throws IOException {
-    return updateIndex(workTree, blobs, java.util.Set.of());
+    return updateIndex(workTree, blobs, Set.of());
   }
 
   /** As {@link #updateIndex(Path, Map)}, also removing {@code removed} from the index. */
-  public boolean updateIndex(Path workTree, Map<String, ObjectId> blobs, java.util.Set<String> removed)
-      throws IOException {
-    if (blobs.isEmpty() && removed.isEmpty()) {
-      return true;
-    }
-    Optional<WorkTreeIndex.Held> held = new WorkTreeIndex(repo, workTree).lock(0);
-    if (held.isEmpty()) {
-      return false;
-    }
-    try (WorkTreeIndex.Held h = held.get()) {
-      h.record(blobs, Map.of(), removed, this::modeOf);
-    }
-    return true;
+  public boolean updateIndex(Path workTree, Map<String, ObjectId> blobs, Set<String> removed) throws IOException {
+    return IndexSync.update(repo, workTree, blobs, removed, this::modeOf);
   }
 
   /**
@@ -810,20 +441,7 @@ public final class GitStore implements AutoCloseable {
     if (head == null) {
       return true;
     }
-    Map<String, ObjectId> clean = new LinkedHashMap<>();
-    try (RevWalk rw = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo);
-        ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
-      tw.addTree(rw.parseCommit(head).getTree());
-      tw.setRecursive(true);
-      while (tw.next()) {
-        Path f = workTree.resolve(tw.getPathString());
-        if (Files.isRegularFile(f) && !Files.isSymbolicLink(f)
-            && fmt.idFor(Constants.OBJ_BLOB, Files.readAllBytes(f)).equals(tw.getObjectId(0))) {
-          clean.put(tw.getPathString(), tw.getObjectId(0));
-        }
-      }
-    }
-    return updateIndex(workTree, clean);
+    return updateIndex(workTree, IndexSync.cleanAtHead(repo, workTree, head));
   }
 
   /** Removes stale JGit lock files and object temp files a killed writer may have left. */
@@ -859,5 +477,4 @@ public final class GitStore implements AutoCloseable {
       repo.close();
     }
   }
-
 }

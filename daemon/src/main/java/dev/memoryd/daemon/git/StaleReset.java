@@ -72,7 +72,7 @@ public final class StaleReset {
         restored.put(path, fmt.idFor(Constants.OBJ_BLOB, want.get()));
       }
     }
-    git.restoreRef(now, recorded);
+    git.restoreRef(now, recorded).orThrow();
     return restored;
   }
 }

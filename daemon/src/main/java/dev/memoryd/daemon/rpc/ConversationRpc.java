@@ -67,13 +67,13 @@ final class ConversationRpc implements Namespace {
     return r;
   }
 
-  private JsonNode context(ObjectNode p) throws BadRequest {
+  private JsonNode context(ObjectNode p) throws BadRequest, java.io.IOException {
     only(p, "anchor_turn_id", "policy");
     String anchor = str(p, "anchor_turn_id", true);
     JsonNode policy = p.get("policy");
     try {
       PolicyConfig cfg = policy == null || policy.isNull() ? PolicyConfig.DEFAULT : PolicyConfig.fromJson(policy);
-      return svc.conversations().context(anchor, cfg);
+      return svc.context(anchor, cfg);
     } catch (PolicyInputException e) {
       throw new BadRequest(new Failure(e.kind() == PolicyInputException.Kind.NOT_FOUND
           ? ErrorReason.NOT_FOUND : ErrorReason.INVALID_REQUEST,

@@ -43,7 +43,8 @@ public final class Dispatcher implements Function<String, Optional<String>> {
     ReadPoint points = new ReadPoint(svc);
     return Routes.build(catalogue, List.of(new MemoryRpc(svc, points), new LedgerRpc(svc), new SlipRpc(svc),
         new ConversationRpc(svc), new SlicesRpc(svc), new DriftRpc(svc), new SubstrateRpc(svc, points),
-        new ProposalsRpc(svc), new RefsRpc(svc), new BranchRpc(svc), new FilesRpc(svc), new SectionsRpc(svc)));
+        new ProposalsRpc(svc), new RefsRpc(svc), new BranchRpc(svc), new FilesRpc(svc), new SectionsRpc(svc),
+        new GrammarRpc(svc)));
   }
 
   @Override

@@ -123,7 +123,7 @@ final class MemoryRpc implements Namespace {
         r.put("commit", at);
         return r;
       }
-      svc.search().search(str(p, "q", true), limit, svc.config().clock().instant(), source).forEach(hits::add);
+      svc.search(str(p, "q", true), limit, source).forEach(hits::add);
       return r;
     } catch (dev.memoryd.daemon.search.SearchIndex.BadQuery e) {
       throw new BadRequest(ErrorReason.INVALID_REQUEST, e.getMessage());

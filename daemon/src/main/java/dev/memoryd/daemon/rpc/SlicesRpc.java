@@ -56,6 +56,10 @@ final class SlicesRpc implements Namespace {
     r.put("append_row", p -> {
       only(p, ProvenanceParams.with("id", "row", "actor"));
       Provenance prov = ProvenanceParams.of(svc.settings().provenance(), p, null);
+      java.util.Optional<dev.memoryd.daemon.api.Failure> onPeer = svc.peers().refuseWrite(str(p, "id", true), "append_row");
+      if (onPeer.isPresent()) {
+        throw new BadRequest(onPeer.get());
+      }
       WriteOutcome.Committed c = (WriteOutcome.Committed) await(svc.slices().appendRow(str(p, "id", true),
           p.get("row"), str(p, "actor", false), prov));
       ObjectNode o = F.objectNode();
@@ -79,7 +83,10 @@ final class SlicesRpc implements Namespace {
       }
       infer = p.get("infer").asBoolean();
     }
-    return Dispatcher.exploreJson(unwrap(svc.explore(str(p, "id", true), str(p, "rel", false), infer)));
+    String id = str(p, "id", true);
+    ObjectNode r = Dispatcher.exploreJson(unwrap(svc.explore(id, str(p, "rel", false), infer)));
+    svc.peers().peerOf(id).ifPresent(peer -> r.put("peer", peer));
+    return r;
   }
 
   private JsonNode create(ObjectNode p) throws BadRequest {

@@ -124,6 +124,15 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
     }
   }
 
+  /**
+   * An index of the given files alone (a commit's memory files and slices, by path), built once
+   * and kept by the caller for as many searches as it likes; its hits name {@code branch}.
+   */
+  public static SearchIndex ofSnapshot(java.util.Map<String, String> files, String branch, java.time.Duration halfLife)
+      throws IOException {
+    return new SearchIndex(null, branch, halfLife, new java.util.TreeMap<>(files));
+  }
+
   private List<String> files() throws IOException {
     if (snapshot != null) {
       return new ArrayList<>(snapshot.keySet());

@@ -97,6 +97,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
     return t;
   });
   private volatile java.util.concurrent.Future<?> lastPublish = CompletableFuture.completedFuture(null);
+  private volatile MountedGraphs mounted = MountedGraphs.NONE;
 
   public ChunkStore(WritePipeline writer, IdGenerator ids, Path root, GitStore git, String branch) {
     this.writer = writer;
@@ -105,6 +106,11 @@ public final class ChunkStore implements Consumer<List<Event>> {
     this.git = git;
     this.branch = branch;
     writer.registerReplayer(OP_DECLARE, evs -> new Replay(evs.stream().map(Event::payload).toList()));
+  }
+
+  /** Lets references name the chunks of {@code peers} (read-only); set before the daemon serves. */
+  public void mount(MountedGraphs peers) {
+    this.mounted = peers;
   }
 
   /** Builds both graphs from the working tree; call after recovery, before the writer starts. */
@@ -317,6 +323,10 @@ public final class ChunkStore implements Consumer<List<Event>> {
           new Failure(ErrorReason.INVALID_REQUEST, inv.message(), Map.of("field", inv.field())))));
     }
     Declaration d = ((DeclarationCodec.Parse.Ok) p).declaration();
+    Failure onPeer = peerReference(d);
+    if (onPeer != null) {
+      return new Submitted(List.of(), CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1, onPeer)));
+    }
     List<Created> created = new ArrayList<>();
     for (Declaration.ChunkDecl c : d.chunks()) {
       if (c.create()) {
@@ -327,16 +337,45 @@ public final class ChunkStore implements Consumer<List<Event>> {
         rationale == null ? "declare" : rationale, actor).withProvenance(provenance)));
   }
 
+  /** {@code prohibited} naming the peer when the declaration changes, places onto or removes a peer's chunk. */
+  private Failure peerReference(Declaration d) {
+    List<String[]> refs = new ArrayList<>();
+    for (int i = 0; i < d.chunks().size(); i++) {
+      Declaration.ChunkDecl c = d.chunks().get(i);
+      if (!c.create()) {
+        refs.add(new String[] {c.id(), "chunks[" + i + "].id"});
+      }
+    }
+    for (int i = 0; i < d.placements().size(); i++) {
+      refs.add(new String[] {d.placements().get(i).chunk(), "placements[" + i + "].chunk"});
+      refs.add(new String[] {d.placements().get(i).scope(), "placements[" + i + "].scope"});
+    }
+    for (int i = 0; i < d.removals().size(); i++) {
+      refs.add(new String[] {d.removals().get(i).chunk(), "removals[" + i + "].chunk"});
+      refs.add(new String[] {d.removals().get(i).scope(), "removals[" + i + "].scope"});
+    }
+    for (String[] r : refs) {
+      Optional<String> peer = r[0] == null ? Optional.empty() : mounted.peerOf(r[0]);
+      if (peer.isPresent()) {
+        return new Failure(ErrorReason.PROHIBITED, "'" + r[0] + "' is a chunk of peer '" + peer.get()
+            + "', mounted read-only: declare changes the served root's chunks only",
+            Map.of("peer", peer.get(), "reference", r[0]));
+      }
+    }
+    return null;
+  }
+
   /** A {@code scope} read: the chunks on every scope and on none of {@code minus}; a page from the tail. */
   public record ScopeQuery(List<String> scopes, List<String> minus, String at, int limit, int offset) {}
 
   public Outcome<ObjectNode> scope(ScopeQuery q) throws IOException {
-    return read(q.at(), (g, commit) -> {
+    return read(q.at(), q.scopes().get(0), v -> {
+      ChunkGraph g = v.graph();
       List<String> scopes = new ArrayList<>();
       List<String> minus = new ArrayList<>();
-      Failure f = resolveAll(g, q.scopes(), "scopes", scopes);
+      Failure f = resolveAll(v, q.scopes(), "scopes", scopes);
       if (f == null) {
-        f = resolveAll(g, q.minus(), "minus", minus);
+        f = resolveAll(v, q.minus(), "minus", minus);
       }
       if (f != null) {
         return Outcome.fail(f);
@@ -344,23 +383,20 @@ public final class ChunkStore implements Consumer<List<Event>> {
       List<String> ids = g.scope(scopes, minus);
       int end = Math.max(0, ids.size() - q.offset());
       int start = Math.max(0, end - q.limit());
-      ObjectNode r = F.objectNode();
-      r.put("branch", branch);
-      r.put("commit", commit);
+      ObjectNode r = v.header();
       ObjectNode counts = r.putObject("counts");
       counts.put("total", ids.size());
       counts.put("returned", end - start);
       counts.put("offset", q.offset());
       counts.put("limit", q.limit());
       ArrayNode sc = r.putArray("scopes");
-      scopes.forEach(s -> sc.add(ref(g.chunk(s))));
+      scopes.forEach(s -> sc.add(v.ref(g.chunk(s))));
       ArrayNode mn = r.putArray("minus");
-      minus.forEach(s -> mn.add(ref(g.chunk(s))));
+      minus.forEach(s -> mn.add(v.ref(g.chunk(s))));
       ArrayNode out = r.putArray("chunks");
-      DerivedStaleness staleness = staleness();
       for (String id : ids.subList(start, end)) {
-        ObjectNode o = full(g, g.chunk(id));
-        judge(staleness, g, commit, g.chunk(id), o);
+        ObjectNode o = full(v, g.chunk(id));
+        judge(v, g.chunk(id), o);
         out.add(o);
       }
       return Outcome.ok(r);
@@ -372,17 +408,16 @@ public final class ChunkStore implements Consumer<List<Event>> {
    * on (connections), then the same from each connection, up to {@code depth} levels.
    */
   public Outcome<ObjectNode> traverse(String from, int depth, String at, int limit) throws IOException {
-    return read(at, (g, commit) -> {
+    return read(at, from, v -> {
+      ChunkGraph g = v.graph();
       List<String> start = new ArrayList<>();
-      Failure f = resolveAll(g, List.of(from), "from", start);
+      Failure f = resolveAll(v, List.of(from), "from", start);
       if (f != null) {
         return Outcome.fail(f);
       }
       String origin = start.get(0);
-      ObjectNode r = F.objectNode();
-      r.put("branch", branch);
-      r.put("commit", commit);
-      r.set("from", ref(g.chunk(origin)));
+      ObjectNode r = v.header();
+      r.set("from", v.ref(g.chunk(origin)));
       ArrayNode chunks = r.putArray("chunks");
       ArrayNode placements = r.putArray("placements");
       Map<String, ObjectNode> connections = new LinkedHashMap<>();
@@ -390,7 +425,6 @@ public final class ChunkStore implements Consumer<List<Event>> {
       Set<String> seenScopes = new HashSet<>(Set.of(origin));
       List<String> frontier = List.of(origin);
       boolean truncated = false;
-      DerivedStaleness staleness = staleness();
       for (int level = 1; level <= depth && !frontier.isEmpty() && !truncated; level++) {
         List<String> next = new ArrayList<>();
         for (String s : frontier) {
@@ -404,9 +438,9 @@ public final class ChunkStore implements Consumer<List<Event>> {
               truncated = true;
               break;
             }
-            ObjectNode c = ref(g.chunk(m));
+            ObjectNode c = v.ref(g.chunk(m));
             c.put("depth", level);
-            judge(staleness, g, commit, g.chunk(m), c);
+            judge(v, g.chunk(m), c);
             chunks.add(c);
             for (Placement p : g.placementsOf(m)) {
               if (seenScopes.contains(p.scope()) && !connections.containsKey(p.scope())) {
@@ -414,7 +448,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
               }
               ObjectNode conn = connections.get(p.scope());
               if (conn == null) {
-                conn = ref(g.chunk(p.scope()));
+                conn = v.ref(g.chunk(p.scope()));
                 conn.put("depth", level);
                 conn.putArray("via");
                 connections.put(p.scope(), conn);
@@ -438,19 +472,49 @@ public final class ChunkStore implements Consumer<List<Event>> {
   }
 
   private interface GraphRead {
-    Outcome<ObjectNode> apply(ChunkGraph g, String commit) throws IOException;
+    Outcome<ObjectNode> apply(View v) throws IOException;
   }
 
-  /** A judge of derived chunks' staleness for one read. */
-  private DerivedStaleness staleness() {
-    return new DerivedStaleness(git, this::graphAt);
+  /**
+   * The graph one read answers from: the served root's (on {@code branch}) or a peer's, at
+   * {@code commit}, with the judge of its derived chunks' staleness.
+   */
+  private record View(ChunkGraph graph, String commit, String branch, String peer, DerivedStaleness staleness) {
+    /** A result's first fields: where it was read. */
+    ObjectNode header() {
+      ObjectNode r = F.objectNode();
+      if (peer != null) {
+        r.put("peer", peer);
+      } else {
+        r.put("branch", branch);
+      }
+      r.put("commit", commit);
+      return r;
+    }
+
+    /** A chunk's reference fields; a peer's chunk names its peer. */
+    ObjectNode ref(Chunk c) {
+      ObjectNode o = F.objectNode();
+      o.put("id", c.id());
+      o.put("name", c.name());
+      o.put("file", c.file());
+      o.put("section", c.section());
+      if (peer != null) {
+        o.put("peer", peer);
+        o.put("ref", peer + ":" + c.id());
+      } else {
+        o.put("branch", branch);
+      }
+      return o;
+    }
   }
 
   /** Adds a derived chunk's staleness to its JSON {@code o}; other chunks are left as they are. */
-  private static void judge(DerivedStaleness s, ChunkGraph g, String commit, Chunk c, ObjectNode o) throws IOException {
-    DerivedStaleness.Verdict v = s.of(g, commit == null ? null : ObjectId.fromString(commit), c);
-    if (v != null) {
-      v.writeTo(o);
+  private static void judge(View v, Chunk c, ObjectNode o) throws IOException {
+    DerivedStaleness.Verdict verdict = v.staleness().of(v.graph(), v.commit() == null ? null
+        : ObjectId.fromString(v.commit()), c);
+    if (verdict != null) {
+      verdict.writeTo(o);
     }
   }
 
@@ -460,23 +524,22 @@ public final class ChunkStore implements Consumer<List<Event>> {
    * instances, whose body carries {@code source_commit}, judged by {@link DerivedStaleness}.
    */
   public Outcome<ObjectNode> stale(String under, String at, int limit) throws IOException {
-    return read(at, (g, commit) -> {
+    return read(at, under, v -> {
+      ChunkGraph g = v.graph();
       List<String> start = new ArrayList<>();
-      Failure f = resolveAll(g, List.of(under), "scope", start);
+      Failure f = resolveAll(v, List.of(under), "scope", start);
       if (f != null) {
         return Outcome.fail(f);
       }
-      ObjectNode r = F.objectNode();
-      r.put("branch", branch);
-      r.put("commit", commit);
-      r.set("scope", ref(g.chunk(start.get(0))));
-      StaleListing.Found found = StaleListing.under(g, start.get(0), staleness(),
-          commit == null ? null : ObjectId.fromString(commit), limit);
+      ObjectNode r = v.header();
+      r.set("scope", v.ref(g.chunk(start.get(0))));
+      StaleListing.Found found = StaleListing.under(g, start.get(0), v.staleness(),
+          v.commit() == null ? null : ObjectId.fromString(v.commit()), limit);
       r.put("derived", found.derived());
       r.put("total", found.stale().size() + found.more());
       ArrayNode out = r.putArray("stale");
       for (StaleListing.Item it : found.stale()) {
-        ObjectNode o = ref(it.chunk());
+        ObjectNode o = v.ref(it.chunk());
         o.set("body", it.chunk().body());
         it.verdict().writeTo(o);
         out.add(o);
@@ -486,13 +549,32 @@ public final class ChunkStore implements Consumer<List<Event>> {
     });
   }
 
-  private Outcome<ObjectNode> read(String at, GraphRead fn) throws IOException {
+  /**
+   * Runs {@code fn} on the graph the read's first reference {@code first} is in: a peer's when it
+   * names one (at the commit the peer is read at), else the served root's at {@code at} (null:
+   * the read graph, as published).
+   */
+  private Outcome<ObjectNode> read(String at, String first, GraphRead fn) throws IOException {
+    Optional<String> peer = mounted.peerOf(first);
+    if (peer.isPresent()) {
+      if (at != null) {
+        return Outcome.fail(new Failure(ErrorReason.INVALID_REQUEST, "'" + first + "' is in peer '" + peer.get()
+            + "', which is read at its mounted commit: branch and at apply to the served root only",
+            Map.of("field", "at", "peer", peer.get())));
+      }
+      MountedGraphs.PeerGraph pg = mounted.graph(peer.get()).orElseThrow();
+      DerivedStaleness judge = new DerivedStaleness(pg.git(), c -> graphOf(pg.git(), c));
+      synchronized (pg.graph()) {
+        return fn.apply(new View(pg.graph(), pg.commit(), null, pg.peer(), judge));
+      }
+    }
+    DerivedStaleness judge = new DerivedStaleness(git, this::graphAt);
     if (at == null) {
       awaitPublished();
       lock.readLock().lock();
       try {
         ObjectId h = git.head();
-        return fn.apply(readGraph, h == null ? null : h.name());
+        return fn.apply(new View(readGraph, h == null ? null : h.name(), branch, null, judge));
       } finally {
         lock.readLock().unlock();
       }
@@ -503,7 +585,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
     }
     ChunkGraph g = graphAt(c.get());
     synchronized (g) {
-      return fn.apply(g, c.get().name());
+      return fn.apply(new View(g, c.get().name(), branch, null, judge));
     }
   }
 
@@ -515,24 +597,48 @@ public final class ChunkStore implements Consumer<List<Event>> {
         return g;
       }
     }
-    Map<String, String> files = new LinkedHashMap<>();
-    for (String p : git.listFiles(commit)) {
-      if (RootLayout.isContentFile(p)) {
-        git.read(commit, p).ifPresent(b -> files.put(p, new String(b, StandardCharsets.UTF_8)));
-      }
-    }
-    ChunkGraph g = new ChunkGraph();
-    build(files, new HashMap<>(), new HashMap<>()).forEach(g::put);
+    ChunkGraph g = graphOf(git, commit);
     synchronized (atCache) {
       atCache.put(commit, g);
     }
     return g;
   }
 
-  private static Failure resolveAll(ChunkGraph g, List<String> refs, String field, List<String> out) {
+  /** The chunk graph of {@code commit}'s tree in {@code repo} alone: its memory files and chunk files. */
+  public static ChunkGraph graphOf(GitStore repo, ObjectId commit) throws IOException {
+    Map<String, String> files = new LinkedHashMap<>();
+    for (String p : repo.listFiles(commit)) {
+      if (RootLayout.isContentFile(p)) {
+        repo.read(commit, p).ifPresent(b -> files.put(p, new String(b, StandardCharsets.UTF_8)));
+      }
+    }
+    return graphOf(files);
+  }
+
+  /** The chunk graph of the given memory files and chunk files (texts by path) alone. */
+  public static ChunkGraph graphOf(Map<String, String> files) {
+    ChunkGraph g = new ChunkGraph();
+    build(files, new HashMap<>(), new HashMap<>()).forEach(g::put);
+    return g;
+  }
+
+  /**
+   * Resolves {@code refs} in the view's graph into {@code out}; a reference in another root than
+   * the view's (a peer's in a read of the served root, or the other way round) is refused, as one
+   * read answers from one root.
+   */
+  private Failure resolveAll(View v, List<String> refs, String field, List<String> out) {
     for (int i = 0; i < refs.size(); i++) {
-      ChunkGraph.Resolution res = g.resolve(refs.get(i));
       String f = field + (field.equals("from") ? "" : "[" + i + "]");
+      String ref = refs.get(i);
+      Optional<String> peer = mounted.peerOf(ref);
+      if (!peer.equals(Optional.ofNullable(v.peer()))) {
+        return new Failure(ErrorReason.INVALID_REQUEST, f + ": '" + ref + "' is in "
+            + peer.map(x -> "peer '" + x + "'").orElse("the served root") + ", but this read is of "
+            + (v.peer() == null ? "the served root" : "peer '" + v.peer() + "'") + ": one read answers from one root",
+            Map.of("field", f));
+      }
+      ChunkGraph.Resolution res = v.graph().resolve(peer.map(x -> MountedGraphs.rest(ref, x)).orElse(ref));
       if (res instanceof ChunkGraph.Resolution.Found found) {
         out.add(found.id());
       } else if (res instanceof ChunkGraph.Resolution.Ambiguous a) {
@@ -544,18 +650,9 @@ public final class ChunkStore implements Consumer<List<Event>> {
     return null;
   }
 
-  private ObjectNode ref(Chunk c) {
-    ObjectNode o = F.objectNode();
-    o.put("id", c.id());
-    o.put("name", c.name());
-    o.put("file", c.file());
-    o.put("section", c.section());
-    o.put("branch", branch);
-    return o;
-  }
-
-  private ObjectNode full(ChunkGraph g, Chunk c) {
-    ObjectNode o = ref(c);
+  private static ObjectNode full(View v, Chunk c) {
+    ChunkGraph g = v.graph();
+    ObjectNode o = v.ref(c);
     if (!c.spec().isEmpty()) {
       o.set("spec", c.spec().toJson());
     }

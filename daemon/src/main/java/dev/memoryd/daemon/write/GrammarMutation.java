@@ -23,20 +23,23 @@ import dev.memoryd.grammar.OpOutcome;
 import dev.memoryd.grammar.SectionHasher;
 
 /**
- * The memory-file ops of one declaration; each op that changed something is one event.
+ * The memory-file ops of one declaration, under the grammar in force ({@link GrammarFiles}); each
+ * op that changed something is one event.
  * {@code recordedAfterHashes} (replay only, one per op, else null) are the {@code after_hash}es
  * the ledger recorded: a {@code create_entity} recorded before the templates carried links
  * replays with {@code links: []} when that, and only that, gives the recorded hash.
  */
-record GrammarMutation(Grammar grammar, List<Op> ops, SectionHasher hasher, boolean replay,
+record GrammarMutation(GrammarFiles grammars, List<Op> ops, SectionHasher hasher, boolean replay,
     List<String> recordedAfterHashes) implements Mutation {
-  GrammarMutation(Grammar grammar, List<Op> ops, SectionHasher hasher) {
-    this(grammar, ops, hasher, false, null);
+  GrammarMutation(GrammarFiles grammars, List<Op> ops, SectionHasher hasher) {
+    this(grammars, ops, hasher, false, null);
   }
 
   @Override
   public Result apply(FileSource files, Instant now) {
-    ApplyResult r = replay ? replayed(files, now) : Declarations.apply(grammar, files, ops, now, hasher);
+    // The grammar in force where this declaration falls: a replayed event meets the grammar it was recorded under.
+    Grammar grammar = grammars.inForce(files);
+    ApplyResult r = replay ? replayed(grammar, files, now) : Declarations.apply(grammar, files, ops, now, hasher);
     if (r instanceof ApplyResult.Rejected rej) {
       return new Refused(rej.opIndex(), new Failure(ErrorReason.fromWire(rej.reason().wireName()),
           rej.message(), rej.details()));
@@ -56,7 +59,7 @@ record GrammarMutation(Grammar grammar, List<Op> ops, SectionHasher hasher, bool
     return new Done(a.newContents(), events, a.changed());
   }
 
-  private ApplyResult replayed(FileSource files, Instant now) {
+  private ApplyResult replayed(Grammar grammar, FileSource files, Instant now) {
     ApplyResult r = Declarations.replay(grammar, files, ops, now, hasher);
     if (recordedAfterHashes == null || !(r instanceof ApplyResult.Applied a)) {
       return r;

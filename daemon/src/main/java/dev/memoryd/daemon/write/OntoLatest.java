@@ -171,7 +171,7 @@ final class OntoLatest {
       }
       ObjectNode opJson = ((ObjectNode) p.get("op")).deepCopy();
       opJson.remove("before_hash");
-      OpParse parsed = OpCodec.parse(opJson);
+      OpParse parsed = OpCodec.parseRecorded(opJson);
       if (!(parsed instanceof OpParse.Ok ok)) {
         return new Step(null, null, "the op cannot be parsed");
       }

@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.memoryd.grammar.Grammar;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.OpCodec;
 import dev.memoryd.grammar.OpParse;
@@ -21,12 +20,12 @@ import dev.memoryd.ledger.Event;
  * look up.
  */
 final class Replayers {
-  private final Grammar grammar;
+  private final GrammarFiles grammars;
   private final SectionHasher hasher;
   private final Map<String, Replayer> byOp = new ConcurrentHashMap<>();
 
-  Replayers(Grammar grammar, SectionHasher hasher) {
-    this.grammar = grammar;
+  Replayers(GrammarFiles grammars, SectionHasher hasher) {
+    this.grammars = grammars;
     this.hasher = hasher;
   }
 
@@ -58,13 +57,13 @@ final class Replayers {
         // would not match again after a rotation.
         ObjectNode opJson = ((ObjectNode) e.payload().get("op")).deepCopy();
         opJson.remove("before_hash");
-        OpParse parsed = OpCodec.parse(opJson);
+        OpParse parsed = OpCodec.parseRecorded(opJson);
         if (!(parsed instanceof OpParse.Ok ok)) {
           throw new IllegalStateException("ledger line " + e.seq() + " holds an op replay cannot parse");
         }
         ops.add(ok.op());
       }
-      return new GrammarMutation(grammar, ops, hasher, true, afterHashes);
+      return new GrammarMutation(grammars, ops, hasher, true, afterHashes);
     }
     Replayer r = byOp.get(g.get(0).op());
     if (r == null) {

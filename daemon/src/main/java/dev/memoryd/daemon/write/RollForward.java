@@ -20,6 +20,7 @@ import java.util.logging.Logger;
 
 import org.eclipse.jgit.lib.ObjectId;
 
+import dev.memoryd.daemon.git.CommitBatch;
 import dev.memoryd.daemon.git.CommitFormat;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.grammar.FileSource;
@@ -88,7 +89,7 @@ final class RollForward {
       }
     };
     FileSource src = p -> overlay.containsKey(p) ? Optional.ofNullable(overlay.get(p)) : atHead.read(p);
-    try (GitStore.Batch batch = git.batch()) {
+    try (CommitBatch batch = git.batch()) {
       for (List<Event> g : groups) {
         Mutation m = replayers.mutationFor(g);
         Instant now = Instant.parse(g.get(0).ts());
@@ -128,7 +129,7 @@ final class RollForward {
         }
       }
       files.writeAll(toWrite);
-      batch.publish();
+      batch.publish().orThrow();
       written = batch.written();
     }
     return new Result(groups, written);

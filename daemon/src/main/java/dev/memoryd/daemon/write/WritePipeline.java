@@ -38,6 +38,7 @@ import org.eclipse.jgit.lib.PersonIdent;
 
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.git.CommitBatch;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.grammar.CreateEntity;
 import dev.memoryd.grammar.FileSource;
@@ -68,7 +69,7 @@ import dev.memoryd.ledger.IdGenerator;
 public final class WritePipeline implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
 
-  private final Grammar grammar;
+  private final GrammarFiles grammars;
   private final FileStore files;
   private final GitStore git;
   private final Chain chain;
@@ -198,9 +199,9 @@ public final class WritePipeline implements AutoCloseable {
     listeners.add(l);
   }
 
-  public WritePipeline(Grammar grammar, FileStore files, GitStore git, Chain chain,
+  public WritePipeline(GrammarFiles grammars, FileStore files, GitStore git, Chain chain,
       SectionHasher hasher, IdGenerator ids, Clock clock, BranchName branch, int maxBatch) {
-    this.grammar = grammar;
+    this.grammars = grammars;
     this.files = files;
     this.git = git;
     this.chain = chain;
@@ -213,7 +214,7 @@ public final class WritePipeline implements AutoCloseable {
     this.health = new WriterHealth(clock);
     this.thread = new Thread(this::loop, "memoryd-writer-" + branch.value());
     this.thread.setDaemon(true);
-    this.replayers = new Replayers(grammar, hasher);
+    this.replayers = new Replayers(grammars, hasher);
     for (String op : List.of(HumanCapture.OP_EDIT, HumanCapture.OP_DRIFT, HumanCapture.OP_RESOLVED)) {
       replayers.register(op, HumanCapture::replay);
     }
@@ -233,7 +234,17 @@ public final class WritePipeline implements AutoCloseable {
 
   /** A mutation applying grammar ops as an agent's write would (for proposals being accepted). */
   public Mutation grammarOps(List<Op> ops) {
-    return new GrammarMutation(grammar, withSliceIds(ops), hasher);
+    return new GrammarMutation(grammars, withSliceIds(ops), hasher);
+  }
+
+  /** The grammar in force on this branch (its recorded files'): on the writer thread only. */
+  private Grammar grammarInForce() {
+    return grammars.inForce(this::recordedText);
+  }
+
+  /** Where this writer's grammar comes from. */
+  public GrammarFiles grammars() {
+    return grammars;
   }
 
   /** The branch this writer writes. */
@@ -342,9 +353,9 @@ public final class WritePipeline implements AutoCloseable {
       }
       files.writeAll(ledgerFiles);
       Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-      try (GitStore.Batch gb = git.batch()) {
+      try (CommitBatch gb = git.batch()) {
         gb.commit(ledgerFiles, CommitFormat.committer(now), CommitFormat.committer(now), message, mergeParent);
-        gb.publish();
+        gb.publish().orThrow();
         if (files.workTree()) {
           indexBacklog.putAll(gb.written());
         }
@@ -585,7 +596,7 @@ public final class WritePipeline implements AutoCloseable {
 
     @Override
     public Grammar grammar() {
-      return grammar;
+      return grammars.inForce(this::recorded);
     }
 
     @Override
@@ -810,7 +821,7 @@ public final class WritePipeline implements AutoCloseable {
         snaps.put(p, disk.get());
       }
     }
-    List<OntoLatest.Result> rs = new OntoLatest(grammar, chain, hasherFor).run(snaps, replayers::mutationFor);
+    List<OntoLatest.Result> rs = new OntoLatest(grammarInForce(), chain, hasherFor).run(snaps, replayers::mutationFor);
     Map<String, byte[]> write = new LinkedHashMap<>();
     OntoLatest.changed(rs, snaps).forEach((p, t) -> write.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
     files.writeAll(write);
@@ -1050,11 +1061,14 @@ public final class WritePipeline implements AutoCloseable {
         }
       }
       Mutation m = req.mutation() != null ? req.mutation()
-          : new GrammarMutation(grammar, withSliceIds(req.ops()), hasher);
+          : new GrammarMutation(grammars, withSliceIds(req.ops()), hasher);
       boolean human = m instanceof Contextual;
       Map<RepoPath, String> dirty = new java.util.TreeMap<>(java.util.Comparator.comparing(RepoPath::value));
       Map<RepoPath, String> driftHit = new HashMap<>();
       FileSource src = human ? b.source() : path -> {
+        if (GrammarFiles.isGrammarFile(path)) {
+          return b.recorded(path); // the grammar in force is what the ledger recorded, never a hand edit
+        }
         if (b.overlay.containsKey(path) || !RootLayout.isMemoryFile(path)) {
           return b.source().read(path);
         }
@@ -1275,7 +1289,7 @@ public final class WritePipeline implements AutoCloseable {
     });
     List<ObjectId> commits = new ArrayList<>();
     Map<String, Long> sizes = new HashMap<>();
-    try (GitStore.Batch gb = git.batch()) {
+    try (CommitBatch gb = git.batch()) {
       boolean written = false;
       boolean journaled = false;
       try {
@@ -1330,7 +1344,7 @@ public final class WritePipeline implements AutoCloseable {
         ready.run(); // only now: the ledger holds every line these files reflect
         stats.add(PhaseStats.Phase.FILES_PLACE, System.nanoTime() - r0);
         long m = System.nanoTime();
-        gb.moveRef();
+        gb.moveRef().orThrow();
         stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - m);
       } catch (IOException | RuntimeException | RedoBatch | LockedOut e) {
         // Never leave the stager running past a failed batch, then undo what was done.
@@ -1382,7 +1396,8 @@ public final class WritePipeline implements AutoCloseable {
       stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - d0);
     }
     overlay.forEach((p, t) -> {
-      if (RootLayout.isMemoryFile(p)) { // only memory files are compared with what humans saved
+      // Memory files are compared with what humans saved; the grammar's files decide the grammar in force.
+      if (RootLayout.isMemoryFile(p) || GrammarFiles.isGrammarFile(p)) {
         recorded.put(p, Optional.ofNullable(t));
       }
     });

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The package rules of the whole tree, checked on the compiled classes: modules point one way
- * (daemon → ledger → grammar), no package cycle anywhere (the daemon's root package counted as
+ * (daemon → ledger → jcs, daemon → grammar → jcs; the ledger knows nothing of memory files), no package cycle anywhere (the daemon's root package counted as
  * one), the service facade is reached only from the edges that serve it, and the web console
  * reaches the daemon only over its socket.
  */
@@ -37,9 +37,17 @@ class ArchitectureTest {
   }
 
   @Test
-  void ledger_doesNotDependOnDaemon() {
+  void ledger_dependsOnNeitherGrammarNorDaemon() {
     noClasses().that().resideInAPackage("dev.memoryd.ledger..")
-        .should().dependOnClassesThat().resideInAPackage("dev.memoryd.daemon..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.memoryd.grammar..", "dev.memoryd.daemon..")
+        .check(classes);
+  }
+
+  @Test
+  void jcs_dependsOnNoOtherModule() {
+    noClasses().that().resideInAPackage("dev.memoryd.jcs..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.memoryd.grammar..", "dev.memoryd.ledger..",
+            "dev.memoryd.daemon..")
         .check(classes);
   }
 

@@ -76,9 +76,7 @@ class ConsoleBrowserTest {
 
   /** Fills the note of form {@code formId} on the page shown, submits it; the commit the notice names. */
   private String submit(String formId, String note) {
-    WebElement form = browser.driver.findElement(By.id(formId));
-    form.findElement(By.name("note")).sendKeys(note);
-    form.findElement(By.tagName("button")).click();
+    WebElement form = fillAndClick(formId, note);
     // The click returns once the POST is sent; wait for the page it answers to replace this one.
     new WebDriverWait(browser.driver, java.time.Duration.ofSeconds(60)).until(ExpectedConditions.stalenessOf(form));
     java.util.List<WebElement> notices = browser.driver.findElements(By.cssSelector(".notice"));
@@ -87,6 +85,40 @@ class ConsoleBrowserTest {
     Matcher m = COMMIT.matcher(notice);
     assertTrue(m.find(), "the page says which commit the decision made: " + notice);
     return m.group(1);
+  }
+
+  /**
+   * Fills the note of form {@code formId} and clicks its button; the form clicked. Chromedriver
+   * sometimes loses a freshly loaded page's node ids between finding an element and checking it
+   * before the click ("Node with given id does not belong to the document"); nothing was sent
+   * then, the form is still on the page, so it is found again and filled afresh.
+   */
+  private WebElement fillAndClick(String formId, String note) {
+    String page = browser.driver.getCurrentUrl();
+    for (int attempt = 1; ; attempt++) {
+      WebElement form = browser.driver.findElement(By.id(formId));
+      try {
+        WebElement field = form.findElement(By.name("note"));
+        field.clear();
+        field.sendKeys(note);
+        form.findElement(By.tagName("button")).click();
+        return form;
+      } catch (org.openqa.selenium.StaleElementReferenceException e) {
+        retryOrThrow(attempt, page, e);
+      } catch (org.openqa.selenium.WebDriverException e) {
+        if (!String.valueOf(e.getMessage()).contains("does not belong to the document")) {
+          throw e;
+        }
+        retryOrThrow(attempt, page, e);
+      }
+    }
+  }
+
+  private void retryOrThrow(int attempt, String page, RuntimeException e) {
+    boolean untouched = page.equals(browser.driver.getCurrentUrl()) && browser.driver.findElements(By.cssSelector(".notice")).isEmpty();
+    if (attempt >= 3 || !untouched) {
+      throw e;
+    }
   }
 
   /** The {@code drift_resolved} event of item {@code id} in {@code path}'s history. */

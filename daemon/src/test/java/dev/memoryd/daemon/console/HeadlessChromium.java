@@ -46,7 +46,12 @@ final class HeadlessChromium implements AutoCloseable {
     o.setBinary(CHROMIUM.toFile());
     o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1280,800",
-        "--user-data-dir=" + profile);
+        "--user-data-dir=" + profile,
+        // A page's document must stay the one chromedriver found it in: no swap of the renderer's
+        // document or browsing instance after a navigation (it made element ids and screenshots
+        // fail with "does not belong to the document" / "aborted by navigation" under load).
+        "--disable-features=RenderDocument,BackForwardCache,ProactivelySwapBrowsingInstance",
+        "--disable-site-isolation-trials");
     ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
         .usingAnyFreePort().withTimeout(Duration.ofSeconds(60)).build();
     ChromeDriver driver = new ChromeDriver(service, o);
@@ -62,7 +67,19 @@ final class HeadlessChromium implements AutoCloseable {
   /** Saves what the browser shows now as {@code target/console-screenshots/<name>.png}. */
   void screenshot(String name) throws IOException {
     Files.createDirectories(SCREENSHOTS);
-    Files.write(SCREENSHOTS.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
+    byte[] png;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        png = driver.getScreenshotAs(OutputType.BYTES);
+        break;
+      } catch (org.openqa.selenium.WebDriverException e) {
+        // Taking a picture changes nothing: a capture the browser abandoned is taken again.
+        if (attempt == 3) {
+          throw e;
+        }
+      }
+    }
+    Files.write(SCREENSHOTS.resolve(name + ".png"), png);
   }
 
   @Override

@@ -57,7 +57,7 @@ class PackIndexV2Test {
     try (GitStore g = GitStore.open(root, "main")) {
       PersonIdent who = new PersonIdent("t", "t@example.com", Instant.EPOCH, java.time.ZoneOffset.UTC);
       for (int b = 0; b < 40; b++) {
-        try (GitStore.Batch batch = g.batch()) {
+        try (CommitBatch batch = g.batch()) {
           for (int c = 0; c < 3; c++) {
             Map<String, byte[]> files = new LinkedHashMap<>();
             String path = "users/u" + (c % 2) + "/notes.md";
@@ -68,7 +68,7 @@ class PackIndexV2Test {
             files.put("users/shared.md", "unchanged\n".getBytes(StandardCharsets.UTF_8));
             batch.commit(files, who, who, "b" + b + "c" + c);
           }
-          batch.publish();
+          batch.publish().orThrow();
         }
         if (b % 8 == 7) {
           g.compactPacks();
@@ -114,7 +114,7 @@ class PackIndexV2Test {
       PersonIdent who = new PersonIdent("t", "t@example.com", Instant.EPOCH, java.time.ZoneOffset.UTC);
       Random r = new Random(5);
       for (int b = 0; b < 24; b++) {
-        try (GitStore.Batch batch = g.batch()) {
+        try (CommitBatch batch = g.batch()) {
           for (int c = 0; c < 6; c++) {
             byte[] noise = new byte[40];
             r.nextBytes(noise);
@@ -128,7 +128,7 @@ class PackIndexV2Test {
             commits.add(batch.commit(files, who, who, "b" + b + "c" + c));
             texts.add(text);
           }
-          batch.publish();
+          batch.publish().orThrow();
         }
         packBytes += packSizes();
         if (b % 8 == 7) {
@@ -162,20 +162,20 @@ class PackIndexV2Test {
     try (GitStore g = GitStore.open(root, "main")) {
       PersonIdent who = new PersonIdent("t", "t@example.com", Instant.EPOCH, java.time.ZoneOffset.UTC);
       for (int b = 0; b < PackCompactor.MIN_PACKS; b++) { // small packs: a blob, a tree, a commit
-        try (GitStore.Batch batch = g.batch()) {
+        try (CommitBatch batch = g.batch()) {
           batch.commit(Map.of("g.md", ("g" + b).getBytes(StandardCharsets.UTF_8)), who, who, "g" + b);
-          batch.publish();
+          batch.publish().orThrow();
         }
       }
-      try (GitStore.Batch batch = g.batch()) { // x whole, in a pack smaller than the next
+      try (CommitBatch batch = g.batch()) { // x whole, in a pack smaller than the next
         batch.commit(Map.of("f.md", x, "h.md", "h".getBytes(StandardCharsets.UTF_8)), who, who, "x");
-        batch.publish();
+        batch.publish().orThrow();
       }
-      try (GitStore.Batch batch = g.batch()) { // x again, whole, then y as a delta against it
+      try (CommitBatch batch = g.batch()) { // x again, whole, then y as a delta against it
         batch.commit(Map.of("f.md", "other".getBytes(StandardCharsets.UTF_8)), who, who, "other");
         batch.commit(Map.of("f.md", x), who, who, "x again");
         batch.commit(Map.of("f.md", y), who, who, "y");
-        batch.publish();
+        batch.publish().orThrow();
       }
       assertTrue(PackCompactor.maybeCompact(g.repository()) > 0, "the packs were combined");
       assertArrayEquals(y, g.read(g.head(), "f.md").orElseThrow());

@@ -3,7 +3,7 @@ package dev.memoryd.grammar.policy;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.grammar.json.Jcs;
+import dev.memoryd.jcs.Jcs;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

@@ -3,7 +3,7 @@ package dev.memoryd.grammar.policy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.grammar.json.Jcs;
+import dev.memoryd.jcs.Jcs;
 
 /**
  * The SlicePolicy v1 configuration (spec §3, defaults as in its appendix §12).

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.grammar.json.Jcs;
+import dev.memoryd.jcs.Jcs;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,0 +1,44 @@
+package dev.memoryd.daemon.cli;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.rpc.Dispatcher;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code memoryd explore}: a slice's typed links (and inferred ones), read here. */
+@Command(name = "explore", description = "Typed links from a slice id, with --infer for inferred ones (works without a daemon).")
+final class ExploreCmd extends Printing implements Callable<Integer> {
+  @Parameters(index = "0", description = "a slice id")
+  String id;
+
+  @Option(names = "--rel", description = "only this relation (e.g. part_of, has_part, see_also)")
+  String rel;
+
+  @Option(names = "--infer", description = "include inverse, transitive and symmetric inferences")
+  boolean infer;
+
+  @Override
+  public Integer call() throws IOException {
+    try (Memoryd m = Memoryd.openReadOnly(config())) {
+      var o = m.explore(id, rel, infer);
+      if (o instanceof Outcome.Failed<?> f) {
+        return Main.fail(f.failure());
+      }
+      var links = ((Outcome.Ok<List<dev.memoryd.grammar.slices.LinkGraph.ExploredLink>>) o).value();
+      if (out.on()) {
+        JsonOutput.line(Dispatcher.exploreJson(links));
+        return Main.OK;
+      }
+      for (var l : links) {
+        System.out.println(l.from() + " " + l.rel() + " " + l.to() + (l.inferred() ? (l.via().isEmpty() ? "  (inferred: inverse)" : "  (inferred via " + String.join(" ", l.via()) + ")") : ""));
+      }
+      return Main.OK;
+    }
+  }
+}

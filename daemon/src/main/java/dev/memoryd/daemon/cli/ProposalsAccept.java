@@ -1,0 +1,17 @@
+package dev.memoryd.daemon.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code memoryd proposals accept}: the socket method {@code proposals.accept}. */
+@Command(name = "accept", description = "Apply a proposal onto the branch as it is now (a merge commit).")
+final class ProposalsAccept extends Decision {
+  @Override
+  String method() {
+    return "proposals.accept";
+  }
+
+  @Override
+  String defaultActor() {
+    return "user";
+  }
+}

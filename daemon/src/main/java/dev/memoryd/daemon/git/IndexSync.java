@@ -1,0 +1,63 @@
+package dev.memoryd.daemon.git;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
+
+/**
+ * Keeps git's index in step with memoryd's commits outside a batch, so a human's
+ * {@code git status} shows no spurious changes: records files as clean at given blobs, or
+ * after a crash every head-tree file whose working copy has the head's bytes. An index another
+ * git command holds is left alone (false: retry later).
+ */
+final class IndexSync {
+  private IndexSync() {
+  }
+
+  /** See {@link GitStore#updateIndex(Path, Map, Set)}. */
+  static boolean update(Repository repo, Path workTree, Map<String, ObjectId> blobs, Set<String> removed,
+      Function<String, FileMode> modeOf) throws IOException {
+    if (blobs.isEmpty() && removed.isEmpty()) {
+      return true;
+    }
+    Optional<WorkTreeIndex.Held> held = new WorkTreeIndex(repo, workTree).lock(0);
+    if (held.isEmpty()) {
+      return false;
+    }
+    try (WorkTreeIndex.Held h = held.get()) {
+      h.record(blobs, Map.of(), removed, modeOf);
+    }
+    return true;
+  }
+
+  /** The head-tree files whose working copy has exactly the head's bytes, with their blobs. */
+  static Map<String, ObjectId> cleanAtHead(Repository repo, Path workTree, ObjectId head) throws IOException {
+    Map<String, ObjectId> clean = new LinkedHashMap<>();
+    try (RevWalk rw = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo);
+        ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
+      tw.addTree(rw.parseCommit(head).getTree());
+      tw.setRecursive(true);
+      while (tw.next()) {
+        Path f = workTree.resolve(tw.getPathString());
+        if (Files.isRegularFile(f) && !Files.isSymbolicLink(f)
+            && fmt.idFor(Constants.OBJ_BLOB, Files.readAllBytes(f)).equals(tw.getObjectId(0))) {
+          clean.put(tw.getPathString(), tw.getObjectId(0));
+        }
+      }
+    }
+    return clean;
+  }
+}

@@ -1,0 +1,61 @@
+package dev.memoryd.daemon.peers;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.memoryd.daemon.layout.RootLayout;
+import dev.memoryd.grammar.policy.ContextSelector;
+import dev.memoryd.grammar.policy.ConversationDag;
+import dev.memoryd.grammar.policy.PolicyConfig;
+import dev.memoryd.grammar.policy.Turn;
+import dev.memoryd.grammar.slices.SliceFile;
+
+/**
+ * SlicePolicy v1 context over a peer's stored conversations: the turns of every conversation
+ * slice ({@code body.type: conversation}, one turn a line) at the commit the peer is read at.
+ * The export names its {@code peer}.
+ */
+public final class PeerConversations {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private PeerConversations() {}
+
+  /**
+   * The SliceExport for {@code anchor} among the peer's turns.
+   *
+   * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is not a turn of the peer
+   */
+  public static ObjectNode context(PeerSnapshot peer, String anchor, PolicyConfig config) {
+    List<Turn> turns = new ArrayList<>();
+    peer.files().forEach((path, text) -> {
+      if (!RootLayout.isChunkFile(path)) {
+        return;
+      }
+      SliceFile f = SliceFile.parse(text);
+      if (!f.slice().map(s -> "conversation".equals(s.path("body").path("type").asText())).orElse(false)) {
+        return;
+      }
+      for (String line : f.body().split("\n")) {
+        if (!line.isBlank()) {
+          turns.add(Turn.fromJson(parse(path, line), path));
+        }
+      }
+    });
+    ObjectNode export = ContextSelector.select(ConversationDag.of(turns), anchor, config);
+    export.put("peer", peer.peer());
+    return export;
+  }
+
+  private static JsonNode parse(String path, String line) {
+    try {
+      return JSON.readTree(line);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(path + ": a stored turn is not JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+}

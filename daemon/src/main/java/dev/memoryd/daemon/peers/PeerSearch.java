@@ -1,0 +1,38 @@
+package dev.memoryd.daemon.peers;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.memoryd.daemon.search.SearchIndex;
+
+/**
+ * Full-text search of mounted peers: each peer's memory files and slices at the commit it is
+ * read at, indexed once per commit and kept until the peer's HEAD moves. Each hit names its
+ * {@code peer} (and no branch: a peer is read at a commit).
+ */
+public final class PeerSearch {
+  private PeerSearch() {}
+
+  /** Up to {@code limit} hits from each peer, in each peer's score order. */
+  public static List<ObjectNode> search(Peers peers, String q, int limit, Duration halfLife, Instant now, String source)
+      throws IOException, SearchIndex.BadQuery, InterruptedException {
+    List<ObjectNode> out = new ArrayList<>();
+    for (Peer p : peers.all()) {
+      List<ObjectNode> hits = null;
+      while (hits == null) { // null: the snapshot was replaced by a newer commit meanwhile
+        hits = p.snapshot().withIndex(halfLife, ix -> ix.search(q, limit, now, source));
+      }
+      for (ObjectNode h : hits) {
+        h.remove("branch");
+        h.put("peer", p.name());
+        out.add(h);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,147 @@
+package dev.memoryd.grammar;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The mutable state of one {@link Declarations} call: the texts the ops before have left, which
+ * files they touched and their Change Log phrases. Each op goes to its applier; {@link #finish}
+ * then adds each changed file's Change Log rollup and {@code last_updated} and lints the result.
+ * One thread, one declaration.
+ */
+final class DeclarationRun {
+    private static final Pattern LAST_UPDATED =
+            Pattern.compile("(?m)^([ \\t]+last_updated:[ \\t]*)([^\\r\\n]*?)([ \\t]*)(\\r?)$");
+
+    final Grammar g;
+    final SectionHasher hasher;
+    final String nowText;
+    /** The declaration's day (yyyy-mm-dd, UTC), for Change Log lines. */
+    final String date;
+    /** Skip the lint of results (the ledger already accepted this declaration). */
+    final boolean trusted;
+    /** Op indexes whose create_entity files get {@code links: []} (replay of older lines). */
+    final Set<Integer> unlinked;
+    private final FileSource files;
+    /** Current text of every file read or created; absent = not loaded yet. */
+    private final Map<RepoPath, Optional<String>> working = new LinkedHashMap<>();
+    /** Text as read from the source (null for files created in this declaration). */
+    private final Map<RepoPath, String> original = new LinkedHashMap<>();
+    /** Files targeted by ops, in first-touched order. */
+    private final Set<RepoPath> touched = new LinkedHashSet<>();
+    /** Change Log phrases per file, in op order. */
+    private final Map<RepoPath, List<String>> phrases = new LinkedHashMap<>();
+    /** Index of the last op that touched each file (for post-checks). */
+    private final Map<RepoPath, Integer> lastOp = new LinkedHashMap<>();
+
+    DeclarationRun(Grammar g, FileSource files, Instant now, SectionHasher hasher, boolean trusted,
+            Set<Integer> unlinked) {
+        this.g = g;
+        this.files = files;
+        this.hasher = hasher;
+        this.trusted = trusted;
+        this.unlinked = unlinked;
+        Instant secs = now.truncatedTo(ChronoUnit.SECONDS);
+        this.nowText = secs.toString();
+        this.date = LocalDate.ofInstant(secs, ZoneOffset.UTC).toString();
+    }
+
+    /** The file's text as the ops so far left it (read from the source at most once). */
+    Optional<String> read(RepoPath p) {
+        return working.computeIfAbsent(p, k -> {
+            Optional<String> t = Objects.requireNonNull(files.read(k), "FileSource returned null");
+            t.ifPresent(s -> original.put(k, s));
+            return t;
+        });
+    }
+
+    void write(RepoPath p, String text, int opIndex) {
+        working.put(p, Optional.of(text));
+        touched.add(p);
+        lastOp.put(p, opIndex);
+    }
+
+    /** Adds a phrase to the file's Change Log rollup. */
+    void addPhrase(RepoPath p, String phrase) {
+        phrases.computeIfAbsent(p, k -> new ArrayList<>()).add(phrase);
+    }
+
+    OpOutcome apply(Op op, int index) {
+        if (op instanceof CreateEntity c) {
+            return CreateEntityApplier.apply(this, c, index);
+        }
+        if (op instanceof ReplaceSection r) {
+            return SectionOpApplier.apply(this, op, index, r.path(), r.section());
+        }
+        if (op instanceof AppendSection a) {
+            return SectionOpApplier.apply(this, op, index, a.path(), a.section());
+        }
+        if (op instanceof AppendItem a) {
+            return SectionOpApplier.apply(this, op, index, a.path(), a.section());
+        }
+        if (op instanceof CurateItems c) {
+            return SectionOpApplier.apply(this, op, index, c.path(), c.section());
+        }
+        TombstoneSection t = (TombstoneSection) op;
+        return SectionOpApplier.apply(this, op, index, t.path(), t.section());
+    }
+
+    /**
+     * The changed files' final texts, in first-touched order. A refusal here names the last op
+     * that touched the file in its details' {@code op_index}.
+     */
+    Map<RepoPath, String> finish() {
+        Map<RepoPath, String> out = new LinkedHashMap<>();
+        for (RepoPath p : touched) {
+            String text = working.get(p).orElseThrow();
+            String orig = original.get(p);
+            if (text.equals(orig)) {
+                continue;
+            }
+            FileType type = g.fileTypeOf(p).orElseThrow();
+            try {
+                text = ChangeLog.rollup(text, type, p, date, phrases.getOrDefault(p, List.of()));
+                text = setLastUpdated(text);
+            } catch (OpRejected r) {
+                throw withOp(r, p);
+            }
+            if (!trusted) {
+                ResultLint.check(g, p, orig, text, lastOp.get(p));
+            }
+            out.put(p, text);
+        }
+        return out;
+    }
+
+    private OpRejected withOp(OpRejected r, RepoPath p) {
+        Map<String, Object> d = new LinkedHashMap<>(r.details);
+        d.put("op_index", lastOp.get(p));
+        return new OpRejected(r.reason, r.getMessage(), d);
+    }
+
+    private String setLastUpdated(String text) {
+        int fmEnd = MemoryDocument.frontmatterEnd(text);
+        if (fmEnd < 0) {
+            return text;
+        }
+        Matcher m = LAST_UPDATED.matcher(text).region(0, fmEnd);
+        if (!m.find()) {
+            return text;
+        }
+        String old = m.group(2);
+        String value = old.startsWith("\"") ? "\"" + nowText + "\"" : old.startsWith("'") ? "'" + nowText + "'" : nowText;
+        return MemoryDocument.splice(text, m.start(2), m.end(2), value);
+    }
+}

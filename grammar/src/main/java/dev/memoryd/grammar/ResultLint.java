@@ -1,0 +1,76 @@
+package dev.memoryd.grammar;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A new write must not add lint problems to a file other than caps (caps are decided per op):
+ * the findings of the result are compared with those of the text it started from. Findings are
+ * cached, since the text a write starts from is usually the one the previous write produced and
+ * linted. Thread-safe.
+ */
+final class ResultLint {
+    /**
+     * Recent lint findings by path and text; bounded, thread-safe under its lock. Sized for a few
+     * dozen files written in turn: a file's entry must outlive the writes to the others until its
+     * next write (at 16, 16 writers' files missed).
+     */
+    private static final Map<LintKey, List<String>> LINTED = new LinkedHashMap<>(128, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<LintKey, List<String>> e) {
+            return size() > 64;
+        }
+    };
+
+    /** Grammar compares by identity: findings are only reused under the same grammar. */
+    private record LintKey(Grammar grammar, RepoPath path, String text) {}
+
+    private ResultLint() {
+    }
+
+    /**
+     * Refuses ({@code spec_violation}, naming {@code opIndex}) a result {@code text} of {@code p}
+     * with a lint problem its original {@code orig} (null for a new file) did not have.
+     */
+    static void check(Grammar g, RepoPath p, String orig, String text, int opIndex) {
+        Linter linter = new Linter();
+        List<String> before = orig == null ? List.of() : lintKeys(g, linter, p, orig);
+        List<String> remaining = new ArrayList<>(before);
+        List<LintProblem> after = linter.lint(g, p, text);
+        synchronized (LINTED) {
+            LINTED.put(new LintKey(g, p, text), after.stream().map(x -> x.rule() + ": " + x.message()).toList());
+        }
+        for (LintProblem x : after) {
+            if (x.rule().startsWith("cap-")) {
+                continue;
+            }
+            if (!remaining.remove(x.rule() + ": " + x.message())) {
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("op_index", opIndex);
+                d.put("rule", x.rule());
+                d.put("line", x.line());
+                throw new OpRejected(Reason.SPEC_VIOLATION, p + ":" + x.line() + ": the result would violate "
+                        + x.rule() + ": " + x.message(), d);
+            }
+        }
+    }
+
+    private static List<String> lintKeys(Grammar g, Linter linter, RepoPath p, String text) {
+        LintKey key = new LintKey(g, p, text);
+        synchronized (LINTED) {
+            List<String> hit = LINTED.get(key);
+            if (hit != null) {
+                return hit;
+            }
+        }
+        List<String> keys = linter.lint(g, p, text).stream().map(x -> x.rule() + ": " + x.message()).toList();
+        synchronized (LINTED) {
+            LINTED.put(key, keys);
+        }
+        return keys;
+    }
+}
