@@ -265,7 +265,10 @@ public final class Memoryd implements AutoCloseable {
     chunks.load(); // after recovery: it reads the recovered files
     writer.start();
     this.branches = new dev.memoryd.daemon.branch.Branches(cfg.root(), grammars, ledger, git, writer, chunks,
-        text -> hasher.get().hash(text), ids, cfg.clock(), cfg.maxBatch());
+        text -> hasher.get().hash(text), ids, cfg.clock(), cfg.maxBatch(), w -> {
+          dev.memoryd.daemon.locks.SectionLocks.registerReplayer(w);
+          dev.memoryd.daemon.promotions.Promotions.registerReplayer(w);
+        });
     branches.load(); // finishes a branch create or delete a crash cut short
     this.sync = new dev.memoryd.daemon.sync.Sync(cfg.root(), git, ledger, branches);
   }

@@ -205,4 +205,23 @@ class PromotionsTest extends ServedRootTest {
     assertEquals(head, root.git("rev-parse", "HEAD").strip());
     assertFalse(Files.exists(root.dir.resolve("templates/grammar.yaml")));
   }
+
+  @Test
+  void aBranchForkedAfterAGrammarChangeAndALock_replaysBothOnItsOwnWriter() throws Exception {
+    ok("grammar.set_cap", "{\"file_type\":\"part\",\"section\":\"triggers\",\"cap\":\"max_items\",\"value\":5,"
+        + "\"actor\":\"" + MAINTAINER + "\"}");
+    ok("sections.lock", "{\"path\":\"" + CRITIC + "\",\"section\":\"Role\",\"actor\":\"" + MAINTAINER + "\"}");
+    ok("branch.create", "{\"name\":\"feature\"}");
+    ok("write", "{\"rationale\":\"noticed\",\"branch\":\"feature\",\"ops\":[{\"op\":\"append_item\",\"path\":\""
+        + YOUNG + "\",\"section\":\"Triggers\",\"item\":\"slammed doors\"}]}");
+    dev.memoryd.daemon.write.WritePipeline feature = ((dev.memoryd.daemon.api.Outcome.Ok<dev.memoryd.daemon.write.WritePipeline>)
+        root.daemon.service().branches().writer("feature")).value();
+    // the feature chain starts with a fork: its replay redoes main's lines up to it on the feature writer
+    dev.memoryd.daemon.write.LedgerReplay.ReplayState st = feature.replayFromEmpty(n -> { });
+    assertEquals(List.of(), st.halts());
+    assertEquals(root.git("show", "feature:templates/grammar.yaml"),
+        st.files().get(dev.memoryd.daemon.write.GrammarFiles.GRAMMAR));
+    assertEquals(root.git("show", "feature:" + CRITIC), st.files().get(dev.memoryd.grammar.RepoPath.of(CRITIC)));
+    assertEquals(root.git("show", "feature:" + YOUNG), st.files().get(dev.memoryd.grammar.RepoPath.of(YOUNG)));
+  }
 }

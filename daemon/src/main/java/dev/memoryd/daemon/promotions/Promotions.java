@@ -52,7 +52,12 @@ public final class Promotions {
     this.inForce = inForce;
     this.memoryFiles = memoryFiles;
     this.read = read;
-    writer.registerReplayer(GrammarChange.OP, evs -> GrammarChange.fromEvents(writer.grammars(), evs));
+    registerReplayer(writer);
+  }
+
+  /** Registers how to redo a grammar change on {@code w} (any branch's writer), under the grammar then in force there. */
+  public static void registerReplayer(WritePipeline w) {
+    w.registerReplayer(GrammarChange.OP, evs -> GrammarChange.fromEvents(w.grammars(), evs));
   }
 
   /** One proposed promotion: the heading, the file type and the files whose Extensions hold it. */
