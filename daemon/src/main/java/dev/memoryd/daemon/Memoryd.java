@@ -253,7 +253,7 @@ public final class Memoryd implements AutoCloseable {
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
-    });
+    }, (settings == null ? RootSettings.DEFAULTS : settings).promotionMinFiles());
     dev.memoryd.daemon.branch.Branches.registerReplayers(writer);
     writer.setChains(b -> ledger.branches().contains(b) ? Optional.of(ledger.chain(b)) : Optional.empty());
     if (!serving) {

@@ -224,4 +224,24 @@ class PromotionsTest extends ServedRootTest {
     assertEquals(root.git("show", "feature:" + CRITIC), st.files().get(dev.memoryd.grammar.RepoPath.of(CRITIC)));
     assertEquals(root.git("show", "feature:" + YOUNG), st.files().get(dev.memoryd.grammar.RepoPath.of(YOUNG)));
   }
+
+  @Test
+  void theRootsMinFilesSetting_isTheThreshold_aRequestOverridesIt_andABadValueIsNamed() throws Exception {
+    addSubsection(YOUNG, "Voice notes", "Whispers.");
+    assertEquals(List.of(), candidates("{}"), "two files are below the default of three");
+    root.close();
+    Files.writeString(root.dir.resolve(RootSettings.FILE), "promotions: {min_files: 2}\n");
+    root.serve();
+    assertEquals(List.of("part:Voice notes:2"), candidates("{}"));
+    assertEquals(2, ok("promotions.list", "{}").path("min_files").asInt());
+    assertEquals(List.of(), candidates("{\"min_files\":3}"), "the request's own threshold wins");
+    Cli.Run list = Cli.run(root.cliArgs("promotions", "list"));
+    assertEquals(0, list.code(), list.toString());
+    assertTrue(list.out().contains("part  \"Voice notes\"  in 2 files"), list.toString());
+    assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> RootSettings.parse("promotions: {min_files: 0}\n")).getMessage().contains("'promotions.min_files'"));
+    assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> RootSettings.parse("promotions: {min_file: 2}\n")).getMessage().contains("unknown setting 'promotions.min_file'"));
+    assertEquals(dev.memoryd.daemon.promotions.Promotions.DEFAULT_MIN_FILES, RootSettings.parse("provenance: true\n").promotionMinFiles());
+  }
 }

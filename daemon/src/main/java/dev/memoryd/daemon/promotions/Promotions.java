@@ -32,7 +32,7 @@ import dev.memoryd.grammar.SectionKind;
  * else {@code prohibited}. Thread-safe.
  */
 public final class Promotions {
-  /** How many files of one type must hold a heading before it is proposed, unless asked otherwise. */
+  /** How many files of one type must hold a heading before it is proposed, unless the root or a request says otherwise. */
   public static final int DEFAULT_MIN_FILES = 3;
   private static final Pattern HUMAN = Pattern.compile("human:[^<>\\r\\n]+ <[^<>\\r\\n]+>");
 
@@ -40,14 +40,20 @@ public final class Promotions {
   private final Supplier<Grammar> inForce;
   private final Supplier<List<RepoPath>> memoryFiles;
   private final Function<RepoPath, Optional<String>> read;
+  private final int minFiles;
 
   /**
    * @param inForce     the grammar in force on the checked-out branch
    * @param memoryFiles every memory file of the checked-out branch
    * @param read        a memory file's recorded text
+   * @param minFiles    the root's threshold for {@link #list} ({@code promotions.min_files} of its settings)
    */
   public Promotions(WritePipeline writer, Supplier<Grammar> inForce, Supplier<List<RepoPath>> memoryFiles,
-      Function<RepoPath, Optional<String>> read) {
+      Function<RepoPath, Optional<String>> read, int minFiles) {
+    if (minFiles < 1) {
+      throw new IllegalArgumentException("minFiles must be at least 1");
+    }
+    this.minFiles = minFiles;
     this.writer = writer;
     this.inForce = inForce;
     this.memoryFiles = memoryFiles;
@@ -74,8 +80,12 @@ public final class Promotions {
     }
   }
 
-  /** Recurring Extensions subsections of files of {@code fileType} (null: every type), in at least {@code minFiles} files. */
-  public Outcome<Listing> list(String fileType, int minFiles) {
+  /**
+   * Recurring Extensions subsections of files of {@code fileType} (null: every type), in at least
+   * {@code asked} files (null: the root's threshold).
+   */
+  public Outcome<Listing> list(String fileType, Integer asked) {
+    int minFiles = asked == null ? this.minFiles : asked;
     if (minFiles < 1) {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, "min_files must be at least 1");
     }

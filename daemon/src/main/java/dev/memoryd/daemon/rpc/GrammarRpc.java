@@ -51,7 +51,7 @@ final class GrammarRpc implements Namespace {
 
   private JsonNode list(ObjectNode p) throws BadRequest {
     only(p, "file_type", "min_files");
-    int min = p.has("min_files") ? intParam(p, "min_files", 1, 1_000_000) : Promotions.DEFAULT_MIN_FILES;
+    Integer min = p.has("min_files") ? intParam(p, "min_files", 1, 1_000_000) : null;
     Promotions.Listing l = unwrap(svc.promotions().list(str(p, "file_type", false), min));
     ObjectNode o = F.objectNode();
     o.put("grammar_version", l.version());
