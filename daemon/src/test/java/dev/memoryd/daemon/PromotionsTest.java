@@ -244,4 +244,57 @@ class PromotionsTest extends ServedRootTest {
         () -> RootSettings.parse("promotions: {min_file: 2}\n")).getMessage().contains("unknown setting 'promotions.min_file'"));
     assertEquals(dev.memoryd.daemon.promotions.Promotions.DEFAULT_MIN_FILES, RootSettings.parse("provenance: true\n").promotionMinFiles());
   }
+
+  @Test
+  void setKind_makesANarrativeSectionAList_inOneCommit_andRefusesAChangeThatWouldLeaveFilesLintDirty() throws Exception {
+    String kind = "{\"file_type\":\"part\",\"section\":\"SECTION\",\"kind\":\"KIND\",\"actor\":\"" + MAINTAINER + "\"}";
+    String before = root.file(YOUNG);
+    int commits = commits();
+    JsonNode r = ok("grammar.set_kind", kind.replace("SECTION", "Concerns").replace("KIND", "list"));
+    assertTrue(r.path("changed").asBoolean(), r.toString());
+    assertEquals(commits + 1, commits());
+    assertEquals(before, root.file(YOUNG), "no memory file changes");
+    assertTrue(root.file("templates/grammar.yaml").contains("{name: \"Concerns\", anchor: \"concerns\", kind: list, core: true}\n"),
+        root.file("templates/grammar.yaml"));
+    assertEquals("grammar_change", ok("resolve", "{\"token\":\"" + r.at("/events/0/token").asText() + "\"}").path("op").asText());
+    ok("write", "{\"rationale\":\"noticed\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + YOUNG
+        + "\",\"section\":\"Concerns\",\"item\":\"being left behind\"}]}");
+    assertTrue(root.file(YOUNG).contains("- being left behind\n"), "Concerns takes items now");
+    assertEquals(0, ok("lint", null).path("problems").size());
+    assertReplayVerifies();
+
+    // Needs becoming narrative would cap it at 400 words: one part's Needs has more
+    String words = String.join(" ", java.util.Collections.nCopies(110, "quiet"));
+    for (int i = 0; i < 4; i++) {
+      ok("write", "{\"rationale\":\"heard\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + YOUNG
+          + "\",\"section\":\"Needs\",\"item\":\"need " + i + " " + words + "\"}]}");
+    }
+    String head = root.git("rev-parse", "HEAD").strip();
+    String grammar = root.file("templates/grammar.yaml");
+    JsonNode no = root.call("grammar.set_kind", kind.replace("SECTION", "Needs").replace("KIND", "narrative"));
+    assertEquals("invalid_request", reason(no));
+    assertEquals(1, no.at("/error/data/files").size(), no.toString());
+    assertEquals(YOUNG, no.at("/error/data/files/0/path").asText(), no.toString());
+    assertTrue(no.at("/error/data/files/0/problems/0").asText().contains("cap-words"), no.toString());
+    assertTrue(no.at("/error/message").asText().contains(YOUNG), no.toString());
+    assertEquals("invalid_request", reason(root.call("grammar.set_kind", kind.replace("SECTION", "Triggers").replace("KIND", "list"))));
+    assertEquals("invalid_request", reason(root.call("grammar.set_kind", kind.replace("SECTION", "evidence").replace("KIND", "narrative"))));
+    assertEquals("invalid_request", reason(root.call("grammar.set_kind", kind.replace("SECTION", "Change Log").replace("KIND", "list"))));
+    assertEquals("invalid_request", reason(root.call("grammar.set_kind", kind.replace("SECTION", "Role").replace("KIND", "table"))));
+    assertEquals("unknown_section", reason(root.call("grammar.set_kind", kind.replace("SECTION", "Nope").replace("KIND", "list"))));
+    assertEquals("prohibited", reason(root.call("grammar.set_kind", kind.replace("SECTION", "Role").replace("KIND", "list")
+        .replace(MAINTAINER, "agent-7"))));
+    assertEquals(head, root.git("rev-parse", "HEAD").strip(), "a refusal changes nothing");
+    assertEquals(grammar, root.file("templates/grammar.yaml"));
+
+    Cli.Run back = Cli.run(root.cliArgs("grammar", "set-kind", "--file-type", "part", "--section", "concerns",
+        "--kind", "narrative", "--actor", MAINTAINER));
+    assertEquals(0, back.code(), back.toString());
+    assertTrue(root.file("templates/grammar.yaml").contains("anchor: \"concerns\", kind: narrative, core: true, max_words: 400}"));
+    Cli.Run dirty = Cli.run(root.cliArgs("grammar", "set-kind", "--file-type", "part", "--section", "Needs",
+        "--kind", "narrative", "--actor", MAINTAINER));
+    assertEquals(1, dirty.code(), dirty.toString());
+    assertTrue(dirty.err().contains("lint-dirty"), dirty.toString());
+    assertReplayVerifies();
+  }
 }

@@ -26,7 +26,7 @@ import dev.memoryd.grammar.SectionKind;
  * Maintainers' changes to the grammar (file grammar §13: "review Extensions → Core promotions;
  * tune linting and caps"). {@link #list} proposes each H3 subsection of Extensions whose heading
  * recurs in at least N files of one type and that is neither a section already nor rejected;
- * {@link #accept}, {@link #reject} and {@link #setCap} are each one declaration, one commit and
+ * {@link #accept}, {@link #reject}, {@link #setCap} and {@link #setKind} are each one declaration, one commit and
  * one {@link GrammarChange} (a promotion also migrates every file of its type in that same
  * commit). Only a person decides: {@code actor} must be a human's ({@code human:Name <email>}),
  * else {@code prohibited}. Thread-safe.
@@ -155,6 +155,25 @@ public final class Promotions {
     }
     return submit(new GrammarChange(writer.grammars(), new GrammarEdit.SetCap(fileType, section, cap, value), List.of()),
         actor, rationale, "set " + cap + " of " + section + " in " + fileType + " files to " + value);
+  }
+
+  /**
+   * Makes {@code section} of {@code fileType} files a {@code kind} ({@code narrative} or
+   * {@code list}) section; refused ({@code invalid_request}, naming the files) when a file of
+   * that type would then lint with a problem it does not have now.
+   */
+  public Outcome<CompletableFuture<WriteOutcome>> setKind(String fileType, String section, String kind, String actor,
+      String rationale) {
+    SectionKind k;
+    if ("narrative".equals(kind)) {
+      k = SectionKind.NARRATIVE;
+    } else if ("list".equals(kind)) {
+      k = SectionKind.LIST;
+    } else {
+      return Outcome.fail(ErrorReason.INVALID_REQUEST, "kind must be narrative or list, not '" + kind + "'");
+    }
+    return submit(new GrammarChange(writer.grammars(), new GrammarEdit.SetKind(fileType, section, k), memoryFiles.get()),
+        actor, rationale, "made " + section + " of " + fileType + " files a " + kind + " section");
   }
 
   private Outcome<CompletableFuture<WriteOutcome>> submit(GrammarChange change, String actor, String rationale,
