@@ -789,6 +789,15 @@ public final class Memoryd implements AutoCloseable {
   }
 
   /** Generic slices: create, append rows, list with staleness. Listing works read-only too. */
+  /** The text of slice {@code id}: a peer's ({@code NAME:id}, at the commit the peer is read at) or the served root's. */
+  public Optional<String> sliceText(String id) throws IOException {
+    Optional<dev.memoryd.daemon.peers.Peers.PeerRef> onPeer = peers.resolve(id);
+    if (onPeer.isEmpty()) {
+      return slices().read(id);
+    }
+    return dev.memoryd.daemon.slices.SliceStore.readIn(onPeer.get().peer().snapshot().files(), onPeer.get().rest());
+  }
+
   public dev.memoryd.daemon.slices.SliceStore slices() {
     return slices;
   }

@@ -76,6 +76,11 @@ final class SectionsRpc implements Namespace {
   private JsonNode lock(ObjectNode p, boolean lock) throws BadRequest, IOException {
     only(p, "path", "section", "actor", "rationale");
     String path = str(p, "path", true);
+    java.util.Optional<dev.memoryd.daemon.api.Failure> onPeer = svc.peers().refuseWrite(path,
+        lock ? "sections.lock" : "sections.unlock");
+    if (onPeer.isPresent()) {
+      throw new BadRequest(onPeer.get());
+    }
     WriteOutcome out = await(unwrap(svc.locks().set(path, str(p, "section", true), lock, str(p, "actor", true),
         str(p, "rationale", false))));
     ObjectNode o = F.objectNode();
