@@ -218,6 +218,12 @@ class PeersTest {
     assertEquals("b", refused(a, "refs.retire", "{'id':'b:ref-1'}", "prohibited").get("data").get("peer").asText());
     assertEquals(aHead, ok(a, "ping", "{}").get("head").asText(), "nothing was recorded in the served root");
 
+    JsonNode sections = ok(a, "sections.list", "{'path':'" + file + "'}");
+    assertEquals("b", sections.get("peer").asText());
+    assertTrue(sections.get("sections").size() > 3, sections.toString());
+    assertEquals("b", refused(a, "sections.history", "{'path':'" + file + "','section':'Identity'}", "invalid_request")
+        .get("data").get("peer").asText());
+
     JsonNode rows = ok(a, "slices.rows", "{'id':'b:" + sliceId + "'}");
     assertEquals("b", rows.get("peer").asText());
     assertEquals(1, rows.get("rows").size(), rows.toString());
