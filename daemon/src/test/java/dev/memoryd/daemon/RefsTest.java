@@ -327,6 +327,60 @@ class RefsTest extends ServedRootTest {
     return new State(lines, head, slices);
   }
 
+  @Test
+  void everyResult_keepsItsWireKeysInOrder_withAbsentValuesAsNull() throws Exception {
+    Path gone = tmp.resolve("gone");
+    Files.createDirectories(gone);
+    git(gone, "init", "-q", "-b", "main");
+    write(gone, "a.txt", "a\n");
+    git(gone, "add", "-A");
+    git(gone, "-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-q", "-m", "a");
+    JsonNode added = ok(root.call("refs.add", "{\"path\":\"src/engine.txt\",\"repo\":\"" + other
+        + "\",\"placed_on\":\"" + OVERVIEW + "\"}"));
+    assertEquals(List.of("id", "pointer", "uri", "repo", "path", "pinned_commit", "blob", "hash", "commit", "event_id"),
+        keys(added));
+    String goneId = add("a.txt", gone);
+    write(other, "src/engine.txt", "analytical engine\n");
+    git(other, "commit", "-q", "-am", "edit");
+    try (Stream<Path> files = Files.walk(gone)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    }
+
+    JsonNode r = ok(root.call("refs.reconcile", "{}"));
+    assertEquals(List.of("checked", "unchanged", "findings", "closed", "problems", "commit", "millis"), keys(r));
+    JsonNode f = single(r.get("findings"));
+    assertEquals(List.of("id", "pointer", "drift_id", "recorded", "kind", "repo", "path", "new_path", "commits_total",
+        "commits"), keys(f));
+    assertTrue(f.get("new_path").isNull());
+    assertEquals(List.of("id", "author", "date", "subject"), keys(single(f.get("commits"))));
+    assertEquals(List.of("id", "repo", "path", "problem"), keys(single(r.get("problems"))));
+
+    JsonNode list = ok(root.call("refs.list", "{}")).get("refs");
+    assertEquals(2, list.size(), list.toString());
+    for (JsonNode e : list) {
+      List<String> expected = new ArrayList<>(List.of("id", "pointer", "repo", "path", "pinned_commit", "blob",
+          "placed_on", "section", "retired"));
+      if (!e.get("id").asText().equals(goneId)) {
+        expected.add("drift_id"); // only a reference with an open item has one
+      }
+      assertEquals(expected, keys(e));
+      assertEquals(List.of(OVERVIEW), List.of(single(e.get("placed_on")).asText()));
+      assertTrue(e.get("section").isNull());
+    }
+
+    JsonNode repinned = ok(root.call("refs.repin", "{\"id\":\"" + f.get("id").asText() + "\"}"));
+    assertEquals(List.of("id", "path", "previous_path", "pinned_commit", "blob", "commit"), keys(repinned));
+    JsonNode retired = ok(root.call("refs.retire", "{\"id\":\"" + goneId + "\"}"));
+    assertEquals(List.of("id", "retired", "commit"), keys(retired));
+    assertTrue(retired.get("retired").asBoolean());
+  }
+
+  static List<String> keys(JsonNode o) {
+    List<String> out = new ArrayList<>();
+    o.fieldNames().forEachRemaining(out::add);
+    return out;
+  }
+
   private void assertBad(String reason, String text, String params) throws IOException {
     JsonNode r = root.call("refs.add", params);
     assertEquals(reason, reason(r), r.toString());

@@ -7,18 +7,27 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.refs.AddedRef;
+import dev.memoryd.daemon.refs.NewRef;
+import dev.memoryd.daemon.refs.Reconciled;
+import dev.memoryd.daemon.refs.RefEntry;
 import dev.memoryd.daemon.refs.RefStore;
+import dev.memoryd.daemon.refs.Repinned;
+import dev.memoryd.daemon.refs.Retired;
 
 /**
  * The {@code refs} group: the {@code refs.*} socket methods, parameter checks and one
- * {@link RefStore} call each.
+ * {@link RefStore} call each, and the mapping of its records to the results' JSON.
  *
  * <ul>
  * <li>{@code refs.add {path, repo?, section?, placed_on, actor?}}: placed_on is a string or an array of strings</li>
@@ -30,6 +39,8 @@ import dev.memoryd.daemon.refs.RefStore;
  */
 final class RefsRpc implements Namespace {
   private static final List<String> METHODS = List.of("refs.add", "refs.reconcile", "refs.repin", "refs.retire", "refs.list");
+
+  private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
   private final Memoryd svc;
 
@@ -91,25 +102,26 @@ final class RefsRpc implements Namespace {
       switch (method) {
         case "refs.add": {
           only(p, "path", "repo", "section", "placed_on", "actor");
-          return refs.add(file(p, "path", true), file(p, "repo", false), str(p, "section", false), placedOn(p),
-              str(p, "actor", false));
+          NewRef req = new NewRef(file(p, "path", true), file(p, "repo", false), str(p, "section", false),
+              placedOn(p), str(p, "actor", false));
+          return map(refs.add(req), RefsRpc::added);
         }
         case "refs.reconcile":
           only(p, "actor");
-          return refs.reconcile(str(p, "actor", false));
+          return map(refs.reconcile(str(p, "actor", false)), RefsRpc::reconciled);
         case "refs.repin":
           only(p, "id", "actor", "note");
-          return refs.repin(str(p, "id", true), str(p, "actor", false), str(p, "note", false));
+          return map(refs.repin(str(p, "id", true), str(p, "actor", false), str(p, "note", false)), RefsRpc::repinned);
         case "refs.retire":
           only(p, "id", "actor", "note");
-          return refs.retire(str(p, "id", true), str(p, "actor", false), str(p, "note", false));
+          return map(refs.retire(str(p, "id", true), str(p, "actor", false), str(p, "note", false)), RefsRpc::retired);
         case "refs.list": {
           only(p, "all");
           JsonNode all = p.get("all");
           if (all != null && !all.isBoolean()) {
             throw new Bad("parameter 'all' must be a boolean");
           }
-          return Outcome.ok(refs.list(all != null && all.asBoolean()));
+          return Outcome.ok(listed(refs.list(all != null && all.asBoolean())));
         }
         default:
           throw new IllegalArgumentException("not a refs method: " + method);
@@ -117,6 +129,82 @@ final class RefsRpc implements Namespace {
     } catch (Bad e) {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
     }
+  }
+
+  private static <T> Outcome<ObjectNode> map(Outcome<T> o, Function<T, ObjectNode> json) {
+    if (o instanceof Outcome.Failed<T> f) {
+      return Outcome.fail(f.failure());
+    }
+    return Outcome.ok(json.apply(((Outcome.Ok<T>) o).value()));
+  }
+
+  // The results' wire form (PROTOCOL.md): keys in this order, absent values as null.
+
+  private static ObjectNode added(AddedRef a) {
+    return F.objectNode().put("id", a.id()).put("pointer", a.pointer()).put("uri", a.uri()).put("repo", a.repo())
+        .put("path", a.path()).put("pinned_commit", a.pinnedCommit()).put("blob", a.blob()).put("hash", a.hash())
+        .put("commit", a.commit()).put("event_id", a.eventId());
+  }
+
+  private static ObjectNode listed(List<RefEntry> entries) {
+    ObjectNode r = F.objectNode();
+    ArrayNode refs = r.putArray("refs");
+    for (RefEntry e : entries) {
+      ObjectNode o = refs.addObject();
+      o.put("id", e.id());
+      o.put("pointer", e.pointer());
+      o.put("repo", e.repo());
+      o.put("path", e.path());
+      o.put("pinned_commit", e.pinnedCommit());
+      o.put("blob", e.blob());
+      e.placedOn().forEach(o.putArray("placed_on")::add);
+      o.put("section", e.section());
+      o.put("retired", e.retired());
+      if (e.driftId() != null) {
+        o.put("drift_id", e.driftId());
+      }
+    }
+    return r;
+  }
+
+  private static ObjectNode reconciled(Reconciled rec) {
+    ObjectNode r = F.objectNode();
+    r.put("checked", rec.checked());
+    r.put("unchanged", rec.unchanged());
+    ArrayNode fs = r.putArray("findings");
+    for (Reconciled.Finding f : rec.findings()) {
+      ObjectNode o = fs.addObject();
+      o.put("id", f.id());
+      o.put("pointer", f.pointer());
+      o.put("drift_id", f.driftId());
+      o.put("recorded", f.recorded());
+      o.put("kind", f.kind());
+      o.put("repo", f.repo());
+      o.put("path", f.path());
+      o.put("new_path", f.newPath());
+      o.put("commits_total", f.commitsTotal());
+      ArrayNode cs = o.putArray("commits");
+      for (Reconciled.Commit c : f.commits()) {
+        cs.addObject().put("id", c.id()).put("author", c.author()).put("date", c.date()).put("subject", c.subject());
+      }
+    }
+    rec.closed().forEach(r.putArray("closed")::add);
+    ArrayNode pr = r.putArray("problems");
+    for (Reconciled.Problem x : rec.problems()) {
+      pr.addObject().put("id", x.id()).put("repo", x.repo()).put("path", x.path()).put("problem", x.problem());
+    }
+    r.put("commit", rec.commit());
+    r.put("millis", rec.millis());
+    return r;
+  }
+
+  private static ObjectNode repinned(Repinned x) {
+    return F.objectNode().put("id", x.id()).put("path", x.path()).put("previous_path", x.previousPath())
+        .put("pinned_commit", x.pinnedCommit()).put("blob", x.blob()).put("commit", x.commit());
+  }
+
+  private static ObjectNode retired(Retired x) {
+    return F.objectNode().put("id", x.id()).put("retired", true).put("commit", x.commit());
   }
 
   /** A malformed parameter. */
