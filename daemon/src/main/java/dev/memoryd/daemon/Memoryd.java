@@ -253,7 +253,7 @@ public final class Memoryd implements AutoCloseable {
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
-    });
+    }, (settings == null ? RootSettings.DEFAULTS : settings).promotionMinFiles());
     dev.memoryd.daemon.branch.Branches.registerReplayers(writer);
     writer.setChains(b -> ledger.branches().contains(b) ? Optional.of(ledger.chain(b)) : Optional.empty());
     if (!serving) {
@@ -265,7 +265,10 @@ public final class Memoryd implements AutoCloseable {
     chunks.load(); // after recovery: it reads the recovered files
     writer.start();
     this.branches = new dev.memoryd.daemon.branch.Branches(cfg.root(), grammars, ledger, git, writer, chunks,
-        text -> hasher.get().hash(text), ids, cfg.clock(), cfg.maxBatch());
+        text -> hasher.get().hash(text), ids, cfg.clock(), cfg.maxBatch(), w -> {
+          dev.memoryd.daemon.locks.SectionLocks.registerReplayer(w);
+          dev.memoryd.daemon.promotions.Promotions.registerReplayer(w);
+        });
     branches.load(); // finishes a branch create or delete a crash cut short
     this.sync = new dev.memoryd.daemon.sync.Sync(cfg.root(), git, ledger, branches);
   }
@@ -811,6 +814,15 @@ public final class Memoryd implements AutoCloseable {
   }
 
   /** Generic slices: create, append rows, list with staleness. Listing works read-only too. */
+  /** The text of slice {@code id}: a peer's ({@code NAME:id}, at the commit the peer is read at) or the served root's. */
+  public Optional<String> sliceText(String id) throws IOException {
+    Optional<dev.memoryd.daemon.peers.Peers.PeerRef> onPeer = peers.resolve(id);
+    if (onPeer.isEmpty()) {
+      return slices().read(id);
+    }
+    return dev.memoryd.daemon.slices.SliceStore.readIn(onPeer.get().peer().snapshot().files(), onPeer.get().rest());
+  }
+
   public dev.memoryd.daemon.slices.SliceStore slices() {
     return slices;
   }

@@ -26,18 +26,25 @@ import dev.memoryd.daemon.peers.PeerMount;
  * @param provenance Slices v1 provenance: every content write records who, in which session and
  *     how the knowledge was acquired (default off)
  * @param peers the roots mounted read-only beside this one ({@link PeerConfig})
+ * @param promotionMinFiles in how many files of one type an Extensions heading must recur before
+ *     {@code promotions.list} proposes it, unless a request says otherwise ({@code promotions:
+ *     {min_files: N}}, default {@value dev.memoryd.daemon.promotions.Promotions#DEFAULT_MIN_FILES})
  */
-public record RootSettings(boolean provenance, List<PeerMount> peers) {
+public record RootSettings(boolean provenance, List<PeerMount> peers, int promotionMinFiles) {
   public static final String FILE = "memoryd.yaml";
-  public static final RootSettings DEFAULTS = new RootSettings(false, List.of());
+  public static final RootSettings DEFAULTS = new RootSettings(false, List.of(),
+      dev.memoryd.daemon.promotions.Promotions.DEFAULT_MIN_FILES);
 
   public RootSettings {
     peers = List.copyOf(peers);
+    if (promotionMinFiles < 1) {
+      throw new IllegalArgumentException(FILE + ": 'promotions.min_files' must be at least 1, not " + promotionMinFiles);
+    }
   }
 
   private static final YAMLMapper YAML = new YAMLMapper();
   private static final Map<String, String> KEYS = Map.of("provenance", "a boolean (true or false)",
-      "peers", "a mapping of peer names to directories");
+      "peers", "a mapping of peer names to directories", "promotions", "a mapping with 'min_files: N' (N >= 1)");
 
   /** The settings of {@code root}: its {@value #FILE}, or the defaults when there is none. */
   public static RootSettings load(Path root) throws IOException {
@@ -77,6 +84,30 @@ public record RootSettings(boolean provenance, List<PeerMount> peers) {
     if (p != null && !p.isBoolean()) {
       throw new IllegalArgumentException(FILE + ": 'provenance' must be " + KEYS.get("provenance"));
     }
-    return new RootSettings(p != null && p.asBoolean(), PeerConfig.parse(n.get("peers"), root, FILE));
+    return new RootSettings(p != null && p.asBoolean(), PeerConfig.parse(n.get("peers"), root, FILE),
+        promotionMinFiles(n.get("promotions")));
+  }
+
+  private static int promotionMinFiles(JsonNode n) {
+    if (n == null || n.isNull()) {
+      return dev.memoryd.daemon.promotions.Promotions.DEFAULT_MIN_FILES;
+    }
+    if (!n.isObject()) {
+      throw new IllegalArgumentException(FILE + ": 'promotions' must be " + KEYS.get("promotions"));
+    }
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String k = it.next();
+      if (!k.equals("min_files")) {
+        throw new IllegalArgumentException(FILE + ": unknown setting 'promotions." + k + "'; known: min_files");
+      }
+    }
+    JsonNode m = n.get("min_files");
+    if (m == null) {
+      return dev.memoryd.daemon.promotions.Promotions.DEFAULT_MIN_FILES;
+    }
+    if (!m.isInt() || m.asInt() < 1) {
+      throw new IllegalArgumentException(FILE + ": 'promotions.min_files' must be a whole number of at least 1, not " + m);
+    }
+    return m.asInt();
   }
 }

@@ -179,6 +179,67 @@ class PeersTest {
     assertEquals("b", ex.get("peer").asText());
     assertTrue(ex.get("links").size() > 0, ex.toString());
     refused(a, "explore", "{'id':'b:01JC7X0000000000000000ZZZZ'}", "not_found");
+    // The command line asks the serving daemon, so it sees the peer too.
+    Cli.Run cli = Cli.run(a.cliArgs("explore", "b:" + overviewId, "--infer", "--json"));
+    assertEquals(0, cli.code(), cli.toString());
+    JsonNode viaCli = TestRoot.json(cli.out());
+    assertEquals("b", viaCli.get("peer").asText(), cli.toString());
+    assertEquals(ex.get("links"), viaCli.get("links"));
+    Cli.Run text = Cli.run(a.cliArgs("explore", "b:" + overviewId, "--infer"));
+    assertEquals(0, text.code(), text.toString());
+    assertTrue(text.out().startsWith(ex.get("links").get(0).get("from").asText() + " "), text.toString());
+    Cli.Run missing = Cli.run(a.cliArgs("explore", "b:01JC7X0000000000000000ZZZZ"));
+    assertEquals(1, missing.code(), missing.toString());
+    assertTrue(missing.err().contains("in peer 'b'"), missing.toString());
+  }
+
+  @Test
+  void locksAndRefsOntoAPeerAreProhibited_rowsAreReadFromIt_andBranchOrAtIsNamedAsGiven() throws Exception {
+    TestRoot b = new TestRoot(tmp.resolve("b")).serve();
+    String sliceId = ok(b, "slices.create", "{'slice':{'kind':'context','title':'Log','summary':'Rows.','body':{'type':'jsonl'}}}")
+        .get("id").asText();
+    ok(b, "append_row", "{'id':'" + sliceId + "','row':{'_meta':{'id':'r1','created_at':'2026-01-01T00:00:00Z'},'x':1}}");
+    b.close();
+    TestRoot a = serveWith(new TestRoot(tmp.resolve("a")), new PeerMount("b", b.dir, null, false));
+    String aHead = ok(a, "ping", "{}").get("head").asText();
+    String file = "b:users/sam/overview.md";
+    String human = "human:Sam Human <sam@example.com>";
+
+    for (String m : List.of("sections.lock", "sections.unlock")) {
+      JsonNode e = refused(a, m, "{'path':'" + file + "','section':'Identity','actor':'" + human + "'}", "prohibited");
+      assertEquals("b", e.get("data").get("peer").asText(), e.toString());
+      assertTrue(e.get("message").asText().contains(m), e.toString());
+    }
+    assertEquals("b", refused(a, "refs.add", "{'path':'README.md','placed_on':['users/sam/overview.md','" + file + "']}",
+        "prohibited").get("data").get("peer").asText());
+    assertEquals("b", refused(a, "refs.add", "{'path':'" + file + "','placed_on':'users/sam/overview.md'}",
+        "prohibited").get("data").get("peer").asText());
+    assertEquals("b", refused(a, "refs.repin", "{'id':'b:ref-1'}", "prohibited").get("data").get("peer").asText());
+    assertEquals("b", refused(a, "refs.retire", "{'id':'b:ref-1'}", "prohibited").get("data").get("peer").asText());
+    assertEquals(aHead, ok(a, "ping", "{}").get("head").asText(), "nothing was recorded in the served root");
+
+    JsonNode sections = ok(a, "sections.list", "{'path':'" + file + "'}");
+    assertEquals("b", sections.get("peer").asText());
+    assertTrue(sections.get("sections").size() > 3, sections.toString());
+    assertEquals("b", refused(a, "sections.history", "{'path':'" + file + "','section':'Identity'}", "invalid_request")
+        .get("data").get("peer").asText());
+
+    JsonNode rows = ok(a, "slices.rows", "{'id':'b:" + sliceId + "'}");
+    assertEquals("b", rows.get("peer").asText());
+    assertEquals(1, rows.get("rows").size(), rows.toString());
+    assertEquals(1, rows.get("rows").get(0).get("x").asInt());
+    refused(a, "slices.rows", "{'id':'" + sliceId + "'}", "not_found");
+    refused(a, "slices.rows", "{'id':'b:01JC7X0000000000000000ZZZZ'}", "not_found");
+
+    ok(a, "branch.create", "{'name':'feature'}");
+    assertEquals("branch", refused(a, "read", "{'path':'" + file + "','branch':'feature'}", "invalid_request")
+        .get("data").get("field").asText());
+    assertEquals("at", refused(a, "read", "{'path':'" + file + "','at':'HEAD'}", "invalid_request")
+        .get("data").get("field").asText());
+    assertEquals("branch", refused(a, "scope", "{'scopes':['b:project'],'branch':'feature'}", "invalid_request")
+        .get("data").get("field").asText());
+    assertEquals("branch", refused(a, "traverse", "{'from':'b:project','branch':'feature'}", "invalid_request")
+        .get("data").get("field").asText());
   }
 
   @Test

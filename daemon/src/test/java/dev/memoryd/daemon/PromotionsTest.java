@@ -205,4 +205,96 @@ class PromotionsTest extends ServedRootTest {
     assertEquals(head, root.git("rev-parse", "HEAD").strip());
     assertFalse(Files.exists(root.dir.resolve("templates/grammar.yaml")));
   }
+
+  @Test
+  void aBranchForkedAfterAGrammarChangeAndALock_replaysBothOnItsOwnWriter() throws Exception {
+    ok("grammar.set_cap", "{\"file_type\":\"part\",\"section\":\"triggers\",\"cap\":\"max_items\",\"value\":5,"
+        + "\"actor\":\"" + MAINTAINER + "\"}");
+    ok("sections.lock", "{\"path\":\"" + CRITIC + "\",\"section\":\"Role\",\"actor\":\"" + MAINTAINER + "\"}");
+    ok("branch.create", "{\"name\":\"feature\"}");
+    ok("write", "{\"rationale\":\"noticed\",\"branch\":\"feature\",\"ops\":[{\"op\":\"append_item\",\"path\":\""
+        + YOUNG + "\",\"section\":\"Triggers\",\"item\":\"slammed doors\"}]}");
+    dev.memoryd.daemon.write.WritePipeline feature = ((dev.memoryd.daemon.api.Outcome.Ok<dev.memoryd.daemon.write.WritePipeline>)
+        root.daemon.service().branches().writer("feature")).value();
+    // the feature chain starts with a fork: its replay redoes main's lines up to it on the feature writer
+    dev.memoryd.daemon.write.LedgerReplay.ReplayState st = feature.replayFromEmpty(n -> { });
+    assertEquals(List.of(), st.halts());
+    assertEquals(root.git("show", "feature:templates/grammar.yaml"),
+        st.files().get(dev.memoryd.daemon.write.GrammarFiles.GRAMMAR));
+    assertEquals(root.git("show", "feature:" + CRITIC), st.files().get(dev.memoryd.grammar.RepoPath.of(CRITIC)));
+    assertEquals(root.git("show", "feature:" + YOUNG), st.files().get(dev.memoryd.grammar.RepoPath.of(YOUNG)));
+  }
+
+  @Test
+  void theRootsMinFilesSetting_isTheThreshold_aRequestOverridesIt_andABadValueIsNamed() throws Exception {
+    addSubsection(YOUNG, "Voice notes", "Whispers.");
+    assertEquals(List.of(), candidates("{}"), "two files are below the default of three");
+    root.close();
+    Files.writeString(root.dir.resolve(RootSettings.FILE), "promotions: {min_files: 2}\n");
+    root.serve();
+    assertEquals(List.of("part:Voice notes:2"), candidates("{}"));
+    assertEquals(2, ok("promotions.list", "{}").path("min_files").asInt());
+    assertEquals(List.of(), candidates("{\"min_files\":3}"), "the request's own threshold wins");
+    Cli.Run list = Cli.run(root.cliArgs("promotions", "list"));
+    assertEquals(0, list.code(), list.toString());
+    assertTrue(list.out().contains("part  \"Voice notes\"  in 2 files"), list.toString());
+    assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> RootSettings.parse("promotions: {min_files: 0}\n")).getMessage().contains("'promotions.min_files'"));
+    assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> RootSettings.parse("promotions: {min_file: 2}\n")).getMessage().contains("unknown setting 'promotions.min_file'"));
+    assertEquals(dev.memoryd.daemon.promotions.Promotions.DEFAULT_MIN_FILES, RootSettings.parse("provenance: true\n").promotionMinFiles());
+  }
+
+  @Test
+  void setKind_makesANarrativeSectionAList_inOneCommit_andRefusesAChangeThatWouldLeaveFilesLintDirty() throws Exception {
+    String kind = "{\"file_type\":\"part\",\"section\":\"SECTION\",\"kind\":\"KIND\",\"actor\":\"" + MAINTAINER + "\"}";
+    String before = root.file(YOUNG);
+    int commits = commits();
+    JsonNode r = ok("grammar.set_kind", kind.replace("SECTION", "Concerns").replace("KIND", "list"));
+    assertTrue(r.path("changed").asBoolean(), r.toString());
+    assertEquals(commits + 1, commits());
+    assertEquals(before, root.file(YOUNG), "no memory file changes");
+    assertTrue(root.file("templates/grammar.yaml").contains("{name: \"Concerns\", anchor: \"concerns\", kind: list, core: true}\n"),
+        root.file("templates/grammar.yaml"));
+    assertEquals("grammar_change", ok("resolve", "{\"token\":\"" + r.at("/events/0/token").asText() + "\"}").path("op").asText());
+    ok("write", "{\"rationale\":\"noticed\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + YOUNG
+        + "\",\"section\":\"Concerns\",\"item\":\"being left behind\"}]}");
+    assertTrue(root.file(YOUNG).contains("- being left behind\n"), "Concerns takes items now");
+    assertEquals(0, ok("lint", null).path("problems").size());
+    assertReplayVerifies();
+
+    // Needs becoming narrative would cap it at 400 words: one part's Needs has more
+    String words = String.join(" ", java.util.Collections.nCopies(110, "quiet"));
+    for (int i = 0; i < 4; i++) {
+      ok("write", "{\"rationale\":\"heard\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + YOUNG
+          + "\",\"section\":\"Needs\",\"item\":\"need " + i + " " + words + "\"}]}");
+    }
+    String head = root.git("rev-parse", "HEAD").strip();
+    String grammar = root.file("templates/grammar.yaml");
+    JsonNode no = root.call("grammar.set_kind", kind.replace("SECTION", "Needs").replace("KIND", "narrative"));
+    assertEquals("invalid_request", reason(no));
+    assertEquals(1, no.at("/error/data/files").size(), no.toString());
+    assertEquals(YOUNG, no.at("/error/data/files/0/path").asText(), no.toString());
+    assertTrue(no.at("/error/data/files/0/problems/0").asText().contains("cap-words"), no.toString());
+    assertTrue(no.at("/error/message").asText().contains(YOUNG), no.toString());
+    assertEquals("invalid_request", reason(root.call("grammar.set_kind", kind.replace("SECTION", "Triggers").replace("KIND", "list"))));
+    assertEquals("invalid_request", reason(root.call("grammar.set_kind", kind.replace("SECTION", "evidence").replace("KIND", "narrative"))));
+    assertEquals("invalid_request", reason(root.call("grammar.set_kind", kind.replace("SECTION", "Change Log").replace("KIND", "list"))));
+    assertEquals("invalid_request", reason(root.call("grammar.set_kind", kind.replace("SECTION", "Role").replace("KIND", "table"))));
+    assertEquals("unknown_section", reason(root.call("grammar.set_kind", kind.replace("SECTION", "Nope").replace("KIND", "list"))));
+    assertEquals("prohibited", reason(root.call("grammar.set_kind", kind.replace("SECTION", "Role").replace("KIND", "list")
+        .replace(MAINTAINER, "agent-7"))));
+    assertEquals(head, root.git("rev-parse", "HEAD").strip(), "a refusal changes nothing");
+    assertEquals(grammar, root.file("templates/grammar.yaml"));
+
+    Cli.Run back = Cli.run(root.cliArgs("grammar", "set-kind", "--file-type", "part", "--section", "concerns",
+        "--kind", "narrative", "--actor", MAINTAINER));
+    assertEquals(0, back.code(), back.toString());
+    assertTrue(root.file("templates/grammar.yaml").contains("anchor: \"concerns\", kind: narrative, core: true, max_words: 400}"));
+    Cli.Run dirty = Cli.run(root.cliArgs("grammar", "set-kind", "--file-type", "part", "--section", "Needs",
+        "--kind", "narrative", "--actor", MAINTAINER));
+    assertEquals(1, dirty.code(), dirty.toString());
+    assertTrue(dirty.err().contains("lint-dirty"), dirty.toString());
+    assertReplayVerifies();
+  }
 }

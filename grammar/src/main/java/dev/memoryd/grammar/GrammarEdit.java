@@ -29,7 +29,7 @@ public final class GrammarEdit {
     }
 
     /** One change. */
-    public sealed interface Change permits Promote, Reject, SetCap {
+    public sealed interface Change permits Promote, Reject, SetCap, SetKind {
         String fileType();
     }
 
@@ -60,6 +60,22 @@ public final class GrammarEdit {
             }
         }
     }
+
+    /**
+     * Make a narrative section a list or a list a narrative one. Its caps start again as a new
+     * section's: a narrative gets {@code max_words} {@value #DEFAULT_MAX_WORDS}, a list no cap.
+     * Evidence sections, the Change Log and Extensions keep their kind.
+     */
+    public record SetKind(String fileType, String section, SectionKind kind) implements Change {
+        public SetKind {
+            java.util.Objects.requireNonNull(fileType, "fileType");
+            java.util.Objects.requireNonNull(section, "section");
+            java.util.Objects.requireNonNull(kind, "kind");
+        }
+    }
+
+    /** The word cap of a section that becomes narrative (a promotion's or a change of kind's). */
+    public static final int DEFAULT_MAX_WORDS = 400;
 
     /** What a change gives. */
     public sealed interface Result permits Edited, Refused {
@@ -102,7 +118,7 @@ public final class GrammarEdit {
                         + "' (or anchor '" + anchor + "')", false);
             }
             promoted = new SectionDef(heading, anchor, p.kind(), true, false,
-                    p.kind() == SectionKind.NARRATIVE ? OptionalInt.of(400) : OptionalInt.empty(), OptionalInt.empty());
+                    p.kind() == SectionKind.NARRATIVE ? OptionalInt.of(DEFAULT_MAX_WORDS) : OptionalInt.empty(), OptionalInt.empty());
             List<SectionDef> sections = new ArrayList<>(type.sections());
             int at = insertionIndex(sections);
             sections.add(at, promoted);
@@ -118,6 +134,32 @@ public final class GrammarEdit {
                         + " files is already rejected", false);
             }
             rejections.add(rej);
+        } else if (change instanceof SetKind k) {
+            var def = type.section(k.section());
+            if (def.isEmpty()) {
+                return new Refused("a " + type.name() + " file has no section '" + k.section() + "'", true);
+            }
+            SectionDef d = def.get();
+            if (k.kind() != SectionKind.NARRATIVE && k.kind() != SectionKind.LIST) {
+                return new Refused("a section's kind can be changed to narrative or list only", false);
+            }
+            if (d.kind() != SectionKind.NARRATIVE && d.kind() != SectionKind.LIST) {
+                return new Refused("'" + d.name() + "' is the " + d.kind().wireName() + " section: its kind is fixed", false);
+            }
+            if (d.evidence()) {
+                return new Refused("'" + d.name() + "' holds evidence bullets: it stays a list", false);
+            }
+            if (d.kind() == k.kind()) {
+                return new Refused("'" + d.name() + "' of " + type.name() + " files is a " + d.kind().wireName()
+                        + " section already", false);
+            }
+            boolean narrative = k.kind() == SectionKind.NARRATIVE;
+            SectionDef next = new SectionDef(d.name(), d.anchor(), k.kind(), d.core(), false,
+                    narrative ? OptionalInt.of(DEFAULT_MAX_WORDS) : OptionalInt.empty(), OptionalInt.empty());
+            List<SectionDef> sections = new ArrayList<>(type.sections());
+            sections.set(sections.indexOf(d), next);
+            types.set(types.indexOf(type), new FileType(type.name(), type.paths(), type.templateName(),
+                    type.requiredSections(), sections));
         } else {
             SetCap c = (SetCap) change;
             var def = type.section(c.section());

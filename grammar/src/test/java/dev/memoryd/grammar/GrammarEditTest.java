@@ -79,4 +79,29 @@ class GrammarEditTest {
         assertTrue(new Linter().lint(e.grammar(), CRITIC, tree.get(CRITIC)).stream().anyMatch(p -> p.rule().equals("cap-words")));
         assertTrue(new Linter().lint(g, CRITIC, tree.get(CRITIC)).isEmpty());
     }
+
+    @Test
+    void setKind_turnsANarrativeSectionIntoAListAndBack_withANewSectionsCaps_andRefusesFixedKinds() {
+        Grammar g = TestSupport.grammar();
+        GrammarEdit.Edited list = edited(g, new GrammarEdit.SetKind("part", "Concerns", SectionKind.LIST));
+        SectionDef concerns = list.grammar().fileType("part").section("concerns").orElseThrow();
+        assertEquals(SectionKind.LIST, concerns.kind());
+        assertTrue(concerns.maxWords().isEmpty() && concerns.maxItems().isEmpty());
+        assertTrue(list.yaml().contains("{name: \"Concerns\", anchor: \"concerns\", kind: list, core: true}\n"), list.yaml());
+        assertEquals(list.yaml(), GrammarEdit.toYaml(Grammar.load(list.yaml(), list.grammar().templates())));
+        SectionDef back = edited(list.grammar(), new GrammarEdit.SetKind("part", "concerns", SectionKind.NARRATIVE))
+                .grammar().fileType("part").section("concerns").orElseThrow();
+        assertEquals(SectionKind.NARRATIVE, back.kind());
+        assertEquals(GrammarEdit.DEFAULT_MAX_WORDS, back.maxWords().getAsInt());
+
+        assertTrue(assertInstanceOf(GrammarEdit.Refused.class,
+                GrammarEdit.apply(g, new GrammarEdit.SetKind("part", "Nope", SectionKind.LIST))).unknown());
+        for (GrammarEdit.SetKind k : List.of(new GrammarEdit.SetKind("part", "Triggers", SectionKind.LIST),
+                new GrammarEdit.SetKind("part", "evidence", SectionKind.NARRATIVE),
+                new GrammarEdit.SetKind("part", "Change Log", SectionKind.LIST),
+                new GrammarEdit.SetKind("part", "Extensions", SectionKind.NARRATIVE),
+                new GrammarEdit.SetKind("part", "Role", SectionKind.LOG))) {
+            assertFalse(assertInstanceOf(GrammarEdit.Refused.class, GrammarEdit.apply(g, k)).unknown(), k.toString());
+        }
+    }
 }

@@ -41,12 +41,14 @@ final class BranchWriters implements AutoCloseable {
   private final IdGenerator ids;
   private final Clock clock;
   private final int maxBatch;
+  private final java.util.function.Consumer<WritePipeline> extensions;
   private final String replica; // null: the root that made the repository, whose chains are named like their branches
   private final Map<BranchName, WritePipeline> writers = new HashMap<>();
   private final java.util.Set<BranchName> deleting = new java.util.HashSet<>();
 
   BranchWriters(Path root, GrammarFiles grammar, Ledger ledger, GitStore git, WritePipeline checkedOut,
-      SectionHasher hasher, IdGenerator ids, Clock clock, int maxBatch) {
+      SectionHasher hasher, IdGenerator ids, Clock clock, int maxBatch, java.util.function.Consumer<WritePipeline> extensions) {
+    this.extensions = extensions;
     this.replica = checkedOut.chainName().replica().orElse(null);
     this.root = root;
     this.grammar = grammar;
@@ -119,6 +121,7 @@ final class BranchWriters implements AutoCloseable {
       GitStore g = git.onBranch(b.value());
       w = new WritePipeline(grammar, new GitTreeStore(g, root), g, ledger.chain(chainOf(b)), hasher, ids, clock, b, maxBatch);
       registerReplayers(w);
+      extensions.accept(w);
       w.setChains(x -> ledger.branches().contains(x) ? Optional.of(ledger.chain(x)) : Optional.empty());
       w.recover();
       w.start();

@@ -57,10 +57,17 @@ public final class Branches implements AutoCloseable {
   private final BranchLifecycle lifecycle;
   private final BranchMerges merges;
 
-  /** {@code chunks} is the substrate of the checked-out branch, served by {@code checkedOut}. */
+  /**
+   * {@code chunks} is the substrate of the checked-out branch, served by {@code checkedOut};
+   * {@code extensions} registers, on each other branch's writer before its recovery, the
+   * replayers of events that branch may hold but that {@code branch} does not own (a section
+   * lock, a grammar change), so recovery, replay and merges there redo them as the checked-out
+   * writer does.
+   */
   public Branches(Path root, GrammarFiles grammar, Ledger ledger, GitStore git, WritePipeline checkedOut,
-      ChunkStore chunks, SectionHasher hasher, IdGenerator ids, Clock clock, int maxBatch) {
-    this.writers = new BranchWriters(root, grammar, ledger, git, checkedOut, hasher, ids, clock, maxBatch);
+      ChunkStore chunks, SectionHasher hasher, IdGenerator ids, Clock clock, int maxBatch,
+      java.util.function.Consumer<WritePipeline> extensions) {
+    this.writers = new BranchWriters(root, grammar, ledger, git, checkedOut, hasher, ids, clock, maxBatch, extensions);
     this.lifecycle = new BranchLifecycle(root, ledger, git, ids, clock, writers);
     this.merges = new BranchMerges(grammar, ledger, git, hasher, chunks, writers, lifecycle);
   }

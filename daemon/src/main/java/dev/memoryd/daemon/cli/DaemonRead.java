@@ -14,9 +14,10 @@ import dev.memoryd.daemon.MemorydConfig;
 import dev.memoryd.daemon.rpc.JsonRpc;
 
 /**
- * {@code read} through the daemon serving the root, when one does: the daemon's {@code read}
- * method runs the same code on the same working tree, and asking it opens no repository in this
- * process. With no daemon listening the caller reads the root itself.
+ * {@code read} and {@code explore} through the daemon serving the root, when one does: the
+ * daemon's method runs the same code on the same working tree and sees the peers it mounts, and
+ * asking it opens no repository in this process. With no daemon listening the caller reads the
+ * root itself.
  */
 final class DaemonRead {
   private DaemonRead() {}
@@ -26,6 +27,26 @@ final class DaemonRead {
    * the result as one line); the exit code, or null when no daemon listens on the root's socket.
    */
   static Integer read(MemorydConfig cfg, String path, String section, String at, boolean json) throws IOException {
+    ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("path", path);
+    if (section != null) {
+      p.put("section", section);
+    }
+    if (at != null) {
+      p.put("at", at);
+    }
+    JsonNode reply = call(cfg, "read", p);
+    if (reply == null) {
+      return null;
+    }
+    if (json || reply.has("error")) {
+      return Main.print(reply, true);
+    }
+    System.out.print(reply.get("result").get("content").asText());
+    return Main.OK;
+  }
+
+  /** The daemon's whole reply to {@code method}, or null when no daemon listens on the root's socket. */
+  static JsonNode call(MemorydConfig cfg, String method, ObjectNode params) throws IOException {
     SocketClient c;
     try {
       c = SocketClient.connect(cfg.socket(), SocketClient.commandTimeout());
@@ -38,19 +59,7 @@ final class DaemonRead {
       throw e;
     }
     try (c) {
-      ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("path", path);
-      if (section != null) {
-        p.put("section", section);
-      }
-      if (at != null) {
-        p.put("at", at);
-      }
-      JsonNode reply = c.call("read", p);
-      if (json || reply.has("error")) {
-        return Main.print(reply, true);
-      }
-      System.out.print(reply.get("result").get("content").asText());
-      return Main.OK;
+      return c.call(method, params);
     }
   }
 }

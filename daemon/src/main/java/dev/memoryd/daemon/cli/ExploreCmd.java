@@ -11,7 +11,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code memoryd explore}: a slice's typed links (and inferred ones), read here. */
+/**
+ * {@code memoryd explore}: a slice's typed links (and inferred ones), through the daemon when one
+ * serves the root ({@link DaemonRead}; a peer's slice, {@code NAME:id}, is seen only so), read
+ * here otherwise.
+ */
 @Command(name = "explore", description = "Typed links from a slice id, with --infer for inferred ones (works without a daemon).")
 final class ExploreCmd extends Printing implements Callable<Integer> {
   @Parameters(index = "0", description = "a slice id")
@@ -25,6 +29,24 @@ final class ExploreCmd extends Printing implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    com.fasterxml.jackson.databind.node.ObjectNode p = dev.memoryd.daemon.rpc.JsonRpc.MAPPER.createObjectNode()
+        .put("id", id).put("infer", infer);
+    if (rel != null) {
+      p.put("rel", rel);
+    }
+    com.fasterxml.jackson.databind.JsonNode reply = DaemonRead.call(config(), "explore", p);
+    if (reply != null) {
+      if (out.on() || reply.has("error")) {
+        return Main.print(reply, true);
+      }
+      for (com.fasterxml.jackson.databind.JsonNode l : reply.get("result").path("links")) {
+        List<String> via = new java.util.ArrayList<>();
+        l.path("via").forEach(v -> via.add(v.asText()));
+        System.out.println(line(l.path("from").asText(), l.path("rel").asText(), l.path("to").asText(),
+            l.path("inferred").asBoolean(), via));
+      }
+      return Main.OK;
+    }
     try (Memoryd m = Memoryd.openReadOnly(config())) {
       var o = m.explore(id, rel, infer);
       if (o instanceof Outcome.Failed<?> f) {
@@ -36,9 +58,14 @@ final class ExploreCmd extends Printing implements Callable<Integer> {
         return Main.OK;
       }
       for (var l : links) {
-        System.out.println(l.from() + " " + l.rel() + " " + l.to() + (l.inferred() ? (l.via().isEmpty() ? "  (inferred: inverse)" : "  (inferred via " + String.join(" ", l.via()) + ")") : ""));
+        System.out.println(line(l.from(), l.rel(), l.to(), l.inferred(), l.via()));
       }
       return Main.OK;
     }
+  }
+
+  private static String line(String from, String rel, String to, boolean inferred, List<String> via) {
+    return from + " " + rel + " " + to + (inferred ? (via.isEmpty() ? "  (inferred: inverse)"
+        : "  (inferred via " + String.join(" ", via) + ")") : "");
   }
 }

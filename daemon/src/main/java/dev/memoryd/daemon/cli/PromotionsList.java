@@ -15,15 +15,19 @@ import dev.memoryd.daemon.rpc.JsonRpc;
 /** {@code memoryd promotions list}. */
 @Command(name = "list", description = "Headings of Extensions subsections recurring in at least N files of one type.")
 final class PromotionsList extends Printing implements Callable<Integer> {
-  @Option(names = "--min-files", defaultValue = "3", description = "in how many files of one type a heading must recur")
-  int minFiles;
+  @Option(names = "--min-files", description = "in how many files of one type a heading must recur (default: the root's"
+      + " promotions.min_files in memoryd.yaml, else 3)")
+  Integer minFiles;
 
   @Option(names = "--file-type", description = "only this file type (user, part, relationship)")
   String fileType;
 
   @Override
   public Integer call() throws IOException {
-    ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("min_files", minFiles);
+    ObjectNode p = JsonRpc.MAPPER.createObjectNode();
+    if (minFiles != null) {
+      p.put("min_files", minFiles);
+    }
     if (fileType != null) {
       p.put("file_type", fileType);
     }

@@ -25,7 +25,12 @@ public final class SectionLocks {
 
   public SectionLocks(WritePipeline writer) {
     this.writer = writer;
-    writer.registerReplayer(SectionLock.OP, evs -> new SectionLock(RepoPath.of(evs.get(0).filePath()),
+    registerReplayer(writer);
+  }
+
+  /** Registers how to redo a lock or unlock on {@code w} (any branch's writer). */
+  public static void registerReplayer(WritePipeline w) {
+    w.registerReplayer(SectionLock.OP, evs -> new SectionLock(RepoPath.of(evs.get(0).filePath()),
         evs.get(0).payload().path("section").asText(), evs.get(0).payload().path("locked").asBoolean()));
   }
 

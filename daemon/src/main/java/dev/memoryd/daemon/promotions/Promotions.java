@@ -26,13 +26,13 @@ import dev.memoryd.grammar.SectionKind;
  * Maintainers' changes to the grammar (file grammar §13: "review Extensions → Core promotions;
  * tune linting and caps"). {@link #list} proposes each H3 subsection of Extensions whose heading
  * recurs in at least N files of one type and that is neither a section already nor rejected;
- * {@link #accept}, {@link #reject} and {@link #setCap} are each one declaration, one commit and
+ * {@link #accept}, {@link #reject}, {@link #setCap} and {@link #setKind} are each one declaration, one commit and
  * one {@link GrammarChange} (a promotion also migrates every file of its type in that same
  * commit). Only a person decides: {@code actor} must be a human's ({@code human:Name <email>}),
  * else {@code prohibited}. Thread-safe.
  */
 public final class Promotions {
-  /** How many files of one type must hold a heading before it is proposed, unless asked otherwise. */
+  /** How many files of one type must hold a heading before it is proposed, unless the root or a request says otherwise. */
   public static final int DEFAULT_MIN_FILES = 3;
   private static final Pattern HUMAN = Pattern.compile("human:[^<>\\r\\n]+ <[^<>\\r\\n]+>");
 
@@ -40,19 +40,30 @@ public final class Promotions {
   private final Supplier<Grammar> inForce;
   private final Supplier<List<RepoPath>> memoryFiles;
   private final Function<RepoPath, Optional<String>> read;
+  private final int minFiles;
 
   /**
    * @param inForce     the grammar in force on the checked-out branch
    * @param memoryFiles every memory file of the checked-out branch
    * @param read        a memory file's recorded text
+   * @param minFiles    the root's threshold for {@link #list} ({@code promotions.min_files} of its settings)
    */
   public Promotions(WritePipeline writer, Supplier<Grammar> inForce, Supplier<List<RepoPath>> memoryFiles,
-      Function<RepoPath, Optional<String>> read) {
+      Function<RepoPath, Optional<String>> read, int minFiles) {
+    if (minFiles < 1) {
+      throw new IllegalArgumentException("minFiles must be at least 1");
+    }
+    this.minFiles = minFiles;
     this.writer = writer;
     this.inForce = inForce;
     this.memoryFiles = memoryFiles;
     this.read = read;
-    writer.registerReplayer(GrammarChange.OP, evs -> GrammarChange.fromEvents(writer.grammars(), evs));
+    registerReplayer(writer);
+  }
+
+  /** Registers how to redo a grammar change on {@code w} (any branch's writer), under the grammar then in force there. */
+  public static void registerReplayer(WritePipeline w) {
+    w.registerReplayer(GrammarChange.OP, evs -> GrammarChange.fromEvents(w.grammars(), evs));
   }
 
   /** One proposed promotion: the heading, the file type and the files whose Extensions hold it. */
@@ -69,8 +80,12 @@ public final class Promotions {
     }
   }
 
-  /** Recurring Extensions subsections of files of {@code fileType} (null: every type), in at least {@code minFiles} files. */
-  public Outcome<Listing> list(String fileType, int minFiles) {
+  /**
+   * Recurring Extensions subsections of files of {@code fileType} (null: every type), in at least
+   * {@code asked} files (null: the root's threshold).
+   */
+  public Outcome<Listing> list(String fileType, Integer asked) {
+    int minFiles = asked == null ? this.minFiles : asked;
     if (minFiles < 1) {
       return Outcome.fail(ErrorReason.INVALID_REQUEST, "min_files must be at least 1");
     }
@@ -140,6 +155,25 @@ public final class Promotions {
     }
     return submit(new GrammarChange(writer.grammars(), new GrammarEdit.SetCap(fileType, section, cap, value), List.of()),
         actor, rationale, "set " + cap + " of " + section + " in " + fileType + " files to " + value);
+  }
+
+  /**
+   * Makes {@code section} of {@code fileType} files a {@code kind} ({@code narrative} or
+   * {@code list}) section; refused ({@code invalid_request}, naming the files) when a file of
+   * that type would then lint with a problem it does not have now.
+   */
+  public Outcome<CompletableFuture<WriteOutcome>> setKind(String fileType, String section, String kind, String actor,
+      String rationale) {
+    SectionKind k;
+    if ("narrative".equals(kind)) {
+      k = SectionKind.NARRATIVE;
+    } else if ("list".equals(kind)) {
+      k = SectionKind.LIST;
+    } else {
+      return Outcome.fail(ErrorReason.INVALID_REQUEST, "kind must be narrative or list, not '" + kind + "'");
+    }
+    return submit(new GrammarChange(writer.grammars(), new GrammarEdit.SetKind(fileType, section, k), memoryFiles.get()),
+        actor, rationale, "made " + section + " of " + fileType + " files a " + kind + " section");
   }
 
   private Outcome<CompletableFuture<WriteOutcome>> submit(GrammarChange change, String actor, String rationale,

@@ -22,8 +22,8 @@ import dev.memoryd.daemon.write.WriteOutcome;
 
 /**
  * The {@code grammar} group: maintainers' changes to the grammar in force, Extensions → Core
- * promotions ({@code promotions.list}, {@code .accept}, {@code .reject}) and caps
- * ({@code grammar.set_cap}), through {@link Promotions}.
+ * promotions ({@code promotions.list}, {@code .accept}, {@code .reject}) caps
+ * ({@code grammar.set_cap}) and section kinds ({@code grammar.set_kind}), through {@link Promotions}.
  */
 final class GrammarRpc implements Namespace {
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -46,12 +46,13 @@ final class GrammarRpc implements Namespace {
     r.put("promotions.accept", this::accept);
     r.put("promotions.reject", this::reject);
     r.put("grammar.set_cap", this::setCap);
+    r.put("grammar.set_kind", this::setKind);
     return r;
   }
 
   private JsonNode list(ObjectNode p) throws BadRequest {
     only(p, "file_type", "min_files");
-    int min = p.has("min_files") ? intParam(p, "min_files", 1, 1_000_000) : Promotions.DEFAULT_MIN_FILES;
+    Integer min = p.has("min_files") ? intParam(p, "min_files", 1, 1_000_000) : null;
     Promotions.Listing l = unwrap(svc.promotions().list(str(p, "file_type", false), min));
     ObjectNode o = F.objectNode();
     o.put("grammar_version", l.version());
@@ -84,6 +85,12 @@ final class GrammarRpc implements Namespace {
     }
     return reply(svc.promotions().setCap(str(p, "file_type", true), str(p, "section", true), str(p, "cap", true),
         intParam(p, "value", 1, 1_000_000), str(p, "actor", true), str(p, "rationale", false)));
+  }
+
+  private JsonNode setKind(ObjectNode p) throws BadRequest {
+    only(p, "file_type", "section", "kind", "actor", "rationale");
+    return reply(svc.promotions().setKind(str(p, "file_type", true), str(p, "section", true), str(p, "kind", true),
+        str(p, "actor", true), str(p, "rationale", false)));
   }
 
   /** A grammar change's reply: its commit, the grammar version it made, and its events. */

@@ -62,7 +62,7 @@ final class MemoryRpc implements Namespace {
     r.put("notes.import", this::importNotes);
     r.put("read", p -> {
       only(p, "path", "section", "branch", "at");
-      return unwrap(svc.read(str(p, "path", true), str(p, "section", false), points.at(p)));
+      return unwrap(svc.read(str(p, "path", true), str(p, "section", false), points.at(p, str(p, "path", true))));
     });
     r.put("lint", this::lint);
     r.put("history", this::history);

@@ -34,6 +34,22 @@ final class ReadPoint {
     return Replies.unwrap(svc.readPoint(branch(p), Params.str(p, "at", false)));
   }
 
+  /**
+   * As {@link #at(ObjectNode)} for a read of {@code ref}; when {@code ref} names a peer (read at
+   * its mounted commit) a {@code branch} or {@code at} is refused, {@code data.field} naming the
+   * parameter that was given.
+   */
+  String at(ObjectNode p, String ref) throws BadRequest, IOException {
+    java.util.Optional<String> peer = svc.peers().peerOf(ref);
+    String field = p.hasNonNull("at") ? "at" : branch(p) != null ? "branch" : null;
+    if (peer.isPresent() && field != null) {
+      throw new BadRequest(new dev.memoryd.daemon.api.Failure(ErrorReason.INVALID_REQUEST, "'" + ref + "' is in peer '"
+          + peer.get() + "', which is read at its mounted commit: " + field + " applies to the served root only",
+          java.util.Map.of("field", field, "peer", peer.get())));
+    }
+    return at(p);
+  }
+
   /** Methods served from the checked-out branch's indexes only. */
   void checkedOutOnly(ObjectNode p, String method) throws BadRequest {
     if (branch(p) != null) {

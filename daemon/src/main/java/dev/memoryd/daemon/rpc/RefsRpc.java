@@ -57,9 +57,44 @@ final class RefsRpc implements Namespace {
   public Map<String, Handler> routes() {
     Map<String, Handler> r = new LinkedHashMap<>();
     for (String m : METHODS) {
-      r.put(m, p -> Replies.unwrap(call(svc.refs(), m, p)));
+      r.put(m, p -> {
+        java.util.Optional<dev.memoryd.daemon.api.Failure> onPeer = onPeer(m, p);
+        if (onPeer.isPresent()) {
+          throw new BadRequest(onPeer.get());
+        }
+        return Replies.unwrap(call(svc.refs(), m, p));
+      });
     }
     return r;
+  }
+
+  /**
+   * {@code prohibited} naming the peer when a reference write names a peer's file, slice or
+   * reference: the file of {@code refs.add} (in the served root's repository), what it is placed
+   * on, the id {@code refs.repin} and {@code refs.retire} change.
+   */
+  private java.util.Optional<dev.memoryd.daemon.api.Failure> onPeer(String method, ObjectNode p) {
+    List<String> refs = new ArrayList<>();
+    if (method.equals("refs.add")) {
+      if (!p.hasNonNull("repo")) {
+        refs.add(p.path("path").asText(null));
+      }
+      JsonNode on = p.get("placed_on");
+      if (on != null && on.isTextual()) {
+        refs.add(on.asText());
+      } else if (on != null && on.isArray()) {
+        on.forEach(x -> refs.add(x.isTextual() ? x.asText() : null));
+      }
+    } else if (method.equals("refs.repin") || method.equals("refs.retire")) {
+      refs.add(p.path("id").asText(null));
+    }
+    for (String ref : refs) {
+      java.util.Optional<dev.memoryd.daemon.api.Failure> f = svc.peers().refuseWrite(ref, method);
+      if (f.isPresent()) {
+        return f;
+      }
+    }
+    return java.util.Optional.empty();
   }
 
   static Outcome<ObjectNode> call(RefStore refs, String method, ObjectNode p) throws IOException {

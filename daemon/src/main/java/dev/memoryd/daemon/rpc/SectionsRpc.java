@@ -59,6 +59,9 @@ final class SectionsRpc implements Namespace {
     Map<String, Event> last = svc.sections().lastChanges(path);
     ObjectNode o = F.objectNode();
     o.put("path", path);
+    if (file.has("peer")) {
+      o.set("peer", file.get("peer")); // read at its mounted commit; its ledger is not read, so no last_change
+    }
     o.set("commit", file.get("commit"));
     Map<String, String> bodies = SectionBodies.of(file.path("content").asText());
     java.util.Set<String> locked = SectionLocks.lockedIn(file.path("content").asText());
@@ -76,6 +79,11 @@ final class SectionsRpc implements Namespace {
   private JsonNode lock(ObjectNode p, boolean lock) throws BadRequest, IOException {
     only(p, "path", "section", "actor", "rationale");
     String path = str(p, "path", true);
+    java.util.Optional<dev.memoryd.daemon.api.Failure> onPeer = svc.peers().refuseWrite(path,
+        lock ? "sections.lock" : "sections.unlock");
+    if (onPeer.isPresent()) {
+      throw new BadRequest(onPeer.get());
+    }
     WriteOutcome out = await(unwrap(svc.locks().set(path, str(p, "section", true), lock, str(p, "actor", true),
         str(p, "rationale", false))));
     ObjectNode o = F.objectNode();
@@ -92,6 +100,12 @@ final class SectionsRpc implements Namespace {
   private JsonNode history(ObjectNode p) throws BadRequest, IOException {
     only(p, "path", "section", "offset", "limit");
     String path = str(p, "path", true);
+    java.util.Optional<String> peer = svc.peers().peerOf(path);
+    if (peer.isPresent()) {
+      throw new BadRequest(new dev.memoryd.daemon.api.Failure(ErrorReason.INVALID_REQUEST, "'" + path + "' is in peer '"
+          + peer.get() + "', whose ledger is not read here: its section history is served by a daemon serving that"
+          + " root", Map.of("field", "path", "peer", peer.get())));
+    }
     String anchor = anchorOf(unwrap(svc.read(path, null, null, false)), str(p, "section", true));
     int offset = p.has("offset") ? intParam(p, "offset", 0, Integer.MAX_VALUE) : 0;
     int limit = p.has("limit") ? intParam(p, "limit", 1, 1000) : 100;

@@ -113,9 +113,10 @@ final class SlicesRpc implements Namespace {
   private JsonNode rows(ObjectNode p) throws BadRequest, java.io.IOException {
     only(p, "id", "all");
     String id = str(p, "id", true);
-    String text = svc.slices().read(id).orElseThrow(() -> new BadRequest(ErrorReason.NOT_FOUND, "no slice " + id));
+    String text = svc.sliceText(id).orElseThrow(() -> new BadRequest(ErrorReason.NOT_FOUND, "no slice " + id));
     SliceFile sf = SliceFile.parse(text);
     ObjectNode r = F.objectNode();
+    svc.peers().peerOf(id).ifPresent(peer -> r.put("peer", peer));
     ArrayNode rows = r.putArray("rows");
     if (p.path("all").asBoolean(false)) {
       JsonlBody.rows(sf.body()).forEach(x -> rows.add(x.node()));

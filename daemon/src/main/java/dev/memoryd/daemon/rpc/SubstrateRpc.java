@@ -48,14 +48,14 @@ final class SubstrateRpc implements Namespace {
     r.put("scope", this::scope);
     r.put("traverse", p -> {
       only(p, "from", "depth", "branch", "at", "limit");
-      String at = points.at(p);
+      String at = points.at(p, str(p, "from", true));
       int depth = p.has("depth") ? intParam(p, "depth", 1, 5) : 1;
       int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 1000;
       return unwrap(svc.chunks().traverse(str(p, "from", true), depth, at, limit));
     });
     r.put("stale", p -> {
       only(p, "scope", "branch", "at", "limit");
-      String at = points.at(p);
+      String at = points.at(p, str(p, "scope", true));
       int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 100;
       return unwrap(svc.chunks().stale(str(p, "scope", true), at, limit));
     });
@@ -96,11 +96,11 @@ final class SubstrateRpc implements Namespace {
 
   private JsonNode scope(ObjectNode p) throws BadRequest, IOException {
     only(p, "scopes", "minus", "branch", "at", "limit", "offset");
-    String at = points.at(p);
     List<String> scopes = strings(p, "scopes");
     if (scopes.isEmpty()) {
       throw new BadRequest(ErrorReason.INVALID_REQUEST, "scopes must be a non-empty array of chunk ids or names");
     }
+    String at = points.at(p, scopes.get(0));
     int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : ChunkStore.DEFAULT_LIMIT;
     int offset = p.has("offset") ? intParam(p, "offset", 0, Integer.MAX_VALUE) : 0;
     return unwrap(svc.chunks().scope(new ChunkStore.ScopeQuery(scopes, strings(p, "minus"), at, limit, offset)));

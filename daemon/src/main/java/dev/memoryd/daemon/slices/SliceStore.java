@@ -125,6 +125,11 @@ public final class SliceStore {
   }
 
   /** A slice file's text from the working tree. */
+  /** A slice's text in a set of files by path (a peer's, at its mounted commit); empty for a malformed id. */
+  public static Optional<String> readIn(Map<String, String> files, String id) {
+    return id != null && ID.matcher(id).matches() ? Optional.ofNullable(files.get(pathOf(id).value())) : Optional.empty();
+  }
+
   public Optional<String> read(String id) {
     if (id == null || !ID.matcher(id).matches()) {
       return Optional.empty();
