@@ -52,11 +52,11 @@ final class Publisher {
   private Future<?> compaction;
   private final ExecutorService stager = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-stage"));
   private final ExecutorService compactor = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-compact"));
-  /** A batch that failed and whose undoing failed too: what is left to undo. */
-  private BatchRollback pendingRollback;
+  private final BatchUndo undo;
 
   Publisher(WriterState s) {
     this.s = s;
+    this.undo = new BatchUndo(s);
   }
 
   private static Thread daemon(Runnable r, String name) {
@@ -65,34 +65,15 @@ final class Publisher {
     return t;
   }
 
+  /** Finishes undoing a failed batch whose rollback failed: see {@link BatchUndo#settle}. */
+  Optional<Failure> settle() {
+    return undo.settle();
+  }
+
   static WriteOutcome.EventRef ref(Event e) {
     return new WriteOutcome.EventRef(e.eventId(),
         EvidenceToken.of(Instant.parse(e.ts()), new EventId(e.eventId())).value(), e.afterHash(),
         e.filePath(), e.sectionAnchor());
-  }
-
-  /**
-   * Finishes undoing a failed batch whose rollback failed (with back-off between tries): empty
-   * once the ledger, the files and the branch agree again; else the refusal for this batch.
-   */
-  Optional<Failure> settle() {
-    BatchRollback r = pendingRollback;
-    if (r == null) {
-      return Optional.empty();
-    }
-    if (!s.health.mayRetry()) {
-      return Optional.of(s.health.refusal());
-    }
-    try {
-      r.run();
-      pendingRollback = null;
-      s.health.succeeded();
-      LOG.info("the failed batch is undone; writes resume");
-      return Optional.empty();
-    } catch (IOException | RuntimeException e) {
-      s.health.unsettled(e);
-      return Optional.of(s.health.refusal());
-    }
   }
 
   /**
@@ -133,7 +114,7 @@ final class Publisher {
         }
       }
     } catch (RuntimeException e) {
-      UnsettledBatch u = undo(rollback, e, hooked);
+      UnsettledBatch u = undo.undo(rollback, e, hooked);
       if (u != null) {
         throw u;
       }
@@ -223,11 +204,11 @@ final class Publisher {
       } catch (IOException | RuntimeException | RedoBatch | LockedOut e) {
         // Never leave the stager running past a failed batch, then undo what was done.
         abortStaged(staged, placed);
-        if (!written && (e instanceof RedoBatch || e instanceof LockedOut) && forgetJournal(journaled, e)) {
+        if (!written && (e instanceof RedoBatch || e instanceof LockedOut) && undo.forgetJournal(journaled, e)) {
           s.chain.discardPrepared(); // nothing reached the segment, and the journal holds nothing
           throw e;
         }
-        UnsettledBatch u = undo(rollback, e, hooked);
+        UnsettledBatch u = undo.undo(rollback, e, hooked);
         if (u != null) {
           throw u;
         }
@@ -342,46 +323,6 @@ final class Publisher {
           : s.git.head() == null ? Optional.empty() : s.git.read(s.git.head(), p));
     }
     return out;
-  }
-
-  /**
-   * Forgets the journal of a batch that is given up before any of its lines reached the segment:
-   * true once nothing of the batch is left for a restart to redo; false (with the failure added
-   * to {@code cause}) when the journal could not be cleared, so the batch must be undone in full.
-   */
-  private boolean forgetJournal(boolean journaled, Exception cause) {
-    if (!journaled) {
-      return true;
-    }
-    try {
-      s.journal.clear(true);
-      return true;
-    } catch (IOException e) {
-      cause.addSuppressed(e);
-      return false;
-    }
-  }
-
-  /**
-   * Undoes a batch that never published: null once undone (nothing recorded, the cause is what
-   * to throw), else an {@link UnsettledBatch} to throw, the undoing having failed too.
-   */
-  private UnsettledBatch undo(BatchRollback rollback, Exception cause, boolean keyRotated) {
-    if (keyRotated) {
-      // The chain already signs with the new key; cutting the rotation line off would leave it so.
-      pendingRollback = rollback;
-      return new UnsettledBatch("a key rotation was cut short; restart memoryd", cause);
-    }
-    try {
-      rollback.run();
-      LOG.log(Level.WARNING, "a batch failed and was undone; nothing of it is recorded", cause);
-      return null;
-    } catch (IOException | RuntimeException again) {
-      cause.addSuppressed(again);
-      pendingRollback = rollback;
-      LOG.log(Level.SEVERE, "a batch failed and could not be undone; writes wait until it is", cause);
-      return new UnsettledBatch(WriterHealth.describe(again), cause);
-    }
   }
 
   /** Records the batch's files in the index under the lock the batch holds; a failure leaves them for later. */

@@ -1,12 +1,8 @@
 package dev.memoryd.daemon.write;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,8 +16,6 @@ import org.eclipse.jgit.lib.ObjectId;
 
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
-import dev.memoryd.daemon.git.CommitBatch;
-import dev.memoryd.daemon.git.CommitFormat;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.RepoPath;
@@ -220,32 +214,7 @@ public final class WritePipeline implements AutoCloseable {
    */
   public Optional<ObjectId> commitForeign(Map<String, byte[]> ledgerFiles, String message, ObjectId mergeParent)
       throws IOException {
-    for (String p : ledgerFiles.keySet()) {
-      if (!p.startsWith("ledger/")) {
-        throw new IllegalArgumentException("not a ledger file: " + p);
-      }
-    }
-    if (!s.git.holdRef(WriterState.lockWaitMs())) {
-      throw new IOException("the branch is locked by another git command (" + s.git.refLockFile() + ")");
-    }
-    try {
-      if (!java.util.Objects.equals(s.git.refNow(), s.captured)) {
-        return Optional.empty();
-      }
-      s.files.writeAll(ledgerFiles);
-      Instant now = s.clock.instant().truncatedTo(ChronoUnit.SECONDS);
-      try (CommitBatch gb = s.git.batch()) {
-        gb.commit(ledgerFiles, CommitFormat.committer(now), CommitFormat.committer(now), message, mergeParent);
-        gb.publish().orThrow();
-        if (s.files.workTree()) {
-          s.indexBacklog.putAll(gb.written());
-        }
-      }
-      s.captured = s.git.head();
-      return Optional.of(s.captured);
-    } finally {
-      s.git.releaseRef();
-    }
+    return new ForeignCommit(s).commit(ledgerFiles, message, mergeParent);
   }
 
   public void start() {
@@ -397,38 +366,7 @@ public final class WritePipeline implements AutoCloseable {
    * halts is flagged as drift with the snapshot's text. Call on the writer thread ({@link #exclusive}).
    */
   public List<OntoFile> ontoLatest(java.util.function.IntFunction<SectionHasher> hasherFor) throws IOException {
-    Map<RepoPath, String> snaps = new LinkedHashMap<>();
-    for (RepoPath p : HumanIntake.memoryFilesOnDisk(s.files.root())) {
-      Optional<String> disk = s.files.read(p);
-      if (disk.isPresent() && !disk.equals(s.recordedText(p))) {
-        snaps.put(p, disk.get());
-      }
-    }
-    List<OntoLatest.Result> rs = new OntoLatest(s.grammarInForce(), s.chain, hasherFor).run(snaps, s.replayers::mutationFor);
-    Map<String, byte[]> write = new LinkedHashMap<>();
-    OntoLatest.changed(rs, snaps).forEach((p, t) -> write.put(p.value(), t.getBytes(StandardCharsets.UTF_8)));
-    s.files.writeAll(write);
-    List<OntoFile> out = new ArrayList<>();
-    List<RepoPath> capture = new ArrayList<>();
-    for (OntoLatest.Result r : rs) {
-      out.add(new OntoFile(r.path().value(), r.outcome(), r.applied(), r.reanchored(), r.halt()));
-      if (r.halt() != null) {
-        String text = r.text();
-        RepoPath path = r.path();
-        String reason = r.halt();
-        Contextual flag = ctx -> (src, now) -> new Mutation.Done(Map.of(), List.of(HumanCapture.flagged(path,
-            ctx.drift().openOn(path).map(DriftView.Item::id).orElseGet(ctx::newId),
-            new dev.memoryd.grammar.human.HumanEdits.Breaks("replay_halted", reason, List.of()), text,
-            OntoLatest.source())), true);
-        submit(WriteRequest.of(flag, "replay --onto-latest halted " + path.value(), "memoryd-replay"));
-      } else {
-        capture.add(r.path());
-      }
-    }
-    if (!capture.isEmpty()) {
-      capture(capture);
-    }
-    return out;
+    return new OntoLatestRun(s, this::submit, this::capture).run(hasherFor);
   }
 
   /** How replay finds other branches' chains (a chain that starts with a fork replays its parent first). */
