@@ -45,11 +45,13 @@ import dev.memoryd.ledger.IdGenerator;
  */
 public final class WritePipeline implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
+  private static final long INDEX_DELAY_MS = 50;
 
   private final WriterState s;
   private final HumanIntake intake;
   private final Publisher publisher;
   private final Admission admission;
+  private final LedgerReplay replay;
   private final int maxBatch;
   private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
@@ -98,8 +100,6 @@ public final class WritePipeline implements AutoCloseable {
     default void settle() throws IOException {}
   }
 
-  private static final long INDEX_DELAY_MS = 50;
-
   /** A mutation whose commit merges another commit in (a proposal's, when it is accepted). */
   public interface MergeParent {
     ObjectId mergeParent();
@@ -112,8 +112,6 @@ public final class WritePipeline implements AutoCloseable {
   public interface ChainHook {
     void afterAppend(Chain chain);
   }
-
-  private final LedgerReplay replay;
 
   /** Tells the writer which files wait in the drift queue (set before {@link #start()}). */
   public void setDriftView(DriftView v) {
