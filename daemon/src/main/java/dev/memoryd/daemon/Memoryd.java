@@ -235,7 +235,7 @@ public final class Memoryd implements AutoCloseable {
     writer.addListener(chunks);
     chunks.mount(peers);
     writer.registerReplayer(Verifier.KEY_ROTATE, evs -> new KeyRotate(
-        evs.get(0).payload().path("retired").asInt(), evs.get(0).payload().path("current").asInt(), null, hasher));
+        evs.get(0).payload().path("retired").asInt(), evs.get(0).payload().path("current").asInt(), null, null, hasher));
     this.drift = new dev.memoryd.daemon.drift.DriftQueue(writer);
     drift.load(chain.read(1));
     writer.addListener(drift);
@@ -782,12 +782,12 @@ public final class Memoryd implements AutoCloseable {
     servingOnly(writer);
     int retiring = KeyRing.loadExisting(cfg.keyFile()).current();
     KeyRing next = KeyRing.rotate(cfg.keyFile(), cfg.random());
-    return writer.submit(WriteRequest.of(new KeyRotate(retiring, next.current(), next, hasher),
+    return writer.submit(WriteRequest.of(new KeyRotate(retiring, next.current(), next, cfg.keyFile(), hasher),
         "rotate the ledger key", actor == null ? "maintainer" : actor));
   }
 
   /** The ledger line of a key rotation; touches no file. {@code ring} is null when replayed. */
-  private record KeyRotate(int retired, int current, KeyRing ring,
+  private record KeyRotate(int retired, int current, KeyRing ring, java.nio.file.Path keyFile,
       java.util.concurrent.atomic.AtomicReference<ContentHasher> hasher)
       implements dev.memoryd.daemon.write.Mutation, WritePipeline.ChainHook {
     @Override
@@ -804,6 +804,16 @@ public final class Memoryd implements AutoCloseable {
       if (ring != null) {
         chain.useKeys(ring);
         hasher.set(ring.contentHasher());
+      }
+    }
+
+    @Override
+    public void afterUndo(Chain chain) {
+      if (ring != null) {
+        // The rotation line was cut off: the retiring key signs again, in the file as in the chain.
+        KeyRing back = KeyRing.makeCurrent(keyFile, retired);
+        chain.useKeys(back);
+        hasher.set(back.contentHasher());
       }
     }
   }

@@ -138,6 +138,42 @@ class WriterFaultsTest extends ServedRootTest {
     assertEquals("", root.git("status", "--porcelain"));
   }
 
+  @Test
+  void aKeyRotationTheDiskRefuses_isNotRecorded_theRetiringKeySignsOn_andTheReplySaysSo() throws Exception {
+    Path keyFile = root.cfg.keyFile();
+    int before = dev.memoryd.ledger.KeyRing.loadExisting(keyFile).current();
+    long lines = chainLines();
+    Path packs = root.dir.resolve(".git/objects/pack");
+    Files.createDirectories(packs);
+    chattr("+i", packs);
+    JsonNode r;
+    try {
+      r = root.call("ledger.rotate_key", null);
+    } finally {
+      chattr("-i", packs);
+    }
+    JsonNode err = r.get("error");
+    assertTrue(err != null, "the rotation's commit could not be made: " + r);
+    assertEquals("unavailable", err.at("/data/reason").asText(), r.toString());
+    assertEquals(false, err.at("/data/recorded").asBoolean(true), "the reply must not say 'unknown': " + r);
+    assertTrue(err.get("message").asText().contains("nothing was recorded"), r.toString());
+    assertEquals(lines, chainLines(), "the rotation's line is cut off");
+    assertEquals(before, dev.memoryd.ledger.KeyRing.loadExisting(keyFile).current(), "the retiring key is current again");
+
+    assertTrue(root.call("write", "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + CRITIC
+        + "\",\"section\":\"Open Questions\",\"item\":\"after the refused rotation\"}]}").has("result"));
+    JsonNode again = root.call("ledger.rotate_key", null);
+    assertTrue(again.has("result"), "a rotation once the disk takes it: " + again);
+    assertTrue(root.call("ledger.verify", null).path("result").path("ok").asBoolean());
+    root.close();
+    root.serve();
+    assertTrue(root.call("ledger.verify", null).path("result").path("ok").asBoolean());
+    assertTrue(root.file(CRITIC).contains("- after the refused rotation\n"));
+    assertTrue(root.call("write", "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + CRITIC
+        + "\",\"section\":\"Open Questions\",\"item\":\"after a restart\"}]}").has("result"));
+    assertTrue(root.call("ledger.verify", null).path("result").path("ok").asBoolean());
+  }
+
   private static void chattr(String flag, Path p) throws Exception {
     Process pr = new ProcessBuilder("chattr", flag, p.toString()).redirectErrorStream(true).start();
     String out = new String(pr.getInputStream().readAllBytes());

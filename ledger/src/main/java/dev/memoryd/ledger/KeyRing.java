@@ -212,24 +212,55 @@ public final class KeyRing {
             ObjectNode ks = out.putObject("keys");
             root.get("keys").fields().forEachRemaining(e -> ks.set(e.getKey(), e.getValue()));
             ks.put(Integer.toString(next), Hex.encode(master));
-            byte[] bytes = (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out) + "\n").getBytes(StandardCharsets.UTF_8);
-            Path abs = keyFile.toAbsolutePath();
-            Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp-" + Long.toUnsignedString(random.nextLong(), 36));
-            try {
-                Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-                try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                    ch.write(ByteBuffer.wrap(bytes));
-                    ch.force(true);
-                }
-                Files.move(tmp, abs, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                fsyncDir(abs.getParent());
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
+            replace(keyFile, out, Long.toUnsignedString(random.nextLong(), 36));
             return load(keyFile);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot rotate key file " + keyFile, e);
+        }
+    }
+
+    /**
+     * Makes {@code version}, which the key file holds, current again: what undoing a rotation
+     * whose ledger line was never recorded needs, so later lines are signed as before it. The
+     * newer versions stay in the file (nothing was signed with them that is kept), so a later
+     * rotation takes a version after them. Replaced atomically as {@link #rotate} does.
+     *
+     * @return the ring the file now holds
+     */
+    public static KeyRing makeCurrent(Path keyFile, int version) {
+        try {
+            KeyRing ring = load(keyFile);
+            if (!ring.hasVersion(version)) {
+                throw new IllegalArgumentException("key file " + keyFile + " has no key version " + version);
+            }
+            if (ring.current() == version) {
+                return ring;
+            }
+            ObjectNode out = (ObjectNode) JSON.readTree(Files.readAllBytes(keyFile));
+            out.put("current", version);
+            replace(keyFile, out, Long.toUnsignedString(System.nanoTime(), 36));
+            return load(keyFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot restore key version " + version + " in " + keyFile, e);
+        }
+    }
+
+    /** Replaces the key file with {@code content}: 0600 temp file, fsync, rename, directory fsync. */
+    private static void replace(Path keyFile, JsonNode content, String tmpSuffix) throws IOException {
+        byte[] bytes = (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(content) + "\n").getBytes(StandardCharsets.UTF_8);
+        Path abs = keyFile.toAbsolutePath();
+        Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp-" + tmpSuffix);
+        try {
+            Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                ch.write(ByteBuffer.wrap(bytes));
+                ch.force(true);
+            }
+            Files.move(tmp, abs, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            fsyncDir(abs.getParent());
+        } finally {
+            Files.deleteIfExists(tmp);
         }
     }
 

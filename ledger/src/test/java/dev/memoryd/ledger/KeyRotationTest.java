@@ -44,6 +44,22 @@ class KeyRotationTest {
   }
 
   @Test
+  void makeCurrent_bringsBackTheRetiringVersion_keepsTheNewerOne_andTheNextRotationSkipsIt() throws Exception {
+    Path kf = tmp.resolve("k/ledger.key");
+    KeyRing one = KeyRing.loadOrCreate(kf, new SecureRandom());
+    KeyRing two = KeyRing.rotate(kf, new SecureRandom());
+    KeyRing back = KeyRing.makeCurrent(kf, 1);
+    assertEquals(1, back.current());
+    assertEquals(java.util.Set.of(1, 2), back.versions());
+    assertTrue(java.util.Arrays.equals(one.lineKey(1), back.lineKey(1)));
+    assertTrue(java.util.Arrays.equals(two.lineKey(2), back.lineKey(2)), "the newer key is kept, unused");
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(kf)));
+    assertEquals(1, KeyRing.makeCurrent(kf, 1).current(), "idempotent");
+    assertEquals(3, KeyRing.rotate(kf, new SecureRandom()).current());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> KeyRing.makeCurrent(kf, 7));
+  }
+
+  @Test
   void mixedVersionsVerify_butARetiredKeyAfterItsRetirementIsRejected() throws Exception {
     Path dir = tmp.resolve("ledger");
     KeyRing v1 = KeyRing.of(Map.of(1, Fixtures.master(1)), 1);

@@ -16,7 +16,8 @@ import dev.memoryd.ledger.Journal;
  * Undoes a batch that failed before its ref move published it: its journal is cleared (forced to
  * disk), each file it put in place gets back what it held before, then the ledger lines it
  * appended are cut off (forced to disk), so a restart has nothing of it to redo. A file that no longer holds the batch's bytes was saved by
- * someone else meanwhile and is left alone. Idempotent: retried until it succeeds.
+ * someone else meanwhile and is left alone; then what the batch's mutations did to the chain
+ * itself (a key rotation's switch of keys) is put back. Idempotent: retried until it succeeds.
  *
  * <p>Runs on the writer thread, with no other I/O of the batch still under way.
  */
@@ -27,6 +28,12 @@ final class BatchRollback {
   private final long seq;
   private final Map<String, byte[]> written;
   private final Map<String, Optional<byte[]>> before;
+  private final java.util.List<Step> after = new java.util.ArrayList<>();
+
+  /** What else undoing the batch must put back, once its lines are cut off; idempotent. */
+  interface Step {
+    void run() throws IOException;
+  }
 
   /**
    * @param journal where the batch's lines were forced before the segment; null when none is kept
@@ -68,5 +75,13 @@ final class BatchRollback {
     }
     files.writeAll(restore);
     chain.truncateAfter(seq);
+    for (int i = after.size() - 1; i >= 0; i--) {
+      after.get(i).run();
+    }
+  }
+
+  /** Adds {@code step} to what {@link #run} undoes after the lines (steps run newest first). */
+  void andThen(Step step) {
+    after.add(step);
   }
 }

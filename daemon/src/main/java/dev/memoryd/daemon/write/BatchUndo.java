@@ -71,12 +71,7 @@ final class BatchUndo {
    * Undoes a batch that never published: null once undone (nothing recorded, the cause is what
    * to throw), else an {@link UnsettledBatch} to throw, the undoing having failed too.
    */
-  UnsettledBatch undo(BatchRollback rollback, Exception cause, boolean keyRotated) {
-    if (keyRotated) {
-      // The chain already signs with the new key; cutting the rotation line off would leave it so.
-      pendingRollback = rollback;
-      return new UnsettledBatch("a key rotation was cut short; restart memoryd", cause);
-    }
+  UnsettledBatch undo(BatchRollback rollback, Exception cause) {
     try {
       rollback.run();
       LOG.log(Level.WARNING, "a batch failed and was undone; nothing of it is recorded", cause);

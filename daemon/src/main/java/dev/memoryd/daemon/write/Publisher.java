@@ -103,18 +103,17 @@ final class Publisher {
     long t1 = System.nanoTime();
     List<List<Event>> events = new ArrayList<>();
     List<Map<String, byte[]>> segments = new ArrayList<>();
-    boolean hooked = false;
     try {
       for (Accepted a : accepted) {
         events.add(s.chain.prepare(a.drafts()));
         segments.add(s.chain.preparedSegments());
         if (a.p().req().mutation() instanceof WritePipeline.ChainHook hook) {
+          rollback.andThen(() -> hook.afterUndo(s.chain));
           hook.afterAppend(s.chain); // e.g. a key rotation: lines after this one use the new key
-          hooked = true;
         }
       }
     } catch (RuntimeException e) {
-      UnsettledBatch u = undo.undo(rollback, e, hooked);
+      UnsettledBatch u = undo.undo(rollback, e);
       if (u != null) {
         throw u;
       }
@@ -208,7 +207,7 @@ final class Publisher {
           s.chain.discardPrepared(); // nothing reached the segment, and the journal holds nothing
           throw e;
         }
-        UnsettledBatch u = undo.undo(rollback, e, hooked);
+        UnsettledBatch u = undo.undo(rollback, e);
         if (u != null) {
           throw u;
         }

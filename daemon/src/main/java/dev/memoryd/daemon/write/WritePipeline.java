@@ -111,6 +111,9 @@ public final class WritePipeline implements AutoCloseable {
   /** A mutation that must act on the chain right after its own lines are appended. */
   public interface ChainHook {
     void afterAppend(Chain chain);
+
+    /** The batch that appended this mutation's lines was undone: put back what {@link #afterAppend} changed; idempotent. */
+    void afterUndo(Chain chain);
   }
 
   /** Tells the writer which files wait in the drift queue (set before {@link #start()}). */
