@@ -872,12 +872,8 @@ public final class Memoryd implements AutoCloseable {
    * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is no stored turn
    */
   public ObjectNode context(String anchor, dev.memoryd.grammar.policy.PolicyConfig policy) throws IOException {
-    Optional<dev.memoryd.daemon.peers.Peers.PeerRef> onPeer = peers.resolve(anchor);
-    if (onPeer.isPresent()) {
-      return dev.memoryd.daemon.peers.PeerConversations.context(onPeer.get().peer().snapshot(), onPeer.get().rest(),
-          policy);
-    }
-    return conversations().context(anchor, policy);
+    Optional<ObjectNode> onPeer = dev.memoryd.daemon.peers.PeerConversations.context(peers, anchor, policy);
+    return onPeer.isPresent() ? onPeer.get() : conversations().context(anchor, policy);
   }
 
   /** Stored conversations and context selection (serving daemons only). */
