@@ -476,26 +476,17 @@ public final class Memoryd implements AutoCloseable {
 
   /** Which events touched which section, for the checked-out branch's chain (not when opened read-only). */
   public dev.memoryd.daemon.history.SectionIndex sections() {
-    if (sections == null) {
-      throw new IllegalStateException("opened read-only");
-    }
-    return sections;
+    return servingOnly(sections);
   }
 
   /** Users' section locks (not when opened read-only). */
   public dev.memoryd.daemon.locks.SectionLocks locks() {
-    if (locks == null) {
-      throw new IllegalStateException("opened read-only");
-    }
-    return locks;
+    return servingOnly(locks);
   }
 
   /** Maintainers' changes to the grammar: promotions and caps (not when opened read-only). */
   public dev.memoryd.daemon.promotions.Promotions promotions() {
-    if (promotions == null) {
-      throw new IllegalStateException("opened read-only");
-    }
-    return promotions;
+    return servingOnly(promotions);
   }
 
   private List<RepoPath> memoryFilesOnDisk() {
@@ -875,13 +866,8 @@ public final class Memoryd implements AutoCloseable {
   public List<ObjectNode> search(String q, int limit, String source)
       throws IOException, dev.memoryd.daemon.search.SearchIndex.BadQuery, InterruptedException {
     Instant now = cfg.clock().instant();
-    List<ObjectNode> hits = new ArrayList<>(servingOnly(search).search(q, limit, now, source));
-    if (peers.isEmpty()) {
-      return hits;
-    }
-    hits.addAll(dev.memoryd.daemon.peers.PeerSearch.search(peers, q, limit, cfg.halfLife(), now, source));
-    hits.sort(java.util.Comparator.comparingDouble((ObjectNode h) -> -h.path("score").asDouble()));
-    return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
+    return dev.memoryd.daemon.peers.PeerSearch.merge(new ArrayList<>(servingOnly(search).search(q, limit, now, source)),
+        peers, q, limit, cfg.halfLife(), now, source);
   }
 
   /** The substrate: declare, scope, traverse (serving daemons only). */
@@ -896,12 +882,8 @@ public final class Memoryd implements AutoCloseable {
    * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is no stored turn
    */
   public ObjectNode context(String anchor, dev.memoryd.grammar.policy.PolicyConfig policy) throws IOException {
-    Optional<dev.memoryd.daemon.peers.Peers.PeerRef> onPeer = peers.resolve(anchor);
-    if (onPeer.isPresent()) {
-      return dev.memoryd.daemon.peers.PeerConversations.context(onPeer.get().peer().snapshot(), onPeer.get().rest(),
-          policy);
-    }
-    return conversations().context(anchor, policy);
+    Optional<ObjectNode> onPeer = dev.memoryd.daemon.peers.PeerConversations.context(peers, anchor, policy);
+    return onPeer.isPresent() ? onPeer.get() : conversations().context(anchor, policy);
   }
 
   /** Stored conversations and context selection (serving daemons only). */

@@ -26,6 +26,21 @@ public final class PeerConversations {
   private PeerConversations() {}
 
   /**
+   * The SliceExport for {@code anchor} when it names a turn of a mounted peer ({@code NAME:turn});
+   * empty when it names no peer, so the served root's own conversations answer.
+   *
+   * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is not a turn of the peer
+   */
+  public static java.util.Optional<ObjectNode> context(Peers peers, String anchor, PolicyConfig config)
+      throws java.io.IOException {
+    java.util.Optional<Peers.PeerRef> ref = peers.resolve(anchor);
+    if (ref.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(context(ref.get().peer().snapshot(), ref.get().rest(), config));
+  }
+
+  /**
    * The SliceExport for {@code anchor} among the peer's turns.
    *
    * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is not a turn of the peer

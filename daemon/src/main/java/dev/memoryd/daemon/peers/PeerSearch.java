@@ -35,4 +35,19 @@ public final class PeerSearch {
     }
     return out;
   }
+
+  /**
+   * The served root's {@code local} hits and every peer's, best {@code limit} by score; with no
+   * peer mounted, {@code local} as it is.
+   */
+  public static List<ObjectNode> merge(List<ObjectNode> local, Peers peers, String q, int limit, Duration halfLife,
+      Instant now, String source) throws IOException, SearchIndex.BadQuery, InterruptedException {
+    if (peers.isEmpty()) {
+      return local;
+    }
+    List<ObjectNode> hits = new ArrayList<>(local);
+    hits.addAll(search(peers, q, limit, halfLife, now, source));
+    hits.sort(java.util.Comparator.comparingDouble((ObjectNode h) -> -h.path("score").asDouble()));
+    return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
+  }
 }
