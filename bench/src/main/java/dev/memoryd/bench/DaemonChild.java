@@ -1,15 +1,14 @@
 package dev.memoryd.bench;
 
+import dev.memoryd.daemon.MemorydConfig;
+import dev.memoryd.daemon.cli.Main;
+import dev.memoryd.daemon.client.SocketClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import dev.memoryd.daemon.MemorydConfig;
-import dev.memoryd.daemon.cli.Main;
-import dev.memoryd.daemon.client.SocketClient;
 
 /**
  * How a benchmark starts the daemon it measures: a child JVM running {@code memoryd serve} from
@@ -20,62 +19,80 @@ import dev.memoryd.daemon.client.SocketClient;
  * @param quietMs the daemon's quiet period before it captures a human's edit
  */
 record DaemonChild(List<String> jvm, long quietMs) {
-  DaemonChild {
-    jvm = List.copyOf(jvm);
-  }
+    DaemonChild {
+        jvm = List.copyOf(jvm);
+    }
 
-  /**
-   * The launcher's serve settings ({@link ServeJvmOptions#FILE}; none when {@code bareJvm}), then
-   * {@code MEMORYD_DAEMON_JAVA_OPTS} (a JFR recording, another collector...).
-   */
-  static DaemonChild of(boolean bareJvm, long quietMs) throws IOException {
-    String extra = System.getenv("MEMORYD_DAEMON_JAVA_OPTS");
-    return new DaemonChild(ServeJvmOptions.withExtra(bareJvm ? List.of() : ServeJvmOptions.read(ServeJvmOptions.locate()),
-        extra == null || extra.isBlank() ? List.of() : List.of(extra.trim().split("\\s+"))), quietMs);
-  }
+    /**
+     * The launcher's serve settings ({@link ServeJvmOptions#FILE}; none when {@code bareJvm}), then
+     * {@code MEMORYD_DAEMON_JAVA_OPTS} (a JFR recording, another collector...).
+     */
+    static DaemonChild of(boolean bareJvm, long quietMs) throws IOException {
+        String extra = System.getenv("MEMORYD_DAEMON_JAVA_OPTS");
+        return new DaemonChild(
+                ServeJvmOptions.withExtra(
+                        bareJvm ? List.of() : ServeJvmOptions.read(ServeJvmOptions.locate()),
+                        extra == null || extra.isBlank()
+                                ? List.of()
+                                : List.of(extra.trim().split("\\s+"))),
+                quietMs);
+    }
 
-  /** Starts a daemon on {@code cfg}'s root and waits up to 60 s for it to answer. */
-  Process start(MemorydConfig cfg) throws IOException, InterruptedException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java));
-    cmd.addAll(jvm);
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve",
-        "--root", cfg.root().toString(), "--key-file", cfg.keyFile().toString(), "--quiet-ms", String.valueOf(quietMs)));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(cfg.root().resolveSibling(cfg.root().getFileName() + ".daemon.log").toFile()).start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      if (Files.exists(cfg.socket())) {
-        try (SocketClient c = SocketClient.connect(cfg.socket())) {
-          if (c.call("ping", null).has("result")) {
-            return p;
-          }
-        } catch (IOException e) {
-          // not up yet
+    /** Starts a daemon on {@code cfg}'s root and waits up to 60 s for it to answer. */
+    Process start(MemorydConfig cfg) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(jvm);
+        cmd.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "serve",
+                "--root",
+                cfg.root().toString(),
+                "--key-file",
+                cfg.keyFile().toString(),
+                "--quiet-ms",
+                String.valueOf(quietMs)));
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(cfg.root()
+                        .resolveSibling(cfg.root().getFileName() + ".daemon.log")
+                        .toFile())
+                .start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(cfg.socket())) {
+                try (SocketClient c = SocketClient.connect(cfg.socket())) {
+                    if (c.call("ping", null).has("result")) {
+                        return p;
+                    }
+                } catch (IOException e) {
+                    // not up yet
+                }
+            }
+            if (!p.isAlive()) {
+                throw new IOException("the daemon exited with " + p.exitValue());
+            }
+            Thread.sleep(50);
         }
-      }
-      if (!p.isAlive()) {
-        throw new IOException("the daemon exited with " + p.exitValue());
-      }
-      Thread.sleep(50);
+        p.destroyForcibly();
+        throw new IOException("the daemon did not come up within 60 s");
     }
-    p.destroyForcibly();
-    throw new IOException("the daemon did not come up within 60 s");
-  }
 
-  /** Stops {@code daemon} with SIGTERM and waits up to 30 s for it to exit. */
-  static void stop(Process daemon) throws InterruptedException {
-    daemon.destroy();
-    daemon.waitFor(30, TimeUnit.SECONDS);
-  }
-
-  /** A line of the daemon's /proc status ({@code VmRSS}, {@code VmHWM}, {@code RssAnon}) in MB. */
-  static double rssMb(Process daemon, String field) throws IOException {
-    for (String l : Files.readAllLines(Path.of("/proc", String.valueOf(daemon.pid()), "status"))) {
-      if (l.startsWith(field + ":")) {
-        return Stats.round(Long.parseLong(l.replaceAll("\\D", "")) / 1024.0);
-      }
+    /** Stops {@code daemon} with SIGTERM and waits up to 30 s for it to exit. */
+    static void stop(Process daemon) throws InterruptedException {
+        daemon.destroy();
+        daemon.waitFor(30, TimeUnit.SECONDS);
     }
-    throw new IOException("no " + field + " in /proc/" + daemon.pid() + "/status");
-  }
+
+    /** A line of the daemon's /proc status ({@code VmRSS}, {@code VmHWM}, {@code RssAnon}) in MB. */
+    static double rssMb(Process daemon, String field) throws IOException {
+        for (String l : Files.readAllLines(Path.of("/proc", String.valueOf(daemon.pid()), "status"))) {
+            if (l.startsWith(field + ":")) {
+                return Stats.round(Long.parseLong(l.replaceAll("\\D", "")) / 1024.0);
+            }
+        }
+        throw new IOException("no " + field + " in /proc/" + daemon.pid() + "/status");
+    }
 }

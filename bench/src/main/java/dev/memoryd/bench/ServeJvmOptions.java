@@ -14,53 +14,58 @@ import java.util.regex.Pattern;
  * {@code java} and the benchmark passes to the daemon it starts.
  */
 final class ServeJvmOptions {
-  static final String FILE = "bin/serve-jvm.options";
-  private static final Pattern COLLECTOR = Pattern.compile("-XX:\\+Use\\w*GC");
+    static final String FILE = "bin/serve-jvm.options";
+    private static final Pattern COLLECTOR = Pattern.compile("-XX:\\+Use\\w*GC");
 
-  private ServeJvmOptions() {}
+    private ServeJvmOptions() {}
 
-  /** The options in {@code file}, comments and blank lines left out. */
-  static List<String> read(Path file) throws IOException {
-    List<String> out = new ArrayList<>();
-    for (String line : Files.readAllLines(file)) {
-      String opt = line.replaceFirst("#.*", "").strip();
-      if (!opt.isEmpty()) {
-        out.add(opt);
-      }
+    /** The options in {@code file}, comments and blank lines left out. */
+    static List<String> read(Path file) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            String opt = line.replaceFirst("#.*", "").strip();
+            if (!opt.isEmpty()) {
+                out.add(opt);
+            }
+        }
+        return out;
     }
-    return out;
-  }
 
-  /** The options file of the build this class was loaded from. */
-  static Path locate() throws IOException {
-    Path p;
-    try {
-      p = Path.of(ServeJvmOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    } catch (URISyntaxException | SecurityException e) {
-      throw new IOException("cannot tell where memoryd was loaded from, to find " + FILE, e);
+    /** The options file of the build this class was loaded from. */
+    static Path locate() throws IOException {
+        Path p;
+        try {
+            p = Path.of(ServeJvmOptions.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
+        } catch (URISyntaxException | SecurityException e) {
+            throw new IOException("cannot tell where memoryd was loaded from, to find " + FILE, e);
+        }
+        for (; p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve(FILE))) {
+                return p.resolve(FILE);
+            }
+        }
+        throw new IOException("no " + FILE + " above "
+                + ServeJvmOptions.class.getProtectionDomain().getCodeSource().getLocation()
+                + "; run memoryd from its source tree");
     }
-    for (; p != null; p = p.getParent()) {
-      if (Files.isRegularFile(p.resolve(FILE))) {
-        return p.resolve(FILE);
-      }
-    }
-    throw new IOException("no " + FILE + " above " + ServeJvmOptions.class.getProtectionDomain()
-        .getCodeSource().getLocation() + "; run memoryd from its source tree");
-  }
 
-  /**
-   * {@code base} followed by {@code extra}; when {@code extra} selects a collector, {@code base}'s
-   * collector is left out (the JVM refuses two).
-   */
-  static List<String> withExtra(List<String> base, List<String> extra) {
-    boolean ownCollector = extra.stream().anyMatch(o -> COLLECTOR.matcher(o).matches());
-    List<String> out = new ArrayList<>();
-    for (String o : base) {
-      if (!(ownCollector && COLLECTOR.matcher(o).matches())) {
-        out.add(o);
-      }
+    /**
+     * {@code base} followed by {@code extra}; when {@code extra} selects a collector, {@code base}'s
+     * collector is left out (the JVM refuses two).
+     */
+    static List<String> withExtra(List<String> base, List<String> extra) {
+        boolean ownCollector = extra.stream().anyMatch(o -> COLLECTOR.matcher(o).matches());
+        List<String> out = new ArrayList<>();
+        for (String o : base) {
+            if (!(ownCollector && COLLECTOR.matcher(o).matches())) {
+                out.add(o);
+            }
+        }
+        out.addAll(extra);
+        return out;
     }
-    out.addAll(extra);
-    return out;
-  }
 }

@@ -1,5 +1,6 @@
 package dev.memoryd.daemon;
 
+import dev.memoryd.grammar.RepoPath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -18,8 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import dev.memoryd.grammar.RepoPath;
-
 /**
  * The checked-out files of the memory root. Every path is confined to the root: a path whose
  * existing prefix is a symlink is refused, so nothing outside the root is read or written.
@@ -27,380 +26,391 @@ import dev.memoryd.grammar.RepoPath;
  * directory (JGit LockFile's discipline). Thread-safe for reads; writes come from the writer.
  */
 final class WorkTree {
-  static final String TMP_SUFFIX = ".memoryd-tmp";
-  private final Path root;
-  /** Where spare inodes wait (see {@link #replace}); null: temp files beside their targets. */
-  private final Path spareDir;
-  private final java.util.concurrent.ConcurrentLinkedQueue<Path> spares = new java.util.concurrent.ConcurrentLinkedQueue<>();
-  private final java.util.concurrent.atomic.AtomicLong spareSeq = new java.util.concurrent.atomic.AtomicLong();
-  private volatile boolean spareDirMade;
+    static final String TMP_SUFFIX = ".memoryd-tmp";
+    private final Path root;
+    /** Where spare inodes wait (see {@link #replace}); null: temp files beside their targets. */
+    private final Path spareDir;
 
-  WorkTree(Path root) {
-    this(root, null);
-  }
+    private final java.util.concurrent.ConcurrentLinkedQueue<Path> spares =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicLong spareSeq = new java.util.concurrent.atomic.AtomicLong();
+    private volatile boolean spareDirMade;
 
-  /**
-   * A work tree whose temp files come from a pool of spare inodes in {@code spareDir} (a private
-   * directory on the same file system as the root, e.g. the state directory): replacing a file
-   * then allocates and frees no inode. With a spare directory on another file system (no atomic
-   * rename between them) or null, temp files are made beside their targets.
-   */
-  WorkTree(Path root, Path spareDir) {
-    this.root = root;
-    this.spareDir = spareDir != null && sameFileSystem(root, spareDir) ? spareDir : null;
-  }
-
-  private static boolean sameFileSystem(Path root, Path spareDir) {
-    try {
-      Path existing = spareDir;
-      while (existing != null && !Files.exists(existing)) {
-        existing = existing.getParent();
-      }
-      return existing != null && Files.getFileStore(existing).equals(Files.getFileStore(root));
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  Path root() {
-    return root;
-  }
-
-  /** Resolves a repo path to a file under the root, refusing symlinks on the way. */
-  Path resolve(RepoPath p) throws IOException {
-    Path cur = root;
-    for (String seg : p.value().split("/")) {
-      cur = cur.resolve(seg);
-      if (Files.isSymbolicLink(cur)) {
-        throw new SecurityException("path " + p.value() + " passes through a symlink ("
-            + root.relativize(cur) + "); memoryd does not follow links out of the root");
-      }
-    }
-    return cur;
-  }
-
-  Optional<String> read(RepoPath p) throws IOException {
-    Path f = resolve(p);
-    try {
-      if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-        return Optional.empty();
-      }
-      return Optional.of(Files.readString(f, StandardCharsets.UTF_8));
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** Writes all files, each atomically; directories touched are fsynced once at the end. */
-  void writeAll(Map<String, byte[]> files) throws IOException {
-    stage(files).publish();
-  }
-
-  /**
-   * First half of {@link #writeAll}: each file's bytes go to a temp file beside it and are
-   * fsynced; nothing a reader sees changes yet, so this may run while the ledger is still being
-   * made durable. {@link Staged#publish()} renames them into place.
-   */
-  Staged stage(Map<String, byte[]> files) throws IOException {
-    List<Path[]> moves = new ArrayList<>();
-    Set<Path> dirs = new LinkedHashSet<>();
-    try {
-      for (Map.Entry<String, byte[]> e : files.entrySet()) {
-        Path target = resolve(RepoPath.of(e.getKey()));
-        Path dir = target.getParent();
-        if (!Files.isDirectory(dir)) {
-          Files.createDirectories(dir);
-          dirs.add(dir.getParent());
-        }
-        Path tmp = takeSpare(target);
-        moves.add(new Path[] {tmp, target});
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-          ByteBuffer b = ByteBuffer.wrap(e.getValue());
-          while (b.hasRemaining()) {
-            ch.write(b);
-          }
-        }
-        keepPermissions(tmp, target);
-        dirs.add(dir);
-      }
-      fsyncAll(moves);
-    } catch (IOException | RuntimeException e) {
-      for (Path[] m : moves) {
-        giveBack(m[0]);
-      }
-      throw e;
-    }
-    return new Staged(moves, dirs);
-  }
-
-  /**
-   * Gives a temp file the permissions of the file it replaces (a spare inode carries those of
-   * whatever file it last was; a human's executable bit must survive memoryd's write), or
-   * {@code rw-r--r--} for a new file.
-   */
-  private static void keepPermissions(Path tmp, Path target) throws IOException {
-    java.nio.file.attribute.PosixFileAttributeView tv =
-        Files.getFileAttributeView(tmp, java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-    if (tv == null) {
-      return; // not a POSIX file system: nothing to keep
-    }
-    Set<java.nio.file.attribute.PosixFilePermission> want;
-    try {
-      want = Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS);
-    } catch (NoSuchFileException e) {
-      want = java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
-    }
-    if (!tv.readAttributes().permissions().equals(want)) {
-      tv.setPermissions(want);
-    }
-  }
-
-  /**
-   * Concurrent fsyncs of one batch's files share the file system's journal commits, where one
-   * after the other each paid for its own.
-   */
-  private void fsyncAll(List<Path[]> moves) throws IOException {
-    forEach(moves, m -> fsync(m[0]));
-  }
-
-  private interface IoStep<T> {
-    void run(T item) throws IOException;
-  }
-
-  /** Runs one I/O step per item (a file, a directory), concurrently when there are several. */
-  private <T> void forEach(java.util.Collection<T> items, IoStep<T> step) throws IOException {
-    if (items.size() == 1) {
-      step.run(items.iterator().next());
-      return;
-    }
-    List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
-    for (T m : items) {
-      fs.add(syncers.submit(() -> {
-        step.run(m);
-        return null;
-      }));
-    }
-    IOException first = null;
-    for (java.util.concurrent.Future<?> f : fs) {
-      try {
-        f.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted during file I/O");
-      } catch (java.util.concurrent.ExecutionException e) {
-        if (first == null) {
-          first = e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-        }
-      }
-    }
-    if (first != null) {
-      throw first;
-    }
-  }
-
-  private static void fsync(Path p) throws IOException {
-    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
-      ch.force(false);
-    }
-  }
-
-  private final java.util.concurrent.ExecutorService syncers = java.util.concurrent.Executors.newFixedThreadPool(16, r -> {
-    Thread t = new Thread(r, "memoryd-fsync");
-    t.setDaemon(true);
-    return t;
-  });
-
-  /** Temp files of {@link #stage}, waiting to be renamed into place. */
-  final class Staged {
-    private final List<Path[]> moves;
-    private final Set<Path> dirs;
-
-    private Staged(List<Path[]> moves, Set<Path> dirs) {
-      this.moves = moves;
-      this.dirs = dirs;
-    }
-
-    void publish() throws IOException {
-      publish(Map.of(), p -> { });
+    WorkTree(Path root) {
+        this(root, null);
     }
 
     /**
-     * Renames the temp files into place, except where the file no longer holds what the writer
-     * based its change on ({@code expected}, by repository path): like JGit's FileSnapshot check,
-     * it tells a concurrent save by a human from the daemon's own state, and the human's save wins.
+     * A work tree whose temp files come from a pool of spare inodes in {@code spareDir} (a private
+     * directory on the same file system as the root, e.g. the state directory): replacing a file
+     * then allocates and frees no inode. With a spare directory on another file system (no atomic
+     * rename between them) or null, temp files are made beside their targets.
      */
-    void publish(Map<String, Optional<String>> expected, java.util.function.Consumer<String> skipped) throws IOException {
-      publish(expected, skipped, true);
+    WorkTree(Path root, Path spareDir) {
+        this.root = root;
+        this.spareDir = spareDir != null && sameFileSystem(root, spareDir) ? spareDir : null;
+    }
+
+    private static boolean sameFileSystem(Path root, Path spareDir) {
+        try {
+            Path existing = spareDir;
+            while (existing != null && !Files.exists(existing)) {
+                existing = existing.getParent();
+            }
+            return existing != null && Files.getFileStore(existing).equals(Files.getFileStore(root));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    Path root() {
+        return root;
+    }
+
+    /** Resolves a repo path to a file under the root, refusing symlinks on the way. */
+    Path resolve(RepoPath p) throws IOException {
+        Path cur = root;
+        for (String seg : p.value().split("/")) {
+            cur = cur.resolve(seg);
+            if (Files.isSymbolicLink(cur)) {
+                throw new SecurityException("path " + p.value() + " passes through a symlink (" + root.relativize(cur)
+                        + "); memoryd does not follow links out of the root");
+            }
+        }
+        return cur;
+    }
+
+    Optional<String> read(RepoPath p) throws IOException {
+        Path f = resolve(p);
+        try {
+            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                return Optional.empty();
+            }
+            return Optional.of(Files.readString(f, StandardCharsets.UTF_8));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Writes all files, each atomically; directories touched are fsynced once at the end. */
+    void writeAll(Map<String, byte[]> files) throws IOException {
+        stage(files).publish();
     }
 
     /**
-     * As {@link #publish(Map, java.util.function.Consumer)}; with {@code syncDirs} false the
-     * directories are not fsynced here but by {@link #syncDirs()} later (so a caller holding a
-     * lock others wait for can make the renames durable after letting it go).
+     * First half of {@link #writeAll}: each file's bytes go to a temp file beside it and are
+     * fsynced; nothing a reader sees changes yet, so this may run while the ledger is still being
+     * made durable. {@link Staged#publish()} renames them into place.
      */
-    void publish(Map<String, Optional<String>> expected, java.util.function.Consumer<String> skipped,
-        boolean syncDirs) throws IOException {
-      // Any order is safe (the ledger already holds every line these files reflect and recovery
-      // redoes what a crash cut short), so each directory's renames and its fsync run
-      // concurrently with the other directories': one after the other, a batch of files in
-      // sixteen directories paid for sixteen directory fsyncs in a row.
-      Map<Path, List<Path[]>> byDir = new java.util.LinkedHashMap<>();
-      for (Path[] m : moves) {
-        byDir.computeIfAbsent(m[1].getParent(), d -> new ArrayList<>()).add(m);
-      }
-      forEach(dirs, dir -> {
-        for (Path[] m : byDir.getOrDefault(dir, List.of())) {
-          String rel = root.relativize(m[1]).toString().replace('\\', '/');
-          Optional<String> want = expected.get(rel);
-          if (want != null && !want.equals(readIfFile(m[1]))) {
-            giveBack(m[0]);
-            skipped.accept(rel);
-            continue;
-          }
-          replace(m[0], m[1]);
+    Staged stage(Map<String, byte[]> files) throws IOException {
+        List<Path[]> moves = new ArrayList<>();
+        Set<Path> dirs = new LinkedHashSet<>();
+        try {
+            for (Map.Entry<String, byte[]> e : files.entrySet()) {
+                Path target = resolve(RepoPath.of(e.getKey()));
+                Path dir = target.getParent();
+                if (!Files.isDirectory(dir)) {
+                    Files.createDirectories(dir);
+                    dirs.add(dir.getParent());
+                }
+                Path tmp = takeSpare(target);
+                moves.add(new Path[] {tmp, target});
+                try (FileChannel ch = FileChannel.open(
+                        tmp,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.TRUNCATE_EXISTING,
+                        StandardOpenOption.WRITE,
+                        LinkOption.NOFOLLOW_LINKS)) {
+                    ByteBuffer b = ByteBuffer.wrap(e.getValue());
+                    while (b.hasRemaining()) {
+                        ch.write(b);
+                    }
+                }
+                keepPermissions(tmp, target);
+                dirs.add(dir);
+            }
+            fsyncAll(moves);
+        } catch (IOException | RuntimeException e) {
+            for (Path[] m : moves) {
+                giveBack(m[0]);
+            }
+            throw e;
         }
-        if (syncDirs) {
-          fsyncDir(dir);
+        return new Staged(moves, dirs);
+    }
+
+    /**
+     * Gives a temp file the permissions of the file it replaces (a spare inode carries those of
+     * whatever file it last was; a human's executable bit must survive memoryd's write), or
+     * {@code rw-r--r--} for a new file.
+     */
+    private static void keepPermissions(Path tmp, Path target) throws IOException {
+        java.nio.file.attribute.PosixFileAttributeView tv = Files.getFileAttributeView(
+                tmp, java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+        if (tv == null) {
+            return; // not a POSIX file system: nothing to keep
         }
-      });
-    }
-
-    /** Fsyncs the directories the renames changed. */
-    void syncDirs() throws IOException {
-      forEach(dirs, WorkTree::fsyncDir);
-    }
-
-    void abort() throws IOException {
-      for (Path[] m : moves) {
-        giveBack(m[0]);
-      }
-    }
-  }
-
-  /**
-   * The temp file {@code target}'s next version is written to: a spare inode from the pool when
-   * there is one. A spare is never a name of a live file (see {@link #replace}); one whose link
-   * count says otherwise, whatever made it so, is dropped rather than truncated.
-   */
-  private Path takeSpare(Path target) throws IOException {
-    if (spareDir == null) {
-      Path tmp = target.resolveSibling("." + target.getFileName() + TMP_SUFFIX);
-      if (Files.exists(tmp, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(tmp, LinkOption.NOFOLLOW_LINKS)) {
-        Files.delete(tmp); // never write through a link someone put in the temp file's place
-      }
-      return tmp;
-    }
-    if (!spareDirMade) {
-      Files.createDirectories(spareDir);
-      spareDirMade = true;
-    }
-    for (Path p; (p = spares.poll()) != null; ) {
-      Object links;
-      try {
-        links = Files.getAttribute(p, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
-      } catch (NoSuchFileException gone) {
-        continue;
-      } catch (UnsupportedOperationException | IllegalArgumentException noLinkCount) {
-        links = null; // cannot tell whether it still names a file: never reuse it
-      }
-      if (links instanceof Integer n && n == 1 && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-        return p;
-      }
-      Files.deleteIfExists(p);
-    }
-    return newSpareName();
-  }
-
-  private Path newSpareName() {
-    return spareDir.resolve(spareSeq.incrementAndGet() + TMP_SUFFIX);
-  }
-
-  /** A temp file that was not renamed into place: back to the pool, or removed. */
-  private void giveBack(Path tmp) throws IOException {
-    if (spareDir != null && tmp.startsWith(spareDir)) {
-      if (Files.isRegularFile(tmp, LinkOption.NOFOLLOW_LINKS)) {
-        spares.add(tmp);
-      }
-    } else {
-      Files.deleteIfExists(tmp);
-    }
-  }
-
-  /**
-   * Renames {@code tmp} over {@code target} atomically. With a spare pool, the replaced inode is
-   * linked into the pool first and becomes the next spare: a plain rename over the target frees
-   * an inode and the next temp file allocates one, and on ext4 without a journal (this project's
-   * machines) allocation scans past every inode freed in the last ~30 s, so under a steady write
-   * load each new temp file cost more CPU than the rest of its write. A spare holds an old
-   * version until its next use truncates it, in the 0700 state directory; the pool is emptied at
-   * start (a kill between the link and the rename leaves a spare that is still a name of the
-   * target, which must never be truncated).
-   */
-  private void replace(Path tmp, Path target) throws IOException {
-    Path keep = null;
-    if (spareDir != null && Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
-      Path k = newSpareName();
-      try {
-        Files.createLink(k, target);
-        keep = k;
-      } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
-        keep = null; // no hard links here: the replaced inode is simply freed
-      }
-    }
-    try {
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException | RuntimeException e) {
-      if (keep != null) {
-        Files.deleteIfExists(keep); // still a name of the target: never a spare
-      }
-      if (e instanceof AtomicMoveNotSupportedException) {
-        throw new IOException("the file system of " + root + " cannot rename atomically", e);
-      }
-      throw e;
-    }
-    if (keep != null) {
-      spares.add(keep);
-    }
-  }
-
-  private static Optional<String> readIfFile(Path f) throws IOException {
-    try {
-      return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
-          ? Optional.of(Files.readString(f, StandardCharsets.UTF_8)) : Optional.empty();
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** Removes temp files a killed writer left beside memory files. */
-  void removeTempFiles() throws IOException {
-    spares.clear();
-    if (spareDir != null && Files.isDirectory(spareDir, LinkOption.NOFOLLOW_LINKS)) {
-      try (java.util.stream.Stream<Path> s = Files.list(spareDir)) {
-        for (Path p : (Iterable<Path>) s::iterator) {
-          Files.deleteIfExists(p); // unlinks a name only: a target a kill left linked here keeps its own
+        Set<java.nio.file.attribute.PosixFilePermission> want;
+        try {
+            want = Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            want = java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
         }
-      }
-    }
-    for (String top : new String[] {"users", ".slices"}) {
-      Path d = root.resolve(top);
-      if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
-        continue;
-      }
-      try (java.util.stream.Stream<Path> s = Files.walk(d)) {
-        for (Path p : (Iterable<Path>) s::iterator) {
-          if (p.getFileName().toString().endsWith(TMP_SUFFIX) && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-            Files.delete(p);
-          }
+        if (!tv.readAttributes().permissions().equals(want)) {
+            tv.setPermissions(want);
         }
-      }
     }
-  }
 
-  static void fsyncDir(Path dir) throws IOException {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
+    /**
+     * Concurrent fsyncs of one batch's files share the file system's journal commits, where one
+     * after the other each paid for its own.
+     */
+    private void fsyncAll(List<Path[]> moves) throws IOException {
+        forEach(moves, m -> fsync(m[0]));
     }
-  }
+
+    private interface IoStep<T> {
+        void run(T item) throws IOException;
+    }
+
+    /** Runs one I/O step per item (a file, a directory), concurrently when there are several. */
+    private <T> void forEach(java.util.Collection<T> items, IoStep<T> step) throws IOException {
+        if (items.size() == 1) {
+            step.run(items.iterator().next());
+            return;
+        }
+        List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
+        for (T m : items) {
+            fs.add(syncers.submit(() -> {
+                step.run(m);
+                return null;
+            }));
+        }
+        IOException first = null;
+        for (java.util.concurrent.Future<?> f : fs) {
+            try {
+                f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted during file I/O");
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (first == null) {
+                    first = e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private static void fsync(Path p) throws IOException {
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
+            ch.force(false);
+        }
+    }
+
+    private final java.util.concurrent.ExecutorService syncers =
+            java.util.concurrent.Executors.newFixedThreadPool(16, r -> {
+                Thread t = new Thread(r, "memoryd-fsync");
+                t.setDaemon(true);
+                return t;
+            });
+
+    /** Temp files of {@link #stage}, waiting to be renamed into place. */
+    final class Staged {
+        private final List<Path[]> moves;
+        private final Set<Path> dirs;
+
+        private Staged(List<Path[]> moves, Set<Path> dirs) {
+            this.moves = moves;
+            this.dirs = dirs;
+        }
+
+        void publish() throws IOException {
+            publish(Map.of(), p -> {});
+        }
+
+        /**
+         * Renames the temp files into place, except where the file no longer holds what the writer
+         * based its change on ({@code expected}, by repository path): like JGit's FileSnapshot check,
+         * it tells a concurrent save by a human from the daemon's own state, and the human's save wins.
+         */
+        void publish(Map<String, Optional<String>> expected, java.util.function.Consumer<String> skipped)
+                throws IOException {
+            publish(expected, skipped, true);
+        }
+
+        /**
+         * As {@link #publish(Map, java.util.function.Consumer)}; with {@code syncDirs} false the
+         * directories are not fsynced here but by {@link #syncDirs()} later (so a caller holding a
+         * lock others wait for can make the renames durable after letting it go).
+         */
+        void publish(
+                Map<String, Optional<String>> expected, java.util.function.Consumer<String> skipped, boolean syncDirs)
+                throws IOException {
+            // Any order is safe (the ledger already holds every line these files reflect and recovery
+            // redoes what a crash cut short), so each directory's renames and its fsync run
+            // concurrently with the other directories': one after the other, a batch of files in
+            // sixteen directories paid for sixteen directory fsyncs in a row.
+            Map<Path, List<Path[]>> byDir = new java.util.LinkedHashMap<>();
+            for (Path[] m : moves) {
+                byDir.computeIfAbsent(m[1].getParent(), d -> new ArrayList<>()).add(m);
+            }
+            forEach(dirs, dir -> {
+                for (Path[] m : byDir.getOrDefault(dir, List.of())) {
+                    String rel = root.relativize(m[1]).toString().replace('\\', '/');
+                    Optional<String> want = expected.get(rel);
+                    if (want != null && !want.equals(readIfFile(m[1]))) {
+                        giveBack(m[0]);
+                        skipped.accept(rel);
+                        continue;
+                    }
+                    replace(m[0], m[1]);
+                }
+                if (syncDirs) {
+                    fsyncDir(dir);
+                }
+            });
+        }
+
+        /** Fsyncs the directories the renames changed. */
+        void syncDirs() throws IOException {
+            forEach(dirs, WorkTree::fsyncDir);
+        }
+
+        void abort() throws IOException {
+            for (Path[] m : moves) {
+                giveBack(m[0]);
+            }
+        }
+    }
+
+    /**
+     * The temp file {@code target}'s next version is written to: a spare inode from the pool when
+     * there is one. A spare is never a name of a live file (see {@link #replace}); one whose link
+     * count says otherwise, whatever made it so, is dropped rather than truncated.
+     */
+    private Path takeSpare(Path target) throws IOException {
+        if (spareDir == null) {
+            Path tmp = target.resolveSibling("." + target.getFileName() + TMP_SUFFIX);
+            if (Files.exists(tmp, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(tmp, LinkOption.NOFOLLOW_LINKS)) {
+                Files.delete(tmp); // never write through a link someone put in the temp file's place
+            }
+            return tmp;
+        }
+        if (!spareDirMade) {
+            Files.createDirectories(spareDir);
+            spareDirMade = true;
+        }
+        for (Path p; (p = spares.poll()) != null; ) {
+            Object links;
+            try {
+                links = Files.getAttribute(p, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+            } catch (NoSuchFileException gone) {
+                continue;
+            } catch (UnsupportedOperationException | IllegalArgumentException noLinkCount) {
+                links = null; // cannot tell whether it still names a file: never reuse it
+            }
+            if (links instanceof Integer n && n == 1 && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                return p;
+            }
+            Files.deleteIfExists(p);
+        }
+        return newSpareName();
+    }
+
+    private Path newSpareName() {
+        return spareDir.resolve(spareSeq.incrementAndGet() + TMP_SUFFIX);
+    }
+
+    /** A temp file that was not renamed into place: back to the pool, or removed. */
+    private void giveBack(Path tmp) throws IOException {
+        if (spareDir != null && tmp.startsWith(spareDir)) {
+            if (Files.isRegularFile(tmp, LinkOption.NOFOLLOW_LINKS)) {
+                spares.add(tmp);
+            }
+        } else {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
+     * Renames {@code tmp} over {@code target} atomically. With a spare pool, the replaced inode is
+     * linked into the pool first and becomes the next spare: a plain rename over the target frees
+     * an inode and the next temp file allocates one, and on ext4 without a journal (this project's
+     * machines) allocation scans past every inode freed in the last ~30 s, so under a steady write
+     * load each new temp file cost more CPU than the rest of its write. A spare holds an old
+     * version until its next use truncates it, in the 0700 state directory; the pool is emptied at
+     * start (a kill between the link and the rename leaves a spare that is still a name of the
+     * target, which must never be truncated).
+     */
+    private void replace(Path tmp, Path target) throws IOException {
+        Path keep = null;
+        if (spareDir != null && Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+            Path k = newSpareName();
+            try {
+                Files.createLink(k, target);
+                keep = k;
+            } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
+                keep = null; // no hard links here: the replaced inode is simply freed
+            }
+        }
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            if (keep != null) {
+                Files.deleteIfExists(keep); // still a name of the target: never a spare
+            }
+            if (e instanceof AtomicMoveNotSupportedException) {
+                throw new IOException("the file system of " + root + " cannot rename atomically", e);
+            }
+            throw e;
+        }
+        if (keep != null) {
+            spares.add(keep);
+        }
+    }
+
+    private static Optional<String> readIfFile(Path f) throws IOException {
+        try {
+            return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
+                    ? Optional.of(Files.readString(f, StandardCharsets.UTF_8))
+                    : Optional.empty();
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Removes temp files a killed writer left beside memory files. */
+    void removeTempFiles() throws IOException {
+        spares.clear();
+        if (spareDir != null && Files.isDirectory(spareDir, LinkOption.NOFOLLOW_LINKS)) {
+            try (java.util.stream.Stream<Path> s = Files.list(spareDir)) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    Files.deleteIfExists(p); // unlinks a name only: a target a kill left linked here keeps its own
+                }
+            }
+        }
+        for (String top : new String[] {"users", ".slices"}) {
+            Path d = root.resolve(top);
+            if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            try (java.util.stream.Stream<Path> s = Files.walk(d)) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    if (p.getFileName().toString().endsWith(TMP_SUFFIX)
+                            && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                        Files.delete(p);
+                    }
+                }
+            }
+        }
+    }
+
+    static void fsyncDir(Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
 }

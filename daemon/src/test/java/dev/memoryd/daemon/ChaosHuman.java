@@ -27,239 +27,243 @@ import java.util.stream.Stream;
  * human's own doing.
  */
 final class ChaosHuman {
-  static final String NOTES = "users/sam/notes.md";
-  private static final String INBOX = "<!-- @anchor: inbox v1 -->\n\n";
+    static final String NOTES = "users/sam/notes.md";
+    private static final String INBOX = "<!-- @anchor: inbox v1 -->\n\n";
 
-  private final HumanGit git;
-  private final FaultInjector faults;
-  private final Path root;
-  private final Random rnd;
-  private final Supplier<List<Path>> agentDirs;
-  private int round;
-  private int wordCount;
+    private final HumanGit git;
+    private final FaultInjector faults;
+    private final Path root;
+    private final Random rnd;
+    private final Supplier<List<Path>> agentDirs;
+    private int round;
+    private int wordCount;
 
-  /** How often each action was done. */
-  final Map<String, Integer> done = new TreeMap<>();
-  /** Git failures other than a busy lock, and broken expectations (e.g. the notes lost their Inbox). */
-  final List<String> anomalies = new ArrayList<>();
-  /** This round's actions and outcomes, for failure messages. */
-  final List<String> roundLog = new ArrayList<>();
-  /** Words that must be in the notes at HEAD and in the working tree. */
-  final Set<String> words = new LinkedHashSet<>();
-  /** Words saved this round and not yet thrown away by a reset. */
-  final Set<String> pending = new LinkedHashSet<>();
+    /** How often each action was done. */
+    final Map<String, Integer> done = new TreeMap<>();
+    /** Git failures other than a busy lock, and broken expectations (e.g. the notes lost their Inbox). */
+    final List<String> anomalies = new ArrayList<>();
+    /** This round's actions and outcomes, for failure messages. */
+    final List<String> roundLog = new ArrayList<>();
+    /** Words that must be in the notes at HEAD and in the working tree. */
+    final Set<String> words = new LinkedHashSet<>();
+    /** Words saved this round and not yet thrown away by a reset. */
+    final Set<String> pending = new LinkedHashSet<>();
 
-  ChaosHuman(HumanGit git, FaultInjector faults, Random rnd, Supplier<List<Path>> agentDirs) {
-    this.git = git;
-    this.faults = faults;
-    this.root = git.dir();
-    this.rnd = rnd;
-    this.agentDirs = agentDirs;
-  }
+    ChaosHuman(HumanGit git, FaultInjector faults, Random rnd, Supplier<List<Path>> agentDirs) {
+        this.git = git;
+        this.faults = faults;
+        this.root = git.dir();
+        this.rnd = rnd;
+        this.agentDirs = agentDirs;
+    }
 
-  /**
-   * Acts at random, with short pauses, until {@code deadline} (System.nanoTime) or an anomaly. One
-   * round in four also meets one storage fault, at a random moment.
-   */
-  void playUntil(long deadline, int round) throws IOException, InterruptedException {
-    this.round = round;
-    roundLog.clear();
-    long start = System.nanoTime();
-    long faultAt = rnd.nextInt(4) == 0 ? start + (long) (rnd.nextDouble() * (deadline - start)) : Long.MAX_VALUE;
-    while (System.nanoTime() < deadline && anomalies.isEmpty()) {
-      if (System.nanoTime() >= faultAt) {
-        faultAt = Long.MAX_VALUE;
-        if (rnd.nextBoolean()) {
-          immutableDirectory();
-        } else {
-          fullDisk();
+    /**
+     * Acts at random, with short pauses, until {@code deadline} (System.nanoTime) or an anomaly. One
+     * round in four also meets one storage fault, at a random moment.
+     */
+    void playUntil(long deadline, int round) throws IOException, InterruptedException {
+        this.round = round;
+        roundLog.clear();
+        long start = System.nanoTime();
+        long faultAt = rnd.nextInt(4) == 0 ? start + (long) (rnd.nextDouble() * (deadline - start)) : Long.MAX_VALUE;
+        while (System.nanoTime() < deadline && anomalies.isEmpty()) {
+            if (System.nanoTime() >= faultAt) {
+                faultAt = Long.MAX_VALUE;
+                if (rnd.nextBoolean()) {
+                    immutableDirectory();
+                } else {
+                    fullDisk();
+                }
+            } else {
+                act();
+            }
+            Thread.sleep(20 + rnd.nextInt(230));
         }
-      } else {
-        act();
-      }
-      Thread.sleep(20 + rnd.nextInt(230));
     }
-  }
 
-  /** Words expected now: the earlier rounds' and this round's that no reset threw away. */
-  Set<String> expectedWords() {
-    Set<String> all = new LinkedHashSet<>(words);
-    all.addAll(pending);
-    return all;
-  }
+    /** Words expected now: the earlier rounds' and this round's that no reset threw away. */
+    Set<String> expectedWords() {
+        Set<String> all = new LinkedHashSet<>(words);
+        all.addAll(pending);
+        return all;
+    }
 
-  /** The round's words were found where expected: they stay expected from now on. */
-  void roundChecked() {
-    words.addAll(pending);
-    pending.clear();
-  }
+    /** The round's words were found where expected: they stay expected from now on. */
+    void roundChecked() {
+        words.addAll(pending);
+        pending.clear();
+    }
 
-  private void act() throws IOException, InterruptedException {
-    int pick = rnd.nextInt(18);
-    if (pick < 3) {
-      commitAll();
-    } else if (pick < 5) {
-      addAllAndCommit();
-    } else if (pick < 8) {
-      resetAndBack();
-    } else if (pick < 11) {
-      stashAndPop();
-    } else if (pick < 13) {
-      branchAndBack();
-    } else if (pick < 14) {
-      gc();
-    } else {
-      editorSave();
+    private void act() throws IOException, InterruptedException {
+        int pick = rnd.nextInt(18);
+        if (pick < 3) {
+            commitAll();
+        } else if (pick < 5) {
+            addAllAndCommit();
+        } else if (pick < 8) {
+            resetAndBack();
+        } else if (pick < 11) {
+            stashAndPop();
+        } else if (pick < 13) {
+            branchAndBack();
+        } else if (pick < 14) {
+            gc();
+        } else {
+            editorSave();
+        }
     }
-  }
 
-  private void did(String action, String outcome) {
-    done.merge(action, 1, Integer::sum);
-    roundLog.add(action + (outcome.isEmpty() ? "" : ": " + outcome));
-  }
+    private void did(String action, String outcome) {
+        done.merge(action, 1, Integer::sum);
+        roundLog.add(action + (outcome.isEmpty() ? "" : ": " + outcome));
+    }
 
-  /** False (and an anomaly) when {@code r} failed. */
-  private boolean expectOk(String action, HumanGit.Result r) {
-    if (!r.ok()) {
-      anomalies.add("round " + round + ", " + action + ": " + r);
-      roundLog.add(action + " FAILED: " + r);
-      return false;
+    /** False (and an anomaly) when {@code r} failed. */
+    private boolean expectOk(String action, HumanGit.Result r) {
+        if (!r.ok()) {
+            anomalies.add("round " + round + ", " + action + ": " + r);
+            roundLog.add(action + " FAILED: " + r);
+            return false;
+        }
+        return true;
     }
-    return true;
-  }
 
-  private void committed() {
-    words.addAll(pending); // in the human's own commit now: a reset and return keeps them
-    pending.clear();
-  }
+    private void committed() {
+        words.addAll(pending); // in the human's own commit now: a reset and return keeps them
+        pending.clear();
+    }
 
-  private void commitAll() throws IOException, InterruptedException {
-    git.editOwnFile();
-    if (expectOk("commit -am", git.retryingLocks(100, "commit", "-qam", "human: round " + round + " commit -am"))) {
-      committed();
-      did("commit -am", "");
+    private void commitAll() throws IOException, InterruptedException {
+        git.editOwnFile();
+        if (expectOk("commit -am", git.retryingLocks(100, "commit", "-qam", "human: round " + round + " commit -am"))) {
+            committed();
+            did("commit -am", "");
+        }
     }
-  }
 
-  private void addAllAndCommit() throws IOException, InterruptedException {
-    git.editOwnFile();
-    if (expectOk("add -A", git.retryingLocks(100, "add", "-A"))
-        && expectOk("commit", git.retryingLocks(100, "commit", "-qm", "human: round " + round + " add -A"))) {
-      committed();
-      did("add -A && commit", "");
+    private void addAllAndCommit() throws IOException, InterruptedException {
+        git.editOwnFile();
+        if (expectOk("add -A", git.retryingLocks(100, "add", "-A"))
+                && expectOk("commit", git.retryingLocks(100, "commit", "-qm", "human: round " + round + " add -A"))) {
+            committed();
+            did("add -A && commit", "");
+        }
     }
-  }
 
-  private void resetAndBack() throws IOException, InterruptedException {
-    int k = 1 + rnd.nextInt(5);
-    String action = "reset --hard HEAD~" + k;
-    HumanGit.Result back = git.run("reset", "-q", "--hard", "HEAD~" + k);
-    pending.clear();
-    if (back.lockBusy()) {
-      did("reset --hard HEAD~k", "k=" + k + (back.refLockFailed() ? ", the ref move failed (" : ", index busy (")
-          + back.out().strip() + ")");
-      return;
+    private void resetAndBack() throws IOException, InterruptedException {
+        int k = 1 + rnd.nextInt(5);
+        String action = "reset --hard HEAD~" + k;
+        HumanGit.Result back = git.run("reset", "-q", "--hard", "HEAD~" + k);
+        pending.clear();
+        if (back.lockBusy()) {
+            did(
+                    "reset --hard HEAD~k",
+                    "k=" + k + (back.refLockFailed() ? ", the ref move failed (" : ", index busy (")
+                            + back.out().strip() + ")");
+            return;
+        }
+        if (!expectOk(action, back)) {
+            return;
+        }
+        String orig = git.ok("rev-parse", "ORIG_HEAD").strip();
+        Thread.sleep(rnd.nextInt(300)); // the agents write while the branch is moved
+        if (expectOk("reset --hard back to " + orig, git.retryingLocks(100, "reset", "-q", "--hard", orig))) {
+            did("reset --hard HEAD~k", "k=" + k + ", moved, back to " + orig.substring(0, 10));
+        }
     }
-    if (!expectOk(action, back)) {
-      return;
-    }
-    String orig = git.ok("rev-parse", "ORIG_HEAD").strip();
-    Thread.sleep(rnd.nextInt(300)); // the agents write while the branch is moved
-    if (expectOk("reset --hard back to " + orig, git.retryingLocks(100, "reset", "-q", "--hard", orig))) {
-      did("reset --hard HEAD~k", "k=" + k + ", moved, back to " + orig.substring(0, 10));
-    }
-  }
 
-  private void stashAndPop() throws IOException, InterruptedException {
-    git.editOwnFile();
-    HumanGit.Result stash = git.stash(100);
-    if (!expectOk("stash", stash)) {
-      return;
+    private void stashAndPop() throws IOException, InterruptedException {
+        git.editOwnFile();
+        HumanGit.Result stash = git.stash(100);
+        if (!expectOk("stash", stash)) {
+            return;
+        }
+        Thread.sleep(rnd.nextInt(300));
+        if (expectOk("stash pop", git.retryingLocks(100, "stash", "pop"))) {
+            did("stash && stash pop", stash.out().contains("(saved; then") ? "stash's own reset met a lock" : "");
+        }
     }
-    Thread.sleep(rnd.nextInt(300));
-    if (expectOk("stash pop", git.retryingLocks(100, "stash", "pop"))) {
-      did("stash && stash pop", stash.out().contains("(saved; then") ? "stash's own reset met a lock" : "");
-    }
-  }
 
-  private void branchAndBack() throws IOException, InterruptedException {
-    if (!expectOk("checkout -b x", git.retryingLocks(100, "checkout", "-q", "-b", "x"))) {
-      return;
+    private void branchAndBack() throws IOException, InterruptedException {
+        if (!expectOk("checkout -b x", git.retryingLocks(100, "checkout", "-q", "-b", "x"))) {
+            return;
+        }
+        Thread.sleep(rnd.nextInt(300));
+        if (expectOk("checkout main", git.retryingLocks(100, "checkout", "-q", "main"))
+                && expectOk("branch -D x", git.retryingLocks(100, "branch", "-q", "-D", "x"))) {
+            did("checkout -b x and back", "");
+        }
     }
-    Thread.sleep(rnd.nextInt(300));
-    if (expectOk("checkout main", git.retryingLocks(100, "checkout", "-q", "main"))
-        && expectOk("branch -D x", git.retryingLocks(100, "branch", "-q", "-D", "x"))) {
-      did("checkout -b x and back", "");
-    }
-  }
 
-  private void gc() throws IOException, InterruptedException {
-    HumanGit.Result r = git.run("gc", "-q");
-    if (r.lockBusy()) {
-      did("gc", "met a lock (" + r.out().strip() + ")");
-    } else if (expectOk("gc", r)) {
-      did("gc", "");
+    private void gc() throws IOException, InterruptedException {
+        HumanGit.Result r = git.run("gc", "-q");
+        if (r.lockBusy()) {
+            did("gc", "met a lock (" + r.out().strip() + ")");
+        } else if (expectOk("gc", r)) {
+            did("gc", "");
+        }
     }
-  }
 
-  /** An editor's save: the whole file written to a swap file, renamed over the notes. */
-  private void editorSave() throws IOException {
-    Path f = root.resolve(NOTES);
-    String text = Files.readString(f);
-    int at = text.indexOf(INBOX);
-    if (at < 0) {
-      anomalies.add("round " + round + ": the notes lost their Inbox section:\n" + text);
-      return;
+    /** An editor's save: the whole file written to a swap file, renamed over the notes. */
+    private void editorSave() throws IOException {
+        Path f = root.resolve(NOTES);
+        String text = Files.readString(f);
+        int at = text.indexOf(INBOX);
+        if (at < 0) {
+            anomalies.add("round " + round + ": the notes lost their Inbox section:\n" + text);
+            return;
+        }
+        String word = "human r" + round + " w" + (++wordCount);
+        at += INBOX.length();
+        Path swap = f.resolveSibling(".notes.md.swp");
+        Files.writeString(swap, text.substring(0, at) + "- " + word + "\n" + text.substring(at));
+        Files.move(swap, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        pending.add(word);
+        did("editor save", word);
     }
-    String word = "human r" + round + " w" + (++wordCount);
-    at += INBOX.length();
-    Path swap = f.resolveSibling(".notes.md.swp");
-    Files.writeString(swap, text.substring(0, at) + "- " + word + "\n" + text.substring(at));
-    Files.move(swap, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    pending.add(word);
-    did("editor save", word);
-  }
 
-  private void immutableDirectory() throws IOException, InterruptedException {
-    if (!faults.canMakeImmutable()) {
-      return;
+    private void immutableDirectory() throws IOException, InterruptedException {
+        if (!faults.canMakeImmutable()) {
+            return;
+        }
+        List<Path> candidates = new ArrayList<>(agentDirs.get());
+        candidates.add(root.resolve("users/sam"));
+        candidates.add(root.resolve(".git/objects/pack"));
+        candidates.add(root.resolve(".git/refs/heads"));
+        try (Stream<Path> groups = Files.list(root.resolve("ledger/main"))) {
+            groups.sorted().reduce((a, b) -> b).ifPresent(candidates::add);
+        }
+        try (Stream<Path> objects = Files.list(root.resolve(".git/objects"))) {
+            objects.filter(p -> p.getFileName().toString().matches("[0-9a-f]{2}"))
+                    .findAny()
+                    .ifPresent(candidates::add);
+        }
+        candidates.removeIf(p -> !Files.isDirectory(p));
+        Path dir = candidates.get(rnd.nextInt(candidates.size()));
+        int ms = 500 + rnd.nextInt(1500);
+        faults.makeImmutable(dir);
+        try {
+            Thread.sleep(ms);
+        } finally {
+            faults.makeMutable(dir);
+        }
+        did("fault: immutable directory", root.relativize(dir) + " for " + ms + " ms");
     }
-    List<Path> candidates = new ArrayList<>(agentDirs.get());
-    candidates.add(root.resolve("users/sam"));
-    candidates.add(root.resolve(".git/objects/pack"));
-    candidates.add(root.resolve(".git/refs/heads"));
-    try (Stream<Path> groups = Files.list(root.resolve("ledger/main"))) {
-      groups.sorted().reduce((a, b) -> b).ifPresent(candidates::add);
-    }
-    try (Stream<Path> objects = Files.list(root.resolve(".git/objects"))) {
-      objects.filter(p -> p.getFileName().toString().matches("[0-9a-f]{2}")).findAny().ifPresent(candidates::add);
-    }
-    candidates.removeIf(p -> !Files.isDirectory(p));
-    Path dir = candidates.get(rnd.nextInt(candidates.size()));
-    int ms = 500 + rnd.nextInt(1500);
-    faults.makeImmutable(dir);
-    try {
-      Thread.sleep(ms);
-    } finally {
-      faults.makeMutable(dir);
-    }
-    did("fault: immutable directory", root.relativize(dir) + " for " + ms + " ms");
-  }
 
-  private void fullDisk() throws IOException, InterruptedException {
-    if (!faults.canFillDisk()) {
-      return;
+    private void fullDisk() throws IOException, InterruptedException {
+        if (!faults.canFillDisk()) {
+            return;
+        }
+        if (!faults.fillDisk()) {
+            did("fault: full disk", "could not shrink the tmpfs (it kept growing)");
+            return;
+        }
+        int ms = 500 + rnd.nextInt(1500);
+        try {
+            Thread.sleep(ms);
+        } finally {
+            faults.freeDisk();
+        }
+        did("fault: full disk", ms + " ms");
     }
-    if (!faults.fillDisk()) {
-      did("fault: full disk", "could not shrink the tmpfs (it kept growing)");
-      return;
-    }
-    int ms = 500 + rnd.nextInt(1500);
-    try {
-      Thread.sleep(ms);
-    } finally {
-      faults.freeDisk();
-    }
-    did("fault: full disk", ms + " ms");
-  }
 }

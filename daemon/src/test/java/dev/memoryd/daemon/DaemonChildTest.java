@@ -1,7 +1,6 @@
 package dev.memoryd.daemon;
 
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
@@ -10,22 +9,24 @@ import org.junit.jupiter.api.io.TempDir;
 /** Base of test classes whose tests share one daemon child process serving a fresh example root. */
 @Timeout(300)
 abstract class DaemonChildTest {
-  @TempDir static Path tmp;
-  static TestRoot root;
-  static DaemonProcess daemon;
+    @TempDir
+    static Path tmp;
 
-  @BeforeAll
-  static void startDaemon() throws Exception {
-    root = new TestRoot(tmp);
-    daemon = DaemonProcess.start(root.cfg, tmp.resolve("daemon.log"));
-    daemon.awaitImported();
-  }
+    static TestRoot root;
+    static DaemonProcess daemon;
 
-  @AfterAll
-  static void stopDaemon() throws Exception {
-    if (daemon != null) {
-      daemon.close();
-      daemon = null;
+    @BeforeAll
+    static void startDaemon() throws Exception {
+        root = new TestRoot(tmp);
+        daemon = DaemonProcess.start(root.cfg, tmp.resolve("daemon.log"));
+        daemon.awaitImported();
     }
-  }
+
+    @AfterAll
+    static void stopDaemon() throws Exception {
+        if (daemon != null) {
+            daemon.close();
+            daemon = null;
+        }
+    }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,9 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,499 +22,581 @@ import org.junit.jupiter.api.io.TempDir;
  * daemon. Each scenario ends with {@code replay --verify} clean (or, for drift, naming the file).
  */
 class HumanEditTest {
-  static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
-  static final String YOUNG = "users/sam/parts/young-one/profile.md";
+    static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
+    static final String YOUNG = "users/sam/parts/young-one/profile.md";
 
-  @TempDir Path tmp;
-  TestRoot root;
+    @TempDir
+    Path tmp;
 
-  private TestRoot root(boolean watch) throws Exception {
-    return root(watch, 150);
-  }
+    TestRoot root;
 
-  private TestRoot root(boolean watch, long quietMs) throws Exception {
-    root = new TestRoot(tmp).configure(c -> c.withWatch(Duration.ofMillis(quietMs), Duration.ofSeconds(60)));
-    root.git("config", "user.name", "Sam Human");
-    root.git("config", "user.email", "sam@example.com");
-    if (watch) {
-      String init = head();
-      root.serveWatching();
-      awaitCommitted(TestRoot.IMPORT_LINES, init, "the example import");
-    } else {
-      root.serve();
+    private TestRoot root(boolean watch) throws Exception {
+        return root(watch, 150);
     }
-    return root;
-  }
 
-  @AfterEach
-  void close() {
-    if (root != null) {
-      root.close();
-    }
-  }
-
-  private String head() {
-    try {
-      return root.git("rev-parse", "HEAD").strip();
-    } catch (java.io.IOException | InterruptedException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /**
-   * Waits until the ledger has {@code lines} lines and the branch moved past {@code headBefore}:
-   * a capture's lines are durable a moment before its commit is published.
-   */
-  private void awaitCommitted(long lines, String headBefore, String what) throws InterruptedException {
-    await(() -> ledgerLines() == lines && !head().equals(headBefore), what);
-  }
-
-  private long ledgerLines() {
-    try {
-      return root.call("ledger.verify", null).get("result").get("lines").asLong();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  private static void await(BooleanSupplier c, String what) throws InterruptedException {
-    long end = System.nanoTime() + 20_000_000_000L;
-    while (!c.getAsBoolean()) {
-      if (System.nanoTime() > end) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
-  }
-
-  /** git status is clean once the writer refreshed the index (it does so when writes pause). */
-  private void awaitClean() throws InterruptedException {
-    await(() -> {
-      try {
-        return root.git("status", "--porcelain").isBlank();
-      } catch (java.io.IOException | InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-    }, "a clean git status");
-  }
-
-  private List<JsonNode> history(String path) throws Exception {
-    List<JsonNode> out = new ArrayList<>();
-    root.call("history", "{\"path\":\"" + path + "\",\"limit\":1000}").get("result").get("events").forEach(out::add);
-    return out;
-  }
-
-  private JsonNode replay() throws Exception {
-    return root.call("replay", "{\"verify\":true}").get("result");
-  }
-
-  private void assertReplayClean() throws Exception {
-    JsonNode r = replay();
-    assertTrue(r.get("ok").asBoolean(), r.toString());
-  }
-
-  private void edit(String rel, String from, String to) throws Exception {
-    Path f = root.dir.resolve(rel);
-    String s = Files.readString(f);
-    assertTrue(s.contains(from), "fixture text missing: " + from);
-    Files.writeString(f, s.replace(from, to));
-  }
-
-  private JsonNode write(String opsJson) throws Exception {
-    return root.call("write", "{\"rationale\":\"agent\",\"actor\":\"agent-1\",\"ops\":[" + opsJson + "]}");
-  }
-
-  private static String append(String path, String section, String item) {
-    return "{\"op\":\"append_item\",\"path\":\"" + path + "\",\"section\":\"" + section + "\",\"item\":\"" + item + "\"}";
-  }
-
-  @Test
-  void atomicSave_tempThenRename_isOneHumanEdit_underTheGitIdentity() throws Exception {
-    root(true);
-    long before = ledgerLines();
-    String headBefore = head();
-    Path f = root.dir.resolve(CRITIC);
-    Path tmpFile = f.resolveSibling(".profile.md.tmp123");
-    Files.writeString(tmpFile, Files.readString(f).replace("strict teacher", "strict, tired teacher"));
-    Files.move(tmpFile, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    awaitCommitted(before + 1, headBefore, "the capture");
-    JsonNode e = history(CRITIC).get(0);
-    assertEquals("human_edit", e.get("op").asText());
-    assertEquals("identity", e.get("section_anchor").asText());
-    assertEquals("human:Sam Human <sam@example.com>", e.get("actor").asText());
-    assertEquals("work_tree", e.get("payload").get("human").get("source").asText());
-    assertTrue(root.git("log", "-1", "--format=%an <%ae>").startsWith("Sam Human <sam@example.com>"));
-    awaitClean();
-    assertReplayClean();
-  }
-
-  @Test
-  void vimStyleSave_backupRenameAndSwapFiles_captureOnlyTheEdit() throws Exception {
-    root(true);
-    long before = ledgerLines();
-    String headBefore = head();
-    Path f = root.dir.resolve(CRITIC);
-    Path swap = f.resolveSibling(".profile.md.swp");
-    Files.writeString(swap, "vim swap junk");
-    String text = Files.readString(f);
-    Path backup = f.resolveSibling("profile.md~");
-    Files.move(f, backup);
-    Files.writeString(f, text.replace("Protector.", "Protector, always on duty."));
-    Files.delete(backup);
-    Files.writeString(root.dir.resolve("users/sam/4913"), "");
-    Files.delete(root.dir.resolve("users/sam/4913"));
-    Files.delete(swap);
-    awaitCommitted(before + 1, headBefore, "the capture");
-    Thread.sleep(400); // nothing else may follow
-    assertEquals(before + 1, ledgerLines());
-    assertEquals("role", history(CRITIC).get(0).get("section_anchor").asText());
-    assertReplayClean();
-  }
-
-  @Test
-  void burstOfEdits_acrossFiles_isOneCommit_withNothingMissed() throws Exception {
-    root(true, 1500); // the whole burst fits in the quiet period even on a loaded machine
-    String head = root.git("rev-parse", "HEAD").strip();
-    long before = ledgerLines();
-    for (int i = 0; i < 50; i++) {
-      edit(i % 2 == 0 ? CRITIC : YOUNG, i < 2 ? "## Open Questions\n<!-- @anchor: open-questions v1 -->\n"
-          : "burst " + (i - 2), i < 2 ? "## Open Questions\n<!-- @anchor: open-questions v1 -->\n\nburst " + i
-          : "burst " + i);
-    }
-    awaitCommitted(before + 2, head, "the capture");
-    Thread.sleep(500);
-    assertEquals(before + 2, ledgerLines(), "one event per changed section of each file");
-    assertTrue(root.file(CRITIC).contains("burst 48") && root.file(YOUNG).contains("burst 49"));
-    assertEquals(1, root.git("rev-list", head + "..HEAD").strip().lines().count(), "one commit for the burst");
-    assertReplayClean();
-  }
-
-  @Test
-  void daemonsOwnWrites_areNeverCapturedAsHumanEdits() throws Exception {
-    root(true);
-    int n = Integer.getInteger("memoryd.ownWrites", 300);
-    for (int i = 0; i < n; i++) {
-      assertTrue(write(append(i % 2 == 0 ? CRITIC : YOUNG, "Triggers", "own write " + i)).has("result"));
-    }
-    Thread.sleep(600); // past the quiet period: the watcher has looked at every file the daemon wrote
-    root.call("capture", null);
-    long human = 0;
-    for (String p : List.of(CRITIC, YOUNG)) {
-      JsonNode all = root.call("history", "{\"path\":\"" + p + "\",\"limit\":" + (n + 10) + "}").get("result").get("events");
-      for (JsonNode e : all) {
-        human += e.get("op").asText().equals("human_edit") ? 1 : 0;
-      }
-    }
-    assertEquals(2, human, "only the example import of each file; none of " + n + " daemon writes");
-    assertEquals(TestRoot.IMPORT_LINES + n, ledgerLines());
-    assertReplayClean();
-  }
-
-  @Test
-  void agentWrite_overUncapturedEdit_capturesTheHumanFirst_thenApplies() throws Exception {
-    root(false);
-    edit(CRITIC, "strict teacher", "strict, tired teacher");
-    JsonNode w = write(append(CRITIC, "Triggers", "Deadlines"));
-    assertTrue(w.has("result"), w.toString());
-    List<JsonNode> h = history(CRITIC);
-    assertEquals("append_item", h.get(0).get("op").asText());
-    assertEquals("human_edit", h.get(1).get("op").asText());
-    assertEquals("identity", h.get(1).get("section_anchor").asText());
-    assertTrue(h.get(1).get("seq").asLong() < h.get(0).get("seq").asLong());
-    String text = root.file(CRITIC);
-    assertTrue(text.contains("strict, tired teacher") && text.contains("- Deadlines\n"));
-    assertTrue(root.git("log", "-2", "--format=%an").contains("Sam Human"));
-    assertReplayClean();
-  }
-
-  @Test
-  void agentWrite_toTheSectionTheHumanChanged_isConflict_andTheHumanEditIsKept() throws Exception {
-    root(false);
-    edit(CRITIC, "- Client feedback emails", "- Client feedback emails, especially late at night");
-    long before = ledgerLines();
-    JsonNode w = write(append(CRITIC, "Triggers", "Deadlines"));
-    assertEquals("conflict", w.get("error").get("data").get("reason").asText(), w.toString());
-    assertEquals("triggers", w.get("error").get("data").get("section").asText());
-    assertEquals(before + 1, ledgerLines(), "the human's edit is recorded; the agent's is not");
-    assertTrue(root.file(CRITIC).contains("especially late at night"));
-    assertFalse(root.file(CRITIC).contains("Deadlines"));
-    assertReplayClean();
-  }
-
-  @Test
-  void grammarBreak_goesToDrift_agentsGetDrift_acceptCurrentMakesReplayCleanAgain() throws Exception {
-    root(false);
-    String good = root.file(CRITIC);
-    int at = good.indexOf("## Change Log");
-    int next = good.indexOf("## Extensions");
-    Files.writeString(root.dir.resolve(CRITIC), good.substring(0, at) + good.substring(next));
-    JsonNode w = write(append(CRITIC, "Triggers", "Deadlines"));
-    assertEquals("drift", w.get("error").get("data").get("reason").asText(), w.toString());
-    String id = w.get("error").get("data").get("drift_id").asText();
-    JsonNode list = root.call("drift.list", null).get("result").get("items");
-    assertEquals(1, list.size());
-    assertEquals(CRITIC, list.get(0).get("path").asText());
-    assertEquals("grammar_broken", list.get(0).get("kind").asText());
-    JsonNode show = root.call("drift.show", "{\"id\":\"" + id + "\"}").get("result");
-    assertTrue(show.get("diff").asText().contains("-## Change Log"), show.get("diff").asText());
-    assertEquals("differs", replay().get("differences").get(0).get("kind").asText());
-    assertTrue(root.call("write", "{\"rationale\":\"x\",\"ops\":[" + append(CRITIC, "Needs", "x") + "]}")
-        .get("error").get("data").get("reason").asText().equals("drift"));
-
-    // the queue survives a restart
-    root.daemon.close();
-    root.serve();
-    assertEquals(1, root.call("drift.list", null).get("result").get("items").size());
-
-    JsonNode r = root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"accept_current\"}");
-    assertTrue(r.has("result"), r.toString());
-    assertEquals(0, root.call("drift.list", null).get("result").get("items").size());
-    assertReplayClean();
-    awaitClean();
-  }
-
-  @Test
-  void restore_writesTheRecordedTextBack_andTheDriftedTextStaysInTheLedger() throws Exception {
-    root(false);
-    String good = root.file(YOUNG);
-    Files.writeString(root.dir.resolve(YOUNG), good.replace("<!-- @anchor: needs v1 -->\n", "")
-        .replace("## Needs", "## Things it needs (my words)"));
-    root.call("capture", "{\"paths\":[\"" + YOUNG + "\"]}");
-    JsonNode items = root.call("drift.list", null).get("result").get("items");
-    assertEquals(1, items.size());
-    String id = items.get(0).get("id").asText();
-    assertTrue(root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"restore\"}").has("result"));
-    assertEquals(good, root.file(YOUNG));
-    boolean kept = history(YOUNG).stream().anyMatch(e -> e.get("op").asText().equals("drift_flagged")
-        && e.get("payload").get("drift").get("text").asText().contains("Things it needs (my words)"));
-    assertTrue(kept, "the human's words are in the drift event");
-    assertReplayClean();
-  }
-
-  @Test
-  void reanchor_renamesTheSectionBack_andRecordsTheHumansWords() throws Exception {
-    root(false);
-    edit(CRITIC, "## Role\n", "## Job\n");
-    edit(CRITIC, "Protector.", "Protector, mostly.");
-    root.call("capture", null);
-    String id = root.call("drift.list", null).get("result").get("items").get(0).get("id").asText();
-    JsonNode bad = root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"reanchor\",\"from\":\"Job\",\"to\":\"Nope\"}");
-    assertEquals("unknown_section", bad.get("error").get("data").get("reason").asText(), bad.toString());
-    JsonNode ok = root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"reanchor\",\"from\":\"Job\",\"to\":\"Role\"}");
-    assertTrue(ok.has("result"), ok.toString());
-    assertTrue(root.file(CRITIC).contains("## Role\n<!-- @anchor: role v1 -->\n\nProtector, mostly."));
-    assertTrue(write(append(CRITIC, "Triggers", "after reanchor")).has("result"));
-    assertReplayClean();
-  }
-
-  @Test
-  void dismiss_closesTheItem_andTheSameTextIsNotFlaggedAgain() throws Exception {
-    root(false);
-    edit(CRITIC, "## Role\n", "## Job\n");
-    root.call("capture", null);
-    String id = root.call("drift.list", null).get("result").get("items").get(0).get("id").asText();
-    assertTrue(root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"dismiss\"}").has("result"));
-    root.call("capture", null);
-    assertEquals(0, root.call("drift.list", null).get("result").get("items").size());
-    assertEquals("not_found", root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"dismiss\"}")
-        .get("error").get("data").get("reason").asText());
-  }
-
-  @Test
-  void gitCommit_whileTheDaemonRuns_isCapturedReferringToTheCommit() throws Exception {
-    root(true);
-    long before = ledgerLines();
-    edit(YOUNG, "## Needs\n<!-- @anchor: needs v1 -->\n", "## Needs\n<!-- @anchor: needs v1 -->\n\nQuiet mornings.\n");
-    root.git("-c", "user.name=Alice", "-c", "user.email=alice@example.com", "commit", "-qam", "alice: needs");
-    String commit = root.git("rev-parse", "HEAD").strip();
-    awaitCommitted(before + 1, commit, "the commit's capture");
-    JsonNode e = history(YOUNG).get(0);
-    assertEquals("human_edit", e.get("op").asText());
-    assertEquals("human:Alice <alice@example.com>", e.get("actor").asText());
-    assertEquals("commit", e.get("payload").get("human").get("source").asText());
-    assertEquals(commit, e.get("payload").get("human").get("commits").get(0).get("id").asText());
-    assertEquals(commit, root.git("rev-parse", "HEAD~1").strip(), "memoryd's commit sits on the human's");
-    assertReplayClean();
-  }
-
-  @Test
-  void gitCommits_whileTheDaemonWasDown_areCapturedAtStart() throws Exception {
-    root(false);
-    root.daemon.close();
-    root.daemon = null;
-    edit(YOUNG, "## Needs\n<!-- @anchor: needs v1 -->\n", "## Needs\n<!-- @anchor: needs v1 -->\n\nQuiet mornings.\n");
-    root.git("-c", "user.name=Bob", "-c", "user.email=bob@example.com", "commit", "-qam", "bob: offline");
-    edit(CRITIC, "strict teacher", "strict old teacher"); // and one left uncommitted
-    root.configure(c -> c.withWatch(Duration.ofMillis(100), Duration.ofSeconds(60))).serveWatching();
-    await(() -> {
-      try {
-        JsonNode last = history(CRITIC).get(0);
-        return last.get("op").asText().equals("human_edit") && last.get("section_anchor").asText().equals("identity");
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    }, "the uncommitted edit");
-    JsonNode bob = history(YOUNG).get(0);
-    assertEquals("human:Bob <bob@example.com>", bob.get("actor").asText());
-    assertReplayClean();
-  }
-
-  @Test
-  void aDeadWatch_isRestarted_reportedInPing_andEditsAreStillCaptured() throws Exception {
-    root(true);
-    root.daemon.service().watcher().orElseThrow().killWatchForTest();
-    await(() -> root.daemon.service().watcher().get().health().get("restarts").asLong() == 1, "a restart");
-    long before = ledgerLines();
-    String headBefore = head();
-    edit(CRITIC, "strict teacher", "strict, restarted teacher");
-    awaitCommitted(before + 1, headBefore, "the capture after a restart");
-    JsonNode w = root.call("ping", null).get("result").get("watcher");
-    assertEquals("running", w.get("state").asText(), w.toString());
-    assertEquals(1, w.get("restarts").asLong());
-  }
-
-  @Test
-  void replayVerify_namesTheFileAndSection_thatDiffer() throws Exception {
-    root(false);
-    edit(CRITIC, "strict teacher", "strict, uncaptured teacher");
-    JsonNode r = replay();
-    assertFalse(r.get("ok").asBoolean());
-    JsonNode d = r.get("differences").get(0);
-    assertEquals(CRITIC, d.get("path").asText());
-    assertEquals("identity", d.get("sections").get(0).asText());
-  }
-
-  @Test
-  void newLintCleanFile_isCaptured_andABrokenNewFile_isDrift() throws Exception {
-    root(false);
-    String notes = root.file("users/sam/parts/young-one/notes.md");
-    Path dir = root.dir.resolve("users/sam/parts/quiet-one");
-    Files.createDirectories(dir);
-    String created = notes.replace("young-one", "quiet-one").replace("Young One", "Quiet One")
-        .replace("01JC7X00000000000000000006", "01JC7X000000000000000000Q1");
-    Files.writeString(dir.resolve("notes.md"), created, StandardCharsets.UTF_8);
-    Files.writeString(root.dir.resolve("users/sam/todo.md"), "buy milk\n");
-    root.call("capture", null);
-    List<JsonNode> h = history("users/sam/parts/quiet-one/notes.md");
-    assertEquals(1, h.size(), h.toString());
-    assertTrue(h.get(0).get("payload").get("whole_file").asBoolean());
-    JsonNode items = root.call("drift.list", null).get("result").get("items");
-    assertEquals(1, items.size(), items.toString());
-    assertEquals("users/sam/todo.md", items.get(0).get("path").asText());
-  }
-
-  @Test
-  void aGitCommandHoldingTheBranchLock_makesWritesWait_thenRefusedWithNothingRecorded() throws Exception {
-    root(false);
-    System.setProperty("memoryd.refLockWaitMs", "300");
-    try {
-      Path lock = root.dir.resolve(".git/refs/heads/main.lock");
-      Files.writeString(lock, "");
-      long lines = ledgerLines();
-      String before = root.file(CRITIC);
-      JsonNode w = write(append(CRITIC, "Triggers", "while git holds the lock"));
-      assertEquals("unavailable", w.get("error").get("data").get("reason").asText(), w.toString());
-      assertTrue(w.get("error").get("message").asText().contains("main.lock"), w.toString());
-      assertEquals(lines, ledgerLines());
-      assertEquals(before, root.file(CRITIC));
-      Files.delete(lock);
-      assertTrue(write(append(CRITIC, "Triggers", "after git let go")).has("result"));
-      assertReplayClean();
-    } finally {
-      System.clearProperty("memoryd.refLockWaitMs");
-    }
-  }
-
-  @Test
-  void whileTheWriterHoldsTheBranch_aGitCommitIsRefusedOrCaptured_neverLost() throws Exception {
-    root(false);
-    // Agents write continuously while a human commits with git: each human commit either lands
-    // (and is captured) or git reports the lock and the human's change stays in the working tree.
-    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-    Thread agent = new Thread(() -> {
-      for (int i = 0; !stop.get(); i++) {
-        try {
-          write(append(CRITIC, "Triggers", "agent " + i));
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
+    private TestRoot root(boolean watch, long quietMs) throws Exception {
+        root = new TestRoot(tmp).configure(c -> c.withWatch(Duration.ofMillis(quietMs), Duration.ofSeconds(60)));
+        root.git("config", "user.name", "Sam Human");
+        root.git("config", "user.email", "sam@example.com");
+        if (watch) {
+            String init = head();
+            root.serveWatching();
+            awaitCommitted(TestRoot.IMPORT_LINES, init, "the example import");
+        } else {
+            root.serve();
         }
-      }
-    });
-    agent.start();
-    try {
-      for (int i = 0; i < 20; i++) {
-        edit(YOUNG, "## Needs\n<!-- @anchor: needs v1 -->\n", "## Needs\n<!-- @anchor: needs v1 -->\n\nhuman " + i + "\n");
-        try {
-          root.git("-c", "user.name=Alice", "-c", "user.email=alice@example.com", "commit", "-qam", "alice " + i);
-        } catch (AssertionError refused) {
-          assertTrue(refused.getMessage().contains("lock"), refused.getMessage()); // git saw the writer's lock
+        return root;
+    }
+
+    @AfterEach
+    void close() {
+        if (root != null) {
+            root.close();
         }
-      }
-    } finally {
-      stop.set(true);
-      agent.join();
     }
-    root.call("capture", null);
-    String young = root.file(YOUNG);
-    for (int i = 0; i < 20; i++) {
-      assertTrue(young.contains("human " + i + "\n"), "human " + i + " lost");
+
+    private String head() {
+        try {
+            return root.git("rev-parse", "HEAD").strip();
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
     }
-    JsonNode ping = root.call("ping", null);
-    assertTrue(ping.has("result"), "the writer still serves: " + ping);
-    assertTrue(write(append(CRITIC, "Triggers", "after the race")).has("result"));
-    assertReplayClean();
-  }
 
-  @Test
-  void gitResetBehindMemoryd_refusesWritesWithoutStoppingTheWriter_untilTheBranchIsBack() throws Exception {
-    root(false);
-    assertTrue(write(append(CRITIC, "Triggers", "before the reset")).has("result"));
-    String ours = head();
-    root.git("reset", "-q", "--hard", "HEAD~1");
-    JsonNode refused = write(append(CRITIC, "Triggers", "while reset"));
-    assertEquals("unavailable", refused.get("error").get("data").get("reason").asText(), refused.toString());
-    assertTrue(refused.get("error").get("message").asText().contains("git reset --hard " + ours), refused.toString());
-    assertEquals(ours, refused.get("error").get("data").get("recorded_commit").asText());
-    assertTrue(root.call("read", "{\"path\":\"" + CRITIC + "\"}").has("result"), "reads go on");
-    root.git("reset", "-q", "--hard", ours);
-    assertTrue(write(append(CRITIC, "Triggers", "after the branch is back")).has("result"), "the writer still runs");
-    String text = root.file(CRITIC);
-    assertTrue(text.contains("before the reset") && text.contains("after the branch is back") && !text.contains("while reset"));
-    assertReplayClean();
-    // git rewrote the ledger's segment file twice under the open daemon; what it holds must still be every line.
-    root.daemon.close();
-    root.serve();
-    assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
-    assertTrue(root.file(CRITIC).contains("after the branch is back"));
-    assertTrue(write(append(CRITIC, "Triggers", "after a restart")).has("result"));
-  }
+    /**
+     * Waits until the ledger has {@code lines} lines and the branch moved past {@code headBefore}:
+     * a capture's lines are durable a moment before its commit is published.
+     */
+    private void awaitCommitted(long lines, String headBefore, String what) throws InterruptedException {
+        await(() -> ledgerLines() == lines && !head().equals(headBefore), what);
+    }
 
-  @Test
-  void gitResetBehindMemoryd_thenARestart_redoesTheLedgersLaterEventsOnTop() throws Exception {
-    root(false);
-    assertTrue(write(append(CRITIC, "Triggers", "kept by the ledger")).has("result"));
-    root.git("reset", "-q", "--hard", "HEAD~1");
-    assertFalse(root.file(CRITIC).contains("kept by the ledger"));
-    root.daemon.close();
-    root.serve();
-    assertTrue(root.file(CRITIC).contains("kept by the ledger"), "no acknowledged word is lost to a reset");
-    assertTrue(write(append(CRITIC, "Triggers", "and writes go on")).has("result"));
-    assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
-    assertReplayClean();
-  }
+    private long ledgerLines() {
+        try {
+            return root.call("ledger.verify", null).get("result").get("lines").asLong();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
-  @Test
-  void anotherBranchCheckedOut_refusesWrites_insteadOfRecordingItsFilesHere() throws Exception {
-    root(false);
-    String main = root.cfg.branch();
-    root.git("checkout", "-q", "-b", "elsewhere");
-    edit(CRITIC, "## Role", "## Role"); // untouched; the point is the checked-out branch
-    JsonNode refused = write(append(CRITIC, "Triggers", "while elsewhere"));
-    assertEquals("unavailable", refused.get("error").get("data").get("reason").asText(), refused.toString());
-    assertTrue(refused.get("error").get("message").asText().contains("git checkout " + main), refused.toString());
-    root.git("checkout", "-q", main);
-    assertTrue(write(append(CRITIC, "Triggers", "back home")).has("result"));
-    assertTrue(root.file(CRITIC).contains("back home") && !root.file(CRITIC).contains("while elsewhere"));
-    assertReplayClean();
-  }
+    private static void await(BooleanSupplier c, String what) throws InterruptedException {
+        long end = System.nanoTime() + 20_000_000_000L;
+        while (!c.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** git status is clean once the writer refreshed the index (it does so when writes pause). */
+    private void awaitClean() throws InterruptedException {
+        await(
+                () -> {
+                    try {
+                        return root.git("status", "--porcelain").isBlank();
+                    } catch (java.io.IOException | InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                "a clean git status");
+    }
+
+    private List<JsonNode> history(String path) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        root.call("history", "{\"path\":\"" + path + "\",\"limit\":1000}")
+                .get("result")
+                .get("events")
+                .forEach(out::add);
+        return out;
+    }
+
+    private JsonNode replay() throws Exception {
+        return root.call("replay", "{\"verify\":true}").get("result");
+    }
+
+    private void assertReplayClean() throws Exception {
+        JsonNode r = replay();
+        assertTrue(r.get("ok").asBoolean(), r.toString());
+    }
+
+    private void edit(String rel, String from, String to) throws Exception {
+        Path f = root.dir.resolve(rel);
+        String s = Files.readString(f);
+        assertTrue(s.contains(from), "fixture text missing: " + from);
+        Files.writeString(f, s.replace(from, to));
+    }
+
+    private JsonNode write(String opsJson) throws Exception {
+        return root.call("write", "{\"rationale\":\"agent\",\"actor\":\"agent-1\",\"ops\":[" + opsJson + "]}");
+    }
+
+    private static String append(String path, String section, String item) {
+        return "{\"op\":\"append_item\",\"path\":\"" + path + "\",\"section\":\"" + section + "\",\"item\":\"" + item
+                + "\"}";
+    }
+
+    @Test
+    void atomicSave_tempThenRename_isOneHumanEdit_underTheGitIdentity() throws Exception {
+        root(true);
+        long before = ledgerLines();
+        String headBefore = head();
+        Path f = root.dir.resolve(CRITIC);
+        Path tmpFile = f.resolveSibling(".profile.md.tmp123");
+        Files.writeString(tmpFile, Files.readString(f).replace("strict teacher", "strict, tired teacher"));
+        Files.move(tmpFile, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        awaitCommitted(before + 1, headBefore, "the capture");
+        JsonNode e = history(CRITIC).get(0);
+        assertEquals("human_edit", e.get("op").asText());
+        assertEquals("identity", e.get("section_anchor").asText());
+        assertEquals("human:Sam Human <sam@example.com>", e.get("actor").asText());
+        assertEquals("work_tree", e.get("payload").get("human").get("source").asText());
+        assertTrue(root.git("log", "-1", "--format=%an <%ae>").startsWith("Sam Human <sam@example.com>"));
+        awaitClean();
+        assertReplayClean();
+    }
+
+    @Test
+    void vimStyleSave_backupRenameAndSwapFiles_captureOnlyTheEdit() throws Exception {
+        root(true);
+        long before = ledgerLines();
+        String headBefore = head();
+        Path f = root.dir.resolve(CRITIC);
+        Path swap = f.resolveSibling(".profile.md.swp");
+        Files.writeString(swap, "vim swap junk");
+        String text = Files.readString(f);
+        Path backup = f.resolveSibling("profile.md~");
+        Files.move(f, backup);
+        Files.writeString(f, text.replace("Protector.", "Protector, always on duty."));
+        Files.delete(backup);
+        Files.writeString(root.dir.resolve("users/sam/4913"), "");
+        Files.delete(root.dir.resolve("users/sam/4913"));
+        Files.delete(swap);
+        awaitCommitted(before + 1, headBefore, "the capture");
+        Thread.sleep(400); // nothing else may follow
+        assertEquals(before + 1, ledgerLines());
+        assertEquals("role", history(CRITIC).get(0).get("section_anchor").asText());
+        assertReplayClean();
+    }
+
+    @Test
+    void burstOfEdits_acrossFiles_isOneCommit_withNothingMissed() throws Exception {
+        root(true, 1500); // the whole burst fits in the quiet period even on a loaded machine
+        String head = root.git("rev-parse", "HEAD").strip();
+        long before = ledgerLines();
+        for (int i = 0; i < 50; i++) {
+            edit(
+                    i % 2 == 0 ? CRITIC : YOUNG,
+                    i < 2 ? "## Open Questions\n<!-- @anchor: open-questions v1 -->\n" : "burst " + (i - 2),
+                    i < 2 ? "## Open Questions\n<!-- @anchor: open-questions v1 -->\n\nburst " + i : "burst " + i);
+        }
+        awaitCommitted(before + 2, head, "the capture");
+        Thread.sleep(500);
+        assertEquals(before + 2, ledgerLines(), "one event per changed section of each file");
+        assertTrue(root.file(CRITIC).contains("burst 48") && root.file(YOUNG).contains("burst 49"));
+        assertEquals(1, root.git("rev-list", head + "..HEAD").strip().lines().count(), "one commit for the burst");
+        assertReplayClean();
+    }
+
+    @Test
+    void daemonsOwnWrites_areNeverCapturedAsHumanEdits() throws Exception {
+        root(true);
+        int n = Integer.getInteger("memoryd.ownWrites", 300);
+        for (int i = 0; i < n; i++) {
+            assertTrue(write(append(i % 2 == 0 ? CRITIC : YOUNG, "Triggers", "own write " + i))
+                    .has("result"));
+        }
+        Thread.sleep(600); // past the quiet period: the watcher has looked at every file the daemon wrote
+        root.call("capture", null);
+        long human = 0;
+        for (String p : List.of(CRITIC, YOUNG)) {
+            JsonNode all = root.call("history", "{\"path\":\"" + p + "\",\"limit\":" + (n + 10) + "}")
+                    .get("result")
+                    .get("events");
+            for (JsonNode e : all) {
+                human += e.get("op").asText().equals("human_edit") ? 1 : 0;
+            }
+        }
+        assertEquals(2, human, "only the example import of each file; none of " + n + " daemon writes");
+        assertEquals(TestRoot.IMPORT_LINES + n, ledgerLines());
+        assertReplayClean();
+    }
+
+    @Test
+    void agentWrite_overUncapturedEdit_capturesTheHumanFirst_thenApplies() throws Exception {
+        root(false);
+        edit(CRITIC, "strict teacher", "strict, tired teacher");
+        JsonNode w = write(append(CRITIC, "Triggers", "Deadlines"));
+        assertTrue(w.has("result"), w.toString());
+        List<JsonNode> h = history(CRITIC);
+        assertEquals("append_item", h.get(0).get("op").asText());
+        assertEquals("human_edit", h.get(1).get("op").asText());
+        assertEquals("identity", h.get(1).get("section_anchor").asText());
+        assertTrue(h.get(1).get("seq").asLong() < h.get(0).get("seq").asLong());
+        String text = root.file(CRITIC);
+        assertTrue(text.contains("strict, tired teacher") && text.contains("- Deadlines\n"));
+        assertTrue(root.git("log", "-2", "--format=%an").contains("Sam Human"));
+        assertReplayClean();
+    }
+
+    @Test
+    void agentWrite_toTheSectionTheHumanChanged_isConflict_andTheHumanEditIsKept() throws Exception {
+        root(false);
+        edit(CRITIC, "- Client feedback emails", "- Client feedback emails, especially late at night");
+        long before = ledgerLines();
+        JsonNode w = write(append(CRITIC, "Triggers", "Deadlines"));
+        assertEquals("conflict", w.get("error").get("data").get("reason").asText(), w.toString());
+        assertEquals("triggers", w.get("error").get("data").get("section").asText());
+        assertEquals(before + 1, ledgerLines(), "the human's edit is recorded; the agent's is not");
+        assertTrue(root.file(CRITIC).contains("especially late at night"));
+        assertFalse(root.file(CRITIC).contains("Deadlines"));
+        assertReplayClean();
+    }
+
+    @Test
+    void grammarBreak_goesToDrift_agentsGetDrift_acceptCurrentMakesReplayCleanAgain() throws Exception {
+        root(false);
+        String good = root.file(CRITIC);
+        int at = good.indexOf("## Change Log");
+        int next = good.indexOf("## Extensions");
+        Files.writeString(root.dir.resolve(CRITIC), good.substring(0, at) + good.substring(next));
+        JsonNode w = write(append(CRITIC, "Triggers", "Deadlines"));
+        assertEquals("drift", w.get("error").get("data").get("reason").asText(), w.toString());
+        String id = w.get("error").get("data").get("drift_id").asText();
+        JsonNode list = root.call("drift.list", null).get("result").get("items");
+        assertEquals(1, list.size());
+        assertEquals(CRITIC, list.get(0).get("path").asText());
+        assertEquals("grammar_broken", list.get(0).get("kind").asText());
+        JsonNode show = root.call("drift.show", "{\"id\":\"" + id + "\"}").get("result");
+        assertTrue(
+                show.get("diff").asText().contains("-## Change Log"),
+                show.get("diff").asText());
+        assertEquals("differs", replay().get("differences").get(0).get("kind").asText());
+        assertTrue(root.call("write", "{\"rationale\":\"x\",\"ops\":[" + append(CRITIC, "Needs", "x") + "]}")
+                .get("error")
+                .get("data")
+                .get("reason")
+                .asText()
+                .equals("drift"));
+
+        // the queue survives a restart
+        root.daemon.close();
+        root.serve();
+        assertEquals(1, root.call("drift.list", null).get("result").get("items").size());
+
+        JsonNode r = root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"accept_current\"}");
+        assertTrue(r.has("result"), r.toString());
+        assertEquals(0, root.call("drift.list", null).get("result").get("items").size());
+        assertReplayClean();
+        awaitClean();
+    }
+
+    @Test
+    void restore_writesTheRecordedTextBack_andTheDriftedTextStaysInTheLedger() throws Exception {
+        root(false);
+        String good = root.file(YOUNG);
+        Files.writeString(
+                root.dir.resolve(YOUNG),
+                good.replace("<!-- @anchor: needs v1 -->\n", "").replace("## Needs", "## Things it needs (my words)"));
+        root.call("capture", "{\"paths\":[\"" + YOUNG + "\"]}");
+        JsonNode items = root.call("drift.list", null).get("result").get("items");
+        assertEquals(1, items.size());
+        String id = items.get(0).get("id").asText();
+        assertTrue(root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"restore\"}")
+                .has("result"));
+        assertEquals(good, root.file(YOUNG));
+        boolean kept = history(YOUNG).stream()
+                .anyMatch(e -> e.get("op").asText().equals("drift_flagged")
+                        && e.get("payload").get("drift").get("text").asText().contains("Things it needs (my words)"));
+        assertTrue(kept, "the human's words are in the drift event");
+        assertReplayClean();
+    }
+
+    @Test
+    void reanchor_renamesTheSectionBack_andRecordsTheHumansWords() throws Exception {
+        root(false);
+        edit(CRITIC, "## Role\n", "## Job\n");
+        edit(CRITIC, "Protector.", "Protector, mostly.");
+        root.call("capture", null);
+        String id = root.call("drift.list", null)
+                .get("result")
+                .get("items")
+                .get(0)
+                .get("id")
+                .asText();
+        JsonNode bad = root.call(
+                "drift.resolve",
+                "{\"id\":\"" + id + "\",\"resolution\":\"reanchor\",\"from\":\"Job\",\"to\":\"Nope\"}");
+        assertEquals(
+                "unknown_section", bad.get("error").get("data").get("reason").asText(), bad.toString());
+        JsonNode ok = root.call(
+                "drift.resolve",
+                "{\"id\":\"" + id + "\",\"resolution\":\"reanchor\",\"from\":\"Job\",\"to\":\"Role\"}");
+        assertTrue(ok.has("result"), ok.toString());
+        assertTrue(root.file(CRITIC).contains("## Role\n<!-- @anchor: role v1 -->\n\nProtector, mostly."));
+        assertTrue(write(append(CRITIC, "Triggers", "after reanchor")).has("result"));
+        assertReplayClean();
+    }
+
+    @Test
+    void dismiss_closesTheItem_andTheSameTextIsNotFlaggedAgain() throws Exception {
+        root(false);
+        edit(CRITIC, "## Role\n", "## Job\n");
+        root.call("capture", null);
+        String id = root.call("drift.list", null)
+                .get("result")
+                .get("items")
+                .get(0)
+                .get("id")
+                .asText();
+        assertTrue(root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"dismiss\"}")
+                .has("result"));
+        root.call("capture", null);
+        assertEquals(0, root.call("drift.list", null).get("result").get("items").size());
+        assertEquals(
+                "not_found",
+                root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"dismiss\"}")
+                        .get("error")
+                        .get("data")
+                        .get("reason")
+                        .asText());
+    }
+
+    @Test
+    void gitCommit_whileTheDaemonRuns_isCapturedReferringToTheCommit() throws Exception {
+        root(true);
+        long before = ledgerLines();
+        edit(
+                YOUNG,
+                "## Needs\n<!-- @anchor: needs v1 -->\n",
+                "## Needs\n<!-- @anchor: needs v1 -->\n\nQuiet mornings.\n");
+        root.git("-c", "user.name=Alice", "-c", "user.email=alice@example.com", "commit", "-qam", "alice: needs");
+        String commit = root.git("rev-parse", "HEAD").strip();
+        awaitCommitted(before + 1, commit, "the commit's capture");
+        JsonNode e = history(YOUNG).get(0);
+        assertEquals("human_edit", e.get("op").asText());
+        assertEquals("human:Alice <alice@example.com>", e.get("actor").asText());
+        assertEquals("commit", e.get("payload").get("human").get("source").asText());
+        assertEquals(
+                commit,
+                e.get("payload").get("human").get("commits").get(0).get("id").asText());
+        assertEquals(commit, root.git("rev-parse", "HEAD~1").strip(), "memoryd's commit sits on the human's");
+        assertReplayClean();
+    }
+
+    @Test
+    void gitCommits_whileTheDaemonWasDown_areCapturedAtStart() throws Exception {
+        root(false);
+        root.daemon.close();
+        root.daemon = null;
+        edit(
+                YOUNG,
+                "## Needs\n<!-- @anchor: needs v1 -->\n",
+                "## Needs\n<!-- @anchor: needs v1 -->\n\nQuiet mornings.\n");
+        root.git("-c", "user.name=Bob", "-c", "user.email=bob@example.com", "commit", "-qam", "bob: offline");
+        edit(CRITIC, "strict teacher", "strict old teacher"); // and one left uncommitted
+        root.configure(c -> c.withWatch(Duration.ofMillis(100), Duration.ofSeconds(60)))
+                .serveWatching();
+        await(
+                () -> {
+                    try {
+                        JsonNode last = history(CRITIC).get(0);
+                        return last.get("op").asText().equals("human_edit")
+                                && last.get("section_anchor").asText().equals("identity");
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                "the uncommitted edit");
+        JsonNode bob = history(YOUNG).get(0);
+        assertEquals("human:Bob <bob@example.com>", bob.get("actor").asText());
+        assertReplayClean();
+    }
+
+    @Test
+    void aDeadWatch_isRestarted_reportedInPing_andEditsAreStillCaptured() throws Exception {
+        root(true);
+        root.daemon.service().watcher().orElseThrow().killWatchForTest();
+        await(
+                () -> root.daemon
+                                .service()
+                                .watcher()
+                                .get()
+                                .health()
+                                .get("restarts")
+                                .asLong()
+                        == 1,
+                "a restart");
+        long before = ledgerLines();
+        String headBefore = head();
+        edit(CRITIC, "strict teacher", "strict, restarted teacher");
+        awaitCommitted(before + 1, headBefore, "the capture after a restart");
+        JsonNode w = root.call("ping", null).get("result").get("watcher");
+        assertEquals("running", w.get("state").asText(), w.toString());
+        assertEquals(1, w.get("restarts").asLong());
+    }
+
+    @Test
+    void replayVerify_namesTheFileAndSection_thatDiffer() throws Exception {
+        root(false);
+        edit(CRITIC, "strict teacher", "strict, uncaptured teacher");
+        JsonNode r = replay();
+        assertFalse(r.get("ok").asBoolean());
+        JsonNode d = r.get("differences").get(0);
+        assertEquals(CRITIC, d.get("path").asText());
+        assertEquals("identity", d.get("sections").get(0).asText());
+    }
+
+    @Test
+    void newLintCleanFile_isCaptured_andABrokenNewFile_isDrift() throws Exception {
+        root(false);
+        String notes = root.file("users/sam/parts/young-one/notes.md");
+        Path dir = root.dir.resolve("users/sam/parts/quiet-one");
+        Files.createDirectories(dir);
+        String created = notes.replace("young-one", "quiet-one")
+                .replace("Young One", "Quiet One")
+                .replace("01JC7X00000000000000000006", "01JC7X000000000000000000Q1");
+        Files.writeString(dir.resolve("notes.md"), created, StandardCharsets.UTF_8);
+        Files.writeString(root.dir.resolve("users/sam/todo.md"), "buy milk\n");
+        root.call("capture", null);
+        List<JsonNode> h = history("users/sam/parts/quiet-one/notes.md");
+        assertEquals(1, h.size(), h.toString());
+        assertTrue(h.get(0).get("payload").get("whole_file").asBoolean());
+        JsonNode items = root.call("drift.list", null).get("result").get("items");
+        assertEquals(1, items.size(), items.toString());
+        assertEquals("users/sam/todo.md", items.get(0).get("path").asText());
+    }
+
+    @Test
+    void aGitCommandHoldingTheBranchLock_makesWritesWait_thenRefusedWithNothingRecorded() throws Exception {
+        root(false);
+        System.setProperty("memoryd.refLockWaitMs", "300");
+        try {
+            Path lock = root.dir.resolve(".git/refs/heads/main.lock");
+            Files.writeString(lock, "");
+            long lines = ledgerLines();
+            String before = root.file(CRITIC);
+            JsonNode w = write(append(CRITIC, "Triggers", "while git holds the lock"));
+            assertEquals("unavailable", w.get("error").get("data").get("reason").asText(), w.toString());
+            assertTrue(w.get("error").get("message").asText().contains("main.lock"), w.toString());
+            assertEquals(lines, ledgerLines());
+            assertEquals(before, root.file(CRITIC));
+            Files.delete(lock);
+            assertTrue(write(append(CRITIC, "Triggers", "after git let go")).has("result"));
+            assertReplayClean();
+        } finally {
+            System.clearProperty("memoryd.refLockWaitMs");
+        }
+    }
+
+    @Test
+    void whileTheWriterHoldsTheBranch_aGitCommitIsRefusedOrCaptured_neverLost() throws Exception {
+        root(false);
+        // Agents write continuously while a human commits with git: each human commit either lands
+        // (and is captured) or git reports the lock and the human's change stays in the working tree.
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread agent = new Thread(() -> {
+            for (int i = 0; !stop.get(); i++) {
+                try {
+                    write(append(CRITIC, "Triggers", "agent " + i));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        });
+        agent.start();
+        try {
+            for (int i = 0; i < 20; i++) {
+                edit(
+                        YOUNG,
+                        "## Needs\n<!-- @anchor: needs v1 -->\n",
+                        "## Needs\n<!-- @anchor: needs v1 -->\n\nhuman " + i + "\n");
+                try {
+                    root.git(
+                            "-c",
+                            "user.name=Alice",
+                            "-c",
+                            "user.email=alice@example.com",
+                            "commit",
+                            "-qam",
+                            "alice " + i);
+                } catch (AssertionError refused) {
+                    assertTrue(
+                            refused.getMessage().contains("lock"), refused.getMessage()); // git saw the writer's lock
+                }
+            }
+        } finally {
+            stop.set(true);
+            agent.join();
+        }
+        root.call("capture", null);
+        String young = root.file(YOUNG);
+        for (int i = 0; i < 20; i++) {
+            assertTrue(young.contains("human " + i + "\n"), "human " + i + " lost");
+        }
+        JsonNode ping = root.call("ping", null);
+        assertTrue(ping.has("result"), "the writer still serves: " + ping);
+        assertTrue(write(append(CRITIC, "Triggers", "after the race")).has("result"));
+        assertReplayClean();
+    }
+
+    @Test
+    void gitResetBehindMemoryd_refusesWritesWithoutStoppingTheWriter_untilTheBranchIsBack() throws Exception {
+        root(false);
+        assertTrue(write(append(CRITIC, "Triggers", "before the reset")).has("result"));
+        String ours = head();
+        root.git("reset", "-q", "--hard", "HEAD~1");
+        JsonNode refused = write(append(CRITIC, "Triggers", "while reset"));
+        assertEquals(
+                "unavailable", refused.get("error").get("data").get("reason").asText(), refused.toString());
+        assertTrue(
+                refused.get("error").get("message").asText().contains("git reset --hard " + ours), refused.toString());
+        assertEquals(
+                ours, refused.get("error").get("data").get("recorded_commit").asText());
+        assertTrue(root.call("read", "{\"path\":\"" + CRITIC + "\"}").has("result"), "reads go on");
+        root.git("reset", "-q", "--hard", ours);
+        assertTrue(
+                write(append(CRITIC, "Triggers", "after the branch is back")).has("result"), "the writer still runs");
+        String text = root.file(CRITIC);
+        assertTrue(text.contains("before the reset")
+                && text.contains("after the branch is back")
+                && !text.contains("while reset"));
+        assertReplayClean();
+        // git rewrote the ledger's segment file twice under the open daemon; what it holds must still be every line.
+        root.daemon.close();
+        root.serve();
+        assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+        assertTrue(root.file(CRITIC).contains("after the branch is back"));
+        assertTrue(write(append(CRITIC, "Triggers", "after a restart")).has("result"));
+    }
+
+    @Test
+    void gitResetBehindMemoryd_thenARestart_redoesTheLedgersLaterEventsOnTop() throws Exception {
+        root(false);
+        assertTrue(write(append(CRITIC, "Triggers", "kept by the ledger")).has("result"));
+        root.git("reset", "-q", "--hard", "HEAD~1");
+        assertFalse(root.file(CRITIC).contains("kept by the ledger"));
+        root.daemon.close();
+        root.serve();
+        assertTrue(root.file(CRITIC).contains("kept by the ledger"), "no acknowledged word is lost to a reset");
+        assertTrue(write(append(CRITIC, "Triggers", "and writes go on")).has("result"));
+        assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+        assertReplayClean();
+    }
+
+    @Test
+    void anotherBranchCheckedOut_refusesWrites_insteadOfRecordingItsFilesHere() throws Exception {
+        root(false);
+        String main = root.cfg.branch();
+        root.git("checkout", "-q", "-b", "elsewhere");
+        edit(CRITIC, "## Role", "## Role"); // untouched; the point is the checked-out branch
+        JsonNode refused = write(append(CRITIC, "Triggers", "while elsewhere"));
+        assertEquals(
+                "unavailable", refused.get("error").get("data").get("reason").asText(), refused.toString());
+        assertTrue(refused.get("error").get("message").asText().contains("git checkout " + main), refused.toString());
+        root.git("checkout", "-q", main);
+        assertTrue(write(append(CRITIC, "Triggers", "back home")).has("result"));
+        assertTrue(root.file(CRITIC).contains("back home") && !root.file(CRITIC).contains("while elsewhere"));
+        assertReplayClean();
+    }
 }

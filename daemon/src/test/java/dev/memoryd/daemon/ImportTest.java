@@ -4,71 +4,77 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.memoryd.daemon.rpc.JsonRpc;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
 import org.junit.jupiter.api.Test;
-
-import dev.memoryd.daemon.rpc.JsonRpc;
 
 /** {@code memoryd import DIR} and {@code notes.import} against a served example root. */
 class ImportTest extends ServedRootTest {
-  private Path notes() throws Exception {
-    Path d = tmp.resolve("notes");
-    Files.createDirectories(d.resolve("trips"));
-    Files.createDirectories(d.resolve(".obsidian"));
-    Files.writeString(d.resolve("groceries.md"), "Oat milk, rye bread\nand coffee beans.\n");
-    Files.writeString(d.resolve("trips/lisbon.md"), "Trams before nine; *pasteis* at Belem.\n");
-    Files.writeString(d.resolve("titled.md"), "# My title\nSome text.\n");
-    Files.writeString(d.resolve("empty.md"), "  \n");
-    Files.write(d.resolve("latin1.md"), new byte[] {'c', 'a', 'f', (byte) 0xe9});
-    Files.writeString(d.resolve("readme.txt"), "not a note");
-    Files.writeString(d.resolve(".obsidian/workspace.md"), "hidden");
-    return d;
-  }
+    private Path notes() throws Exception {
+        Path d = tmp.resolve("notes");
+        Files.createDirectories(d.resolve("trips"));
+        Files.createDirectories(d.resolve(".obsidian"));
+        Files.writeString(d.resolve("groceries.md"), "Oat milk, rye bread\nand coffee beans.\n");
+        Files.writeString(d.resolve("trips/lisbon.md"), "Trams before nine; *pasteis* at Belem.\n");
+        Files.writeString(d.resolve("titled.md"), "# My title\nSome text.\n");
+        Files.writeString(d.resolve("empty.md"), "  \n");
+        Files.write(d.resolve("latin1.md"), new byte[] {'c', 'a', 'f', (byte) 0xe9});
+        Files.writeString(d.resolve("readme.txt"), "not a note");
+        Files.writeString(d.resolve(".obsidian/workspace.md"), "hidden");
+        return d;
+    }
 
-  @Test
-  void importDir_recordsEachNoteAsItsOwnCommit_refusesWhatTheGrammarCannotTake_andCarriesOn() throws Exception {
-    String head = root.git("rev-parse", "HEAD").strip();
-    Cli.Run r = Cli.run(root.cliArgs("import", notes().toString(), "--user", "sam", "--json"));
-    assertEquals(1, r.code(), r.toString()); // some were refused
-    JsonNode res = JsonRpc.MAPPER.readTree(r.out());
-    assertEquals(5, res.get("files").asInt(), r.out()); // .txt and the hidden directory are not notes
-    assertEquals(2, res.get("imported").asInt(), r.out());
-    assertEquals(3, res.get("refused").asInt(), r.out());
-    String refusals = res.get("results").toString();
-    assertTrue(refusals.contains("titled: line 1 is an H1 heading"), refusals);
-    assertTrue(refusals.contains("empty: the note is empty"), refusals);
-    assertTrue(refusals.contains("latin1: not UTF-8 text"), refusals);
+    @Test
+    void importDir_recordsEachNoteAsItsOwnCommit_refusesWhatTheGrammarCannotTake_andCarriesOn() throws Exception {
+        String head = root.git("rev-parse", "HEAD").strip();
+        Cli.Run r = Cli.run(root.cliArgs("import", notes().toString(), "--user", "sam", "--json"));
+        assertEquals(1, r.code(), r.toString()); // some were refused
+        JsonNode res = JsonRpc.MAPPER.readTree(r.out());
+        assertEquals(5, res.get("files").asInt(), r.out()); // .txt and the hidden directory are not notes
+        assertEquals(2, res.get("imported").asInt(), r.out());
+        assertEquals(3, res.get("refused").asInt(), r.out());
+        String refusals = res.get("results").toString();
+        assertTrue(refusals.contains("titled: line 1 is an H1 heading"), refusals);
+        assertTrue(refusals.contains("empty: the note is empty"), refusals);
+        assertTrue(refusals.contains("latin1: not UTF-8 text"), refusals);
 
-    assertEquals("2", root.git("rev-list", "--count", head + "..HEAD").strip()); // one commit per note
-    JsonNode drafts = ok("read", "{\"path\":\"users/sam/notes.md\",\"section\":\"Drafts\"}");
-    String text = drafts.get("content").asText();
-    assertTrue(text.contains("### groceries\nOat milk, rye bread\nand coffee beans."), text);
-    assertTrue(text.contains("### trips/lisbon\nTrams before nine"), text);
-    assertFalse(text.contains("My title"), text);
-  }
+        assertEquals("2", root.git("rev-list", "--count", head + "..HEAD").strip()); // one commit per note
+        JsonNode drafts = ok("read", "{\"path\":\"users/sam/notes.md\",\"section\":\"Drafts\"}");
+        String text = drafts.get("content").asText();
+        assertTrue(text.contains("### groceries\nOat milk, rye bread\nand coffee beans."), text);
+        assertTrue(text.contains("### trips/lisbon\nTrams before nine"), text);
+        assertFalse(text.contains("My title"), text);
+    }
 
-  @Test
-  void aMissingUserOrSection_failsTheCall_beforeAnythingIsWritten() throws Exception {
-    String head = root.git("rev-parse", "HEAD").strip();
-    JsonNode noUser = root.call("notes.import", "{\"user\":\"nobody\",\"notes\":[{\"name\":\"a\",\"text\":\"x\"}]}");
-    assertEquals("not_found", noUser.get("error").get("data").get("reason").asText(), noUser.toString());
-    JsonNode noSection = root.call("notes.import",
-        "{\"user\":\"sam\",\"section\":\"Nowhere\",\"notes\":[{\"name\":\"a\",\"text\":\"x\"}]}");
-    assertEquals("unknown_section", noSection.get("error").get("data").get("reason").asText(), noSection.toString());
-    JsonNode badShape = root.call("notes.import", "{\"user\":\"sam\",\"notes\":[{\"name\":\"a\"}]}");
-    assertEquals("invalid_request", badShape.get("error").get("data").get("reason").asText(), badShape.toString());
-    assertEquals(head, root.git("rev-parse", "HEAD").strip());
-  }
+    @Test
+    void aMissingUserOrSection_failsTheCall_beforeAnythingIsWritten() throws Exception {
+        String head = root.git("rev-parse", "HEAD").strip();
+        JsonNode noUser =
+                root.call("notes.import", "{\"user\":\"nobody\",\"notes\":[{\"name\":\"a\",\"text\":\"x\"}]}");
+        assertEquals("not_found", noUser.get("error").get("data").get("reason").asText(), noUser.toString());
+        JsonNode noSection = root.call(
+                "notes.import",
+                "{\"user\":\"sam\",\"section\":\"Nowhere\",\"notes\":[{\"name\":\"a\",\"text\":\"x\"}]}");
+        assertEquals(
+                "unknown_section",
+                noSection.get("error").get("data").get("reason").asText(),
+                noSection.toString());
+        JsonNode badShape = root.call("notes.import", "{\"user\":\"sam\",\"notes\":[{\"name\":\"a\"}]}");
+        assertEquals(
+                "invalid_request",
+                badShape.get("error").get("data").get("reason").asText(),
+                badShape.toString());
+        assertEquals(head, root.git("rev-parse", "HEAD").strip());
+    }
 
-  @Test
-  void aListSection_isRefusedPerNote_withTheWritersReason() throws Exception {
-    JsonNode r = ok("notes.import",
-        "{\"user\":\"sam\",\"section\":\"Inbox\",\"notes\":[{\"name\":\"a\",\"text\":\"one line\"}]}");
-    assertEquals(0, r.get("imported").asInt(), r.toString());
-    assertEquals("invalid_op", r.get("results").get(0).get("reason").asText(), r.toString());
-  }
+    @Test
+    void aListSection_isRefusedPerNote_withTheWritersReason() throws Exception {
+        JsonNode r = ok(
+                "notes.import",
+                "{\"user\":\"sam\",\"section\":\"Inbox\",\"notes\":[{\"name\":\"a\",\"text\":\"one line\"}]}");
+        assertEquals(0, r.get("imported").asInt(), r.toString());
+        assertEquals("invalid_op", r.get("results").get(0).get("reason").asText(), r.toString());
+    }
 }

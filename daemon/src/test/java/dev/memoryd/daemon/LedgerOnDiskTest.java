@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,143 +19,152 @@ import org.junit.jupiter.api.Test;
  * human's edit), and a segment changed by hand is refused until it is put back.
  */
 class LedgerOnDiskTest extends ServedRootTest {
-  static final String CRITIC = WriteEndToEndTest.CRITIC;
+    static final String CRITIC = WriteEndToEndTest.CRITIC;
 
-  private JsonNode append(String item) throws Exception {
-    return root.call("write", "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + CRITIC
-        + "\",\"section\":\"Open Questions\",\"item\":\"" + item + "\"}]}");
-  }
-
-  private Path activeSegment() throws Exception {
-    try (var s = Files.walk(root.dir.resolve("ledger/main"))) {
-      return s.filter(Files::isRegularFile).max(Comparator.comparing(Path::toString)).orElseThrow();
+    private JsonNode append(String item) throws Exception {
+        return root.call(
+                "write",
+                "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + CRITIC
+                        + "\",\"section\":\"Open Questions\",\"item\":\"" + item + "\"}]}");
     }
-  }
 
-  private static int run(Path dir, String... cmd) throws Exception {
-    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-    p.getInputStream().readAllBytes();
-    return p.waitFor();
-  }
-
-  @Test
-  void aResetWhoseRefMoveFailed_isRepairedFromTheBranch_notCapturedAsAHumansEdit() throws Exception {
-    for (int i = 1; i <= 4; i++) {
-      assertTrue(append("kept " + i).has("result"));
+    private Path activeSegment() throws Exception {
+        try (var s = Files.walk(root.dir.resolve("ledger/main"))) {
+            return s.filter(Files::isRegularFile)
+                    .max(Comparator.comparing(Path::toString))
+                    .orElseThrow();
+        }
     }
-    String head = root.git("rev-parse", "HEAD").strip();
-    // Git rewrites the working tree and index, then cannot lock the ref, as when memoryd's
-    // commit wins the race for it.
-    Path lock = root.dir.resolve(".git/refs/heads/main.lock");
-    Files.writeString(lock, "");
-    assertNotEquals(0, run(root.dir, "git", "reset", "--hard", "HEAD~3"));
-    Files.delete(lock);
-    assertFalse(root.file(CRITIC).contains("- kept 4\n"), "git rolled the file back");
 
-    JsonNode r = append("after");
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (r.has("error") && System.currentTimeMillis() < deadline) {
-      assertEquals("unavailable", r.get("error").get("data").get("reason").asText(), r.toString());
-      Thread.sleep(100);
-      r = append("after");
+    private static int run(Path dir, String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
+        p.getInputStream().readAllBytes();
+        return p.waitFor();
     }
-    assertTrue(r.has("result"), r.toString());
-    String text = root.file(CRITIC);
-    for (int i = 1; i <= 4; i++) {
-      assertTrue(text.contains("- kept " + i + "\n"), "kept " + i + " in " + text);
+
+    @Test
+    void aResetWhoseRefMoveFailed_isRepairedFromTheBranch_notCapturedAsAHumansEdit() throws Exception {
+        for (int i = 1; i <= 4; i++) {
+            assertTrue(append("kept " + i).has("result"));
+        }
+        String head = root.git("rev-parse", "HEAD").strip();
+        // Git rewrites the working tree and index, then cannot lock the ref, as when memoryd's
+        // commit wins the race for it.
+        Path lock = root.dir.resolve(".git/refs/heads/main.lock");
+        Files.writeString(lock, "");
+        assertNotEquals(0, run(root.dir, "git", "reset", "--hard", "HEAD~3"));
+        Files.delete(lock);
+        assertFalse(root.file(CRITIC).contains("- kept 4\n"), "git rolled the file back");
+
+        JsonNode r = append("after");
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (r.has("error") && System.currentTimeMillis() < deadline) {
+            assertEquals("unavailable", r.get("error").get("data").get("reason").asText(), r.toString());
+            Thread.sleep(100);
+            r = append("after");
+        }
+        assertTrue(r.has("result"), r.toString());
+        String text = root.file(CRITIC);
+        for (int i = 1; i <= 4; i++) {
+            assertTrue(text.contains("- kept " + i + "\n"), "kept " + i + " in " + text);
+        }
+        assertTrue(text.contains("- after\n"));
+        assertEquals(text, root.git("show", "HEAD:" + CRITIC));
+        assertEquals("", root.git("status", "--porcelain"));
+        String log = root.git("log", "--format=%s", head + "..HEAD");
+        assertFalse(log.contains("captured"), "nothing taken for a human's edit: " + log);
+        assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
     }
-    assertTrue(text.contains("- after\n"));
-    assertEquals(text, root.git("show", "HEAD:" + CRITIC));
-    assertEquals("", root.git("status", "--porcelain"));
-    String log = root.git("log", "--format=%s", head + "..HEAD");
-    assertFalse(log.contains("captured"), "nothing taken for a human's edit: " + log);
-    assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
-  }
 
-  @Test
-  void aResetToHeadThatResolvedHeadBeforeMemorydsCommit_doesNotTakeTheCommitOffTheBranch() throws Exception {
-    assertTrue(append("before").has("result"));
-    String resolved = root.git("rev-parse", "HEAD").strip(); // what git stash's reset --hard HEAD resolved
-    assertTrue(append("made meanwhile").has("result"));
-    String memorydsLast = root.git("rev-parse", "HEAD").strip();
-    // The rest of that reset, as git does it: files and index to the resolved commit, then the
-    // branch moved there against its value now.
-    root.git("read-tree", "--reset", "-u", resolved);
-    root.git("update-ref", "-m", "reset: moving to HEAD", "HEAD", resolved, memorydsLast);
-    assertFalse(root.file(CRITIC).contains("- made meanwhile\n"));
+    @Test
+    void aResetToHeadThatResolvedHeadBeforeMemorydsCommit_doesNotTakeTheCommitOffTheBranch() throws Exception {
+        assertTrue(append("before").has("result"));
+        String resolved = root.git("rev-parse", "HEAD").strip(); // what git stash's reset --hard HEAD resolved
+        assertTrue(append("made meanwhile").has("result"));
+        String memorydsLast = root.git("rev-parse", "HEAD").strip();
+        // The rest of that reset, as git does it: files and index to the resolved commit, then the
+        // branch moved there against its value now.
+        root.git("read-tree", "--reset", "-u", resolved);
+        root.git("update-ref", "-m", "reset: moving to HEAD", "HEAD", resolved, memorydsLast);
+        assertFalse(root.file(CRITIC).contains("- made meanwhile\n"));
 
-    JsonNode r = append("after");
-    assertTrue(r.has("result"), r.toString());
-    String text = root.git("show", "HEAD:" + CRITIC);
-    assertTrue(text.contains("- made meanwhile\n") && text.contains("- after\n"), text);
-    assertEquals(text, root.file(CRITIC));
-    assertTrue(root.git("merge-base", "--is-ancestor", memorydsLast, "HEAD").isEmpty());
-    assertEquals("", root.git("status", "--porcelain"));
-    assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
-  }
+        JsonNode r = append("after");
+        assertTrue(r.has("result"), r.toString());
+        String text = root.git("show", "HEAD:" + CRITIC);
+        assertTrue(text.contains("- made meanwhile\n") && text.contains("- after\n"), text);
+        assertEquals(text, root.file(CRITIC));
+        assertTrue(root.git("merge-base", "--is-ancestor", memorydsLast, "HEAD").isEmpty());
+        assertEquals("", root.git("status", "--porcelain"));
+        assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+    }
 
-  @Test
-  void aResetToAnOlderCommitByName_isStillTheHumansMove() throws Exception {
-    assertTrue(append("one").has("result"));
-    String older = root.git("rev-parse", "HEAD").strip();
-    assertTrue(append("two").has("result"));
-    root.git("reset", "-q", "--hard", older);
-    JsonNode r = append("three");
-    assertEquals("unavailable", r.path("error").path("data").path("reason").asText(), r.toString());
-    assertEquals(older, root.git("rev-parse", "HEAD").strip(), "memoryd leaves a reset a human asked for");
-  }
+    @Test
+    void aResetToAnOlderCommitByName_isStillTheHumansMove() throws Exception {
+        assertTrue(append("one").has("result"));
+        String older = root.git("rev-parse", "HEAD").strip();
+        assertTrue(append("two").has("result"));
+        root.git("reset", "-q", "--hard", older);
+        JsonNode r = append("three");
+        assertEquals("unavailable", r.path("error").path("data").path("reason").asText(), r.toString());
+        assertEquals(older, root.git("rev-parse", "HEAD").strip(), "memoryd leaves a reset a human asked for");
+    }
 
-  @Test
-  void aWriteWaitsWhileGitStashTakesItsSnapshot_soTheStashHoldsOnlyTheHumansChanges() throws Exception {
-    assertTrue(append("before").has("result"));
-    // git stash builds its snapshot in a temporary index, without the index lock, against the
-    // HEAD it read first: a commit made meanwhile would go into the stash as the human's change.
-    Path snapshot = root.dir.resolve(".git/index.stash.4242");
-    Files.writeString(snapshot, "");
-    java.util.concurrent.CompletableFuture<JsonNode> w = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-      try {
-        return append("during the stash");
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    Thread.sleep(300);
-    assertFalse(w.isDone(), "no commit while the stash takes its snapshot");
-    assertFalse(root.git("show", "HEAD:" + CRITIC).contains("- during the stash\n"));
-    Files.delete(snapshot);
-    JsonNode r = w.get(10, java.util.concurrent.TimeUnit.SECONDS);
-    assertTrue(r.has("result"), r.toString());
-  }
+    @Test
+    void aWriteWaitsWhileGitStashTakesItsSnapshot_soTheStashHoldsOnlyTheHumansChanges() throws Exception {
+        assertTrue(append("before").has("result"));
+        // git stash builds its snapshot in a temporary index, without the index lock, against the
+        // HEAD it read first: a commit made meanwhile would go into the stash as the human's change.
+        Path snapshot = root.dir.resolve(".git/index.stash.4242");
+        Files.writeString(snapshot, "");
+        java.util.concurrent.CompletableFuture<JsonNode> w = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return append("during the stash");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(300);
+        assertFalse(w.isDone(), "no commit while the stash takes its snapshot");
+        assertFalse(root.git("show", "HEAD:" + CRITIC).contains("- during the stash\n"));
+        Files.delete(snapshot);
+        JsonNode r = w.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(r.has("result"), r.toString());
+    }
 
-  @Test
-  void aSegmentChangedByHand_refusesTheWrite_isPutBack_keptAsEvidence_andOpensADriftItem() throws Exception {
-    assertTrue(append("one").has("result"));
-    assertTrue(append("two").has("result"));
-    Path seg = activeSegment();
-    String rel = root.dir.relativize(seg).toString();
-    byte[] bytes = Files.readAllBytes(seg);
-    String text = new String(bytes, StandardCharsets.UTF_8);
-    int at = text.indexOf("\"rationale\":\"r\"");
-    assertTrue(at > 0, text);
-    int byteAt = text.substring(0, at).getBytes(StandardCharsets.UTF_8).length; // the tree holds non-ASCII text
-    bytes[byteAt + "\"rationale\":\"".length()] = 'x';
-    Files.write(seg, bytes);
-    JsonNode r = append("three");
-    assertTrue(r.has("error"), r.toString());
-    JsonNode data = r.get("error").get("data");
-    assertEquals("unavailable", data.get("reason").asText());
-    assertTrue(r.get("error").get("message").asText().contains(rel), r.toString());
-    assertFalse(root.git("show", "HEAD:" + rel).contains("\"rationale\":\"x\""), "nothing tampered committed");
-    assertFalse(root.file(CRITIC).contains("- three\n"), "the refused write changed nothing");
-    assertTrue(Files.readString(seg).startsWith(text), "memoryd's own lines are back");
-    byte[] kept = Files.readAllBytes(root.dir.resolve(data.get("kept").asText()));
-    assertTrue(new String(kept, StandardCharsets.UTF_8).contains("\"rationale\":\"x\""), "the changed copy is kept");
+    @Test
+    void aSegmentChangedByHand_refusesTheWrite_isPutBack_keptAsEvidence_andOpensADriftItem() throws Exception {
+        assertTrue(append("one").has("result"));
+        assertTrue(append("two").has("result"));
+        Path seg = activeSegment();
+        String rel = root.dir.relativize(seg).toString();
+        byte[] bytes = Files.readAllBytes(seg);
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        int at = text.indexOf("\"rationale\":\"r\"");
+        assertTrue(at > 0, text);
+        int byteAt = text.substring(0, at).getBytes(StandardCharsets.UTF_8).length; // the tree holds non-ASCII text
+        bytes[byteAt + "\"rationale\":\"".length()] = 'x';
+        Files.write(seg, bytes);
+        JsonNode r = append("three");
+        assertTrue(r.has("error"), r.toString());
+        JsonNode data = r.get("error").get("data");
+        assertEquals("unavailable", data.get("reason").asText());
+        assertTrue(r.get("error").get("message").asText().contains(rel), r.toString());
+        assertFalse(root.git("show", "HEAD:" + rel).contains("\"rationale\":\"x\""), "nothing tampered committed");
+        assertFalse(root.file(CRITIC).contains("- three\n"), "the refused write changed nothing");
+        assertTrue(Files.readString(seg).startsWith(text), "memoryd's own lines are back");
+        byte[] kept = Files.readAllBytes(root.dir.resolve(data.get("kept").asText()));
+        assertTrue(
+                new String(kept, StandardCharsets.UTF_8).contains("\"rationale\":\"x\""), "the changed copy is kept");
 
-    assertTrue(append("three").has("result"));
-    JsonNode drift = root.call("drift.list", null).get("result").get("items");
-    assertTrue(drift.toString().contains("ledger_tampered") && drift.toString().contains(rel), drift.toString());
-    assertFalse(root.git("log", "-p", "--", rel).contains("\"rationale\":\"x\""), "never committed");
-    assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
-    assertEquals(List.of(), root.git("status", "--porcelain").lines().toList());
-  }
+        assertTrue(append("three").has("result"));
+        JsonNode drift = root.call("drift.list", null).get("result").get("items");
+        assertTrue(
+                drift.toString().contains("ledger_tampered") && drift.toString().contains(rel), drift.toString());
+        assertFalse(root.git("log", "-p", "--", rel).contains("\"rationale\":\"x\""), "never committed");
+        assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+        assertEquals(List.of(), root.git("status", "--porcelain").lines().toList());
+    }
 }

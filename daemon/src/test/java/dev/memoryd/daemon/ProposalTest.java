@@ -4,93 +4,121 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
-
 import com.fasterxml.jackson.databind.JsonNode;
-
+import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 
 /** Governance (file-grammar §13): locks and proposals, through the socket with the real git CLI. */
 class ProposalTest extends ServedRootTest {
-  static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
+    static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
 
-  private void mark(String yaml) throws Exception {
-    String t = root.file(CRITIC);
-    Files.writeString(root.dir.resolve(CRITIC), t.replace("    last_updated:", "    " + yaml + "\n    last_updated:"));
-    assertTrue(root.call("capture", null).get("result").get("captured").asBoolean());
-  }
+    private void mark(String yaml) throws Exception {
+        String t = root.file(CRITIC);
+        Files.writeString(
+                root.dir.resolve(CRITIC), t.replace("    last_updated:", "    " + yaml + "\n    last_updated:"));
+        assertTrue(root.call("capture", null).get("result").get("captured").asBoolean());
+    }
 
-  private JsonNode replaceRole(String content) throws Exception {
-    return root.call("write", "{\"rationale\":\"reframe\",\"actor\":\"agent-7\",\"ops\":[{\"op\":\"replace_section\",\"path\":\""
-        + CRITIC + "\",\"section\":\"Role\",\"content\":\"" + content + "\"}]}");
-  }
+    private JsonNode replaceRole(String content) throws Exception {
+        return root.call(
+                "write",
+                "{\"rationale\":\"reframe\",\"actor\":\"agent-7\",\"ops\":[{\"op\":\"replace_section\",\"path\":\""
+                        + CRITIC + "\",\"section\":\"Role\",\"content\":\"" + content + "\"}]}");
+    }
 
-  @Test
-  void lockedSection_refusesAgents_withSectionLocked_andChangesNothing() throws Exception {
-    mark("locked_sections: [role]");
-    String before = root.file(CRITIC);
-    long lines = root.call("ledger.verify", null).get("result").get("lines").asLong();
-    JsonNode r = replaceRole("Mine now.");
-    assertEquals("section_locked", r.get("error").get("data").get("reason").asText(), r.toString());
-    assertEquals(before, root.file(CRITIC));
-    assertEquals(lines, root.call("ledger.verify", null).get("result").get("lines").asLong());
-  }
+    @Test
+    void lockedSection_refusesAgents_withSectionLocked_andChangesNothing() throws Exception {
+        mark("locked_sections: [role]");
+        String before = root.file(CRITIC);
+        long lines = root.call("ledger.verify", null).get("result").get("lines").asLong();
+        JsonNode r = replaceRole("Mine now.");
+        assertEquals("section_locked", r.get("error").get("data").get("reason").asText(), r.toString());
+        assertEquals(before, root.file(CRITIC));
+        assertEquals(
+                lines,
+                root.call("ledger.verify", null).get("result").get("lines").asLong());
+    }
 
-  @Test
-  void reviewSection_sendsTheWriteToAProposalBranch_acceptMergesIt() throws Exception {
-    mark("review_sections: [role]");
-    String before = root.file(CRITIC);
-    JsonNode r = replaceRole("A guard who wants rest.");
-    assertTrue(r.has("result"), r.toString());
-    String id = r.get("result").get("proposal").asText();
-    assertEquals(before, root.file(CRITIC), "the branch is not changed by a proposal");
-    String onBranch = root.git("show", "proposals/" + id + ":" + CRITIC);
-    assertTrue(onBranch.contains("A guard who wants rest."), onBranch);
-    JsonNode list = root.call("proposals.list", null).get("result").get("items");
-    assertEquals(1, list.size());
-    assertEquals("open", list.get(0).get("status").asText());
-    assertEquals("agent-7", list.get(0).get("actor").asText());
+    @Test
+    void reviewSection_sendsTheWriteToAProposalBranch_acceptMergesIt() throws Exception {
+        mark("review_sections: [role]");
+        String before = root.file(CRITIC);
+        JsonNode r = replaceRole("A guard who wants rest.");
+        assertTrue(r.has("result"), r.toString());
+        String id = r.get("result").get("proposal").asText();
+        assertEquals(before, root.file(CRITIC), "the branch is not changed by a proposal");
+        String onBranch = root.git("show", "proposals/" + id + ":" + CRITIC);
+        assertTrue(onBranch.contains("A guard who wants rest."), onBranch);
+        JsonNode list = root.call("proposals.list", null).get("result").get("items");
+        assertEquals(1, list.size());
+        assertEquals("open", list.get(0).get("status").asText());
+        assertEquals("agent-7", list.get(0).get("actor").asText());
 
-    // an unrelated human edit meanwhile does not block the acceptance
-    String t = root.file(CRITIC);
-    Files.writeString(root.dir.resolve(CRITIC), t.replace("strict teacher", "strict, tired teacher"));
+        // an unrelated human edit meanwhile does not block the acceptance
+        String t = root.file(CRITIC);
+        Files.writeString(root.dir.resolve(CRITIC), t.replace("strict teacher", "strict, tired teacher"));
 
-    JsonNode a = root.call("proposals.accept", "{\"id\":\"" + id + "\"}");
-    assertTrue(a.has("result"), a.toString());
-    String after = root.file(CRITIC);
-    assertTrue(after.contains("A guard who wants rest.") && after.contains("strict, tired teacher"), after);
-    String parents = root.git("log", "-1", "--format=%P").strip();
-    assertEquals(2, parents.split(" ").length, "acceptance is a merge commit: " + parents);
-    assertTrue(parents.contains(root.git("rev-parse", "proposals/" + id).strip()));
-    assertEquals("accepted", root.call("proposals.show", "{\"id\":\"" + id + "\"}").get("result").get("status").asText());
-    assertEquals("conflict", root.call("proposals.accept", "{\"id\":\"" + id + "\"}").get("error").get("data").get("reason").asText());
-    assertTrue(root.call("replay", "{\"verify\":true}").get("result").get("ok").asBoolean());
-  }
+        JsonNode a = root.call("proposals.accept", "{\"id\":\"" + id + "\"}");
+        assertTrue(a.has("result"), a.toString());
+        String after = root.file(CRITIC);
+        assertTrue(after.contains("A guard who wants rest.") && after.contains("strict, tired teacher"), after);
+        String parents = root.git("log", "-1", "--format=%P").strip();
+        assertEquals(2, parents.split(" ").length, "acceptance is a merge commit: " + parents);
+        assertTrue(parents.contains(root.git("rev-parse", "proposals/" + id).strip()));
+        assertEquals(
+                "accepted",
+                root.call("proposals.show", "{\"id\":\"" + id + "\"}")
+                        .get("result")
+                        .get("status")
+                        .asText());
+        assertEquals(
+                "conflict",
+                root.call("proposals.accept", "{\"id\":\"" + id + "\"}")
+                        .get("error")
+                        .get("data")
+                        .get("reason")
+                        .asText());
+        assertTrue(
+                root.call("replay", "{\"verify\":true}").get("result").get("ok").asBoolean());
+    }
 
-  @Test
-  void accept_afterTheHumanChangedTheSameSection_isConflict_rejectIsRecorded() throws Exception {
-    mark("review: true");
-    JsonNode r = replaceRole("Proposed role.");
-    String id = r.get("result").get("proposal").asText();
-    String t = root.file(CRITIC);
-    Files.writeString(root.dir.resolve(CRITIC), t.replace("Protector.", "Protector, says Sam."));
-    root.call("capture", null);
-    JsonNode a = root.call("proposals.accept", "{\"id\":\"" + id + "\"}");
-    assertEquals("conflict", a.get("error").get("data").get("reason").asText(), a.toString());
-    assertEquals("role", a.get("error").get("data").get("section").asText());
-    assertFalse(root.file(CRITIC).contains("Proposed role."));
-    JsonNode rej = root.call("proposals.reject", "{\"id\":\"" + id + "\",\"note\":\"Sam rewrote it himself\"}");
-    assertTrue(rej.has("result"), rej.toString());
-    JsonNode shown = root.call("proposals.show", "{\"id\":\"" + id + "\"}").get("result");
-    assertEquals("rejected", shown.get("status").asText());
-    assertEquals("Sam rewrote it himself", shown.get("note").asText());
-    assertFalse(root.git("rev-parse", "proposals/" + id).isBlank(), "the branch stays in history");
-    assertEquals(0, root.call("proposals.list", null).get("result").get("items").size());
-    assertEquals("not_found", root.call("proposals.accept", "{\"id\":\"nope\"}").get("error").get("data").get("reason").asText());
-    // the book survives a restart
-    root.daemon.close();
-    root.serve();
-    assertEquals("rejected", root.call("proposals.show", "{\"id\":\"" + id + "\"}").get("result").get("status").asText());
-    assertTrue(root.call("replay", "{\"verify\":true}").get("result").get("ok").asBoolean());
-  }
+    @Test
+    void accept_afterTheHumanChangedTheSameSection_isConflict_rejectIsRecorded() throws Exception {
+        mark("review: true");
+        JsonNode r = replaceRole("Proposed role.");
+        String id = r.get("result").get("proposal").asText();
+        String t = root.file(CRITIC);
+        Files.writeString(root.dir.resolve(CRITIC), t.replace("Protector.", "Protector, says Sam."));
+        root.call("capture", null);
+        JsonNode a = root.call("proposals.accept", "{\"id\":\"" + id + "\"}");
+        assertEquals("conflict", a.get("error").get("data").get("reason").asText(), a.toString());
+        assertEquals("role", a.get("error").get("data").get("section").asText());
+        assertFalse(root.file(CRITIC).contains("Proposed role."));
+        JsonNode rej = root.call("proposals.reject", "{\"id\":\"" + id + "\",\"note\":\"Sam rewrote it himself\"}");
+        assertTrue(rej.has("result"), rej.toString());
+        JsonNode shown = root.call("proposals.show", "{\"id\":\"" + id + "\"}").get("result");
+        assertEquals("rejected", shown.get("status").asText());
+        assertEquals("Sam rewrote it himself", shown.get("note").asText());
+        assertFalse(root.git("rev-parse", "proposals/" + id).isBlank(), "the branch stays in history");
+        assertEquals(
+                0, root.call("proposals.list", null).get("result").get("items").size());
+        assertEquals(
+                "not_found",
+                root.call("proposals.accept", "{\"id\":\"nope\"}")
+                        .get("error")
+                        .get("data")
+                        .get("reason")
+                        .asText());
+        // the book survives a restart
+        root.daemon.close();
+        root.serve();
+        assertEquals(
+                "rejected",
+                root.call("proposals.show", "{\"id\":\"" + id + "\"}")
+                        .get("result")
+                        .get("status")
+                        .asText());
+        assertTrue(
+                root.call("replay", "{\"verify\":true}").get("result").get("ok").asBoolean());
+    }
 }

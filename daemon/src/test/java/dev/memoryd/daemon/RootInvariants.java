@@ -1,5 +1,8 @@
 package dev.memoryd.daemon;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.memoryd.daemon.cli.Main;
+import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,11 +16,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.memoryd.daemon.cli.Main;
-import dev.memoryd.daemon.rpc.JsonRpc;
-
 /**
  * What must hold in a root a daemon child serves while a human uses plain git beside it, checked
  * once writers are quiet: acknowledged items at HEAD and in the working tree, the ledger
@@ -26,223 +24,234 @@ import dev.memoryd.daemon.rpc.JsonRpc;
  * that quote the daemon's log.
  */
 final class RootInvariants {
-  private final DaemonProcess daemon;
-  private final HumanGit git;
-  private final Path clones;
-  private int cloneCount;
+    private final DaemonProcess daemon;
+    private final HumanGit git;
+    private final Path clones;
+    private int cloneCount;
 
-  /** Checks the root {@code daemon} serves; fresh clones are made under {@code clones}. */
-  RootInvariants(DaemonProcess daemon, Path clones) {
-    this.daemon = daemon;
-    this.git = new HumanGit(daemon.config().root());
-    this.clones = clones;
-  }
-
-  AssertionError failure(String message) {
-    return new AssertionError(message + "\n--- daemon log tail ---\n" + daemon.logTail(80));
-  }
-
-  /** memoryd's paths: memory files, slices and the ledger. */
-  static boolean memorydPath(String path) {
-    return path.startsWith("users/") || path.startsWith("ledger/") || path.startsWith(".slices/");
-  }
-
-  /** {@code git status --porcelain} lines naming memoryd's paths. */
-  List<String> memorydStatus() throws IOException, InterruptedException {
-    HumanGit.Result r = git.run("status", "--porcelain", "--untracked-files=all");
-    if (!r.ok()) {
-      throw failure(r.toString());
+    /** Checks the root {@code daemon} serves; fresh clones are made under {@code clones}. */
+    RootInvariants(DaemonProcess daemon, Path clones) {
+        this.daemon = daemon;
+        this.git = new HumanGit(daemon.config().root());
+        this.clones = clones;
     }
-    List<String> dirty = new ArrayList<>();
-    for (String line : r.out().split("\n")) {
-      if (line.length() > 3) {
-        String path = line.substring(3);
-        int arrow = path.indexOf(" -> ");
-        String to = arrow < 0 ? path : path.substring(arrow + 4);
-        if (memorydPath(path) || memorydPath(to)) {
-          dirty.add(line);
+
+    AssertionError failure(String message) {
+        return new AssertionError(message + "\n--- daemon log tail ---\n" + daemon.logTail(80));
+    }
+
+    /** memoryd's paths: memory files, slices and the ledger. */
+    static boolean memorydPath(String path) {
+        return path.startsWith("users/") || path.startsWith("ledger/") || path.startsWith(".slices/");
+    }
+
+    /** {@code git status --porcelain} lines naming memoryd's paths. */
+    List<String> memorydStatus() throws IOException, InterruptedException {
+        HumanGit.Result r = git.run("status", "--porcelain", "--untracked-files=all");
+        if (!r.ok()) {
+            throw failure(r.toString());
         }
-      }
-    }
-    return dirty;
-  }
-
-  /** Polls until {@code git status} shows none of memoryd's files, at most {@code timeoutMs}. */
-  void awaitMemorydFilesClean(String when, long timeoutMs) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    List<String> dirty = memorydStatus();
-    while (!dirty.isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-      dirty = memorydStatus();
-    }
-    if (!dirty.isEmpty()) {
-      throw failure(when + ": git status still shows memoryd's files " + timeoutMs + " ms after writes stopped: " + dirty);
-    }
-  }
-
-  /** The file's text at {@code rev}, or null when it is not there. */
-  String at(String rev, String path) throws IOException, InterruptedException {
-    HumanGit.Result r = git.run("show", rev + ":" + path);
-    return r.ok() ? r.out() : null;
-  }
-
-  /**
-   * The acknowledged items (item to its file) missing at HEAD or in the working tree, each with
-   * the commit its reply named and where it is missing.
-   */
-  List<String> missing(Map<String, String> itemPaths, Map<String, String> itemCommits)
-      throws IOException, InterruptedException {
-    Map<String, String> head = new HashMap<>();
-    Map<String, String> tree = new HashMap<>();
-    List<String> lost = new ArrayList<>();
-    for (Map.Entry<String, String> e : itemPaths.entrySet()) {
-      String path = e.getValue();
-      String h = head.computeIfAbsent(path, p -> quietly(() -> at("HEAD", p)));
-      String w = tree.computeIfAbsent(path, p -> quietly(() -> {
-        Path f = daemon.config().root().resolve(p);
-        return Files.exists(f) ? Files.readString(f) : null;
-      }));
-      String line = "- " + e.getKey() + "\n";
-      boolean atHead = h != null && h.contains(line);
-      boolean inTree = w != null && w.contains(line);
-      if (!atHead || !inTree) {
-        lost.add(e.getKey() + " (" + path + ", acknowledged in " + itemCommits.get(e.getKey()) + "; at HEAD: "
-            + atHead + ", in the working tree: " + inTree + ")");
-      }
-    }
-    return lost;
-  }
-
-  /** Asserts every acknowledged item is at HEAD and in the working tree. */
-  void assertAllPresent(String when, Map<String, String> itemPaths, Map<String, String> itemCommits)
-      throws IOException, InterruptedException {
-    List<String> lost = missing(itemPaths, itemCommits);
-    if (!lost.isEmpty()) {
-      throw failure(when + ": " + lost.size() + " of " + itemPaths.size() + " acknowledged writes lost: "
-          + lost.subList(0, Math.min(10, lost.size())) + "\nHEAD: " + git.run("log", "--oneline", "-5").out());
-    }
-  }
-
-  /**
-   * The ledger verifies: through the daemon ({@code ledger.verify}), with the CLI on the root,
-   * and with the CLI on a fresh {@code git clone} of it (which holds only what was committed).
-   */
-  void assertLedgerVerifies(String when) throws IOException, InterruptedException {
-    JsonNode v = daemon.result("ledger.verify", null);
-    if (!v.path("ok").asBoolean()) {
-      throw failure(when + ": ledger.verify on the served root: " + v);
-    }
-    Path root = daemon.config().root();
-    String onRoot = verifyWithCli(root, daemon.config().keyFile());
-    if (onRoot != null) {
-      throw failure(when + ": CLI ledger verify on the root: " + onRoot);
-    }
-    Path clone = clones.resolve("clone-" + (++cloneCount));
-    HumanGit.Result c = HumanGit.in(clones, "clone", "-q", root.toString(), clone.toString());
-    if (!c.ok()) {
-      throw failure(when + ": " + c);
-    }
-    String onClone = verifyWithCli(clone, daemon.config().keyFile());
-    if (onClone != null) {
-      throw failure(when + ": CLI ledger verify on a fresh git clone (HEAD " + git.run("rev-parse", "HEAD").out().strip()
-          + "): " + onClone);
-    }
-    deleteTree(clone);
-  }
-
-  /** {@code git fsck --full} exits 0. */
-  void assertFsck(String when) throws IOException, InterruptedException {
-    HumanGit.Result r = git.run("fsck", "--full");
-    if (!r.ok()) {
-      throw failure(when + ": " + r);
-    }
-  }
-
-  /**
-   * Every event of every ledger file in the working tree, in file order. Lines that are not
-   * JSON are an assertion (the tests that read events never tamper with the ledger).
-   */
-  List<JsonNode> events() throws IOException {
-    Path ledger = daemon.config().root().resolve("ledger");
-    List<JsonNode> out = new ArrayList<>();
-    try (Stream<Path> s = Files.walk(ledger)) {
-      for (Path f : (Iterable<Path>) s.filter(p -> p.toString().endsWith(".ndjson")).sorted()::iterator) {
-        for (String line : Files.readAllLines(f)) {
-          if (!line.isBlank()) {
-            out.add(JsonRpc.MAPPER.readTree(line));
-          }
+        List<String> dirty = new ArrayList<>();
+        for (String line : r.out().split("\n")) {
+            if (line.length() > 3) {
+                String path = line.substring(3);
+                int arrow = path.indexOf(" -> ");
+                String to = arrow < 0 ? path : path.substring(arrow + 4);
+                if (memorydPath(path) || memorydPath(to)) {
+                    dirty.add(line);
+                }
+            }
         }
-      }
+        return dirty;
     }
-    return out;
-  }
 
-  /**
-   * Events a human's edit would make ({@code human_edit}, {@code drift_flagged}) past the example
-   * import on files {@code path} accepts, one line each: on files the human never edited, each of
-   * them is memoryd mistaking its own files, as git rewrote them, for a human's work.
-   */
-  List<String> humanEvents(java.util.function.Predicate<String> path) throws IOException {
-    List<String> found = new ArrayList<>();
-    for (JsonNode e : events()) {
-      String op = e.path("op").asText();
-      if ((op.equals("human_edit") || op.equals("drift_flagged")) && e.path("seq").asLong() > TestRoot.IMPORT_LINES
-          && path.test(e.path("file_path").asText())) {
-        found.add(op + " seq " + e.path("seq").asLong() + " " + e.path("file_path").asText() + " by "
-            + e.path("actor").asText() + " " + e.path("payload").path("drift").path("reason").asText(""));
-      }
+    /** Polls until {@code git status} shows none of memoryd's files, at most {@code timeoutMs}. */
+    void awaitMemorydFilesClean(String when, long timeoutMs) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        List<String> dirty = memorydStatus();
+        while (!dirty.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            dirty = memorydStatus();
+        }
+        if (!dirty.isEmpty()) {
+            throw failure(when + ": git status still shows memoryd's files " + timeoutMs + " ms after writes stopped: "
+                    + dirty);
+        }
     }
-    return found;
-  }
 
-  private static final Object CLI = new Object();
-
-  /**
-   * Runs the CLI's {@code ledger verify --root ROOT --key-file KEY} (in this JVM, so the soak
-   * stays fast); null when it exits 0, else its exit code and output.
-   */
-  static String verifyWithCli(Path root, Path keyFile) {
-    synchronized (CLI) {
-      PrintStream oldOut = System.out;
-      PrintStream oldErr = System.err;
-      ByteArrayOutputStream buf = new ByteArrayOutputStream();
-      PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8);
-      int code;
-      try {
-        System.setOut(capture);
-        System.setErr(capture);
-        code = Main.run("ledger", "verify", "--root", root.toString(), "--key-file", keyFile.toString());
-      } finally {
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-      }
-      return code == 0 ? null : "exit " + code + ": " + buf.toString(StandardCharsets.UTF_8).strip();
+    /** The file's text at {@code rev}, or null when it is not there. */
+    String at(String rev, String path) throws IOException, InterruptedException {
+        HumanGit.Result r = git.run("show", rev + ":" + path);
+        return r.ok() ? r.out() : null;
     }
-  }
 
-  static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
+    /**
+     * The acknowledged items (item to its file) missing at HEAD or in the working tree, each with
+     * the commit its reply named and where it is missing.
+     */
+    List<String> missing(Map<String, String> itemPaths, Map<String, String> itemCommits)
+            throws IOException, InterruptedException {
+        Map<String, String> head = new HashMap<>();
+        Map<String, String> tree = new HashMap<>();
+        List<String> lost = new ArrayList<>();
+        for (Map.Entry<String, String> e : itemPaths.entrySet()) {
+            String path = e.getValue();
+            String h = head.computeIfAbsent(path, p -> quietly(() -> at("HEAD", p)));
+            String w = tree.computeIfAbsent(
+                    path,
+                    p -> quietly(() -> {
+                        Path f = daemon.config().root().resolve(p);
+                        return Files.exists(f) ? Files.readString(f) : null;
+                    }));
+            String line = "- " + e.getKey() + "\n";
+            boolean atHead = h != null && h.contains(line);
+            boolean inTree = w != null && w.contains(line);
+            if (!atHead || !inTree) {
+                lost.add(e.getKey() + " (" + path + ", acknowledged in " + itemCommits.get(e.getKey()) + "; at HEAD: "
+                        + atHead + ", in the working tree: " + inTree + ")");
+            }
+        }
+        return lost;
     }
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
-  }
 
-  private interface IoSupplier<T> {
-    T get() throws IOException, InterruptedException;
-  }
-
-  private static <T> T quietly(IoSupplier<T> s) {
-    try {
-      return s.get();
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+    /** Asserts every acknowledged item is at HEAD and in the working tree. */
+    void assertAllPresent(String when, Map<String, String> itemPaths, Map<String, String> itemCommits)
+            throws IOException, InterruptedException {
+        List<String> lost = missing(itemPaths, itemCommits);
+        if (!lost.isEmpty()) {
+            throw failure(when + ": " + lost.size() + " of " + itemPaths.size() + " acknowledged writes lost: "
+                    + lost.subList(0, Math.min(10, lost.size())) + "\nHEAD: "
+                    + git.run("log", "--oneline", "-5").out());
+        }
     }
-  }
+
+    /**
+     * The ledger verifies: through the daemon ({@code ledger.verify}), with the CLI on the root,
+     * and with the CLI on a fresh {@code git clone} of it (which holds only what was committed).
+     */
+    void assertLedgerVerifies(String when) throws IOException, InterruptedException {
+        JsonNode v = daemon.result("ledger.verify", null);
+        if (!v.path("ok").asBoolean()) {
+            throw failure(when + ": ledger.verify on the served root: " + v);
+        }
+        Path root = daemon.config().root();
+        String onRoot = verifyWithCli(root, daemon.config().keyFile());
+        if (onRoot != null) {
+            throw failure(when + ": CLI ledger verify on the root: " + onRoot);
+        }
+        Path clone = clones.resolve("clone-" + (++cloneCount));
+        HumanGit.Result c = HumanGit.in(clones, "clone", "-q", root.toString(), clone.toString());
+        if (!c.ok()) {
+            throw failure(when + ": " + c);
+        }
+        String onClone = verifyWithCli(clone, daemon.config().keyFile());
+        if (onClone != null) {
+            throw failure(when + ": CLI ledger verify on a fresh git clone (HEAD "
+                    + git.run("rev-parse", "HEAD").out().strip() + "): " + onClone);
+        }
+        deleteTree(clone);
+    }
+
+    /** {@code git fsck --full} exits 0. */
+    void assertFsck(String when) throws IOException, InterruptedException {
+        HumanGit.Result r = git.run("fsck", "--full");
+        if (!r.ok()) {
+            throw failure(when + ": " + r);
+        }
+    }
+
+    /**
+     * Every event of every ledger file in the working tree, in file order. Lines that are not
+     * JSON are an assertion (the tests that read events never tamper with the ledger).
+     */
+    List<JsonNode> events() throws IOException {
+        Path ledger = daemon.config().root().resolve("ledger");
+        List<JsonNode> out = new ArrayList<>();
+        try (Stream<Path> s = Files.walk(ledger)) {
+            for (Path f : (Iterable<Path>)
+                    s.filter(p -> p.toString().endsWith(".ndjson")).sorted()::iterator) {
+                for (String line : Files.readAllLines(f)) {
+                    if (!line.isBlank()) {
+                        out.add(JsonRpc.MAPPER.readTree(line));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Events a human's edit would make ({@code human_edit}, {@code drift_flagged}) past the example
+     * import on files {@code path} accepts, one line each: on files the human never edited, each of
+     * them is memoryd mistaking its own files, as git rewrote them, for a human's work.
+     */
+    List<String> humanEvents(java.util.function.Predicate<String> path) throws IOException {
+        List<String> found = new ArrayList<>();
+        for (JsonNode e : events()) {
+            String op = e.path("op").asText();
+            if ((op.equals("human_edit") || op.equals("drift_flagged"))
+                    && e.path("seq").asLong() > TestRoot.IMPORT_LINES
+                    && path.test(e.path("file_path").asText())) {
+                found.add(op + " seq " + e.path("seq").asLong() + " "
+                        + e.path("file_path").asText() + " by "
+                        + e.path("actor").asText() + " "
+                        + e.path("payload").path("drift").path("reason").asText(""));
+            }
+        }
+        return found;
+    }
+
+    private static final Object CLI = new Object();
+
+    /**
+     * Runs the CLI's {@code ledger verify --root ROOT --key-file KEY} (in this JVM, so the soak
+     * stays fast); null when it exits 0, else its exit code and output.
+     */
+    static String verifyWithCli(Path root, Path keyFile) {
+        synchronized (CLI) {
+            PrintStream oldOut = System.out;
+            PrintStream oldErr = System.err;
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8);
+            int code;
+            try {
+                System.setOut(capture);
+                System.setErr(capture);
+                code = Main.run("ledger", "verify", "--root", root.toString(), "--key-file", keyFile.toString());
+            } finally {
+                System.setOut(oldOut);
+                System.setErr(oldErr);
+            }
+            return code == 0
+                    ? null
+                    : "exit " + code + ": "
+                            + buf.toString(StandardCharsets.UTF_8).strip();
+        }
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private interface IoSupplier<T> {
+        T get() throws IOException, InterruptedException;
+    }
+
+    private static <T> T quietly(IoSupplier<T> s) {
+        try {
+            return s.get();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -3,73 +3,80 @@ package dev.memoryd.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
 import com.fasterxml.jackson.databind.JsonNode;
-
 import org.junit.jupiter.api.Test;
 
 /** search through the daemon: sections and slices, updated by writes, hits with staleness. */
 class SearchTest extends ServedRootTest {
 
+    private JsonNode hits(String q) throws Exception {
+        JsonNode r = root.call("search", "{\"q\":\"" + q + "\"}");
+        assertTrue(r.has("result"), r.toString());
+        return r.get("result").get("hits");
+    }
 
+    @Test
+    void acknowledgedWrite_isSearchable_atOnce_withItsSectionAndStaleness() throws Exception {
+        assertEquals(0, hits("marzipan").size());
+        JsonNode w = root.call(
+                "write",
+                "{\"rationale\":\"t\",\"ops\":[{\"op\":\"append_item\",\"path\":"
+                        + "\"users/sam/parts/inner-critic/profile.md\",\"section\":\"Triggers\",\"item\":\"Marzipan at family dinners\"}]}");
+        assertTrue(w.has("result"), w.toString());
+        JsonNode h = hits("marzipan");
+        assertEquals(1, h.size(), h.toString());
+        assertEquals(
+                "users/sam/parts/inner-critic/profile.md", h.get(0).get("path").asText());
+        assertEquals("Triggers", h.get(0).get("section").asText());
+        assertEquals("main", h.get(0).get("branch").asText());
+        assertEquals("FRESH", h.get(0).get("label").asText(), h.toString());
+    }
 
-  private JsonNode hits(String q) throws Exception {
-    JsonNode r = root.call("search", "{\"q\":\"" + q + "\"}");
-    assertTrue(r.has("result"), r.toString());
-    return r.get("result").get("hits");
-  }
+    @Test
+    void replacedText_disappearsFromResults() throws Exception {
+        root.call(
+                "write",
+                "{\"rationale\":\"t\",\"ops\":[{\"op\":\"replace_section\",\"path\":"
+                        + "\"users/sam/parts/inner-critic/profile.md\",\"section\":\"Role\",\"content\":\"Guards against quokkas.\"}]}");
+        assertEquals(1, hits("quokkas").size());
+        root.call(
+                "write",
+                "{\"rationale\":\"t\",\"ops\":[{\"op\":\"replace_section\",\"path\":"
+                        + "\"users/sam/parts/inner-critic/profile.md\",\"section\":\"Role\",\"content\":\"Guards the schedule.\"}]}");
+        assertEquals(0, hits("quokkas").size());
+    }
 
-  @Test
-  void acknowledgedWrite_isSearchable_atOnce_withItsSectionAndStaleness() throws Exception {
-    assertEquals(0, hits("marzipan").size());
-    JsonNode w = root.call("write", "{\"rationale\":\"t\",\"ops\":[{\"op\":\"append_item\",\"path\":"
-        + "\"users/sam/parts/inner-critic/profile.md\",\"section\":\"Triggers\",\"item\":\"Marzipan at family dinners\"}]}");
-    assertTrue(w.has("result"), w.toString());
-    JsonNode h = hits("marzipan");
-    assertEquals(1, h.size(), h.toString());
-    assertEquals("users/sam/parts/inner-critic/profile.md", h.get(0).get("path").asText());
-    assertEquals("Triggers", h.get(0).get("section").asText());
-    assertEquals("main", h.get(0).get("branch").asText());
-    assertEquals("FRESH", h.get(0).get("label").asText(), h.toString());
-  }
+    @Test
+    void jsonlRowStrings_areSearchable_andStaleRowsSaySo() throws Exception {
+        JsonNode c = root.call(
+                "slices.create",
+                "{\"slice\":{\"title\":\"Decisions\",\"summary\":\"Plan.\",\"body\":{\"type\":\"jsonl\"}}}");
+        String id = c.get("result").get("id").asText();
+        root.call(
+                "append_row",
+                "{\"id\":\"" + id + "\",\"row\":{\"_meta\":{\"id\":\"r1\",\"created_at\":\"2020-01-01T00:00:00Z\"},"
+                        + "\"text\":\"Switch to zeppelin commuting\"}}");
+        JsonNode h = hits("zeppelin");
+        assertEquals(1, h.size(), h.toString());
+        assertEquals(id, h.get(0).get("slice_id").asText());
+        assertEquals("STALE", h.get(0).get("label").asText());
+    }
 
-  @Test
-  void replacedText_disappearsFromResults() throws Exception {
-    root.call("write", "{\"rationale\":\"t\",\"ops\":[{\"op\":\"replace_section\",\"path\":"
-        + "\"users/sam/parts/inner-critic/profile.md\",\"section\":\"Role\",\"content\":\"Guards against quokkas.\"}]}");
-    assertEquals(1, hits("quokkas").size());
-    root.call("write", "{\"rationale\":\"t\",\"ops\":[{\"op\":\"replace_section\",\"path\":"
-        + "\"users/sam/parts/inner-critic/profile.md\",\"section\":\"Role\",\"content\":\"Guards the schedule.\"}]}");
-    assertEquals(0, hits("quokkas").size());
-  }
+    @Test
+    void aHiddenCopyOfAMemoryFile_isNeitherSearchedNorLinted() throws Exception {
+        root.close();
+        java.nio.file.Path backup = root.dir.resolve("users/sam/.backup/overview.md");
+        java.nio.file.Files.createDirectories(backup.getParent());
+        java.nio.file.Files.writeString(backup, "# not a memory file\n\nwombats everywhere\n");
+        root.serve();
+        assertEquals(0, hits("wombats").size(), "an editor's or a human's hidden copy is not memory");
+        JsonNode lint = root.call("lint", "{}");
+        assertEquals(0, lint.get("result").get("problems").size(), "the example tree lints clean: " + lint);
+    }
 
-  @Test
-  void jsonlRowStrings_areSearchable_andStaleRowsSaySo() throws Exception {
-    JsonNode c = root.call("slices.create", "{\"slice\":{\"title\":\"Decisions\",\"summary\":\"Plan.\",\"body\":{\"type\":\"jsonl\"}}}");
-    String id = c.get("result").get("id").asText();
-    root.call("append_row", "{\"id\":\"" + id + "\",\"row\":{\"_meta\":{\"id\":\"r1\",\"created_at\":\"2020-01-01T00:00:00Z\"},"
-        + "\"text\":\"Switch to zeppelin commuting\"}}");
-    JsonNode h = hits("zeppelin");
-    assertEquals(1, h.size(), h.toString());
-    assertEquals(id, h.get(0).get("slice_id").asText());
-    assertEquals("STALE", h.get(0).get("label").asText());
-  }
-
-  @Test
-  void aHiddenCopyOfAMemoryFile_isNeitherSearchedNorLinted() throws Exception {
-    root.close();
-    java.nio.file.Path backup = root.dir.resolve("users/sam/.backup/overview.md");
-    java.nio.file.Files.createDirectories(backup.getParent());
-    java.nio.file.Files.writeString(backup, "# not a memory file\n\nwombats everywhere\n");
-    root.serve();
-    assertEquals(0, hits("wombats").size(), "an editor's or a human's hidden copy is not memory");
-    JsonNode lint = root.call("lint", "{}");
-    assertEquals(0, lint.get("result").get("problems").size(), "the example tree lints clean: " + lint);
-  }
-
-  @Test
-  void badQuery_isInvalidRequest() throws Exception {
-    JsonNode r = root.call("search", "{\"q\":\"(unbalanced\"}");
-    assertEquals("invalid_request", r.get("error").get("data").get("reason").asText(), r.toString());
-  }
+    @Test
+    void badQuery_isInvalidRequest() throws Exception {
+        JsonNode r = root.call("search", "{\"q\":\"(unbalanced\"}");
+        assertEquals("invalid_request", r.get("error").get("data").get("reason").asText(), r.toString());
+    }
 }

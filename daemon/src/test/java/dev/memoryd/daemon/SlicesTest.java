@@ -3,107 +3,138 @@ package dev.memoryd.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
 import com.fasterxml.jackson.databind.JsonNode;
-
 import org.junit.jupiter.api.Test;
 
 /** Generic slices through the daemon: create, append_row under contracts, supersession, listings. */
 class SlicesTest extends ServedRootTest {
 
-
-
-  private String create(String contract) throws Exception {
-    JsonNode r = root.call("slices.create", "{\"slice\":{\"kind\":\"context\",\"title\":\"Decisions\","
-        + "\"summary\":\"Therapy plan decisions.\",\"body\":{\"type\":\"jsonl\"}" + contract + "}}");
-    assertTrue(r.has("result"), r.toString());
-    return r.get("result").get("id").asText();
-  }
-
-  private JsonNode row(String id, String row) throws Exception {
-    return root.call("append_row", "{\"id\":\"" + id + "\",\"row\":" + row + "}");
-  }
-
-  private static String reason(JsonNode r) {
-    return r.path("error").path("data").path("reason").asText("(no error: " + r + ")");
-  }
-
-  @Test
-  void appendRows_supersessionKeepsHistory_activeRowsAreNewest() throws Exception {
-    String id = create(",\"contract\":{\"write\":\"supersede\",\"overflow\":\"error\"}");
-    assertTrue(row(id, "{\"_meta\":{\"id\":\"r1\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"Weekly sessions.\"}").has("result"));
-    assertTrue(row(id, "{\"_meta\":{\"id\":\"r2\",\"created_at\":\"2026-11-02T10:00:00Z\",\"supersedes\":[\"r1\"]},"
-        + "\"text\":\"Fortnightly sessions.\"}").has("result"));
-    JsonNode active = root.call("slices.rows", "{\"id\":\"" + id + "\"}").get("result").get("rows");
-    assertEquals(1, active.size());
-    assertEquals("r2", active.get(0).get("_meta").get("id").asText());
-    JsonNode all = root.call("slices.rows", "{\"id\":\"" + id + "\",\"all\":true}").get("result").get("rows");
-    assertEquals(2, all.size(), "supersession must not edit the old row in place");
-    String file = root.file(".slices/" + id + ".slice");
-    assertTrue(file.contains("\"Weekly sessions.\""), file);
-    JsonNode replay = root.call("replay", "{\"verify\":true}").get("result");
-    assertTrue(replay.get("ok").asBoolean(), "slice files replay byte for byte: " + replay);
-  }
-
-  @Test
-  void badRows_andContracts_areRefused_andRecordNothing() throws Exception {
-    String id = create(",\"contract\":{\"write\":\"append\"}");
-    String before = root.file(".slices/" + id + ".slice");
-    assertEquals("spec_violation", reason(row(id, "{\"text\":\"no meta\"}")));
-    JsonNode noTime = row(id, "{\"_meta\":{\"id\":\"z\"},\"text\":\"no created_at\"}");
-    assertEquals("spec_violation", reason(noTime));
-    assertEquals("row._meta.created_at", noTime.get("error").get("data").get("field").asText(), noTime.toString());
-    assertTrue(row(id, "{\"_meta\":{\"id\":\"a\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"x\"}").has("result"));
-    assertEquals("spec_violation", reason(row(id, "{\"_meta\":{\"id\":\"a\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"dup\"}")));
-    assertEquals("prohibited", reason(row(id, "{\"_meta\":{\"id\":\"b\",\"created_at\":\"2026-11-01T10:00:00Z\","
-        + "\"supersedes\":[\"a\"]},\"text\":\"append-only slice\"}")));
-    assertEquals("not_found", reason(row("01JNOPE0000000000000000000", "{}")));
-    assertTrue(root.file(".slices/" + id + ".slice").startsWith(before));
-    String locked = create(",\"contract\":{\"write\":\"error\"}");
-    assertEquals("prohibited", reason(row(locked, "{\"_meta\":{\"id\":\"c\",\"created_at\":\"2026-11-01T10:00:00Z\"}}")));
-  }
-
-  @Test
-  void rowPastTheSizeLimit_withOverflowErrorOrNone_isCapExceededNamingTheOverflowRule() throws Exception {
-    String text = "x".repeat(450_000);
-    for (String contract : new String[] {",\"contract\":{\"overflow\":\"error\"}", ""}) {
-      String id = create(contract);
-      for (int i = 0; i < 2; i++) {
-        assertTrue(row(id, "{\"_meta\":{\"id\":\"r" + i + "\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\""
-            + text + "\"}").has("result"), "row " + i + " fits under 1 MiB");
-      }
-      String before = root.file(".slices/" + id + ".slice");
-      JsonNode r = row(id, "{\"_meta\":{\"id\":\"r2\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"" + text + "\"}");
-      assertEquals("cap_exceeded", reason(r), contract);
-      assertEquals("overflow", r.get("error").get("data").get("rule").asText(), r.toString());
-      assertEquals(before, root.file(".slices/" + id + ".slice"), "nothing was written");
+    private String create(String contract) throws Exception {
+        JsonNode r = root.call(
+                "slices.create",
+                "{\"slice\":{\"kind\":\"context\",\"title\":\"Decisions\","
+                        + "\"summary\":\"Therapy plan decisions.\",\"body\":{\"type\":\"jsonl\"}" + contract + "}}");
+        assertTrue(r.has("result"), r.toString());
+        return r.get("result").get("id").asText();
     }
-  }
 
-  @Test
-  void createInvalidSlice_isSpecViolation_namingTheField() throws Exception {
-    JsonNode r = root.call("slices.create", "{\"slice\":{\"title\":\"T\",\"summary\":\"S\",\"body\":{\"type\":\"video\"}}}");
-    assertEquals("spec_violation", reason(r));
-    assertTrue(r.toString().contains("slice.body.type"), r.toString());
-    JsonNode p = root.call("slices.create", "{\"slice\":{\"kind\":\"pointer\",\"title\":\"Dump\",\"summary\":\"Big.\","
-        + "\"body\":{\"type\":\"none\"},\"payload\":{\"uri\":\"./dump.json.gz\",\"size\":10}}}");
-    assertTrue(p.has("result"), p.toString());
-  }
-
-  @Test
-  void list_showsFreshOrStale_withAge() throws Exception {
-    String id = create("");
-    row(id, "{\"_meta\":{\"id\":\"old\",\"created_at\":\"2020-01-01T00:00:00Z\"},\"text\":\"old news\"}");
-    JsonNode items = root.call("slices.list", null).get("result").get("items");
-    JsonNode mine = null;
-    for (JsonNode i : items) {
-      if (id.equals(i.get("id").asText())) {
-        mine = i;
-      }
+    private JsonNode row(String id, String row) throws Exception {
+        return root.call("append_row", "{\"id\":\"" + id + "\",\"row\":" + row + "}");
     }
-    assertTrue(mine != null, items.toString());
-    assertEquals("STALE", mine.get("label").asText(), mine.toString());
-    assertTrue(mine.get("tag").asText().startsWith("[STALE - "), mine.toString());
-    assertTrue(items.size() >= 9, "memory files are listed too: " + items.size());
-  }
+
+    private static String reason(JsonNode r) {
+        return r.path("error").path("data").path("reason").asText("(no error: " + r + ")");
+    }
+
+    @Test
+    void appendRows_supersessionKeepsHistory_activeRowsAreNewest() throws Exception {
+        String id = create(",\"contract\":{\"write\":\"supersede\",\"overflow\":\"error\"}");
+        assertTrue(row(
+                        id,
+                        "{\"_meta\":{\"id\":\"r1\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"Weekly sessions.\"}")
+                .has("result"));
+        assertTrue(row(
+                        id,
+                        "{\"_meta\":{\"id\":\"r2\",\"created_at\":\"2026-11-02T10:00:00Z\",\"supersedes\":[\"r1\"]},"
+                                + "\"text\":\"Fortnightly sessions.\"}")
+                .has("result"));
+        JsonNode active = root.call("slices.rows", "{\"id\":\"" + id + "\"}")
+                .get("result")
+                .get("rows");
+        assertEquals(1, active.size());
+        assertEquals("r2", active.get(0).get("_meta").get("id").asText());
+        JsonNode all = root.call("slices.rows", "{\"id\":\"" + id + "\",\"all\":true}")
+                .get("result")
+                .get("rows");
+        assertEquals(2, all.size(), "supersession must not edit the old row in place");
+        String file = root.file(".slices/" + id + ".slice");
+        assertTrue(file.contains("\"Weekly sessions.\""), file);
+        JsonNode replay = root.call("replay", "{\"verify\":true}").get("result");
+        assertTrue(replay.get("ok").asBoolean(), "slice files replay byte for byte: " + replay);
+    }
+
+    @Test
+    void badRows_andContracts_areRefused_andRecordNothing() throws Exception {
+        String id = create(",\"contract\":{\"write\":\"append\"}");
+        String before = root.file(".slices/" + id + ".slice");
+        assertEquals("spec_violation", reason(row(id, "{\"text\":\"no meta\"}")));
+        JsonNode noTime = row(id, "{\"_meta\":{\"id\":\"z\"},\"text\":\"no created_at\"}");
+        assertEquals("spec_violation", reason(noTime));
+        assertEquals(
+                "row._meta.created_at",
+                noTime.get("error").get("data").get("field").asText(),
+                noTime.toString());
+        assertTrue(row(id, "{\"_meta\":{\"id\":\"a\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"x\"}")
+                .has("result"));
+        assertEquals(
+                "spec_violation",
+                reason(row(id, "{\"_meta\":{\"id\":\"a\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"dup\"}")));
+        assertEquals(
+                "prohibited",
+                reason(row(
+                        id,
+                        "{\"_meta\":{\"id\":\"b\",\"created_at\":\"2026-11-01T10:00:00Z\","
+                                + "\"supersedes\":[\"a\"]},\"text\":\"append-only slice\"}")));
+        assertEquals("not_found", reason(row("01JNOPE0000000000000000000", "{}")));
+        assertTrue(root.file(".slices/" + id + ".slice").startsWith(before));
+        String locked = create(",\"contract\":{\"write\":\"error\"}");
+        assertEquals(
+                "prohibited",
+                reason(row(locked, "{\"_meta\":{\"id\":\"c\",\"created_at\":\"2026-11-01T10:00:00Z\"}}")));
+    }
+
+    @Test
+    void rowPastTheSizeLimit_withOverflowErrorOrNone_isCapExceededNamingTheOverflowRule() throws Exception {
+        String text = "x".repeat(450_000);
+        for (String contract : new String[] {",\"contract\":{\"overflow\":\"error\"}", ""}) {
+            String id = create(contract);
+            for (int i = 0; i < 2; i++) {
+                assertTrue(
+                        row(
+                                        id,
+                                        "{\"_meta\":{\"id\":\"r" + i
+                                                + "\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"" + text
+                                                + "\"}")
+                                .has("result"),
+                        "row " + i + " fits under 1 MiB");
+            }
+            String before = root.file(".slices/" + id + ".slice");
+            JsonNode r = row(
+                    id,
+                    "{\"_meta\":{\"id\":\"r2\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"" + text + "\"}");
+            assertEquals("cap_exceeded", reason(r), contract);
+            assertEquals("overflow", r.get("error").get("data").get("rule").asText(), r.toString());
+            assertEquals(before, root.file(".slices/" + id + ".slice"), "nothing was written");
+        }
+    }
+
+    @Test
+    void createInvalidSlice_isSpecViolation_namingTheField() throws Exception {
+        JsonNode r = root.call(
+                "slices.create", "{\"slice\":{\"title\":\"T\",\"summary\":\"S\",\"body\":{\"type\":\"video\"}}}");
+        assertEquals("spec_violation", reason(r));
+        assertTrue(r.toString().contains("slice.body.type"), r.toString());
+        JsonNode p = root.call(
+                "slices.create",
+                "{\"slice\":{\"kind\":\"pointer\",\"title\":\"Dump\",\"summary\":\"Big.\","
+                        + "\"body\":{\"type\":\"none\"},\"payload\":{\"uri\":\"./dump.json.gz\",\"size\":10}}}");
+        assertTrue(p.has("result"), p.toString());
+    }
+
+    @Test
+    void list_showsFreshOrStale_withAge() throws Exception {
+        String id = create("");
+        row(id, "{\"_meta\":{\"id\":\"old\",\"created_at\":\"2020-01-01T00:00:00Z\"},\"text\":\"old news\"}");
+        JsonNode items = root.call("slices.list", null).get("result").get("items");
+        JsonNode mine = null;
+        for (JsonNode i : items) {
+            if (id.equals(i.get("id").asText())) {
+                mine = i;
+            }
+        }
+        assertTrue(mine != null, items.toString());
+        assertEquals("STALE", mine.get("label").asText(), mine.toString());
+        assertTrue(mine.get("tag").asText().startsWith("[STALE - "), mine.toString());
+        assertTrue(items.size() >= 9, "memory files are listed too: " + items.size());
+    }
 }

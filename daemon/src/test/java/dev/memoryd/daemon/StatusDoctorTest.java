@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,155 +22,172 @@ import org.junit.jupiter.api.io.TempDir;
  * command that fixes it; looking changes nothing) on real roots.
  */
 class StatusDoctorTest {
-  @TempDir Path tmp;
-  TestRoot root;
+    @TempDir
+    Path tmp;
 
-  @BeforeEach
-  void up() throws Exception {
-    root = new TestRoot(tmp);
-  }
+    TestRoot root;
 
-  @AfterEach
-  void down() {
-    root.close();
-  }
-
-  private Cli.Run run(String... args) {
-    return runWithKey(root.cfg.keyFile(), args);
-  }
-
-  private Cli.Run runWithKey(Path key, String... args) {
-    List<String> full = new ArrayList<>(List.of(args));
-    full.addAll(List.of("--root", root.dir.toString(), "--key-file", key.toString()));
-    return Cli.run(full.toArray(String[]::new));
-  }
-
-  /** What looking must not change: HEAD, every ref, the index's bytes, git status, the state directory. */
-  private String snapshot() throws Exception {
-    StringBuilder s = new StringBuilder(root.git("for-each-ref")).append(root.git("rev-parse", "HEAD"))
-        .append(root.git("status", "--porcelain", "--ignored"));
-    try (Stream<Path> st = Files.list(root.dir.resolve(".memoryd"))) {
-      st.sorted().forEach(p -> s.append(p.getFileName()).append('\n'));
+    @BeforeEach
+    void up() throws Exception {
+        root = new TestRoot(tmp);
     }
-    return s.toString();
-  }
 
-  @Test
-  void status_whileADaemonServes_printsItsPidUptimeAndWriter_exitsZero() throws Exception {
-    root.serve();
-    Cli.Run r = run("status");
-    assertEquals(0, r.code(), r.toString());
-    assertTrue(r.out().contains("is serving " + root.dir + " (pid " + ProcessHandle.current().pid() + ", up "), r.toString());
-    assertTrue(r.out().contains("writer: ok (0 failures)"), r.toString());
-    JsonNode j = TestRoot.json(run("status", "--json").out());
-    assertTrue(j.get("serving").asBoolean(), j.toString());
-    assertEquals(ProcessHandle.current().pid(), j.get("pid").asLong(), j.toString());
-    assertEquals("ok", j.get("writer").get("state").asText(), j.toString());
-    assertTrue(j.get("uptime_ms").asLong() >= 0, j.toString());
-  }
-
-  @Test
-  void status_withNoDaemon_saysHowToStartOne_exitsThree() {
-    Cli.Run r = run("status");
-    assertEquals(3, r.code(), r.toString());
-    assertEquals("memoryd is not serving " + root.dir + " (no socket at " + root.cfg.socket()
-        + "); start one with: bin/memoryd serve --root " + root.dir + "\n", r.out(), r.toString());
-  }
-
-  @Test
-  void afterADaemonWasKilled_statusAndDoctorReportTheStaleSocket_andServeReplacesIt() throws Exception {
-    try (DaemonProcess d = DaemonProcess.start(root.cfg, tmp.resolve("daemon.log"), "--no-watch")) {
-      d.kill();
+    @AfterEach
+    void down() {
+        root.close();
     }
-    assertTrue(Files.exists(root.cfg.socket()), "SIGKILL leaves the socket file");
-    Cli.Run status = run("status", "--json");
-    assertEquals(3, status.code(), status.toString());
-    JsonNode j = TestRoot.json(status.out());
-    assertFalse(j.get("serving").asBoolean(), j.toString());
-    assertTrue(j.get("stale_socket").asBoolean(), j.toString());
-    Cli.Run doctor = run("doctor");
-    assertEquals(1, doctor.code(), doctor.toString());
-    assertTrue(doctor.out().contains("PROBLEM  socket: " + root.cfg.socket() + " is left over"), doctor.toString());
-    assertTrue(doctor.out().contains("fix: rm " + root.cfg.socket()), doctor.toString());
-    root.serve();
-    assertEquals(0, run("status").code());
-  }
 
-  @Test
-  void doctor_onAHealthyServedRoot_findsNothing_andChangesNothing() throws Exception {
-    root.serve();
-    String before = snapshot();
-    byte[] index = Files.readAllBytes(root.dir.resolve(".git/index"));
-    Cli.Run r = run("doctor");
-    assertEquals(0, r.code(), r.toString());
-    assertTrue(r.out().endsWith("no problem found\n"), r.toString());
-    for (String check : List.of("daemon", "writer", "watcher", "key", "ledger", "fsck", "index", "locks")) {
-      assertTrue(r.out().contains("ok       " + check + ": "), check + " not reported ok: " + r);
+    private Cli.Run run(String... args) {
+        return runWithKey(root.cfg.keyFile(), args);
     }
-    assertEquals(before, snapshot());
-    assertArrayEquals(index, Files.readAllBytes(root.dir.resolve(".git/index")));
-  }
 
-  @Test
-  void doctor_withAStaleIndexLock_reportsIt_withTheCommandThatRemovesIt() throws Exception {
-    root.serve();
-    Path lock = root.dir.resolve(".git/index.lock");
-    Files.writeString(lock, "");
-    Cli.Run r = run("doctor", "--json");
-    assertEquals(1, r.code(), r.toString());
-    JsonNode problem = only(TestRoot.json(r.out()), "locks");
-    assertTrue(problem.get("message").asText().startsWith(lock + " is left over"), problem.toString());
-    assertEquals("rm " + lock + "   (when no git command is running)", problem.get("fix").asText());
-    assertTrue(Files.exists(lock), "doctor leaves the lock for a person to remove");
-    Files.delete(lock);
-    assertEquals(0, run("doctor").code());
-  }
-
-  @Test
-  void doctor_withATamperedLedgerLine_reportsWhere_andTheCheckoutThatRestoresIt() throws Exception {
-    root.serve();
-    root.daemon.close();
-    root.daemon = null;
-    Path seg;
-    try (Stream<Path> s = Files.walk(root.dir.resolve("ledger"))) {
-      seg = s.filter(p -> p.toString().endsWith(".ndjson")).sorted().findFirst().orElseThrow();
+    private Cli.Run runWithKey(Path key, String... args) {
+        List<String> full = new ArrayList<>(List.of(args));
+        full.addAll(List.of("--root", root.dir.toString(), "--key-file", key.toString()));
+        return Cli.run(full.toArray(String[]::new));
     }
-    List<String> lines = new ArrayList<>(Files.readAllLines(seg, StandardCharsets.UTF_8));
-    assertTrue(lines.size() >= 2, "the import wrote lines");
-    String tampered = lines.get(1).replaceFirst("\"actor\":\"[^\"]*\"", "\"actor\":\"mallory\"");
-    assertFalse(tampered.equals(lines.get(1)), lines.get(1));
-    lines.set(1, tampered);
-    Files.write(seg, lines, StandardCharsets.UTF_8);
-    String rel = root.dir.relativize(seg).toString();
-    Cli.Run r = run("doctor");
-    assertEquals(1, r.code(), r.toString());
-    assertTrue(r.out().contains("PROBLEM  ledger: fails at " + rel + " line 2: "), r.toString());
-    assertTrue(r.out().contains("git -C " + root.dir + " checkout HEAD -- " + rel + " restores the committed file"), r.toString());
-    root.git("checkout", "HEAD", "--", rel);
-    assertEquals(0, run("doctor").code());
-  }
 
-  @Test
-  void doctor_withNoKeyFile_reportsIt_andCreatesNone() throws Exception {
-    Path missing = tmp.resolve("elsewhere/ledger.key");
-    Cli.Run r = runWithKey(missing, "doctor", "--json");
-    assertEquals(1, r.code(), r.toString());
-    JsonNode key = only(TestRoot.json(r.out()), "key");
-    assertEquals("no key file at " + missing, key.get("message").asText());
-    assertFalse(Files.exists(missing), "doctor never creates a key");
-    assertFalse(Files.exists(missing.getParent()), "nor its directory");
-  }
+    /** What looking must not change: HEAD, every ref, the index's bytes, git status, the state directory. */
+    private String snapshot() throws Exception {
+        StringBuilder s = new StringBuilder(root.git("for-each-ref"))
+                .append(root.git("rev-parse", "HEAD"))
+                .append(root.git("status", "--porcelain", "--ignored"));
+        try (Stream<Path> st = Files.list(root.dir.resolve(".memoryd"))) {
+            st.sorted().forEach(p -> s.append(p.getFileName()).append('\n'));
+        }
+        return s.toString();
+    }
 
-  /** The one problem finding of {@code check} in doctor's JSON. */
-  private static JsonNode only(JsonNode doctor, String check) {
-    List<JsonNode> found = new ArrayList<>();
-    doctor.get("findings").forEach(f -> {
-      if (f.get("status").asText().equals("problem")) {
-        found.add(f);
-      }
-    });
-    assertEquals(1, found.size(), doctor.toString());
-    assertEquals(check, found.get(0).get("check").asText(), doctor.toString());
-    return found.get(0);
-  }
+    @Test
+    void status_whileADaemonServes_printsItsPidUptimeAndWriter_exitsZero() throws Exception {
+        root.serve();
+        Cli.Run r = run("status");
+        assertEquals(0, r.code(), r.toString());
+        assertTrue(
+                r.out()
+                        .contains("is serving " + root.dir + " (pid "
+                                + ProcessHandle.current().pid() + ", up "),
+                r.toString());
+        assertTrue(r.out().contains("writer: ok (0 failures)"), r.toString());
+        JsonNode j = TestRoot.json(run("status", "--json").out());
+        assertTrue(j.get("serving").asBoolean(), j.toString());
+        assertEquals(ProcessHandle.current().pid(), j.get("pid").asLong(), j.toString());
+        assertEquals("ok", j.get("writer").get("state").asText(), j.toString());
+        assertTrue(j.get("uptime_ms").asLong() >= 0, j.toString());
+    }
+
+    @Test
+    void status_withNoDaemon_saysHowToStartOne_exitsThree() {
+        Cli.Run r = run("status");
+        assertEquals(3, r.code(), r.toString());
+        assertEquals(
+                "memoryd is not serving " + root.dir + " (no socket at " + root.cfg.socket()
+                        + "); start one with: bin/memoryd serve --root " + root.dir + "\n",
+                r.out(),
+                r.toString());
+    }
+
+    @Test
+    void afterADaemonWasKilled_statusAndDoctorReportTheStaleSocket_andServeReplacesIt() throws Exception {
+        try (DaemonProcess d = DaemonProcess.start(root.cfg, tmp.resolve("daemon.log"), "--no-watch")) {
+            d.kill();
+        }
+        assertTrue(Files.exists(root.cfg.socket()), "SIGKILL leaves the socket file");
+        Cli.Run status = run("status", "--json");
+        assertEquals(3, status.code(), status.toString());
+        JsonNode j = TestRoot.json(status.out());
+        assertFalse(j.get("serving").asBoolean(), j.toString());
+        assertTrue(j.get("stale_socket").asBoolean(), j.toString());
+        Cli.Run doctor = run("doctor");
+        assertEquals(1, doctor.code(), doctor.toString());
+        assertTrue(doctor.out().contains("PROBLEM  socket: " + root.cfg.socket() + " is left over"), doctor.toString());
+        assertTrue(doctor.out().contains("fix: rm " + root.cfg.socket()), doctor.toString());
+        root.serve();
+        assertEquals(0, run("status").code());
+    }
+
+    @Test
+    void doctor_onAHealthyServedRoot_findsNothing_andChangesNothing() throws Exception {
+        root.serve();
+        String before = snapshot();
+        byte[] index = Files.readAllBytes(root.dir.resolve(".git/index"));
+        Cli.Run r = run("doctor");
+        assertEquals(0, r.code(), r.toString());
+        assertTrue(r.out().endsWith("no problem found\n"), r.toString());
+        for (String check : List.of("daemon", "writer", "watcher", "key", "ledger", "fsck", "index", "locks")) {
+            assertTrue(r.out().contains("ok       " + check + ": "), check + " not reported ok: " + r);
+        }
+        assertEquals(before, snapshot());
+        assertArrayEquals(index, Files.readAllBytes(root.dir.resolve(".git/index")));
+    }
+
+    @Test
+    void doctor_withAStaleIndexLock_reportsIt_withTheCommandThatRemovesIt() throws Exception {
+        root.serve();
+        Path lock = root.dir.resolve(".git/index.lock");
+        Files.writeString(lock, "");
+        Cli.Run r = run("doctor", "--json");
+        assertEquals(1, r.code(), r.toString());
+        JsonNode problem = only(TestRoot.json(r.out()), "locks");
+        assertTrue(problem.get("message").asText().startsWith(lock + " is left over"), problem.toString());
+        assertEquals(
+                "rm " + lock + "   (when no git command is running)",
+                problem.get("fix").asText());
+        assertTrue(Files.exists(lock), "doctor leaves the lock for a person to remove");
+        Files.delete(lock);
+        assertEquals(0, run("doctor").code());
+    }
+
+    @Test
+    void doctor_withATamperedLedgerLine_reportsWhere_andTheCheckoutThatRestoresIt() throws Exception {
+        root.serve();
+        root.daemon.close();
+        root.daemon = null;
+        Path seg;
+        try (Stream<Path> s = Files.walk(root.dir.resolve("ledger"))) {
+            seg = s.filter(p -> p.toString().endsWith(".ndjson"))
+                    .sorted()
+                    .findFirst()
+                    .orElseThrow();
+        }
+        List<String> lines = new ArrayList<>(Files.readAllLines(seg, StandardCharsets.UTF_8));
+        assertTrue(lines.size() >= 2, "the import wrote lines");
+        String tampered = lines.get(1).replaceFirst("\"actor\":\"[^\"]*\"", "\"actor\":\"mallory\"");
+        assertFalse(tampered.equals(lines.get(1)), lines.get(1));
+        lines.set(1, tampered);
+        Files.write(seg, lines, StandardCharsets.UTF_8);
+        String rel = root.dir.relativize(seg).toString();
+        Cli.Run r = run("doctor");
+        assertEquals(1, r.code(), r.toString());
+        assertTrue(r.out().contains("PROBLEM  ledger: fails at " + rel + " line 2: "), r.toString());
+        assertTrue(
+                r.out().contains("git -C " + root.dir + " checkout HEAD -- " + rel + " restores the committed file"),
+                r.toString());
+        root.git("checkout", "HEAD", "--", rel);
+        assertEquals(0, run("doctor").code());
+    }
+
+    @Test
+    void doctor_withNoKeyFile_reportsIt_andCreatesNone() throws Exception {
+        Path missing = tmp.resolve("elsewhere/ledger.key");
+        Cli.Run r = runWithKey(missing, "doctor", "--json");
+        assertEquals(1, r.code(), r.toString());
+        JsonNode key = only(TestRoot.json(r.out()), "key");
+        assertEquals("no key file at " + missing, key.get("message").asText());
+        assertFalse(Files.exists(missing), "doctor never creates a key");
+        assertFalse(Files.exists(missing.getParent()), "nor its directory");
+    }
+
+    /** The one problem finding of {@code check} in doctor's JSON. */
+    private static JsonNode only(JsonNode doctor, String check) {
+        List<JsonNode> found = new ArrayList<>();
+        doctor.get("findings").forEach(f -> {
+            if (f.get("status").asText().equals("problem")) {
+                found.add(f);
+            }
+        });
+        assertEquals(1, found.size(), doctor.toString());
+        assertEquals(check, found.get(0).get("check").asText(), doctor.toString());
+        return found.get(0);
+    }
 }

@@ -1,143 +1,140 @@
 package dev.memoryd.daemon;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.app.Daemon;
-
+import dev.memoryd.daemon.client.SocketClient;
+import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.memoryd.daemon.client.SocketClient;
-import dev.memoryd.daemon.rpc.JsonRpc;
-
 /**
  * A memory root in a temp directory with the example tree, its key file beside it (never inside),
  * and optionally a daemon serving it in-process over the real socket.
  */
 final class TestRoot implements AutoCloseable {
-  final Path dir;
-  MemorydConfig cfg;
-  Daemon daemon;
+    final Path dir;
+    MemorydConfig cfg;
+    Daemon daemon;
 
-  TestRoot(Path tmp) throws IOException {
-    this(tmp, Duration.ofSeconds(10));
-  }
-
-  TestRoot(Path tmp, Duration idle) throws IOException {
-    this.dir = tmp.resolve("memory");
-    this.cfg = MemorydConfig.defaults(dir, tmp.resolve("keys/ledger.key")).withIdleTimeout(idle);
-    Memoryd.init(cfg, exampleTree());
-  }
-
-  private TestRoot(Path dir, MemorydConfig cfg) {
-    this.dir = dir;
-    this.cfg = cfg;
-  }
-
-  /** A root cloned from {@code url} as replica {@code replica}, sharing {@code keyFile} (not served yet). */
-  static TestRoot cloneOf(Path tmp, String url, Path keyFile, String replica) throws IOException {
-    Path dir = tmp.resolve("memory");
-    MemorydConfig cfg = MemorydConfig.defaults(dir, keyFile).withIdleTimeout(Duration.ofSeconds(10));
-    Memoryd.cloneRoot(cfg, url, replica);
-    return new TestRoot(dir, cfg);
-  }
-
-  /** An existing repository at {@code dir} (say, made with plain git clone), keyed by {@code keyFile}. */
-  static TestRoot existing(Path dir, Path keyFile) {
-    return new TestRoot(dir, MemorydConfig.defaults(dir, keyFile).withIdleTimeout(Duration.ofSeconds(10)));
-  }
-
-  /** Serves without importing the example (a clone's tree is already recorded elsewhere). */
-  TestRoot serveAsIs() throws IOException {
-    daemon = Daemon.start(cfg, false);
-    return this;
-  }
-
-  static Path exampleTree() {
-    try {
-      return Path.of(TestRoot.class.getClassLoader().getResource("users").toURI());
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException(e);
+    TestRoot(Path tmp) throws IOException {
+        this(tmp, Duration.ofSeconds(10));
     }
-  }
 
-  TestRoot serve() throws IOException {
-    daemon = Daemon.start(cfg, false);
-    importExample();
-    return this;
-  }
-
-  /**
-   * Records the example tree the init commit holds as the human's import (what the watcher does
-   * at a daemon's start), so tests start from a ledger that already replays to the tree.
-   */
-  void importExample() throws IOException {
-    daemon.service().captureNow(java.util.List.of()).join();
-  }
-
-  /** Ledger lines of the example tree's import: tests count their own lines past it. */
-  static final int IMPORT_LINES = 8;
-
-  /** Changes the configuration the next {@link #serve} uses. */
-  TestRoot configure(java.util.function.UnaryOperator<MemorydConfig> f) {
-    cfg = f.apply(cfg);
-    return this;
-  }
-
-  /** Runs the real git CLI in the root; fails the test on a non-zero exit. */
-  String git(String... args) throws IOException, InterruptedException {
-    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("git", "-C", dir.toString()));
-    cmd.addAll(java.util.List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    if (p.waitFor() != 0) {
-      throw new AssertionError("git " + String.join(" ", args) + " failed: " + out);
+    TestRoot(Path tmp, Duration idle) throws IOException {
+        this.dir = tmp.resolve("memory");
+        this.cfg = MemorydConfig.defaults(dir, tmp.resolve("keys/ledger.key")).withIdleTimeout(idle);
+        Memoryd.init(cfg, exampleTree());
     }
-    return out;
-  }
 
-  /** Serves with the file watcher on. */
-  TestRoot serveWatching() throws IOException {
-    daemon = Daemon.start(cfg, true);
-    return this;
-  }
-
-  SocketClient client() throws IOException {
-    return SocketClient.connect(cfg.socket());
-  }
-
-  /** {@code args} followed by this root's {@code --root} and {@code --key-file}, for the command line. */
-  String[] cliArgs(String... args) {
-    String[] full = java.util.Arrays.copyOf(args, args.length + 4);
-    full[args.length] = "--root";
-    full[args.length + 1] = dir.toString();
-    full[args.length + 2] = "--key-file";
-    full[args.length + 3] = cfg.keyFile().toString();
-    return full;
-  }
-
-  JsonNode call(String method, String paramsJson) throws IOException {
-    try (SocketClient c = client()) {
-      return c.call(method, paramsJson == null ? null : JsonRpc.MAPPER.readTree(paramsJson));
+    private TestRoot(Path dir, MemorydConfig cfg) {
+        this.dir = dir;
+        this.cfg = cfg;
     }
-  }
 
-  static ObjectNode json(String s) throws IOException {
-    return (ObjectNode) JsonRpc.MAPPER.readTree(s);
-  }
-
-  String file(String rel) throws IOException {
-    return Files.readString(dir.resolve(rel));
-  }
-
-  @Override
-  public void close() {
-    if (daemon != null) {
-      daemon.close();
+    /** A root cloned from {@code url} as replica {@code replica}, sharing {@code keyFile} (not served yet). */
+    static TestRoot cloneOf(Path tmp, String url, Path keyFile, String replica) throws IOException {
+        Path dir = tmp.resolve("memory");
+        MemorydConfig cfg = MemorydConfig.defaults(dir, keyFile).withIdleTimeout(Duration.ofSeconds(10));
+        Memoryd.cloneRoot(cfg, url, replica);
+        return new TestRoot(dir, cfg);
     }
-  }
+
+    /** An existing repository at {@code dir} (say, made with plain git clone), keyed by {@code keyFile}. */
+    static TestRoot existing(Path dir, Path keyFile) {
+        return new TestRoot(dir, MemorydConfig.defaults(dir, keyFile).withIdleTimeout(Duration.ofSeconds(10)));
+    }
+
+    /** Serves without importing the example (a clone's tree is already recorded elsewhere). */
+    TestRoot serveAsIs() throws IOException {
+        daemon = Daemon.start(cfg, false);
+        return this;
+    }
+
+    static Path exampleTree() {
+        try {
+            return Path.of(TestRoot.class.getClassLoader().getResource("users").toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    TestRoot serve() throws IOException {
+        daemon = Daemon.start(cfg, false);
+        importExample();
+        return this;
+    }
+
+    /**
+     * Records the example tree the init commit holds as the human's import (what the watcher does
+     * at a daemon's start), so tests start from a ledger that already replays to the tree.
+     */
+    void importExample() throws IOException {
+        daemon.service().captureNow(java.util.List.of()).join();
+    }
+
+    /** Ledger lines of the example tree's import: tests count their own lines past it. */
+    static final int IMPORT_LINES = 8;
+
+    /** Changes the configuration the next {@link #serve} uses. */
+    TestRoot configure(java.util.function.UnaryOperator<MemorydConfig> f) {
+        cfg = f.apply(cfg);
+        return this;
+    }
+
+    /** Runs the real git CLI in the root; fails the test on a non-zero exit. */
+    String git(String... args) throws IOException, InterruptedException {
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("git", "-C", dir.toString()));
+        cmd.addAll(java.util.List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new AssertionError("git " + String.join(" ", args) + " failed: " + out);
+        }
+        return out;
+    }
+
+    /** Serves with the file watcher on. */
+    TestRoot serveWatching() throws IOException {
+        daemon = Daemon.start(cfg, true);
+        return this;
+    }
+
+    SocketClient client() throws IOException {
+        return SocketClient.connect(cfg.socket());
+    }
+
+    /** {@code args} followed by this root's {@code --root} and {@code --key-file}, for the command line. */
+    String[] cliArgs(String... args) {
+        String[] full = java.util.Arrays.copyOf(args, args.length + 4);
+        full[args.length] = "--root";
+        full[args.length + 1] = dir.toString();
+        full[args.length + 2] = "--key-file";
+        full[args.length + 3] = cfg.keyFile().toString();
+        return full;
+    }
+
+    JsonNode call(String method, String paramsJson) throws IOException {
+        try (SocketClient c = client()) {
+            return c.call(method, paramsJson == null ? null : JsonRpc.MAPPER.readTree(paramsJson));
+        }
+    }
+
+    static ObjectNode json(String s) throws IOException {
+        return (ObjectNode) JsonRpc.MAPPER.readTree(s);
+    }
+
+    String file(String rel) throws IOException {
+        return Files.readString(dir.resolve(rel));
+    }
+
+    @Override
+    public void close() {
+        if (daemon != null) {
+            daemon.close();
+        }
+    }
 }

@@ -2,45 +2,45 @@ package dev.memoryd.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
-
 import com.fasterxml.jackson.databind.JsonNode;
-
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Base of tests that run on {@link TwoRoots}: roots {@code a} and {@code b} and their remote. */
 abstract class TwoRootsTest {
-  @TempDir Path tmp;
-  TwoRoots roots;
-  Path remote;
-  TestRoot a;
-  TestRoot b;
+    @TempDir
+    Path tmp;
 
-  @BeforeEach
-  void twoRootsAndARemote() throws Exception {
-    roots = TwoRoots.start(tmp);
-    remote = roots.remote;
-    a = roots.a;
-    b = roots.b;
-  }
+    TwoRoots roots;
+    Path remote;
+    TestRoot a;
+    TestRoot b;
 
-  @AfterEach
-  void closeRoots() {
-    roots.close();
-  }
+    @BeforeEach
+    void twoRootsAndARemote() throws Exception {
+        roots = TwoRoots.start(tmp);
+        remote = roots.remote;
+        a = roots.a;
+        b = roots.b;
+    }
 
-  static String run(String... cmd) throws Exception {
-    return TwoRoots.run(cmd);
-  }
+    @AfterEach
+    void closeRoots() {
+        roots.close();
+    }
 
-  static JsonNode ok(JsonNode r) {
-    assertTrue(r.has("result"), r.toString());
-    return r.get("result");
-  }
+    static String run(String... cmd) throws Exception {
+        return TwoRoots.run(cmd);
+    }
 
-  static JsonNode sync(TestRoot r) throws Exception {
-    return r.call("sync", "{\"remote\":\"origin\"}");
-  }
+    static JsonNode ok(JsonNode r) {
+        assertTrue(r.has("result"), r.toString());
+        return r.get("result");
+    }
+
+    static JsonNode sync(TestRoot r) throws Exception {
+        return r.call("sync", "{\"remote\":\"origin\"}");
+    }
 }

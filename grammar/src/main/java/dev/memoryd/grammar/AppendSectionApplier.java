@@ -4,8 +4,7 @@ import java.util.List;
 
 /** {@code append_section}: one paragraph appended to a narrative section's body. */
 final class AppendSectionApplier {
-    private AppendSectionApplier() {
-    }
+    private AppendSectionApplier() {}
 
     static SectionEdit apply(AppendSection a, SectionEdit.Target t) {
         String c = OpText.content(a.content(), "content");
@@ -13,7 +12,9 @@ final class AppendSectionApplier {
             throw new OpRejected(Reason.INVALID_OP, "append_section takes one paragraph; content has blank lines");
         }
         String before = t.canonical();
-        return new SectionEdit(OpText.layout(before.isEmpty() ? c : before + "\n" + c, t.last()),
-                "appended to " + t.label(), List.of());
+        return new SectionEdit(
+                OpText.layout(before.isEmpty() ? c : before + "\n" + c, t.last()),
+                "appended to " + t.label(),
+                List.of());
     }
 }

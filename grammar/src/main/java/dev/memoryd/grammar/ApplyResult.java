@@ -15,7 +15,8 @@ public sealed interface ApplyResult {
      * @param newContents final text of each changed file, in first-touched order (empty if nothing changed)
      * @param changed     whether any file changed
      */
-    record Applied(List<OpOutcome> outcomes, Map<RepoPath, String> newContents, boolean changed) implements ApplyResult {
+    record Applied(List<OpOutcome> outcomes, Map<RepoPath, String> newContents, boolean changed)
+            implements ApplyResult {
         public Applied {
             outcomes = List.copyOf(outcomes);
             newContents = Collections.unmodifiableMap(new LinkedHashMap<>(newContents));

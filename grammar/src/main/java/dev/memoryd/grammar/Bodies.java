@@ -19,17 +19,17 @@ import java.util.regex.Pattern;
  */
 final class Bodies {
 
-    private Bodies() {
-    }
+    private Bodies() {}
 
     /** A bullet with its span relative to the body it was found in. */
-    record Bullet(String text, int start, int end, int line) {
-    }
+    record Bullet(String text, int start, int end, int line) {}
 
     /** ev:YYYYMMDDThhmmssZ-ULID (Crockford base32, 26 chars, first char 0–7). */
     static final Pattern EV_TOKEN = Pattern.compile("ev:(\\d{8}T\\d{6}Z)-([0-7][0-9A-HJKMNP-TV-Z]{25})(?![0-9A-Za-z])");
+
     private static final Pattern EV_ANY = Pattern.compile("ev:\\S*");
-    private static final Pattern QUOTE = Pattern.compile("\"[^\"\\n]*\\S[^\"\\n]*\"|\u201c[^\u201d\\n]*\\S[^\u201d\\n]*\u201d");
+    private static final Pattern QUOTE =
+            Pattern.compile("\"[^\"\\n]*\\S[^\"\\n]*\"|\u201c[^\u201d\\n]*\\S[^\u201d\\n]*\u201d");
     private static final DateTimeFormatter EV_TIME =
             DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").withResolverStyle(ResolverStyle.STRICT);
     private static final Pattern H1_H2 = Pattern.compile("^ {0,3}#{1,2}(?:[ \\t].*)?$");
@@ -160,7 +160,8 @@ final class Bodies {
             if (H1_H2.matcher(l).matches()) {
                 return "content line " + (i + 1) + " is an H1/H2 heading, which would forge or split a section";
             }
-            if (MemoryDocument.ANCHOR_COMMENT.matcher(l).matches() || MemoryDocument.ANCHOR_LINKREF.matcher(l).matches()
+            if (MemoryDocument.ANCHOR_COMMENT.matcher(l).matches()
+                    || MemoryDocument.ANCHOR_LINKREF.matcher(l).matches()
                     || l.contains("@anchor:")) {
                 return "content line " + (i + 1) + " contains an anchor comment";
             }

@@ -2,7 +2,6 @@ package dev.memoryd.grammar;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -14,8 +13,7 @@ import java.util.Optional;
  * Change Log then records. Pure; refusals are {@link OpRejected}.
  */
 final class CapsAndLocks {
-    private CapsAndLocks() {
-    }
+    private CapsAndLocks() {}
 
     /**
      * Governance (file-grammar §13): a user locks sections by listing their anchors (or
@@ -29,8 +27,10 @@ final class CapsAndLocks {
         }
         for (JsonNode l : locked) {
             if (l.asText().equals(def.anchor()) || l.asText().equals(def.name())) {
-                throw new OpRejected(Reason.SECTION_LOCKED, "section '" + label + "' of " + path
-                        + " is locked by its owner (slice.meta.locked_sections); only a human edits it",
+                throw new OpRejected(
+                        Reason.SECTION_LOCKED,
+                        "section '" + label + "' of " + path
+                                + " is locked by its owner (slice.meta.locked_sections); only a human edits it",
                         Map.of("path", path.value(), "section", def.anchor()));
             }
         }
@@ -64,8 +64,11 @@ final class CapsAndLocks {
             d.put("limit", limit);
             d.put("actual", actual);
             d.put("unit", unit);
-            throw new OpRejected(Reason.CAP_EXCEEDED, "section '" + def.name() + "' of " + path + " would have " + actual
-                    + " " + unit + " (cap " + limit + "); give override_rationale to exceed it", d);
+            throw new OpRejected(
+                    Reason.CAP_EXCEEDED,
+                    "section '" + def.name() + "' of " + path + " would have " + actual + " " + unit + " (cap " + limit
+                            + "); give override_rationale to exceed it",
+                    d);
         }
         return Optional.of(date + ": cap override on " + def.name() + ": " + OpText.line(why, "override_rationale"));
     }

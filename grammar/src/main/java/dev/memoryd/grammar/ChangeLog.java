@@ -21,8 +21,7 @@ final class ChangeLog {
             "(?:replaced|appended to|curated|tombstoned) .+|added \\d+ evidence items?|added \\d+ items? to .+"
                     + "|created (?:user|part|relationship) [a-z0-9][a-z0-9_-]*");
 
-    private ChangeLog() {
-    }
+    private ChangeLog() {}
 
     /** The text with {@code line} appended to its Change Log as a bullet of its own. */
     static String addLine(String text, FileType type, RepoPath path, String line) {
@@ -55,18 +54,23 @@ final class ChangeLog {
             if (existing.stream().allMatch(ChangeLog::isRollupPhrase)) {
                 List<String> merged = new ArrayList<>(existing);
                 merged.addAll(newPhrases);
-                String newBody = body.substring(0, b.start()) + Bodies.bullet(prefix + mergePhrases(merged)) + body.substring(b.end());
+                String newBody = body.substring(0, b.start())
+                        + Bodies.bullet(prefix + mergePhrases(merged))
+                        + body.substring(b.end());
                 return MemoryDocument.splice(text, s.bodyStart(), s.end(), newBody);
             }
         }
-        String newBody = OpText.appendBullet(body, doc.canonicalBody(s), prefix + mergePhrases(newPhrases), s.end() == text.length());
+        String newBody = OpText.appendBullet(
+                body, doc.canonicalBody(s), prefix + mergePhrases(newPhrases), s.end() == text.length());
         return MemoryDocument.splice(text, s.bodyStart(), s.end(), newBody);
     }
 
     private static MemoryDocument.Section changeLogOf(MemoryDocument doc, SectionDef cl, RepoPath path) {
         List<MemoryDocument.Section> found = doc.find(cl);
         if (found.size() != 1) {
-            throw new OpRejected(Reason.DRIFT, "the Change Log of " + path + " is missing or duplicated; the file waits for a maintainer");
+            throw new OpRejected(
+                    Reason.DRIFT,
+                    "the Change Log of " + path + " is missing or duplicated; the file waits for a maintainer");
         }
         return found.get(0);
     }

@@ -14,24 +14,37 @@ import java.util.List;
  * @param sliceIds     two ULIDs supplied by the caller: [profile/overview id, notes id];
  *                     the grammar never generates randomness itself
  */
-public record CreateEntity(String userId, String entityType, String entityId, String title, List<String> participants,
-                           List<String> sliceIds, String beforeHash, List<String> evidenceRefs,
-                           String overrideRationale) implements Op {
+public record CreateEntity(
+        String userId,
+        String entityType,
+        String entityId,
+        String title,
+        List<String> participants,
+        List<String> sliceIds,
+        String beforeHash,
+        List<String> evidenceRefs,
+        String overrideRationale)
+        implements Op {
     public CreateEntity {
         participants = Op.list(participants);
         sliceIds = Op.list(sliceIds);
         evidenceRefs = Op.list(evidenceRefs);
     }
 
-    public CreateEntity(String userId, String entityType, String entityId, String title, List<String> participants,
-                        List<String> sliceIds) {
+    public CreateEntity(
+            String userId,
+            String entityType,
+            String entityId,
+            String title,
+            List<String> participants,
+            List<String> sliceIds) {
         this(userId, entityType, entityId, title, participants, sliceIds, null, List.of(), null);
     }
 
     /** The same op with the caller-supplied slice ids filled in. */
     public CreateEntity withSliceIds(List<String> ids) {
-        return new CreateEntity(userId, entityType, entityId, title, participants, ids, beforeHash, evidenceRefs,
-                overrideRationale);
+        return new CreateEntity(
+                userId, entityType, entityId, title, participants, ids, beforeHash, evidenceRefs, overrideRationale);
     }
 
     @Override

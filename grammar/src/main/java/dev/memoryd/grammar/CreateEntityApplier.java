@@ -16,14 +16,14 @@ final class CreateEntityApplier {
     static final Pattern ULID = Pattern.compile("[0-7][0-9A-HJKMNP-TV-Z]{25}");
     private static final Pattern LINKS_BLOCK = Pattern.compile("(?m)^  links:\n(?:    - .*\n|      .*\n)+");
 
-    private CreateEntityApplier() {
-    }
+    private CreateEntityApplier() {}
 
     static OpOutcome apply(DeclarationRun run, CreateEntity c, int index) {
         Grammar g = run.g;
         String type = c.entityType();
         if (!Set.of("user", "part", "relationship").contains(type)) {
-            throw new OpRejected(Reason.INVALID_OP, "entity_type must be user, part or relationship, not '" + type + "'");
+            throw new OpRejected(
+                    Reason.INVALID_OP, "entity_type must be user, part or relationship, not '" + type + "'");
         }
         requireId("user_id", c.userId());
         String entityId;
@@ -40,20 +40,25 @@ final class CreateEntityApplier {
             entityId = c.entityId();
         }
         String title = c.title();
-        if (title == null || title.isBlank() || title.length() > 200 || title.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7f)) {
+        if (title == null
+                || title.isBlank()
+                || title.length() > 200
+                || title.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7f)) {
             throw new OpRejected(Reason.INVALID_OP, "title must be one non-empty line of at most 200 chars");
         }
         if (Bodies.structureProblem(title) != null) {
             throw new OpRejected(Reason.PROHIBITED, "title " + Bodies.structureProblem(title));
         }
-        if (c.sliceIds().size() != 2 || !c.sliceIds().stream().allMatch(s -> ULID.matcher(s).matches())
+        if (c.sliceIds().size() != 2
+                || !c.sliceIds().stream().allMatch(s -> ULID.matcher(s).matches())
                 || c.sliceIds().get(0).equals(c.sliceIds().get(1))) {
             throw new OpRejected(Reason.INVALID_OP, "slice_ids must be two distinct ULIDs (profile/overview, notes)");
         }
         if (type.equals("relationship")) {
             List<String> ps = c.participants();
             if (ps.size() != 2 || ps.get(0).equals(ps.get(1))) {
-                throw new OpRejected(Reason.INVALID_OP, "a relationship needs exactly two distinct participants (part ids)");
+                throw new OpRejected(
+                        Reason.INVALID_OP, "a relationship needs exactly two distinct participants (part ids)");
             }
             for (String p : ps) {
                 requireId("participants", p);
@@ -72,7 +77,8 @@ final class CreateEntityApplier {
             for (String p : c.participants()) {
                 RepoPath pp = g.pathFor(partType, "part", c.userId(), p);
                 if (run.read(pp).isEmpty()) {
-                    throw new OpRejected(Reason.NOT_FOUND, "participant part '" + p + "' does not exist (no " + pp + ")");
+                    throw new OpRejected(
+                            Reason.NOT_FOUND, "participant part '" + p + "' does not exist (no " + pp + ")");
                 }
                 participantSliceIds.add(sliceIdOf(run, pp));
             }
@@ -92,8 +98,12 @@ final class CreateEntityApplier {
         vars.put("entity_id", entityId);
         vars.put("title", title);
         vars.put("now", run.nowText);
-        vars.put("participant_a", c.participants().isEmpty() ? "" : c.participants().get(0));
-        vars.put("participant_b", c.participants().isEmpty() ? "" : c.participants().get(1));
+        vars.put(
+                "participant_a",
+                c.participants().isEmpty() ? "" : c.participants().get(0));
+        vars.put(
+                "participant_b",
+                c.participants().isEmpty() ? "" : c.participants().get(1));
         // The links the example tree's files carry: a part or relationship is part_of its
         // user, a relationship see_also each participant, notes part_of their profile.
         vars.put("user_slice_id", type.equals("user") ? c.sliceIds().get(0) : sliceIdOf(run, overview));
@@ -112,7 +122,8 @@ final class CreateEntityApplier {
         run.write(notes, notesText, index);
         String summary = "created " + type + " " + entityId;
         run.addPhrase(profile, summary);
-        return new OpOutcome(c, profile, null, null, run.hasher.hash(MemoryDocument.canonicalize(profileText)), summary, true);
+        return new OpOutcome(
+                c, profile, null, null, run.hasher.hash(MemoryDocument.canonicalize(profileText)), summary, true);
     }
 
     /** The text with its frontmatter's {@code slice.links} list emptied ({@code links: []}). */
@@ -123,10 +134,13 @@ final class CreateEntityApplier {
     /** The {@code slice.id} of an existing memory file, which new files link to. */
     private static String sliceIdOf(DeclarationRun run, RepoPath p) {
         MemoryDocument doc = MemoryDocument.parse(run.read(p).orElseThrow());
-        String id = doc.frontmatter() == null ? "" : doc.frontmatter().path("slice").path("id").asText("");
+        String id = doc.frontmatter() == null
+                ? ""
+                : doc.frontmatter().path("slice").path("id").asText("");
         if (!ULID.matcher(id).matches()) {
-            throw new OpRejected(Reason.INVALID_OP, p + " has no valid slice.id (a ULID) for the new files to link to;"
-                    + " fix its frontmatter first");
+            throw new OpRejected(
+                    Reason.INVALID_OP,
+                    p + " has no valid slice.id (a ULID) for the new files to link to;" + " fix its frontmatter first");
         }
         return id;
     }

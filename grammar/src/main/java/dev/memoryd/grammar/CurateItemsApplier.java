@@ -10,12 +10,13 @@ import java.util.Set;
  * keeping every other byte of the body; the reason goes to the Change Log as a line of its own.
  */
 final class CurateItemsApplier {
-    private CurateItemsApplier() {
-    }
+    private CurateItemsApplier() {}
 
     static SectionEdit apply(CurateItems c, SectionEdit.Target t) {
         String newBody = curate(c, t.def(), t.body(), t.last());
-        return new SectionEdit(newBody, "curated " + t.label(),
+        return new SectionEdit(
+                newBody,
+                "curated " + t.label(),
                 List.of(t.date() + ": curated " + t.label() + ": " + OpText.line(c.reason(), "reason")));
     }
 
@@ -53,7 +54,9 @@ final class CurateItemsApplier {
             if (claim[i] == -1) {
                 out.append(body, b.start(), b.end());
             } else if (claim[i] >= 0 && emitted.add(claim[i])) {
-                out.append(Bodies.bullet(MemoryDocument.canonicalize(c.merge().get(claim[i]).into()).strip()));
+                out.append(Bodies.bullet(
+                        MemoryDocument.canonicalize(c.merge().get(claim[i]).into())
+                                .strip()));
             }
             cursor = b.end();
         }
@@ -62,7 +65,8 @@ final class CurateItemsApplier {
         String canon = MemoryDocument.canonicalize(result);
         // Keep the one-blank-line layout when curation empties the list or leaves stray blank lines.
         return canon.isEmpty() || !result.equals(OpText.layout(canon, last)) && result.contains("\n\n\n")
-                ? OpText.layout(canon, last) : result;
+                ? OpText.layout(canon, last)
+                : result;
     }
 
     private static int find(List<Bodies.Bullet> bullets, int[] claim, String text, SectionDef def) {

@@ -34,6 +34,7 @@ final class DeclarationRun {
     final boolean trusted;
     /** Op indexes whose create_entity files get {@code links: []} (replay of older lines). */
     final Set<Integer> unlinked;
+
     private final FileSource files;
     /** Current text of every file read or created; absent = not loaded yet. */
     private final Map<RepoPath, Optional<String>> working = new LinkedHashMap<>();
@@ -46,8 +47,8 @@ final class DeclarationRun {
     /** Index of the last op that touched each file (for post-checks). */
     private final Map<RepoPath, Integer> lastOp = new LinkedHashMap<>();
 
-    DeclarationRun(Grammar g, FileSource files, Instant now, SectionHasher hasher, boolean trusted,
-            Set<Integer> unlinked) {
+    DeclarationRun(
+            Grammar g, FileSource files, Instant now, SectionHasher hasher, boolean trusted, Set<Integer> unlinked) {
         this.g = g;
         this.files = files;
         this.hasher = hasher;
@@ -141,7 +142,8 @@ final class DeclarationRun {
             return text;
         }
         String old = m.group(2);
-        String value = old.startsWith("\"") ? "\"" + nowText + "\"" : old.startsWith("'") ? "'" + nowText + "'" : nowText;
+        String value =
+                old.startsWith("\"") ? "\"" + nowText + "\"" : old.startsWith("'") ? "'" + nowText + "'" : nowText;
         return MemoryDocument.splice(text, m.start(2), m.end(2), value);
     }
 }

@@ -28,8 +28,7 @@ import java.util.Set;
  * {@link ChangeLog}, {@link CapsAndLocks} and {@link ResultLint} beside them.
  */
 public final class Declarations {
-    private Declarations() {
-    }
+    private Declarations() {}
 
     /**
      * Applies the ops in order.
@@ -58,18 +57,24 @@ public final class Declarations {
      * they did before the templates carried the example tree's links, so lines recorded then
      * replay to the text they recorded.
      */
-    public static ApplyResult replay(Grammar g, FileSource files, List<Op> ops, Instant now, SectionHasher hasher,
-            Set<Integer> unlinked) {
+    public static ApplyResult replay(
+            Grammar g, FileSource files, List<Op> ops, Instant now, SectionHasher hasher, Set<Integer> unlinked) {
         return apply(g, files, ops, now, hasher, true, Set.copyOf(unlinked));
     }
 
-    private static ApplyResult apply(Grammar g, FileSource files, List<Op> ops, Instant now, SectionHasher hasher,
-            boolean trusted) {
+    private static ApplyResult apply(
+            Grammar g, FileSource files, List<Op> ops, Instant now, SectionHasher hasher, boolean trusted) {
         return apply(g, files, ops, now, hasher, trusted, Set.of());
     }
 
-    private static ApplyResult apply(Grammar g, FileSource files, List<Op> ops, Instant now, SectionHasher hasher,
-            boolean trusted, Set<Integer> unlinked) {
+    private static ApplyResult apply(
+            Grammar g,
+            FileSource files,
+            List<Op> ops,
+            Instant now,
+            SectionHasher hasher,
+            boolean trusted,
+            Set<Integer> unlinked) {
         Objects.requireNonNull(g, "grammar");
         Objects.requireNonNull(files, "files");
         Objects.requireNonNull(ops, "ops");

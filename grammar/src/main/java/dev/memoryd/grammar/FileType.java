@@ -14,8 +14,12 @@ import java.util.Optional;
  * @param requiredSections whether every section must be present (false for notes)
  * @param sections         canonical sections in required order
  */
-public record FileType(String name, List<PathPattern> paths, String templateName, boolean requiredSections,
-                       List<SectionDef> sections) {
+public record FileType(
+        String name,
+        List<PathPattern> paths,
+        String templateName,
+        boolean requiredSections,
+        List<SectionDef> sections) {
 
     /**
      * A path pattern such as {@code users/{user_id}/parts/{entity_id}/profile.md}.

@@ -36,8 +36,7 @@ public final class Grammar {
     /** Compiled path regexes, parallel to the patterns of each file type. */
     private final List<CompiledPattern> compiled;
 
-    private record CompiledPattern(FileType type, FileType.PathPattern pattern, Pattern regex, List<String> vars) {
-    }
+    private record CompiledPattern(FileType type, FileType.PathPattern pattern, Pattern regex, List<String> vars) {}
 
     /** A promotion a maintainer turned down: H3 {@code heading} of the Extensions of {@code fileType}. */
     public record Rejection(String fileType, String heading) {
@@ -107,7 +106,8 @@ public final class Grammar {
         }
         List<Rejection> rejections = new ArrayList<>();
         for (JsonNode r : root.path("rejected_promotions")) {
-            rejections.add(new Rejection(text(r, "file_type", "rejected_promotions"), text(r, "heading", "rejected_promotions")));
+            rejections.add(new Rejection(
+                    text(r, "file_type", "rejected_promotions"), text(r, "heading", "rejected_promotions")));
         }
         List<FileType> types = new ArrayList<>();
         for (JsonNode t : root.get("file_types")) {
@@ -128,21 +128,34 @@ public final class Grammar {
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("grammar: section '" + sname + "' has unknown kind", e);
                 }
-                OptionalInt maxWords = s.has("max_words") ? OptionalInt.of(s.get("max_words").asInt())
+                OptionalInt maxWords = s.has("max_words")
+                        ? OptionalInt.of(s.get("max_words").asInt())
                         : kind == SectionKind.NARRATIVE ? OptionalInt.of(400) : OptionalInt.empty();
-                OptionalInt maxItems = s.has("max_items") ? OptionalInt.of(s.get("max_items").asInt()) : OptionalInt.empty();
+                OptionalInt maxItems =
+                        s.has("max_items") ? OptionalInt.of(s.get("max_items").asInt()) : OptionalInt.empty();
                 String anchor = text(s, "anchor", sname);
                 if (!anchor.equals(slug(sname)) && !anchor.equals(slug(sname.replaceAll("\\s*\\(.*\\)$", "")))) {
-                    throw new IllegalArgumentException("grammar: anchor '" + anchor + "' is not a slug of '" + sname + "'");
+                    throw new IllegalArgumentException(
+                            "grammar: anchor '" + anchor + "' is not a slug of '" + sname + "'");
                 }
-                sections.add(new SectionDef(sname, anchor, kind, s.path("core").asBoolean(false),
-                        s.path("evidence").asBoolean(false), maxWords, maxItems));
+                sections.add(new SectionDef(
+                        sname,
+                        anchor,
+                        kind,
+                        s.path("core").asBoolean(false),
+                        s.path("evidence").asBoolean(false),
+                        maxWords,
+                        maxItems));
             }
             if (sections.stream().map(SectionDef::anchor).distinct().count() != sections.size()) {
                 throw new IllegalArgumentException("grammar: file type '" + name + "' has duplicate anchors");
             }
-            types.add(new FileType(name, paths, text(t, "template", name),
-                    t.path("required_sections").asBoolean(true), sections));
+            types.add(new FileType(
+                    name,
+                    paths,
+                    text(t, "template", name),
+                    t.path("required_sections").asBoolean(true),
+                    sections));
         }
         Grammar g = new Grammar(version, types, rejections, templatesByName);
         g.validateTemplates();
@@ -187,8 +200,8 @@ public final class Grammar {
             String text = render(t.templateName(), vars);
             List<LintProblem> problems = new Linter().lint(this, RepoPath.of(path), text);
             if (!problems.isEmpty()) {
-                throw new IllegalArgumentException("grammar: template '" + t.templateName()
-                        + "' does not lint clean: " + problems.get(0));
+                throw new IllegalArgumentException(
+                        "grammar: template '" + t.templateName() + "' does not lint clean: " + problems.get(0));
             }
         }
     }
@@ -255,7 +268,8 @@ public final class Grammar {
                         entity = m.group(i + 1);
                     }
                 }
-                return Optional.of(new PathMatch(c.type(), user, c.pattern().entityType(), entity == null ? user : entity));
+                return Optional.of(
+                        new PathMatch(c.type(), user, c.pattern().entityType(), entity == null ? user : entity));
             }
         }
         return Optional.empty();
@@ -268,7 +282,8 @@ public final class Grammar {
                 return RepoPath.of(p.pattern().replace("{user_id}", userId).replace("{entity_id}", entityId));
             }
         }
-        throw new IllegalArgumentException("file type '" + type.name() + "' has no path for entity type '" + entityType + "'");
+        throw new IllegalArgumentException(
+                "file type '" + type.name() + "' has no path for entity type '" + entityType + "'");
     }
 
     /** The section of a file type with this exact canonical heading or anchor slug. */
@@ -301,7 +316,8 @@ public final class Grammar {
         while (m.find()) {
             String v = vars.get(m.group(1));
             if (v == null) {
-                throw new IllegalArgumentException("template '" + templateName + "': no value for {{" + m.group(1) + "}}");
+                throw new IllegalArgumentException(
+                        "template '" + templateName + "': no value for {{" + m.group(1) + "}}");
             }
             out.append(t, last, m.start());
             out.append(m.start() < fmEnd ? yamlEscape(v) : v);

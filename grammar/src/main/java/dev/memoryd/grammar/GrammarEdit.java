@@ -25,8 +25,7 @@ public final class GrammarEdit {
     /** The trailing sections a promoted section goes before (file grammar §3). */
     private static final Set<String> TRAILING = Set.of("open-questions", "change-log", "extensions");
 
-    private GrammarEdit() {
-    }
+    private GrammarEdit() {}
 
     /** One change. */
     public sealed interface Change permits Promote, Reject, SetCap, SetKind {
@@ -78,16 +77,13 @@ public final class GrammarEdit {
     public static final int DEFAULT_MAX_WORDS = 400;
 
     /** What a change gives. */
-    public sealed interface Result permits Edited, Refused {
-    }
+    public sealed interface Result permits Edited, Refused {}
 
     /** The next grammar; {@code promoted} is the new section of a promotion, else null. */
-    public record Edited(Grammar grammar, String yaml, SectionDef promoted) implements Result {
-    }
+    public record Edited(Grammar grammar, String yaml, SectionDef promoted) implements Result {}
 
     /** Not possible: {@code unknown} is true when the change names no such file type or section. */
-    public record Refused(String message, boolean unknown) implements Result {
-    }
+    public record Refused(String message, boolean unknown) implements Result {}
 
     /** The grammar after {@code change}. */
     public static Result apply(Grammar g, Change change) {
@@ -114,24 +110,35 @@ public final class GrammarEdit {
                 return new Refused("a promoted section is narrative or list", false);
             }
             if (type.section(heading).isPresent() || type.section(anchor).isPresent()) {
-                return new Refused("a " + type.name() + " file already has a section '" + heading
-                        + "' (or anchor '" + anchor + "')", false);
+                return new Refused(
+                        "a " + type.name() + " file already has a section '" + heading + "' (or anchor '" + anchor
+                                + "')",
+                        false);
             }
-            promoted = new SectionDef(heading, anchor, p.kind(), true, false,
-                    p.kind() == SectionKind.NARRATIVE ? OptionalInt.of(DEFAULT_MAX_WORDS) : OptionalInt.empty(), OptionalInt.empty());
+            promoted = new SectionDef(
+                    heading,
+                    anchor,
+                    p.kind(),
+                    true,
+                    false,
+                    p.kind() == SectionKind.NARRATIVE ? OptionalInt.of(DEFAULT_MAX_WORDS) : OptionalInt.empty(),
+                    OptionalInt.empty());
             List<SectionDef> sections = new ArrayList<>(type.sections());
             int at = insertionIndex(sections);
             sections.add(at, promoted);
-            types.set(types.indexOf(type), new FileType(type.name(), type.paths(), type.templateName(),
-                    type.requiredSections(), sections));
+            types.set(
+                    types.indexOf(type),
+                    new FileType(type.name(), type.paths(), type.templateName(), type.requiredSections(), sections));
             String template = templates.get(type.templateName());
             templates.put(type.templateName(), Promotion.migrate(template, sections, promoted));
             rejections.remove(new Grammar.Rejection(type.name(), heading));
         } else if (change instanceof Reject r) {
-            Grammar.Rejection rej = new Grammar.Rejection(type.name(), r.heading().strip());
+            Grammar.Rejection rej =
+                    new Grammar.Rejection(type.name(), r.heading().strip());
             if (rejections.contains(rej)) {
-                return new Refused("the promotion of '" + rej.heading() + "' in " + type.name()
-                        + " files is already rejected", false);
+                return new Refused(
+                        "the promotion of '" + rej.heading() + "' in " + type.name() + " files is already rejected",
+                        false);
             }
             rejections.add(rej);
         } else if (change instanceof SetKind k) {
@@ -144,22 +151,32 @@ public final class GrammarEdit {
                 return new Refused("a section's kind can be changed to narrative or list only", false);
             }
             if (d.kind() != SectionKind.NARRATIVE && d.kind() != SectionKind.LIST) {
-                return new Refused("'" + d.name() + "' is the " + d.kind().wireName() + " section: its kind is fixed", false);
+                return new Refused(
+                        "'" + d.name() + "' is the " + d.kind().wireName() + " section: its kind is fixed", false);
             }
             if (d.evidence()) {
                 return new Refused("'" + d.name() + "' holds evidence bullets: it stays a list", false);
             }
             if (d.kind() == k.kind()) {
-                return new Refused("'" + d.name() + "' of " + type.name() + " files is a " + d.kind().wireName()
-                        + " section already", false);
+                return new Refused(
+                        "'" + d.name() + "' of " + type.name() + " files is a "
+                                + d.kind().wireName() + " section already",
+                        false);
             }
             boolean narrative = k.kind() == SectionKind.NARRATIVE;
-            SectionDef next = new SectionDef(d.name(), d.anchor(), k.kind(), d.core(), false,
-                    narrative ? OptionalInt.of(DEFAULT_MAX_WORDS) : OptionalInt.empty(), OptionalInt.empty());
+            SectionDef next = new SectionDef(
+                    d.name(),
+                    d.anchor(),
+                    k.kind(),
+                    d.core(),
+                    false,
+                    narrative ? OptionalInt.of(DEFAULT_MAX_WORDS) : OptionalInt.empty(),
+                    OptionalInt.empty());
             List<SectionDef> sections = new ArrayList<>(type.sections());
             sections.set(sections.indexOf(d), next);
-            types.set(types.indexOf(type), new FileType(type.name(), type.paths(), type.templateName(),
-                    type.requiredSections(), sections));
+            types.set(
+                    types.indexOf(type),
+                    new FileType(type.name(), type.paths(), type.templateName(), type.requiredSections(), sections));
         } else {
             SetCap c = (SetCap) change;
             var def = type.section(c.section());
@@ -169,18 +186,27 @@ public final class GrammarEdit {
             SectionDef d = def.get();
             boolean words = c.cap().equals("max_words");
             if (words ? d.kind() != SectionKind.NARRATIVE : d.kind() != SectionKind.LIST) {
-                return new Refused("'" + d.name() + "' is a " + d.kind().name().toLowerCase(java.util.Locale.ROOT)
-                        + " section: its cap is " + (words ? "max_items" : "max_words"), false);
+                return new Refused(
+                        "'" + d.name() + "' is a " + d.kind().name().toLowerCase(java.util.Locale.ROOT)
+                                + " section: its cap is " + (words ? "max_items" : "max_words"),
+                        false);
             }
             if (c.value() < 1) {
                 return new Refused("a cap is a positive number", false);
             }
-            SectionDef next = new SectionDef(d.name(), d.anchor(), d.kind(), d.core(), d.evidence(),
-                    words ? OptionalInt.of(c.value()) : d.maxWords(), words ? d.maxItems() : OptionalInt.of(c.value()));
+            SectionDef next = new SectionDef(
+                    d.name(),
+                    d.anchor(),
+                    d.kind(),
+                    d.core(),
+                    d.evidence(),
+                    words ? OptionalInt.of(c.value()) : d.maxWords(),
+                    words ? d.maxItems() : OptionalInt.of(c.value()));
             List<SectionDef> sections = new ArrayList<>(type.sections());
             sections.set(sections.indexOf(d), next);
-            types.set(types.indexOf(type), new FileType(type.name(), type.paths(), type.templateName(),
-                    type.requiredSections(), sections));
+            types.set(
+                    types.indexOf(type),
+                    new FileType(type.name(), type.paths(), type.templateName(), type.requiredSections(), sections));
         }
         String yaml = toYaml(g.version() + 1, types, rejections);
         Grammar next;
@@ -214,7 +240,11 @@ public final class GrammarEdit {
         if (!rejections.isEmpty()) {
             b.append("rejected_promotions:\n");
             for (Grammar.Rejection r : rejections) {
-                b.append("  - {file_type: ").append(q(r.fileType())).append(", heading: ").append(q(r.heading())).append("}\n");
+                b.append("  - {file_type: ")
+                        .append(q(r.fileType()))
+                        .append(", heading: ")
+                        .append(q(r.heading()))
+                        .append("}\n");
             }
         }
         b.append("file_types:\n");
@@ -222,15 +252,24 @@ public final class GrammarEdit {
             b.append("  - name: ").append(q(t.name())).append('\n');
             b.append("    paths:\n");
             for (FileType.PathPattern p : t.paths()) {
-                b.append("      - {pattern: ").append(q(p.pattern())).append(", entity_type: ").append(q(p.entityType())).append("}\n");
+                b.append("      - {pattern: ")
+                        .append(q(p.pattern()))
+                        .append(", entity_type: ")
+                        .append(q(p.entityType()))
+                        .append("}\n");
             }
             b.append("    template: ").append(q(t.templateName())).append('\n');
             b.append("    required_sections: ").append(t.requiredSections()).append('\n');
             b.append("    sections:\n");
             for (SectionDef s : t.sections()) {
-                b.append("      - {name: ").append(q(s.name())).append(", anchor: ").append(q(s.anchor()))
-                        .append(", kind: ").append(s.kind().name().toLowerCase(java.util.Locale.ROOT))
-                        .append(", core: ").append(s.core());
+                b.append("      - {name: ")
+                        .append(q(s.name()))
+                        .append(", anchor: ")
+                        .append(q(s.anchor()))
+                        .append(", kind: ")
+                        .append(s.kind().name().toLowerCase(java.util.Locale.ROOT))
+                        .append(", core: ")
+                        .append(s.core());
                 if (s.evidence()) {
                     b.append(", evidence: true");
                 }

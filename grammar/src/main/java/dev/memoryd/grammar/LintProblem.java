@@ -8,5 +8,4 @@ package dev.memoryd.grammar;
  * @param rule    stable rule id (see {@link Linter})
  * @param message human-readable explanation
  */
-public record LintProblem(String path, int line, String rule, String message) {
-}
+public record LintProblem(String path, int line, String rule, String message) {}

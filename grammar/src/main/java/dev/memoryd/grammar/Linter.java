@@ -1,7 +1,5 @@
 package dev.memoryd.grammar;
 
-import dev.memoryd.grammar.frontmatter.Frontmatter;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memoryd.grammar.slices.SliceProblem;
 import dev.memoryd.grammar.slices.SliceValidator;
@@ -61,10 +59,16 @@ public final class Linter {
 
         lintFrontmatter(doc, pm, p, out);
 
-        int firstH2Line = doc.h2Sections().isEmpty() ? Integer.MAX_VALUE : doc.h2Sections().get(0).line();
+        int firstH2Line = doc.h2Sections().isEmpty()
+                ? Integer.MAX_VALUE
+                : doc.h2Sections().get(0).line();
         if (doc.title().isEmpty() || doc.titleLine() > firstH2Line) {
             int line = doc.frontmatterSpan().map(s -> doc.lineOf(s.end())).orElse(1);
-            out.add(new LintProblem(p, Math.min(line, doc.lineCount() + 1), "h1-missing", "the file needs an H1 title before its sections"));
+            out.add(new LintProblem(
+                    p,
+                    Math.min(line, doc.lineCount() + 1),
+                    "h1-missing",
+                    "the file needs an H1 title before its sections"));
         }
 
         lintSections(doc, type, p, out);
@@ -98,8 +102,8 @@ public final class Linter {
             lintFrontmatterUncached(doc, pm, p, out);
             return;
         }
-        FrontmatterKey key = new FrontmatterKey(doc.text().substring(0, span.get().end()), p, pm.userId(),
-                pm.entityType(), pm.entityId());
+        FrontmatterKey key = new FrontmatterKey(
+                doc.text().substring(0, span.get().end()), p, pm.userId(), pm.entityType(), pm.entityId());
         List<LintProblem> hit;
         synchronized (FRONTMATTER) {
             hit = FRONTMATTER.get(key);
@@ -117,12 +121,16 @@ public final class Linter {
 
     private static void lintFrontmatterUncached(MemoryDocument doc, PathMatch pm, String p, List<LintProblem> out) {
         if (doc.frontmatterSpan().isEmpty() && doc.frontmatterError() == null) {
-            out.add(new LintProblem(p, 1, "frontmatter-missing", "the file must open with a '---' YAML frontmatter block"));
+            out.add(new LintProblem(
+                    p, 1, "frontmatter-missing", "the file must open with a '---' YAML frontmatter block"));
             return;
         }
         JsonNode fm = doc.frontmatter();
         if (fm == null) {
-            out.add(new LintProblem(p, doc.frontmatterErrorLine(), "frontmatter-invalid",
+            out.add(new LintProblem(
+                    p,
+                    doc.frontmatterErrorLine(),
+                    "frontmatter-invalid",
                     "frontmatter is not valid YAML: " + doc.frontmatterError()));
             return;
         }
@@ -141,8 +149,15 @@ public final class Linter {
             }
         }
         JsonNode bt = slice.path("body").get("type");
-        if (bt != null && bt.isTextual() && SliceValidator.BODY_TYPES.contains(bt.asText()) && !bt.asText().equals("markdown")) {
-            out.add(new LintProblem(p, keyLine(doc, "type", 2), "slice-required-field", "memory files need slice.body.type markdown, not " + bt.asText()));
+        if (bt != null
+                && bt.isTextual()
+                && SliceValidator.BODY_TYPES.contains(bt.asText())
+                && !bt.asText().equals("markdown")) {
+            out.add(new LintProblem(
+                    p,
+                    keyLine(doc, "type", 2),
+                    "slice-required-field",
+                    "memory files need slice.body.type markdown, not " + bt.asText()));
         }
         JsonNode meta = slice.get("meta");
         int metaLine = keyLine(doc, "meta", 2);
@@ -155,8 +170,12 @@ public final class Linter {
             if (n == null || !n.isValueNode() || n.isNull()) {
                 out.add(new LintProblem(p, metaLine, "identity-field", "slice.meta." + e.getKey() + " is required"));
             } else if (!n.asText().equals(e.getValue())) {
-                out.add(new LintProblem(p, keyLine(doc, e.getKey(), metaLine), "identity-field",
-                        "slice.meta." + e.getKey() + " is '" + n.asText() + "' but the path says '" + e.getValue() + "'"));
+                out.add(new LintProblem(
+                        p,
+                        keyLine(doc, e.getKey(), metaLine),
+                        "identity-field",
+                        "slice.meta." + e.getKey() + " is '" + n.asText() + "' but the path says '" + e.getValue()
+                                + "'"));
             }
         }
         JsonNode lu = meta == null ? null : meta.get("last_updated");
@@ -169,7 +188,10 @@ public final class Linter {
                 }
                 Instant.parse(lu.asText());
             } catch (DateTimeParseException e) {
-                out.add(new LintProblem(p, keyLine(doc, "last_updated", metaLine), "identity-field",
+                out.add(new LintProblem(
+                        p,
+                        keyLine(doc, "last_updated", metaLine),
+                        "identity-field",
                         "slice.meta.last_updated '" + lu.asText() + "' is not an ISO-8601 UTC timestamp"));
             }
         }
@@ -199,33 +221,54 @@ public final class Linter {
         List<MemoryDocument.Section> canonicalInOrder = new ArrayList<>();
         int maxIndex = -1;
         for (MemoryDocument.Section s : doc.h2Sections()) {
-            Optional<SectionDef> def = type.sections().stream().filter(d -> d.name().equals(s.heading())).findFirst();
+            Optional<SectionDef> def = type.sections().stream()
+                    .filter(d -> d.name().equals(s.heading()))
+                    .findFirst();
             if (def.isEmpty()) {
                 Optional<SectionDef> byAnchor = s.anchor() == null ? Optional.empty() : type.section(s.anchor());
-                out.add(new LintProblem(p, s.line(), "section-unknown", "'" + s.heading() + "' is not a section of a "
-                        + type.name() + " file" + byAnchor.map(d -> "; did you mean '" + d.name() + "'?").orElse("")));
+                out.add(new LintProblem(
+                        p,
+                        s.line(),
+                        "section-unknown",
+                        "'" + s.heading() + "' is not a section of a " + type.name() + " file"
+                                + byAnchor.map(d -> "; did you mean '" + d.name() + "'?")
+                                        .orElse("")));
                 continue;
             }
             SectionDef d = def.get();
             if (present.containsKey(d)) {
-                out.add(new LintProblem(p, s.line(), "section-duplicate", "section '" + d.name() + "' appears again (first at line "
-                        + present.get(d).line() + ")"));
+                out.add(new LintProblem(
+                        p,
+                        s.line(),
+                        "section-duplicate",
+                        "section '" + d.name() + "' appears again (first at line "
+                                + present.get(d).line() + ")"));
                 continue;
             }
             present.put(d, s);
             canonicalInOrder.add(s);
             int idx = type.indexOf(d);
             if (idx < maxIndex) {
-                out.add(new LintProblem(p, s.line(), "section-order", "section '" + d.name() + "' must come before '"
-                        + type.sections().get(maxIndex).name() + "'"));
+                out.add(new LintProblem(
+                        p,
+                        s.line(),
+                        "section-order",
+                        "section '" + d.name() + "' must come before '"
+                                + type.sections().get(maxIndex).name() + "'"));
             }
             maxIndex = Math.max(maxIndex, idx);
             if (s.anchor() == null) {
-                out.add(new LintProblem(p, s.line(), "anchor-missing", "section '" + d.name()
-                        + "' needs '<!-- @anchor: " + d.anchor() + " v1 -->' on the next line"));
+                out.add(new LintProblem(
+                        p,
+                        s.line(),
+                        "anchor-missing",
+                        "section '" + d.name() + "' needs '<!-- @anchor: " + d.anchor() + " v1 -->' on the next line"));
             } else if (!s.anchor().equals(d.anchor())) {
-                out.add(new LintProblem(p, s.line() + 1, "anchor-mismatch", "section '" + d.name() + "' has anchor '"
-                        + s.anchor() + "', expected '" + d.anchor() + "'"));
+                out.add(new LintProblem(
+                        p,
+                        s.line() + 1,
+                        "anchor-mismatch",
+                        "section '" + d.name() + "' has anchor '" + s.anchor() + "', expected '" + d.anchor() + "'"));
             }
             lintContent(doc, d, s, p, out);
         }
@@ -244,7 +287,11 @@ public final class Linter {
                     }
                 }
                 if (d.kind() == SectionKind.LOG) {
-                    out.add(new LintProblem(p, line, "change-log-missing", "the Change Log section is missing; it may never be removed"));
+                    out.add(new LintProblem(
+                            p,
+                            line,
+                            "change-log-missing",
+                            "the Change Log section is missing; it may never be removed"));
                 } else {
                     out.add(new LintProblem(p, line, "section-missing", "section '" + d.name() + "' is missing"));
                 }
@@ -252,20 +299,29 @@ public final class Linter {
         }
     }
 
-    private static void lintContent(MemoryDocument doc, SectionDef d, MemoryDocument.Section s, String p, List<LintProblem> out) {
+    private static void lintContent(
+            MemoryDocument doc, SectionDef d, MemoryDocument.Section s, String p, List<LintProblem> out) {
         String body = s.body(doc.text());
         if (d.kind() == SectionKind.NARRATIVE && d.maxWords().isPresent()) {
             int words = Bodies.words(body);
             if (words > d.maxWords().getAsInt()) {
-                out.add(new LintProblem(p, s.line(), "cap-words", "section '" + d.name() + "' has " + words
-                        + " words; the cap is " + d.maxWords().getAsInt()));
+                out.add(new LintProblem(
+                        p,
+                        s.line(),
+                        "cap-words",
+                        "section '" + d.name() + "' has " + words + " words; the cap is "
+                                + d.maxWords().getAsInt()));
             }
         }
         if (d.kind() == SectionKind.LIST) {
             List<Bodies.Bullet> bullets = Bodies.bullets(body, doc.lineOf(s.bodyStart()));
             if (d.maxItems().isPresent() && bullets.size() > d.maxItems().getAsInt()) {
-                out.add(new LintProblem(p, s.line(), "cap-items", "section '" + d.name() + "' has " + bullets.size()
-                        + " items; the cap is " + d.maxItems().getAsInt()));
+                out.add(new LintProblem(
+                        p,
+                        s.line(),
+                        "cap-items",
+                        "section '" + d.name() + "' has " + bullets.size() + " items; the cap is "
+                                + d.maxItems().getAsInt()));
             }
             if (d.evidence()) {
                 for (Bodies.Bullet b : bullets) {

@@ -1,12 +1,11 @@
 package dev.memoryd.grammar;
 
-import dev.memoryd.grammar.frontmatter.Frontmatter;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.vladsch.flexmark.ast.Heading;
 import com.vladsch.flexmark.parser.Parser;
 import com.vladsch.flexmark.util.ast.Document;
 import com.vladsch.flexmark.util.ast.Node;
+import dev.memoryd.grammar.frontmatter.Frontmatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,8 +45,7 @@ public final class MemoryDocument {
     }
 
     /** A half-open char range. */
-    public record Span(int start, int end) {
-    }
+    public record Span(int start, int end) {}
 
     // One parser for all documents: flexmark parsers are reusable across threads.
     private static final Parser PARSER = Parser.builder().build();
@@ -58,6 +56,7 @@ public final class MemoryDocument {
     private final Span frontmatterSpan;
     /** Parsed on first use: most reads of a document never look at its YAML. */
     private volatile Frontmatter parsedFrontmatter;
+
     private final String title;
     private final int titleLine;
     private final List<Section> sections;
@@ -147,7 +146,8 @@ public final class MemoryDocument {
         List<RawHeading> out = new ArrayList<>();
         for (Node n = doc.getFirstChild(); n != null; n = n.getNext()) {
             if (n instanceof Heading h && h.isAtxHeading() && h.getLevel() <= 3) {
-                out.add(new RawHeading(h.getStartOffset(), h.getLevel(), h.getText().toString().trim()));
+                out.add(new RawHeading(
+                        h.getStartOffset(), h.getLevel(), h.getText().toString().trim()));
             }
         }
         return out;
@@ -172,7 +172,8 @@ public final class MemoryDocument {
                 if (c == '\t' || c == '`' || c == '~' || (c == '#' && indent > 0)) {
                     return null; // tabs, fences, indented headings: flexmark decides
                 }
-                if (c == '<' && !ANCHOR_COMMENT.matcher(md.substring(pos, lineEnd)).matches()) {
+                if (c == '<'
+                        && !ANCHOR_COMMENT.matcher(md.substring(pos, lineEnd)).matches()) {
                     return null; // an HTML block may swallow the lines after it
                 }
                 if (c == '#') {
@@ -212,7 +213,6 @@ public final class MemoryDocument {
         }
         return !content.isEmpty();
     }
-
 
     /**
      * Parses without the cache of recent parses: for texts that are each parsed once (replay),
@@ -367,17 +367,23 @@ public final class MemoryDocument {
 
     /** The H3 sections nested in an H2 section. */
     public List<Section> subsections(Section h2) {
-        return sections.stream().filter(s -> s.level() == 3 && s.start() >= h2.bodyStart() && s.start() < h2.end()).toList();
+        return sections.stream()
+                .filter(s -> s.level() == 3 && s.start() >= h2.bodyStart() && s.start() < h2.end())
+                .toList();
     }
 
     /** The enclosing H2 of an H3 section, if any. */
     public Optional<Section> parentOf(Section h3) {
-        return h2Sections().stream().filter(s -> s.start() < h3.start() && h3.start() < s.end()).findFirst();
+        return h2Sections().stream()
+                .filter(s -> s.start() < h3.start() && h3.start() < s.end())
+                .findFirst();
     }
 
     /** The H2 sections that carry this grammar section (by anchor, else by heading). */
     public List<Section> find(SectionDef def) {
-        List<Section> byAnchor = h2Sections().stream().filter(s -> def.anchor().equals(s.anchor())).toList();
+        List<Section> byAnchor = h2Sections().stream()
+                .filter(s -> def.anchor().equals(s.anchor()))
+                .toList();
         if (!byAnchor.isEmpty()) {
             return byAnchor;
         }

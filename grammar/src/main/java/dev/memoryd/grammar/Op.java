@@ -10,7 +10,8 @@ import java.util.List;
  * client read; null if not given), {@code evidence_refs} (never null, maybe empty) and
  * {@code override_rationale} (null if not given).
  */
-public sealed interface Op permits CreateEntity, ReplaceSection, AppendSection, AppendItem, CurateItems, TombstoneSection {
+public sealed interface Op
+        permits CreateEntity, ReplaceSection, AppendSection, AppendItem, CurateItems, TombstoneSection {
 
     /** The wire name in the {@code op} field, e.g. {@code replace_section}. */
     String opName();

@@ -26,13 +26,12 @@ public final class OpCodec {
     static final String PROHIBITED_LIST =
             "delete_file, delete_entity, remove_section, rename_section, edit_frontmatter, rename_field, set_id, remove_anchor";
     private static final Set<String> PROHIBITED = Set.of(PROHIBITED_LIST.split(", "));
-    private static final List<String> OPS = List.of("create_entity", "replace_section", "append_section", "append_item",
-            "curate_items", "tombstone_section");
+    private static final List<String> OPS = List.of(
+            "create_entity", "replace_section", "append_section", "append_item", "curate_items", "tombstone_section");
     private static final Set<String> COMMON = Set.of("op", "before_hash", "evidence_refs", "override_rationale");
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private OpCodec() {
-    }
+    private OpCodec() {}
 
     /** Thrown internally to unwind on the first bad field. */
     private static final class Bad extends RuntimeException {
@@ -72,49 +71,86 @@ public final class OpCodec {
         }
         String name = opNode.asText();
         if (PROHIBITED.contains(name)) {
-            return new OpParse.Invalid("prohibited", "op", "op '" + name
-                    + "' is prohibited: memoryd never deletes files, removes sections or anchors, or edits identity fields");
+            return new OpParse.Invalid(
+                    "prohibited",
+                    "op",
+                    "op '" + name
+                            + "' is prohibited: memoryd never deletes files, removes sections or anchors, or edits identity fields");
         }
         if (!OPS.contains(name)) {
-            return new OpParse.Invalid("invalid_op", "op", "unknown op '" + name + "'; expected one of " + String.join(", ", OPS));
+            return new OpParse.Invalid(
+                    "invalid_op", "op", "unknown op '" + name + "'; expected one of " + String.join(", ", OPS));
         }
         try {
-            return new OpParse.Ok(switch (name) {
-                case "create_entity" -> {
-                    fields(json, "user_id", "entity_type", "entity_id", "title", "participants", "slice_ids");
-                    yield new CreateEntity(f.str(json, "user_id", true), f.str(json, "entity_type", true),
-                            f.str(json, "entity_id", false), f.str(json, "title", true), f.strs(json, "participants", false),
-                            f.strs(json, "slice_ids", false), f.str(json, "before_hash", false), f.strs(json, "evidence_refs", false),
-                            f.str(json, "override_rationale", false));
-                }
-                case "replace_section" -> {
-                    fields(json, "path", "section", "content");
-                    yield new ReplaceSection(f.path(json), f.str(json, "section", true), f.str(json, "content", true),
-                            f.str(json, "before_hash", false), f.strs(json, "evidence_refs", false), f.str(json, "override_rationale", false));
-                }
-                case "append_section" -> {
-                    fields(json, "path", "section", "content");
-                    yield new AppendSection(f.path(json), f.str(json, "section", true), f.str(json, "content", true),
-                            f.str(json, "before_hash", false), f.strs(json, "evidence_refs", false), f.str(json, "override_rationale", false));
-                }
-                case "append_item" -> {
-                    fields(json, "path", "section", "item");
-                    yield new AppendItem(f.path(json), f.str(json, "section", true), f.str(json, "item", true),
-                            f.str(json, "before_hash", false), f.strs(json, "evidence_refs", false), f.str(json, "override_rationale", false));
-                }
-                case "curate_items" -> {
-                    fields(json, "path", "section", "remove", "merge", "reason");
-                    yield new CurateItems(f.path(json), f.str(json, "section", true), f.strs(json, "remove", false), f.merges(json),
-                            f.str(json, "reason", true), f.str(json, "before_hash", false), f.strs(json, "evidence_refs", false),
-                            f.str(json, "override_rationale", false));
-                }
-                case "tombstone_section" -> {
-                    fields(json, "path", "section", "reason");
-                    yield new TombstoneSection(f.path(json), f.str(json, "section", true), f.str(json, "reason", true),
-                            f.str(json, "before_hash", false), f.strs(json, "evidence_refs", false), f.str(json, "override_rationale", false));
-                }
-                default -> throw new IllegalStateException(name);
-            });
+            return new OpParse.Ok(
+                    switch (name) {
+                        case "create_entity" -> {
+                            fields(json, "user_id", "entity_type", "entity_id", "title", "participants", "slice_ids");
+                            yield new CreateEntity(
+                                    f.str(json, "user_id", true),
+                                    f.str(json, "entity_type", true),
+                                    f.str(json, "entity_id", false),
+                                    f.str(json, "title", true),
+                                    f.strs(json, "participants", false),
+                                    f.strs(json, "slice_ids", false),
+                                    f.str(json, "before_hash", false),
+                                    f.strs(json, "evidence_refs", false),
+                                    f.str(json, "override_rationale", false));
+                        }
+                        case "replace_section" -> {
+                            fields(json, "path", "section", "content");
+                            yield new ReplaceSection(
+                                    f.path(json),
+                                    f.str(json, "section", true),
+                                    f.str(json, "content", true),
+                                    f.str(json, "before_hash", false),
+                                    f.strs(json, "evidence_refs", false),
+                                    f.str(json, "override_rationale", false));
+                        }
+                        case "append_section" -> {
+                            fields(json, "path", "section", "content");
+                            yield new AppendSection(
+                                    f.path(json),
+                                    f.str(json, "section", true),
+                                    f.str(json, "content", true),
+                                    f.str(json, "before_hash", false),
+                                    f.strs(json, "evidence_refs", false),
+                                    f.str(json, "override_rationale", false));
+                        }
+                        case "append_item" -> {
+                            fields(json, "path", "section", "item");
+                            yield new AppendItem(
+                                    f.path(json),
+                                    f.str(json, "section", true),
+                                    f.str(json, "item", true),
+                                    f.str(json, "before_hash", false),
+                                    f.strs(json, "evidence_refs", false),
+                                    f.str(json, "override_rationale", false));
+                        }
+                        case "curate_items" -> {
+                            fields(json, "path", "section", "remove", "merge", "reason");
+                            yield new CurateItems(
+                                    f.path(json),
+                                    f.str(json, "section", true),
+                                    f.strs(json, "remove", false),
+                                    f.merges(json),
+                                    f.str(json, "reason", true),
+                                    f.str(json, "before_hash", false),
+                                    f.strs(json, "evidence_refs", false),
+                                    f.str(json, "override_rationale", false));
+                        }
+                        case "tombstone_section" -> {
+                            fields(json, "path", "section", "reason");
+                            yield new TombstoneSection(
+                                    f.path(json),
+                                    f.str(json, "section", true),
+                                    f.str(json, "reason", true),
+                                    f.str(json, "before_hash", false),
+                                    f.strs(json, "evidence_refs", false),
+                                    f.str(json, "override_rationale", false));
+                        }
+                        default -> throw new IllegalStateException(name);
+                    });
         } catch (Bad b) {
             return new OpParse.Invalid("invalid_op", b.field, b.getMessage());
         }
@@ -125,7 +161,8 @@ public final class OpCodec {
         for (Iterator<String> it = json.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!ok.contains(f) && !COMMON.contains(f)) {
-                throw new Bad(f, "unknown field '" + f + "' for op '" + json.get("op").asText() + "'");
+                throw new Bad(
+                        f, "unknown field '" + f + "' for op '" + json.get("op").asText() + "'");
             }
         }
     }

@@ -12,6 +12,11 @@ package dev.memoryd.grammar;
  * @param summary       the Change Log phrase, e.g. {@code replaced Role}
  * @param changed       whether the op changed any text
  */
-public record OpOutcome(Op op, RepoPath path, String sectionAnchor, String beforeHash, String afterHash, String summary,
-                        boolean changed) {
-}
+public record OpOutcome(
+        Op op,
+        RepoPath path,
+        String sectionAnchor,
+        String beforeHash,
+        String afterHash,
+        String summary,
+        boolean changed) {}

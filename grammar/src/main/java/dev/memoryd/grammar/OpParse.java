@@ -4,8 +4,7 @@ package dev.memoryd.grammar;
 public sealed interface OpParse {
 
     /** A well-formed op. */
-    record Ok(Op op) implements OpParse {
-    }
+    record Ok(Op op) implements OpParse {}
 
     /**
      * A malformed or prohibited op.
@@ -15,6 +14,5 @@ public sealed interface OpParse {
      *                  {@code merge[0].into}); empty for the op object itself
      * @param message   human-readable explanation
      */
-    record Invalid(String reason, String fieldPath, String message) implements OpParse {
-    }
+    record Invalid(String reason, String fieldPath, String message) implements OpParse {}
 }

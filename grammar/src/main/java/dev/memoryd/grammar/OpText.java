@@ -8,8 +8,7 @@ import java.util.List;
  * section has just the blank line. Pure; refusals are {@link OpRejected}.
  */
 final class OpText {
-    private OpText() {
-    }
+    private OpText() {}
 
     /** Canonical content (no leading/trailing blank lines, ends in \n) after validation. */
     static String content(String raw, String field) {

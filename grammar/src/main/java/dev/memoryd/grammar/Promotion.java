@@ -11,14 +11,15 @@ import java.util.Optional;
  * empty. Pure: the same text always gives the same result, everything else kept byte for byte.
  */
 public final class Promotion {
-    private Promotion() {
-    }
+    private Promotion() {}
 
     /** The headings of the H3 subsections of a file's Extensions section, in order. */
     public static List<String> extensionHeadings(String text) {
         MemoryDocument doc = MemoryDocument.parse(text);
         List<String> out = new ArrayList<>();
-        extensions(doc).ifPresent(x -> doc.subsections(x).forEach(s -> out.add(s.heading().strip())));
+        extensions(doc)
+                .ifPresent(
+                        x -> doc.subsections(x).forEach(s -> out.add(s.heading().strip())));
         return out;
     }
 
@@ -48,7 +49,9 @@ public final class Promotion {
             }
         }
         MemoryDocument.Section moved = extensions(doc)
-                .flatMap(x -> doc.subsections(x).stream().filter(s -> s.heading().strip().equals(promoted.name())).findFirst())
+                .flatMap(x -> doc.subsections(x).stream()
+                        .filter(s -> s.heading().strip().equals(promoted.name()))
+                        .findFirst())
                 .orElse(null);
         String body = moved == null ? "" : MemoryDocument.canonicalize(moved.body(text));
         String section = "## " + promoted.name() + "\n<!-- @anchor: " + promoted.anchor() + " v1 -->\n\n"

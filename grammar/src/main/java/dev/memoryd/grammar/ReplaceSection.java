@@ -3,8 +3,14 @@ package dev.memoryd.grammar;
 import java.util.List;
 
 /** {@code replace_section}: replaces the whole body of a narrative or list section. */
-public record ReplaceSection(RepoPath path, String section, String content, String beforeHash,
-                             List<String> evidenceRefs, String overrideRationale) implements Op {
+public record ReplaceSection(
+        RepoPath path,
+        String section,
+        String content,
+        String beforeHash,
+        List<String> evidenceRefs,
+        String overrideRationale)
+        implements Op {
     public ReplaceSection {
         evidenceRefs = Op.list(evidenceRefs);
     }

@@ -4,8 +4,7 @@ import java.util.List;
 
 /** {@code replace_section}: the section's body becomes the op's content (each bullet evidence in an evidence section). */
 final class ReplaceSectionApplier {
-    private ReplaceSectionApplier() {
-    }
+    private ReplaceSectionApplier() {}
 
     static SectionEdit apply(ReplaceSection r, SectionEdit.Target t) {
         String c = OpText.content(r.content(), "content");

@@ -58,8 +58,8 @@ public record RepoPath(String value) {
                 throw new IllegalArgumentException("path has a '" + s + "' segment at position " + i + ": " + value);
             }
             if (s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_SEGMENT_BYTES) {
-                throw new IllegalArgumentException("path segment " + i + " is longer than " + MAX_SEGMENT_BYTES
-                        + " bytes in UTF-8");
+                throw new IllegalArgumentException(
+                        "path segment " + i + " is longer than " + MAX_SEGMENT_BYTES + " bytes in UTF-8");
             }
         }
         if (segments[0].equals(".git") || segments[0].equals(".memoryd")) {

@@ -29,8 +29,7 @@ final class ResultLint {
     /** Grammar compares by identity: findings are only reused under the same grammar. */
     private record LintKey(Grammar grammar, RepoPath path, String text) {}
 
-    private ResultLint() {
-    }
+    private ResultLint() {}
 
     /**
      * Refuses ({@code spec_violation}, naming {@code opIndex}) a result {@code text} of {@code p}
@@ -42,7 +41,9 @@ final class ResultLint {
         List<String> remaining = new ArrayList<>(before);
         List<LintProblem> after = linter.lint(g, p, text);
         synchronized (LINTED) {
-            LINTED.put(new LintKey(g, p, text), after.stream().map(x -> x.rule() + ": " + x.message()).toList());
+            LINTED.put(
+                    new LintKey(g, p, text),
+                    after.stream().map(x -> x.rule() + ": " + x.message()).toList());
         }
         for (LintProblem x : after) {
             if (x.rule().startsWith("cap-")) {
@@ -53,8 +54,10 @@ final class ResultLint {
                 d.put("op_index", opIndex);
                 d.put("rule", x.rule());
                 d.put("line", x.line());
-                throw new OpRejected(Reason.SPEC_VIOLATION, p + ":" + x.line() + ": the result would violate "
-                        + x.rule() + ": " + x.message(), d);
+                throw new OpRejected(
+                        Reason.SPEC_VIOLATION,
+                        p + ":" + x.line() + ": the result would violate " + x.rule() + ": " + x.message(),
+                        d);
             }
         }
     }
@@ -67,7 +70,9 @@ final class ResultLint {
                 return hit;
             }
         }
-        List<String> keys = linter.lint(g, p, text).stream().map(x -> x.rule() + ": " + x.message()).toList();
+        List<String> keys = linter.lint(g, p, text).stream()
+                .map(x -> x.rule() + ": " + x.message())
+                .toList();
         synchronized (LINTED) {
             LINTED.put(key, keys);
         }

@@ -14,8 +14,14 @@ import java.util.OptionalInt;
  * @param maxWords  soft word cap (narrative), empty if none
  * @param maxItems  soft bullet cap (list), empty if none
  */
-public record SectionDef(String name, String anchor, SectionKind kind, boolean core, boolean evidence,
-                         OptionalInt maxWords, OptionalInt maxItems) {
+public record SectionDef(
+        String name,
+        String anchor,
+        SectionKind kind,
+        boolean core,
+        boolean evidence,
+        OptionalInt maxWords,
+        OptionalInt maxItems) {
     public SectionDef {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(anchor, "anchor");

@@ -17,7 +17,6 @@ record SectionEdit(String newBody, String summary, List<String> inline) {
      * canonical, whether it ends the file, whether the op named a section of the grammar (not an
      * H3 subsection), and the declaration's date.
      */
-    record Target(SectionDef def, String label, String body, String canonical, boolean last, boolean named,
-            String date) {
-    }
+    record Target(
+            SectionDef def, String label, String body, String canonical, boolean last, boolean named, String date) {}
 }

@@ -7,7 +7,10 @@ package dev.memoryd.grammar;
  * subsections may be tombstoned).
  */
 public enum SectionKind {
-    NARRATIVE, LIST, LOG, EXTENSIONS;
+    NARRATIVE,
+    LIST,
+    LOG,
+    EXTENSIONS;
 
     /** The lower-case form used in grammar.yaml. */
     public String wireName() {

@@ -15,14 +15,14 @@ import java.util.Optional;
  * skips the checks the ledger already passed, but reproduces the Change Log line of a cap override.
  */
 final class SectionOpApplier {
-    private SectionOpApplier() {
-    }
+    private SectionOpApplier() {}
 
     static OpOutcome apply(DeclarationRun run, Op op, int index, RepoPath path, String sectionName) {
         Grammar g = run.g;
         boolean trusted = run.trusted;
-        PathMatch pm = g.match(path).orElseThrow(() ->
-                new OpRejected(Reason.INVALID_OP, "path '" + path + "' is not a memory file of any known type"));
+        PathMatch pm = g.match(path)
+                .orElseThrow(() -> new OpRejected(
+                        Reason.INVALID_OP, "path '" + path + "' is not a memory file of any known type"));
         FileType type = pm.fileType();
         String text = run.read(path).orElseThrow(() -> new OpRejected(Reason.NOT_FOUND, "no file at " + path));
         MemoryDocument doc = trusted ? MemoryDocument.parseUncached(text) : MemoryDocument.parse(text);
@@ -46,17 +46,24 @@ final class SectionOpApplier {
                 throw unknownSection(type, sectionName);
             }
             if (h3.size() > 1) {
-                throw new OpRejected(Reason.INVALID_OP, "subsection '" + sectionName + "' is ambiguous in " + path
-                        + " (lines " + h3.stream().map(s -> String.valueOf(s.line())).toList() + ")");
+                throw new OpRejected(
+                        Reason.INVALID_OP,
+                        "subsection '" + sectionName + "' is ambiguous in " + path + " (lines "
+                                + h3.stream().map(s -> String.valueOf(s.line())).toList() + ")");
             }
             target = h3.get(0);
             Optional<MemoryDocument.Section> parent = doc.parentOf(target);
-            Optional<SectionDef> parentDef = parent.flatMap(p -> p.anchor() != null ? type.section(p.anchor()) : Optional.empty())
+            Optional<SectionDef> parentDef = parent.flatMap(
+                            p -> p.anchor() != null ? type.section(p.anchor()) : Optional.empty())
                     .or(() -> parent.flatMap(p -> type.section(p.heading())));
             if (parentDef.isEmpty() || !parentDef.get().tombstonable()) {
-                throw new OpRejected(Reason.PROHIBITED, "subsection '" + sectionName + "' lies in "
-                        + parentDef.map(d -> "core section '" + d.name() + "'").orElse("no canonical section")
-                        + "; only subsections of optional sections (Extensions, Open Questions, notes) may be tombstoned");
+                throw new OpRejected(
+                        Reason.PROHIBITED,
+                        "subsection '" + sectionName + "' lies in "
+                                + parentDef
+                                        .map(d -> "core section '" + d.name() + "'")
+                                        .orElse("no canonical section")
+                                + "; only subsections of optional sections (Extensions, Open Questions, notes) may be tombstoned");
             }
             def = parentDef.get();
             anchor = def.anchor() + "/" + (target.anchor() != null ? target.anchor() : Grammar.slug(target.heading()));
@@ -68,12 +75,15 @@ final class SectionOpApplier {
             }
             List<MemoryDocument.Section> found = doc.find(def);
             if (found.isEmpty()) {
-                throw new OpRejected(Reason.DRIFT, "section '" + def.name() + "' is missing from " + path
-                        + "; the file waits for a maintainer");
+                throw new OpRejected(
+                        Reason.DRIFT,
+                        "section '" + def.name() + "' is missing from " + path + "; the file waits for a maintainer");
             }
             if (found.size() > 1) {
-                throw new OpRejected(Reason.DRIFT, "section '" + def.name() + "' appears " + found.size() + " times in "
-                        + path + "; the file waits for a maintainer");
+                throw new OpRejected(
+                        Reason.DRIFT,
+                        "section '" + def.name() + "' appears " + found.size() + " times in " + path
+                                + "; the file waits for a maintainer");
             }
             target = found.get(0);
             anchor = def.anchor();
@@ -90,12 +100,14 @@ final class SectionOpApplier {
         if (op.beforeHash() != null && !op.beforeHash().equals(beforeHash)) {
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("current_hash", beforeHash);
-            throw new OpRejected(Reason.CONFLICT, "section '" + label + "' of " + path
-                    + " changed since it was read (before_hash does not match)", d);
+            throw new OpRejected(
+                    Reason.CONFLICT,
+                    "section '" + label + "' of " + path + " changed since it was read (before_hash does not match)",
+                    d);
         }
 
-        SectionEdit.Target t = new SectionEdit.Target(def, label, target.body(text), before, target.end() == text.length(),
-                defOpt.isPresent(), run.date);
+        SectionEdit.Target t = new SectionEdit.Target(
+                def, label, target.body(text), before, target.end() == text.length(), defOpt.isPresent(), run.date);
         SectionEdit edit = edit(op, t);
         List<String> inline = new ArrayList<>(edit.inline());
 
@@ -107,16 +119,21 @@ final class SectionOpApplier {
             MemoryDocument newDoc = MemoryDocument.parse(newText);
             checkStructure(doc, newDoc);
             MemoryDocument.Section after = newDoc.sections().stream()
-                    .filter(s -> s.start() == target.start()).findFirst().orElseThrow();
+                    .filter(s -> s.start() == target.start())
+                    .findFirst()
+                    .orElseThrow();
             afterHash = run.hasher.hash(newDoc.canonicalBody(after));
             if (changed && capped) {
-                CapsAndLocks.checkCaps(op, def, after.body(newText), path, run.date).ifPresent(inline::add);
+                CapsAndLocks.checkCaps(op, def, after.body(newText), path, run.date)
+                        .ifPresent(inline::add);
             }
         } else if (changed && capped && op.overrideRationale() != null) {
             // The Change Log line of an override is part of the text replay must reproduce.
             MemoryDocument newDoc = MemoryDocument.parse(newText);
             MemoryDocument.Section after = newDoc.sections().stream()
-                    .filter(s -> s.start() == target.start()).findFirst().orElseThrow();
+                    .filter(s -> s.start() == target.start())
+                    .findFirst()
+                    .orElseThrow();
             CapsAndLocks.checkCaps(op, def, after.body(newText), path, run.date).ifPresent(inline::add);
         }
         if (changed) {
@@ -147,38 +164,50 @@ final class SectionOpApplier {
     }
 
     private static OpRejected unknownSection(FileType type, String name) {
-        List<String> names = type.sections().stream().filter(s -> s.kind() != SectionKind.LOG).map(SectionDef::name).toList();
-        return new OpRejected(Reason.UNKNOWN_SECTION, "'" + name + "' is not a section of a " + type.name()
-                + " file; valid sections: " + String.join(", ", names));
+        List<String> names = type.sections().stream()
+                .filter(s -> s.kind() != SectionKind.LOG)
+                .map(SectionDef::name)
+                .toList();
+        return new OpRejected(
+                Reason.UNKNOWN_SECTION,
+                "'" + name + "' is not a section of a " + type.name() + " file; valid sections: "
+                        + String.join(", ", names));
     }
 
     private static void checkKind(Op op, SectionDef def) {
         SectionKind k = def.kind();
         boolean ok;
         if (op instanceof ReplaceSection || op instanceof AppendSection) {
-            ok = k == SectionKind.NARRATIVE || k == SectionKind.EXTENSIONS || (op instanceof ReplaceSection && k == SectionKind.LIST);
+            ok = k == SectionKind.NARRATIVE
+                    || k == SectionKind.EXTENSIONS
+                    || (op instanceof ReplaceSection && k == SectionKind.LIST);
         } else if (op instanceof AppendItem || op instanceof CurateItems) {
             ok = k == SectionKind.LIST;
         } else {
             ok = true; // tombstone: decided by core-ness
         }
         if (!ok) {
-            throw new OpRejected(Reason.INVALID_OP, op.opName() + " is not allowed on " + k.wireName()
-                    + " section '" + def.name() + "'");
+            throw new OpRejected(
+                    Reason.INVALID_OP,
+                    op.opName() + " is not allowed on " + k.wireName() + " section '" + def.name() + "'");
         }
     }
 
     /** Headings, anchors, title and frontmatter must be unchanged by a section op. */
     private static void checkStructure(MemoryDocument before, MemoryDocument after) {
         if (!structure(before).equals(structure(after))) {
-            throw new OpRejected(Reason.PROHIBITED, "content would change the file's structure (headings, anchors or"
-                    + " frontmatter), e.g. through an unclosed code fence or HTML comment");
+            throw new OpRejected(
+                    Reason.PROHIBITED,
+                    "content would change the file's structure (headings, anchors or"
+                            + " frontmatter), e.g. through an unclosed code fence or HTML comment");
         }
     }
 
     private static List<String> structure(MemoryDocument d) {
         List<String> s = new ArrayList<>();
-        s.add(d.frontmatterSpan().map(sp -> d.text().substring(sp.start(), sp.end())).orElse(""));
+        s.add(d.frontmatterSpan()
+                .map(sp -> d.text().substring(sp.start(), sp.end()))
+                .orElse(""));
         s.add(d.title().orElse(""));
         for (MemoryDocument.Section sec : d.h2Sections()) {
             s.add(sec.heading() + "\u0000" + sec.anchor());

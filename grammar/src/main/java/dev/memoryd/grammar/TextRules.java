@@ -12,8 +12,7 @@ import dev.memoryd.jcs.Utf16;
  */
 public final class TextRules {
 
-    private TextRules() {
-    }
+    private TextRules() {}
 
     /** Why {@code s} is not well-formed UTF-16 (its first lone surrogate), or null if it is. */
     public static String malformed(String s) {
@@ -33,7 +32,8 @@ public final class TextRules {
             char c = s.charAt(i);
             boolean lineEnd = c == '\n' || c == '\t' || c == '\r' && i + 1 < s.length() && s.charAt(i + 1) == '\n';
             if ((c < 0x20 || c == 0x7f) && !lineEnd) {
-                return "has control character U+%04X at index %d (only tab and newline are allowed)".formatted((int) c, i);
+                return "has control character U+%04X at index %d (only tab and newline are allowed)"
+                        .formatted((int) c, i);
             }
         }
         return null;

@@ -6,8 +6,14 @@ import java.util.List;
  * {@code tombstone_section}: keeps the heading and anchor of an optional section or an
  * H3 subsection (named by its heading text) and replaces its body by a tombstone line.
  */
-public record TombstoneSection(RepoPath path, String section, String reason, String beforeHash,
-                               List<String> evidenceRefs, String overrideRationale) implements Op {
+public record TombstoneSection(
+        RepoPath path,
+        String section,
+        String reason,
+        String beforeHash,
+        List<String> evidenceRefs,
+        String overrideRationale)
+        implements Op {
     public TombstoneSection {
         evidenceRefs = Op.list(evidenceRefs);
     }

@@ -3,7 +3,6 @@ package dev.memoryd.grammar;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 
 class BodiesWordsTest {
@@ -33,7 +32,10 @@ class BodiesWordsTest {
             StringBuilder sb = new StringBuilder();
             int len = rnd.nextInt(40);
             for (int k = 0; k < len; k++) {
-                sb.append(rnd.nextInt(12) == 0 ? "### " : String.valueOf(alphabet.charAt(rnd.nextInt(alphabet.length()))));
+                sb.append(
+                        rnd.nextInt(12) == 0
+                                ? "### "
+                                : String.valueOf(alphabet.charAt(rnd.nextInt(alphabet.length()))));
             }
             String s = sb.toString();
             assertEquals(bySplitting(s), Bodies.words(s), () -> "for " + s.replace("\n", "\\n"));

@@ -24,8 +24,12 @@ class DeclarationsTest {
 
     @Test
     void replaceSection_withSameContent_isNoChange() {
-        ApplyResult.Applied a = applied(apply(tree, new ReplaceSection(CRITIC, "Role",
-                "Protector. It pushes for flawless work so that nobody can laugh at Sam again.")));
+        ApplyResult.Applied a = applied(apply(
+                tree,
+                new ReplaceSection(
+                        CRITIC,
+                        "Role",
+                        "Protector. It pushes for flawless work so that nobody can laugh at Sam again.")));
         assertFalse(a.changed());
         assertTrue(a.newContents().isEmpty());
         assertFalse(a.outcomes().get(0).changed());
@@ -44,7 +48,8 @@ class DeclarationsTest {
         ApplyResult.Applied a = applied(apply(tree, new ReplaceSection(CRITIC, "role", "New role.")));
         OpOutcome o = a.outcomes().get(0);
         assertEquals("role", o.sectionAnchor());
-        assertEquals(TestSupport.sha256("Protector. It pushes for flawless work so that nobody can laugh at Sam again.\n"),
+        assertEquals(
+                TestSupport.sha256("Protector. It pushes for flawless work so that nobody can laugh at Sam again.\n"),
                 o.beforeHash());
         assertEquals(TestSupport.sha256("New role.\n"), o.afterHash());
         assertEquals("replaced Role", o.summary());
@@ -52,9 +57,11 @@ class DeclarationsTest {
 
     @Test
     void beforeHash_matching_isAccepted_andStale_isConflictWithCurrentHash() {
-        String current = TestSupport.sha256("Protector. It pushes for flawless work so that nobody can laugh at Sam again.\n");
+        String current =
+                TestSupport.sha256("Protector. It pushes for flawless work so that nobody can laugh at Sam again.\n");
         applied(apply(tree, new ReplaceSection(CRITIC, "Role", "x", current, List.of(), null)));
-        ApplyResult.Rejected r = rejected(apply(tree, new ReplaceSection(CRITIC, "Role", "x", "stale", List.of(), null)));
+        ApplyResult.Rejected r =
+                rejected(apply(tree, new ReplaceSection(CRITIC, "Role", "x", "stale", List.of(), null)));
         assertEquals(Reason.CONFLICT, r.reason());
         assertEquals(current, r.details().get("current_hash"));
     }
@@ -85,27 +92,58 @@ class DeclarationsTest {
 
     @Test
     void appendItem_evidenceNeedsQuoteAndValidToken() {
-        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new AppendItem(CRITIC, "evidence", "no quote ev:20261121T093000Z-01JC7Y00000000000000000001"))).reason());
-        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new AppendItem(CRITIC, "evidence", "\"q\" ev:2026-11-21-01JC7Y00000000000000000001"))).reason());
-        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new AppendItem(CRITIC, "evidence", "\"q\" ev:20261121T253000Z-01JC7Y00000000000000000001"))).reason());
-        applied(apply(tree, new AppendItem(CRITIC, "evidence", "\u201cq\u201d ev:20261121T093000Z-01JC7Y00000000000000000001")));
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(
+                                tree,
+                                new AppendItem(
+                                        CRITIC, "evidence", "no quote ev:20261121T093000Z-01JC7Y00000000000000000001")))
+                        .reason());
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(
+                                tree,
+                                new AppendItem(CRITIC, "evidence", "\"q\" ev:2026-11-21-01JC7Y00000000000000000001")))
+                        .reason());
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(
+                                tree,
+                                new AppendItem(
+                                        CRITIC, "evidence", "\"q\" ev:20261121T253000Z-01JC7Y00000000000000000001")))
+                        .reason());
+        applied(apply(
+                tree,
+                new AppendItem(CRITIC, "evidence", "\u201cq\u201d ev:20261121T093000Z-01JC7Y00000000000000000001")));
     }
 
     @Test
     void lockedSection_isRefused_otherSectionsAreNot_andTheLinterAcceptsTheLock() {
-        tree.put(CRITIC, tree.get(CRITIC).replace("    last_updated:", "    locked_sections: [role, Triggers]\n    last_updated:"));
-        assertTrue(new Linter().lint(TestSupport.grammar(), CRITIC, tree.get(CRITIC)).isEmpty(),
-                new Linter().lint(TestSupport.grammar(), CRITIC, tree.get(CRITIC)).toString());
+        tree.put(
+                CRITIC,
+                tree.get(CRITIC)
+                        .replace("    last_updated:", "    locked_sections: [role, Triggers]\n    last_updated:"));
+        assertTrue(
+                new Linter()
+                        .lint(TestSupport.grammar(), CRITIC, tree.get(CRITIC))
+                        .isEmpty(),
+                new Linter()
+                        .lint(TestSupport.grammar(), CRITIC, tree.get(CRITIC))
+                        .toString());
         ApplyResult.Rejected r = rejected(apply(tree, new ReplaceSection(CRITIC, "Role", "x")));
         assertEquals(Reason.SECTION_LOCKED, r.reason());
         assertEquals("role", r.details().get("section"));
-        assertEquals(Reason.SECTION_LOCKED, rejected(apply(tree, new AppendItem(CRITIC, "triggers", "x"))).reason());
+        assertEquals(
+                Reason.SECTION_LOCKED,
+                rejected(apply(tree, new AppendItem(CRITIC, "triggers", "x"))).reason());
         applied(apply(tree, new AppendItem(CRITIC, "Needs", "x")));
     }
 
     @Test
     void anyOpOnChangeLog_isProhibited() {
-        for (Op op : List.of(new ReplaceSection(CRITIC, "Change Log", "x"), new AppendItem(CRITIC, "change-log", "x"),
+        for (Op op : List.of(
+                new ReplaceSection(CRITIC, "Change Log", "x"),
+                new AppendItem(CRITIC, "change-log", "x"),
                 new TombstoneSection(CRITIC, "Change Log", "x"),
                 new CurateItems(CRITIC, "Change Log", List.of("x"), List.of(), "r"))) {
             ApplyResult.Rejected r = rejected(apply(tree, op));
@@ -116,38 +154,56 @@ class DeclarationsTest {
 
     @Test
     void forgedStructureInContent_isProhibited() {
-        for (String c : List.of("# H1", "x\n## Needs", "<!-- @anchor: needs v1 -->", "---\nslice: {}", "<!--\nopen comment")) {
-            assertEquals(Reason.PROHIBITED, rejected(apply(tree, new ReplaceSection(CRITIC, "Role", c))).reason(), c);
+        for (String c :
+                List.of("# H1", "x\n## Needs", "<!-- @anchor: needs v1 -->", "---\nslice: {}", "<!--\nopen comment")) {
+            assertEquals(
+                    Reason.PROHIBITED,
+                    rejected(apply(tree, new ReplaceSection(CRITIC, "Role", c))).reason(),
+                    c);
         }
         applied(apply(tree, new ReplaceSection(CRITIC, "Extensions", "### Sub\n\nfine")));
     }
 
     @Test
     void errors_mapToDesignReasons() {
-        assertEquals(Reason.NOT_FOUND, rejected(apply(tree, new AppendItem(TestSupport.p("users/bob/overview.md"), "Active Themes", "x"))).reason());
-        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new AppendItem(TestSupport.p("users/sam/x.md"), "Active Themes", "x"))).reason());
+        assertEquals(
+                Reason.NOT_FOUND,
+                rejected(apply(tree, new AppendItem(TestSupport.p("users/bob/overview.md"), "Active Themes", "x")))
+                        .reason());
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(tree, new AppendItem(TestSupport.p("users/sam/x.md"), "Active Themes", "x")))
+                        .reason());
         ApplyResult.Rejected u = rejected(apply(tree, new AppendItem(CRITIC, "Feelings", "x")));
         assertEquals(Reason.UNKNOWN_SECTION, u.reason());
         assertTrue(u.message().contains("Evidence (curated)"), u.message());
-        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new AppendItem(CRITIC, "Role", "x"))).reason());
-        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new AppendSection(CRITIC, "Role", "a\n\nb"))).reason());
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(tree, new AppendItem(CRITIC, "Role", "x"))).reason());
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(tree, new AppendSection(CRITIC, "Role", "a\n\nb")))
+                        .reason());
         assertEquals("cap_exceeded", Reason.CAP_EXCEEDED.wireName());
     }
 
     @Test
     void failingLaterOp_rejectsWholeDeclarationWithItsIndex() {
-        ApplyResult.Rejected r = rejected(apply(tree, new AppendItem(CRITIC, "Triggers", "ok"),
-                new AppendItem(CRITIC, "Nope", "x")));
+        ApplyResult.Rejected r =
+                rejected(apply(tree, new AppendItem(CRITIC, "Triggers", "ok"), new AppendItem(CRITIC, "Nope", "x")));
         assertEquals(1, r.opIndex());
     }
 
     @Test
     void opsSeePreviousResults_andTouchedFilesKeepOrder() {
-        ApplyResult.Applied a = applied(apply(tree,
+        ApplyResult.Applied a = applied(apply(
+                tree,
                 new AppendItem(TestSupport.OVERVIEW, "Active Themes", "Rest"),
                 new AppendItem(CRITIC, "Triggers", "t1"),
                 new CurateItems(CRITIC, "Triggers", List.of("t1"), List.of(), "added by mistake")));
-        assertEquals(List.of(TestSupport.OVERVIEW, CRITIC), List.copyOf(a.newContents().keySet()));
+        assertEquals(
+                List.of(TestSupport.OVERVIEW, CRITIC),
+                List.copyOf(a.newContents().keySet()));
         String text = a.newContents().get(CRITIC);
         assertFalse(text.contains("- t1\n"));
         assertTrue(text.contains("- 2026-11-21: added 1 item to Triggers; curated Triggers\n"), text);
@@ -156,7 +212,9 @@ class DeclarationsTest {
     @Test
     void untouchedSections_andLastUpdatedOnly_change() {
         String before = tree.get(CRITIC);
-        String after = applied(apply(tree, new AppendItem(CRITIC, "Needs", "Sleep"))).newContents().get(CRITIC);
+        String after = applied(apply(tree, new AppendItem(CRITIC, "Needs", "Sleep")))
+                .newContents()
+                .get(CRITIC);
         String expected = before.replace("last_updated: 2026-11-14T10:30:00Z", "last_updated: 2026-11-21T10:00:00Z")
                 .replace("looked after\n", "looked after\n- Sleep\n")
                 .replace("replaced Evolution\n", "replaced Evolution\n- 2026-11-21: added 1 item to Needs\n");
@@ -165,18 +223,43 @@ class DeclarationsTest {
 
     @Test
     void createEntity_checksIdsParentsParticipantsAndExistence() {
-        assertEquals(Reason.CONFLICT, rejected(apply(tree, new CreateEntity("sam", "part", "young-one", "Y", List.of(), IDS))).reason());
-        assertEquals(Reason.NOT_FOUND, rejected(apply(tree, new CreateEntity("bob", "part", "x", "X", List.of(), IDS))).reason());
-        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new CreateEntity("sam", "part", "Bad Id", "X", List.of(), IDS))).reason());
-        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new CreateEntity("sam", "part", "x", "X", List.of(), List.of()))).reason());
-        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new CreateEntity("sam", "relationship", "r", "R", List.of("inner-critic"), IDS))).reason());
-        assertEquals(Reason.NOT_FOUND, rejected(apply(tree, new CreateEntity("sam", "relationship", "r", "R", List.of("inner-critic", "ghost"), IDS))).reason());
-        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new CreateEntity("sam", "group", "r", "R", List.of(), IDS))).reason());
+        assertEquals(
+                Reason.CONFLICT,
+                rejected(apply(tree, new CreateEntity("sam", "part", "young-one", "Y", List.of(), IDS)))
+                        .reason());
+        assertEquals(
+                Reason.NOT_FOUND,
+                rejected(apply(tree, new CreateEntity("bob", "part", "x", "X", List.of(), IDS)))
+                        .reason());
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(tree, new CreateEntity("sam", "part", "Bad Id", "X", List.of(), IDS)))
+                        .reason());
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(tree, new CreateEntity("sam", "part", "x", "X", List.of(), List.of())))
+                        .reason());
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(tree, new CreateEntity("sam", "relationship", "r", "R", List.of("inner-critic"), IDS)))
+                        .reason());
+        assertEquals(
+                Reason.NOT_FOUND,
+                rejected(apply(
+                                tree,
+                                new CreateEntity(
+                                        "sam", "relationship", "r", "R", List.of("inner-critic", "ghost"), IDS)))
+                        .reason());
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(tree, new CreateEntity("sam", "group", "r", "R", List.of(), IDS)))
+                        .reason());
     }
 
     @Test
     void createEntity_thenWriteInSameDeclaration_mergesRollup() {
-        ApplyResult.Applied a = applied(apply(tree,
+        ApplyResult.Applied a = applied(apply(
+                tree,
                 new CreateEntity("sam", "part", "planner", "Planner", List.of(), IDS),
                 new ReplaceSection(TestSupport.p("users/sam/parts/planner/profile.md"), "Role", "Keeps lists.")));
         String text = a.newContents().get(TestSupport.p("users/sam/parts/planner/profile.md"));
@@ -190,33 +273,59 @@ class DeclarationsTest {
     @Test
     void createEntity_user_needsNoParent() {
         ApplyResult.Applied a = applied(apply(Map.of(), new CreateEntity("ann", "user", null, "Ann", List.of(), IDS)));
-        assertEquals(List.of(TestSupport.p("users/ann/overview.md"), TestSupport.p("users/ann/notes.md")),
+        assertEquals(
+                List.of(TestSupport.p("users/ann/overview.md"), TestSupport.p("users/ann/notes.md")),
                 List.copyOf(a.newContents().keySet()));
     }
 
     @Test
     void tombstone_coreSection_isProhibited_butH3InCoreIsToo() {
-        assertEquals(Reason.PROHIBITED, rejected(apply(tree, new TombstoneSection(CRITIC, "Role", "x"))).reason());
+        assertEquals(
+                Reason.PROHIBITED,
+                rejected(apply(tree, new TombstoneSection(CRITIC, "Role", "x"))).reason());
         tree.put(CRITIC, tree.get(CRITIC).replace("Protector. It", "### Detail\n\nProtector. It"));
-        assertEquals(Reason.PROHIBITED, rejected(apply(tree, new TombstoneSection(CRITIC, "Detail", "x"))).reason());
-        assertEquals(Reason.UNKNOWN_SECTION, rejected(apply(tree, new TombstoneSection(CRITIC, "Nothing", "x"))).reason());
+        assertEquals(
+                Reason.PROHIBITED,
+                rejected(apply(tree, new TombstoneSection(CRITIC, "Detail", "x")))
+                        .reason());
+        assertEquals(
+                Reason.UNKNOWN_SECTION,
+                rejected(apply(tree, new TombstoneSection(CRITIC, "Nothing", "x")))
+                        .reason());
     }
 
     @Test
     void curateItems_requiresReasonAndExistingItems() {
-        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new CurateItems(CRITIC, "Triggers", List.of("Client feedback emails"), List.of(), " "))).reason());
-        assertEquals(Reason.INVALID_OP, rejected(apply(tree, new CurateItems(CRITIC, "Triggers", List.of(), List.of(), "r"))).reason());
-        ApplyResult.Rejected r = rejected(apply(tree, new CurateItems(CRITIC, "Triggers", List.of(),
-                List.of(new CurateItems.Merge(List.of("Client feedback emails", "nope"), "x")), "r")));
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(
+                                tree,
+                                new CurateItems(CRITIC, "Triggers", List.of("Client feedback emails"), List.of(), " ")))
+                        .reason());
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(tree, new CurateItems(CRITIC, "Triggers", List.of(), List.of(), "r")))
+                        .reason());
+        ApplyResult.Rejected r = rejected(apply(
+                tree,
+                new CurateItems(
+                        CRITIC,
+                        "Triggers",
+                        List.of(),
+                        List.of(new CurateItems.Merge(List.of("Client feedback emails", "nope"), "x")),
+                        "r")));
         assertEquals(Reason.NOT_FOUND, r.reason());
         assertTrue(r.message().contains("'nope'"), r.message());
     }
 
     @Test
     void replay_isByteIdentical() {
-        List<Op> ops = List.of(new AppendItem(CRITIC, "evidence", ev("a", 1)), new AppendSection(CRITIC, "Evolution", "More."));
-        ApplyResult r1 = Declarations.apply(TestSupport.grammar(), TestSupport.source(tree), ops, TestSupport.NOW, TestSupport.HASHER);
-        ApplyResult r2 = Declarations.apply(TestSupport.grammar(), TestSupport.source(tree), ops, TestSupport.NOW, TestSupport.HASHER);
+        List<Op> ops = List.of(
+                new AppendItem(CRITIC, "evidence", ev("a", 1)), new AppendSection(CRITIC, "Evolution", "More."));
+        ApplyResult r1 = Declarations.apply(
+                TestSupport.grammar(), TestSupport.source(tree), ops, TestSupport.NOW, TestSupport.HASHER);
+        ApplyResult r2 = Declarations.apply(
+                TestSupport.grammar(), TestSupport.source(tree), ops, TestSupport.NOW, TestSupport.HASHER);
         assertEquals(r1, r2);
     }
 }

@@ -50,11 +50,13 @@ class GoldenTest {
         if (Files.exists(dir.resolve("input.md"))) {
             files.put(target, Files.readString(dir.resolve("input.md")));
         }
-        ApplyResult result = Declarations.apply(TestSupport.grammar(), TestSupport.source(files), ops, TestSupport.NOW,
-                TestSupport.HASHER);
+        ApplyResult result = Declarations.apply(
+                TestSupport.grammar(), TestSupport.source(files), ops, TestSupport.NOW, TestSupport.HASHER);
         // Determinism: a second run (replay) gives the identical result.
-        assertEquals(result, Declarations.apply(TestSupport.grammar(), TestSupport.source(files), ops, TestSupport.NOW,
-                TestSupport.HASHER));
+        assertEquals(
+                result,
+                Declarations.apply(
+                        TestSupport.grammar(), TestSupport.source(files), ops, TestSupport.NOW, TestSupport.HASHER));
         String actual;
         String expectedFile;
         if (result instanceof ApplyResult.Rejected rej) {
@@ -67,8 +69,13 @@ class GoldenTest {
             ApplyResult.Applied a = (ApplyResult.Applied) result;
             actual = a.newContents().getOrDefault(target, files.get(target));
             expectedFile = "expected.md";
-            a.newContents().forEach((p, t) -> assertEquals(List.of(),
-                    new Linter().lint(TestSupport.grammar(), p, t).stream().filter(x -> !x.rule().startsWith("cap-")).toList()));
+            a.newContents()
+                    .forEach((p, t) -> assertEquals(
+                            List.of(),
+                            new Linter()
+                                    .lint(TestSupport.grammar(), p, t).stream()
+                                            .filter(x -> !x.rule().startsWith("cap-"))
+                                            .toList()));
         }
         if (Boolean.getBoolean("golden.update")) {
             Path src = Path.of("src/test/resources/golden", name);
@@ -83,11 +90,12 @@ class GoldenTest {
     private static RepoPath target(Op op) {
         if (op instanceof CreateEntity c) {
             String base = "users/" + c.userId();
-            return RepoPath.of(switch (c.entityType()) {
-                case "user" -> base + "/overview.md";
-                case "part" -> base + "/parts/" + c.entityId() + "/profile.md";
-                default -> base + "/relationships/" + c.entityId() + "/profile.md";
-            });
+            return RepoPath.of(
+                    switch (c.entityType()) {
+                        case "user" -> base + "/overview.md";
+                        case "part" -> base + "/parts/" + c.entityId() + "/profile.md";
+                        default -> base + "/relationships/" + c.entityId() + "/profile.md";
+                    });
         }
         if (op instanceof ReplaceSection r) {
             return r.path();

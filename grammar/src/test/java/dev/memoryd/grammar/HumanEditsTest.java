@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memoryd.grammar.human.HumanEdits;
 import java.util.List;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
-
-import dev.memoryd.grammar.human.HumanEdits;
 
 class HumanEditsTest {
     private static final RepoPath CRITIC = RepoPath.of("users/sam/parts/inner-critic/profile.md");
@@ -46,19 +44,25 @@ class HumanEditsTest {
         HumanEdits.RegionChange c = r.changes().get(0);
         assertEquals("identity", c.key());
         assertTrue(!c.beforeHash().equals(c.afterHash()));
-        assertEquals(after, HumanEdits.applyRegion(before, c.key(), c.index(), c.after()).orElseThrow());
+        assertEquals(
+                after,
+                HumanEdits.applyRegion(before, c.key(), c.index(), c.after()).orElseThrow());
     }
 
     @Test
     void editsInTwoSectionsAndFrontmatter_areThreeChanges() {
         String before = critic();
         String after = before.replace("summary: \"Part profile", "summary: \"Profile")
-            .replace("strict teacher", "teacher").replace("flawless work", "flawless, fast work");
+                .replace("strict teacher", "teacher")
+                .replace("flawless work", "flawless, fast work");
         HumanEdits.Regions r = assertInstanceOf(HumanEdits.Regions.class, diff(before, after));
-        assertEquals(List.of(HumanEdits.HEAD, "identity", "role"), r.changes().stream().map(HumanEdits.RegionChange::key).toList());
+        assertEquals(
+                List.of(HumanEdits.HEAD, "identity", "role"),
+                r.changes().stream().map(HumanEdits.RegionChange::key).toList());
         String replayed = before;
         for (HumanEdits.RegionChange c : r.changes()) {
-            replayed = HumanEdits.applyRegion(replayed, c.key(), c.index(), c.after()).orElseThrow();
+            replayed = HumanEdits.applyRegion(replayed, c.key(), c.index(), c.after())
+                    .orElseThrow();
         }
         assertEquals(after, replayed);
     }
@@ -75,7 +79,8 @@ class HumanEditsTest {
     @Test
     void renamedCoreHeading_breaksTheGrammar() {
         String before = critic();
-        HumanEdits.Breaks b = assertInstanceOf(HumanEdits.Breaks.class, diff(before, before.replace("## Role\n", "## Job\n")));
+        HumanEdits.Breaks b =
+                assertInstanceOf(HumanEdits.Breaks.class, diff(before, before.replace("## Role\n", "## Job\n")));
         assertEquals("grammar_broken", b.kind());
     }
 
@@ -100,7 +105,9 @@ class HumanEditsTest {
 
     @Test
     void deletedFile_isDrift() {
-        assertEquals("deleted", assertInstanceOf(HumanEdits.Breaks.class, diff(critic(), null)).kind());
+        assertEquals(
+                "deleted",
+                assertInstanceOf(HumanEdits.Breaks.class, diff(critic(), null)).kind());
     }
 
     @Test
@@ -144,7 +151,8 @@ class HumanEditsTest {
             if (d instanceof HumanEdits.Regions rs) {
                 String replayed = before;
                 for (HumanEdits.RegionChange c : rs.changes()) {
-                    replayed = HumanEdits.applyRegion(replayed, c.key(), c.index(), c.after()).orElseThrow();
+                    replayed = HumanEdits.applyRegion(replayed, c.key(), c.index(), c.after())
+                            .orElseThrow();
                 }
                 assertEquals(after, replayed);
             } else if (d instanceof HumanEdits.WholeFile w) {

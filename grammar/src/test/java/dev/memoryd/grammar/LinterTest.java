@@ -55,15 +55,32 @@ class LinterTest {
 
     @Test
     void filledTemplates_lintClean() {
-        ApplyResult.Applied a = TestSupport.applied(TestSupport.apply(TestSupport.exampleTree(),
-                new CreateEntity("sam", "part", "new-part", "New: \"part\"", List.of(),
+        ApplyResult.Applied a = TestSupport.applied(TestSupport.apply(
+                TestSupport.exampleTree(),
+                new CreateEntity(
+                        "sam",
+                        "part",
+                        "new-part",
+                        "New: \"part\"",
+                        List.of(),
                         List.of("01JC7Z00000000000000000001", "01JC7Z00000000000000000002")),
-                new CreateEntity("sam", "relationship", "rel-x", "Rel X", List.of("inner-critic", "young-one"),
+                new CreateEntity(
+                        "sam",
+                        "relationship",
+                        "rel-x",
+                        "Rel X",
+                        List.of("inner-critic", "young-one"),
                         List.of("01JC7Z00000000000000000003", "01JC7Z00000000000000000004"))));
         assertEquals(4, a.newContents().size());
         a.newContents().forEach((p, t) -> assertEquals(List.of(), lint(p, t), p.value()));
-        ApplyResult.Applied u = TestSupport.applied(TestSupport.apply(Map.of(),
-                new CreateEntity("ann", "user", null, "Ann", List.of(),
+        ApplyResult.Applied u = TestSupport.applied(TestSupport.apply(
+                Map.of(),
+                new CreateEntity(
+                        "ann",
+                        "user",
+                        null,
+                        "Ann",
+                        List.of(),
                         List.of("01JC7Z00000000000000000005", "01JC7Z00000000000000000006"))));
         u.newContents().forEach((p, t) -> assertEquals(List.of(), lint(p, t), p.value()));
     }
@@ -141,13 +158,15 @@ class LinterTest {
         List<LintProblem> ps = lint(TestSupport.CRITIC, t);
         assertEquals("section-unknown", ps.get(0).rule(), ps::toString);
         assertEquals(lineOf(t, "## Friends"), ps.get(0).line());
-        assertTrue(ps.get(0).message().contains("did you mean 'Allies'"), ps.get(0).message());
+        assertTrue(
+                ps.get(0).message().contains("did you mean 'Allies'"), ps.get(0).message());
         assertEquals("section-missing", ps.get(1).rule());
     }
 
     @Test
     void deletedSection_reportsSectionMissingAtNextSection() {
-        String t = critic().replace("## Allies\n<!-- @anchor: allies v1 -->\n\n- The planner part that keeps to-do lists\n\n", "");
+        String t = critic().replace(
+                        "## Allies\n<!-- @anchor: allies v1 -->\n\n- The planner part that keeps to-do lists\n\n", "");
         assertOnly("section-missing", lineOf(t, "## Polarizations"), lint(TestSupport.CRITIC, t));
     }
 
@@ -165,7 +184,10 @@ class LinterTest {
     @Test
     void repeatedSection_reportsSectionDuplicate() {
         String t = critic() + "\n## Role\n<!-- @anchor: role v1 -->\n\nAgain.\n";
-        assertOnly("section-duplicate", lineOf(t, "## Role\n<!-- @anchor: role v1 -->\n\nAgain."), lint(TestSupport.CRITIC, t));
+        assertOnly(
+                "section-duplicate",
+                lineOf(t, "## Role\n<!-- @anchor: role v1 -->\n\nAgain."),
+                lint(TestSupport.CRITIC, t));
     }
 
     @Test
@@ -205,7 +227,11 @@ class LinterTest {
     void eightEvidenceItems_reportsCapItems() {
         StringBuilder items = new StringBuilder();
         for (int i = 0; i < 6; i++) {
-            items.append("- \"q").append(i).append("\" (ev:20261101T100000Z-01JC7Y0000000000000000010").append(i).append(")\n");
+            items.append("- \"q")
+                    .append(i)
+                    .append("\" (ev:20261101T100000Z-01JC7Y0000000000000000010")
+                    .append(i)
+                    .append(")\n");
         }
         String t = critic().replace("\n## Working Agreements", items + "\n## Working Agreements");
         assertOnly("cap-items", lineOf(t, "## Evidence (curated)"), lint(TestSupport.CRITIC, t));

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 class MemoryDocumentTest {
 
-    private static final String DOC = "---\nslice:\n  v: \"1\"\n---\n# Title\n\n## A\n<!-- @anchor: a v1 -->\n\nbody a\n\n"
-            + "```\n## Not a section\n```\n\n### Sub\n\nsub body\n\n## B\n[//]: # (anchor: b v1)\n- x\n## C\ntail";
+    private static final String DOC =
+            "---\nslice:\n  v: \"1\"\n---\n# Title\n\n## A\n<!-- @anchor: a v1 -->\n\nbody a\n\n"
+                    + "```\n## Not a section\n```\n\n### Sub\n\nsub body\n\n## B\n[//]: # (anchor: b v1)\n- x\n## C\ntail";
 
     @Test
     void parse_findsSectionsWithOffsetsAndAnchors() {
@@ -20,7 +21,9 @@ class MemoryDocumentTest {
         assertNotNull(d.frontmatter());
         assertEquals("1", d.frontmatter().path("slice").path("v").asText());
         List<MemoryDocument.Section> s = d.sections();
-        assertEquals(List.of("A", "Sub", "B", "C"), s.stream().map(MemoryDocument.Section::heading).toList());
+        assertEquals(
+                List.of("A", "Sub", "B", "C"),
+                s.stream().map(MemoryDocument.Section::heading).toList());
         MemoryDocument.Section a = s.get(0);
         assertEquals("a", a.anchor());
         assertEquals(DOC.indexOf("## A"), a.start());

@@ -17,8 +17,26 @@ import org.junit.jupiter.api.Test;
  */
 class PropertyTest {
 
-    private static final String[] WORDS = {"calm", "critic", "young", "one", "safe", "deadline", "*soft*", "`code`",
-            "tired", "protector", "Sam", "review", "<b>", "#tag", "50%", "rest", "\u00e9t\u00e9", "draft"};
+    private static final String[] WORDS = {
+        "calm",
+        "critic",
+        "young",
+        "one",
+        "safe",
+        "deadline",
+        "*soft*",
+        "`code`",
+        "tired",
+        "protector",
+        "Sam",
+        "review",
+        "<b>",
+        "#tag",
+        "50%",
+        "rest",
+        "\u00e9t\u00e9",
+        "draft"
+    };
     private static final int RUNS = 250;
 
     private final Grammar g = TestSupport.grammar();
@@ -77,7 +95,9 @@ class PropertyTest {
             ApplyResult.Applied a = (ApplyResult.Applied) r;
             appliedCount++;
             String after = a.newContents().getOrDefault(path, before);
-            List<LintProblem> problems = linter.lint(g, path, after).stream().filter(p -> !p.rule().startsWith("cap-")).toList();
+            List<LintProblem> problems = linter.lint(g, path, after).stream()
+                    .filter(p -> !p.rule().startsWith("cap-"))
+                    .toList();
             assertEquals(List.of(), problems, () -> ops + "\n" + after);
             checkUntouched(before, after, targeted, ops);
             checkSpliceIdentity(after);
@@ -95,7 +115,9 @@ class PropertyTest {
             if (targeted.contains(sb.anchor()) || "change-log".equals(sb.anchor())) {
                 continue;
             }
-            assertEquals(before.substring(sb.start(), sb.end()), after.substring(sa.start(), sa.end()),
+            assertEquals(
+                    before.substring(sb.start(), sb.end()),
+                    after.substring(sa.start(), sa.end()),
                     () -> "untargeted section " + sb.heading() + " changed by " + ops);
         }
         // Before the first section only last_updated may change.
@@ -137,12 +159,14 @@ class PropertyTest {
                 return null;
             case EXTENSIONS:
                 return rnd.nextBoolean()
-                        ? new ReplaceSection(path, sec, "### " + words(rnd, 2) + "\n\n" + words(rnd, 20), null, List.of(), null)
+                        ? new ReplaceSection(
+                                path, sec, "### " + words(rnd, 2) + "\n\n" + words(rnd, 20), null, List.of(), null)
                         : new AppendSection(path, sec, words(rnd, 20), null, List.of(), null);
             case NARRATIVE:
                 switch (rnd.nextInt(def.core() ? 3 : 4)) {
                     case 0:
-                        return new ReplaceSection(path, sec, words(rnd, 60) + "\n\n" + words(rnd, 30), null, List.of(), override);
+                        return new ReplaceSection(
+                                path, sec, words(rnd, 60) + "\n\n" + words(rnd, 30), null, List.of(), override);
                     case 1:
                         return new AppendSection(path, sec, words(rnd, 40), null, List.of(), override);
                     case 2:
@@ -153,8 +177,12 @@ class PropertyTest {
             case LIST:
             default:
                 MemoryDocument d = MemoryDocument.parse(text);
-                List<String> existing = d.find(def).isEmpty() ? List.of()
-                        : Bodies.bullets(d.find(def).get(0).body(text), 1).stream().map(Bodies.Bullet::text).distinct().toList();
+                List<String> existing = d.find(def).isEmpty()
+                        ? List.of()
+                        : Bodies.bullets(d.find(def).get(0).body(text), 1).stream()
+                                .map(Bodies.Bullet::text)
+                                .distinct()
+                                .toList();
                 int choice = rnd.nextInt(def.core() ? 3 : 4);
                 if (choice == 0 || (choice == 2 && existing.isEmpty())) {
                     return new AppendItem(path, sec, item(rnd, def), null, List.of(), override);
@@ -162,7 +190,9 @@ class PropertyTest {
                 if (choice == 1) {
                     StringBuilder c = new StringBuilder();
                     for (int i = 0, n = 1 + rnd.nextInt(4); i < n; i++) {
-                        c.append("- ").append(item(rnd, def).replace("\n", "\n  ")).append('\n');
+                        c.append("- ")
+                                .append(item(rnd, def).replace("\n", "\n  "))
+                                .append('\n');
                     }
                     return new ReplaceSection(path, sec, c.toString(), null, List.of(), override);
                 }
@@ -170,7 +200,10 @@ class PropertyTest {
                     List<String> remove = List.of(existing.get(rnd.nextInt(existing.size())));
                     List<CurateItems.Merge> merge = List.of();
                     if (existing.size() >= 3 && rnd.nextBoolean()) {
-                        List<String> others = existing.stream().filter(x -> !remove.contains(x)).limit(2).toList();
+                        List<String> others = existing.stream()
+                                .filter(x -> !remove.contains(x))
+                                .limit(2)
+                                .toList();
                         merge = List.of(new CurateItems.Merge(others, item(rnd, def)));
                     }
                     return new CurateItems(path, sec, remove, merge, words(rnd, 6));

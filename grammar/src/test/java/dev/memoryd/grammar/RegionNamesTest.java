@@ -2,11 +2,9 @@ package dev.memoryd.grammar;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.Optional;
-
-import org.junit.jupiter.api.Test;
-
 import dev.memoryd.grammar.human.RegionNames;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
 
 class RegionNamesTest {
     private static final String TEXT = "# Sam\n\n## Current Focus\n<!-- @anchor: current-focus v1 -->\n\nF.\n\n"
@@ -23,7 +21,8 @@ class RegionNamesTest {
 
     @Test
     void aNameNoTextHas_isEmpty_andLaterTextsAreLookedIn() {
-        assertEquals(Optional.empty(), RegionNames.key("current focus", TEXT), "headings match exactly, as read and write");
+        assertEquals(
+                Optional.empty(), RegionNames.key("current focus", TEXT), "headings match exactly, as read and write");
         assertEquals(Optional.empty(), RegionNames.key("Nope", TEXT, null));
         assertEquals(Optional.of("current-focus"), RegionNames.key("Current Focus", null, "# X\n\n## Y\n", TEXT));
     }

@@ -11,8 +11,24 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RepoPathTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"../x", "/etc/passwd", "a/../../b", ".git/config", "a\u0000b", "a//b", "a\\b", "..\\x",
-            "", "./a", "a/.", "a/", ".memoryd/sock", "a\nb", "a\u007fb"})
+    @ValueSource(
+            strings = {
+                "../x",
+                "/etc/passwd",
+                "a/../../b",
+                ".git/config",
+                "a\u0000b",
+                "a//b",
+                "a\\b",
+                "..\\x",
+                "",
+                "./a",
+                "a/.",
+                "a/",
+                ".memoryd/sock",
+                "a\nb",
+                "a\u007fb"
+            })
     void hostilePath_isRejected(String s) {
         assertThrows(IllegalArgumentException.class, () -> RepoPath.of(s));
     }
@@ -26,7 +42,8 @@ class RepoPathTest {
     @Test
     void segmentLongerThanAFileNameCanBe_isRejected() {
         assertEquals(255, RepoPath.of("d/" + "a".repeat(255)).value().length() - 2);
-        String msg = assertThrows(IllegalArgumentException.class, () -> RepoPath.of("d/" + "a".repeat(256))).getMessage();
+        String msg = assertThrows(IllegalArgumentException.class, () -> RepoPath.of("d/" + "a".repeat(256)))
+                .getMessage();
         assertTrue(msg.contains("segment 1") && msg.contains("255 bytes"), msg);
         // Bytes, not chars: 128 two-byte characters are 256 bytes.
         assertThrows(IllegalArgumentException.class, () -> RepoPath.of("\u00e9".repeat(128)));
@@ -34,22 +51,31 @@ class RepoPathTest {
 
     @Test
     void loneSurrogate_isRejected_aPairIsNot() {
-        String msg = assertThrows(IllegalArgumentException.class, () -> RepoPath.of("users/x\ud800.md")).getMessage();
+        String msg = assertThrows(IllegalArgumentException.class, () -> RepoPath.of("users/x\ud800.md"))
+                .getMessage();
         assertTrue(msg.contains("lone surrogate U+D800"), msg);
         assertThrows(IllegalArgumentException.class, () -> RepoPath.of("users/\udc00\ud83d.md"));
-        assertEquals("users/\ud83d\ude00.md", RepoPath.of("users/\ud83d\ude00.md").value());
+        assertEquals(
+                "users/\ud83d\ude00.md", RepoPath.of("users/\ud83d\ude00.md").value());
     }
 
     @Test
     void rejection_namesTheProblem() {
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> RepoPath.of("a/../b")).getMessage().contains("'..'"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> RepoPath.of("a\u0000b")).getMessage().contains("U+0000"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> RepoPath.of(".git/x")).getMessage().contains(".git"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RepoPath.of("a/../b"))
+                .getMessage()
+                .contains("'..'"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RepoPath.of("a\u0000b"))
+                .getMessage()
+                .contains("U+0000"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RepoPath.of(".git/x"))
+                .getMessage()
+                .contains(".git"));
     }
 
     @Test
     void ordinaryPaths_areAccepted() {
-        assertEquals("users/sam/overview.md", RepoPath.of("users/sam/overview.md").value());
+        assertEquals(
+                "users/sam/overview.md", RepoPath.of("users/sam/overview.md").value());
         assertEquals(".gitignore", RepoPath.of(".gitignore").value());
         assertEquals("a/.git", RepoPath.of("a/.git").value());
     }

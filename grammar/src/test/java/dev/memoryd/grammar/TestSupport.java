@@ -25,8 +25,7 @@ final class TestSupport {
     static final List<String> TEMPLATE_NAMES = List.of("user.md", "part.md", "relationship.md", "notes.md");
     private static Grammar grammar;
 
-    private TestSupport() {
-    }
+    private TestSupport() {}
 
     static String resource(String name) {
         try (InputStream in = TestSupport.class.getClassLoader().getResourceAsStream(name)) {
@@ -81,7 +80,8 @@ final class TestSupport {
 
     static String sha256(String s) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

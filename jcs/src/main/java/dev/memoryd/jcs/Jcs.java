@@ -83,7 +83,8 @@ public final class Jcs {
     private static void writeNumber(JsonNode node, StringBuilder sb) {
         if (node.canConvertToLong() && node.isIntegralNumber()) {
             long v = node.longValue();
-            // Exact integers print the same in ES6 as in Java; skip the double path (the common case: seq, salt_version).
+            // Exact integers print the same in ES6 as in Java; skip the double path (the common case: seq,
+            // salt_version).
             if (v > -MAX_EXACT_LONG && v < MAX_EXACT_LONG) {
                 sb.append(v);
                 return;
@@ -232,7 +233,8 @@ public final class Jcs {
                         if (Character.isHighSurrogate(c) && i + 1 < len && Character.isLowSurrogate(s.charAt(i + 1))) {
                             sb.append(c).append(s.charAt(++i));
                         } else {
-                            throw new IllegalArgumentException("lone surrogate U+" + Integer.toHexString(c) + " at index " + i);
+                            throw new IllegalArgumentException(
+                                    "lone surrogate U+" + Integer.toHexString(c) + " at index " + i);
                         }
                     } else {
                         sb.append(c);

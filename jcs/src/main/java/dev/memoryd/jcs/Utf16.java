@@ -8,8 +8,7 @@ package dev.memoryd.jcs;
  */
 public final class Utf16 {
 
-    private Utf16() {
-    }
+    private Utf16() {}
 
     /** Why {@code s} is not well-formed UTF-16 (its first lone surrogate), or null if it is. */
     public static String malformed(String s) {
@@ -18,7 +17,8 @@ public final class Utf16 {
             if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                return "has a lone surrogate U+%04X at index %d (text must be well-formed UTF-16)".formatted((int) c, i);
+                return "has a lone surrogate U+%04X at index %d (text must be well-formed UTF-16)"
+                        .formatted((int) c, i);
             }
         }
         return null;

@@ -12,9 +12,9 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class JcsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -84,7 +84,8 @@ class JcsTest {
     @Test
     void escapesOnlyWhatEcmaScriptEscapes() {
         JsonNodeFactory f = JsonNodeFactory.instance;
-        assertEquals("\"\\b\\t\\n\\f\\r\\u0000\\u001f\\\"\\\\/\u007f\u2028\"",
+        assertEquals(
+                "\"\\b\\t\\n\\f\\r\\u0000\\u001f\\\"\\\\/\u007f\u2028\"",
                 Jcs.canonicalize(f.textNode("\b\t\n\f\r\u0000\u001f\"\\/\u007f\u2028")));
     }
 }

@@ -16,8 +16,13 @@ class Utf16Test {
 
     @Test
     void loneSurrogate_isNamedWithItsIndex() {
-        assertEquals("has a lone surrogate U+D800 at index 1 (text must be well-formed UTF-16)", Utf16.malformed("x\ud800"));
-        assertEquals("has a lone surrogate U+DC00 at index 0 (text must be well-formed UTF-16)", Utf16.malformed("\udc00\ud800"));
-        assertEquals("has a lone surrogate U+D83D at index 2 (text must be well-formed UTF-16)", Utf16.malformed("ab\ud83dc"));
+        assertEquals(
+                "has a lone surrogate U+D800 at index 1 (text must be well-formed UTF-16)", Utf16.malformed("x\ud800"));
+        assertEquals(
+                "has a lone surrogate U+DC00 at index 0 (text must be well-formed UTF-16)",
+                Utf16.malformed("\udc00\ud800"));
+        assertEquals(
+                "has a lone surrogate U+D83D at index 2 (text must be well-formed UTF-16)",
+                Utf16.malformed("ab\ud83dc"));
     }
 }

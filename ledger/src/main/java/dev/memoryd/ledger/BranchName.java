@@ -65,12 +65,15 @@ public record BranchName(String value) implements Comparable<BranchName> {
     public java.util.Optional<String> replica() {
         int at = value.lastIndexOf('@');
         return at > 0 && REPLICA.matcher(value.substring(at + 1)).matches()
-                ? java.util.Optional.of(value.substring(at + 1)) : java.util.Optional.empty();
+                ? java.util.Optional.of(value.substring(at + 1))
+                : java.util.Optional.empty();
     }
 
     /** The branch a chain records: the name without its replica part. */
     public BranchName gitBranch() {
-        return replica().map(r -> new BranchName(value.substring(0, value.length() - r.length() - 1))).orElse(this);
+        return replica()
+                .map(r -> new BranchName(value.substring(0, value.length() - r.length() - 1)))
+                .orElse(this);
     }
 
     private static String problem(String v) {

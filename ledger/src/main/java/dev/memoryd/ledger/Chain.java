@@ -58,6 +58,7 @@ public final class Chain {
 
     /** Index of the segment the next line goes to, and its current bytes. */
     private long activeSeg;
+
     private byte[] activeBuf;
     private int activeLen;
     private FileChannel activeCh;
@@ -65,6 +66,7 @@ public final class Chain {
     private Object activeKey;
     /** The active segment file's inode, size and mtime when it last held exactly this chain's bytes. */
     private Object[] activeStamp;
+
     private long restoredSegments;
     private boolean activeUnsynced;
     private boolean activeDirty;
@@ -75,6 +77,7 @@ public final class Chain {
     private final Set<Path> dirsToSync = new LinkedHashSet<>();
     /** Snapshots of finished segments touched since the last {@link #dirtySegments} call. */
     private final Map<String, byte[]> dirty = new LinkedHashMap<>();
+
     private boolean broken;
     /** Loaded by a checking command: never written, not even to cut a torn tail. */
     private boolean readOnly;
@@ -106,8 +109,14 @@ public final class Chain {
      * it). A torn final line (no trailing newline, or an unparseable last line) is cut off and
      * reported in {@code notes}.
      */
-    static Chain load(BranchName branch, Path ledgerDir, KeyRing keys, LedgerOptions options,
-                      TreeMap<Long, Path> segments, List<String> notes) throws IOException {
+    static Chain load(
+            BranchName branch,
+            Path ledgerDir,
+            KeyRing keys,
+            LedgerOptions options,
+            TreeMap<Long, Path> segments,
+            List<String> notes)
+            throws IOException {
         return load(branch, ledgerDir, keys, options, segments, notes, false);
     }
 
@@ -115,8 +124,15 @@ public final class Chain {
      * As {@link #load}; when {@code readOnly}, no file is touched: a torn final line is refused
      * (only a writer may cut it) and {@link #append} and {@link #truncateAfter} refuse.
      */
-    static Chain load(BranchName branch, Path ledgerDir, KeyRing keys, LedgerOptions options,
-                      TreeMap<Long, Path> segments, List<String> notes, boolean readOnly) throws IOException {
+    static Chain load(
+            BranchName branch,
+            Path ledgerDir,
+            KeyRing keys,
+            LedgerOptions options,
+            TreeMap<Long, Path> segments,
+            List<String> notes,
+            boolean readOnly)
+            throws IOException {
         Chain c = new Chain(branch, ledgerDir, keys, options);
         c.readOnly = readOnly;
         for (Map.Entry<Long, Path> e : segments.descendingMap().entrySet()) {
@@ -136,8 +152,8 @@ public final class Chain {
             int lastStart = lastLineStart(bytes, len);
             Event last = parseLine(bytes, lastStart, len - 1, file);
             if ((last.seq() - 1) / c.n != idx) {
-                throw new IllegalStateException("segment " + file + " ends at seq " + last.seq()
-                        + ", beyond its " + c.n + "-line range");
+                throw new IllegalStateException(
+                        "segment " + file + " ends at seq " + last.seq() + ", beyond its " + c.n + "-line range");
             }
             c.chainId = last.chain();
             c.headSeq = last.seq();
@@ -263,6 +279,7 @@ public final class Chain {
 
     /** Lines {@link #prepare} computed and {@link #writePrepared} has not written yet, in seq order. */
     private final List<byte[]> preparedLines = new ArrayList<>();
+
     private long preparedSeq;
     private String preparedHash;
     private String preparedChainId;
@@ -271,6 +288,7 @@ public final class Chain {
     private int reportedPrepared;
     /** What {@link #preparedSegments} took from the dirty bookkeeping, given back by {@link #discardPrepared}. */
     private final Map<String, byte[]> dirtyTaken = new LinkedHashMap<>();
+
     private boolean activeDirtyTaken;
 
     /**
@@ -297,7 +315,8 @@ public final class Chain {
             preparedChainId = chainId;
             keysBeforePrepare = keys;
         }
-        String id = preparedChainId != null ? preparedChainId : options.ids().next().value();
+        String id =
+                preparedChainId != null ? preparedChainId : options.ids().next().value();
         int version = keys.current();
         Mac mac = macs.computeIfAbsent(version, keys::lineMac);
         List<Event> events = new ArrayList<>(drafts.size());
@@ -416,8 +435,11 @@ public final class Chain {
      */
     public int applyJournal(Journal.Entry entry) {
         ensureUsable();
-        if (!entry.branch().equals(branch) || entry.lines().isEmpty() || headSeq != entry.baseSeq()
-                || !headHash.equals(entry.baseHash()) || !preparedLines.isEmpty()) {
+        if (!entry.branch().equals(branch)
+                || entry.lines().isEmpty()
+                || headSeq != entry.baseSeq()
+                || !headHash.equals(entry.baseHash())
+                || !preparedLines.isEmpty()) {
             return 0;
         }
         long seq = headSeq;
@@ -426,9 +448,15 @@ public final class Chain {
         for (byte[] line : entry.lines()) {
             Event e = parseLine(line, 0, line.length - 1, dir);
             seq++;
-            if (e.seq() != seq || !e.integrity().prev().equals(prev) || (id != null && !id.equals(e.chain()))
-                    || !LineCodec.verify(macs.computeIfAbsent(e.integrity().saltVersion(), keys::lineMac),
-                            line, 0, line.length - 1, e)) {
+            if (e.seq() != seq
+                    || !e.integrity().prev().equals(prev)
+                    || (id != null && !id.equals(e.chain()))
+                    || !LineCodec.verify(
+                            macs.computeIfAbsent(e.integrity().saltVersion(), keys::lineMac),
+                            line,
+                            0,
+                            line.length - 1,
+                            e)) {
                 throw new IllegalStateException("the journal's line for seq " + seq + " of branch " + branch
                         + " does not verify against the chain; nothing of it was appended");
             }
@@ -464,9 +492,27 @@ public final class Chain {
     }
 
     private static Event event(long seq, String chain, EventDraft d, Integrity integrity) {
-        return new Event(seq, d.eventId(), d.ts(), d.branch(), chain, d.actor(), d.userId(), d.entityType(),
-                d.entityId(), d.filePath(), d.op(), d.sectionAnchor(), d.beforeHash(), d.afterHash(), d.payload(),
-                d.rationale(), d.evidenceRefs(), d.idempotencyKey(), d.toolCallId(), integrity);
+        return new Event(
+                seq,
+                d.eventId(),
+                d.ts(),
+                d.branch(),
+                chain,
+                d.actor(),
+                d.userId(),
+                d.entityType(),
+                d.entityId(),
+                d.filePath(),
+                d.op(),
+                d.sectionAnchor(),
+                d.beforeHash(),
+                d.afterHash(),
+                d.payload(),
+                d.rationale(),
+                d.evidenceRefs(),
+                d.idempotencyKey(),
+                d.toolCallId(),
+                integrity);
     }
 
     private void write(long seg, byte[] bytes) throws IOException {
@@ -502,8 +548,8 @@ public final class Chain {
 
     private static Object[] stamp(Path file) throws IOException {
         try {
-            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(file,
-                    java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(
+                    file, java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
             return new Object[] {a.fileKey(), a.size(), a.lastModifiedTime()};
         } catch (java.nio.file.NoSuchFileException e) {
             return null;
@@ -612,8 +658,11 @@ public final class Chain {
 
     private static Object fileKey(Path file) throws IOException {
         try {
-            return Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class,
-                    java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
+            return Files.readAttributes(
+                            file,
+                            java.nio.file.attribute.BasicFileAttributes.class,
+                            java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    .fileKey();
         } catch (java.nio.file.NoSuchFileException e) {
             return null;
         }
@@ -649,15 +698,19 @@ public final class Chain {
         }
         Files.createDirectories(file.getParent());
         Path tmp = file.resolveSibling(file.getFileName() + ".restore");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel ch = FileChannel.open(
+                tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             ByteBuffer b = ByteBuffer.wrap(activeBuf, 0, activeLen);
             while (b.hasRemaining()) {
                 ch.write(b);
             }
             ch.force(true);
         }
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+                tmp,
+                file,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         dirsToSync.add(file.getParent());
         restoredSegments++;
         activeStamp = stamp(file);
@@ -881,7 +934,8 @@ public final class Chain {
                 }
                 Event last = parseLine(bytes, lineStart, off - 1, f);
                 if (last.seq() != seq) {
-                    throw new IllegalStateException("segment " + f + " holds seq " + last.seq() + " where " + seq + " belongs");
+                    throw new IllegalStateException(
+                            "segment " + f + " holds seq " + last.seq() + " where " + seq + " belongs");
                 }
                 if (off < bytes.length) {
                     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
@@ -942,8 +996,8 @@ public final class Chain {
             throw new IllegalStateException("the ledger chain of branch " + branch + " was opened read-only");
         }
         if (broken) {
-            throw new IllegalStateException("the ledger chain of branch " + branch
-                    + " failed an earlier write; reopen the ledger to recover");
+            throw new IllegalStateException(
+                    "the ledger chain of branch " + branch + " failed an earlier write; reopen the ledger to recover");
         }
     }
 }

@@ -48,9 +48,27 @@ public record Event(
         String toolCallId,
         Integrity integrity) {
 
-    static final List<String> FIELDS = List.of("seq", "event_id", "ts", "branch", "chain", "actor", "user_id",
-            "entity_type", "entity_id", "file_path", "op", "section_anchor", "before_hash", "after_hash", "payload",
-            "rationale", "evidence_refs", "idempotency_key", "tool_call_id", "integrity");
+    static final List<String> FIELDS = List.of(
+            "seq",
+            "event_id",
+            "ts",
+            "branch",
+            "chain",
+            "actor",
+            "user_id",
+            "entity_type",
+            "entity_id",
+            "file_path",
+            "op",
+            "section_anchor",
+            "before_hash",
+            "after_hash",
+            "payload",
+            "rationale",
+            "evidence_refs",
+            "idempotency_key",
+            "tool_call_id",
+            "integrity");
     private static final Set<String> FIELD_SET = Set.copyOf(FIELDS);
     private static final List<String> INTEGRITY_FIELDS = List.of("prev", "line_hash", "algo", "salt_version");
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -172,11 +190,27 @@ public record Event(
         }
         JsonNode payload = json.get("payload");
         try {
-            return new Event(seq.longValue(), text(json, "event_id"), text(json, "ts"), text(json, "branch"),
-                text(json, "chain"), text(json, "actor"), text(json, "user_id"), text(json, "entity_type"),
-                text(json, "entity_id"), text(json, "file_path"), text(json, "op"), text(json, "section_anchor"),
-                text(json, "before_hash"), text(json, "after_hash"), payload.isNull() ? null : payload,
-                text(json, "rationale"), refs, text(json, "idempotency_key"), text(json, "tool_call_id"), integrity);
+            return new Event(
+                    seq.longValue(),
+                    text(json, "event_id"),
+                    text(json, "ts"),
+                    text(json, "branch"),
+                    text(json, "chain"),
+                    text(json, "actor"),
+                    text(json, "user_id"),
+                    text(json, "entity_type"),
+                    text(json, "entity_id"),
+                    text(json, "file_path"),
+                    text(json, "op"),
+                    text(json, "section_anchor"),
+                    text(json, "before_hash"),
+                    text(json, "after_hash"),
+                    payload.isNull() ? null : payload,
+                    text(json, "rationale"),
+                    refs,
+                    text(json, "idempotency_key"),
+                    text(json, "tool_call_id"),
+                    integrity);
         } catch (NullPointerException e) {
             // a required member is JSON null; report it as malformed input, not a programming error
             throw new IllegalArgumentException("field \"" + e.getMessage() + "\" must not be null", e);

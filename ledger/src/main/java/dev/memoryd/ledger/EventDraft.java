@@ -39,10 +39,20 @@ public record EventDraft(
         new BranchName(Objects.requireNonNull(branch, "branch"));
         payload = payload == null || payload.isNull() ? null : payload.deepCopy();
         evidenceRefs = evidenceRefs == null ? null : List.copyOf(evidenceRefs);
-        String[][] fields = {{"actor", actor}, {"user_id", userId}, {"entity_type", entityType},
-            {"entity_id", entityId}, {"file_path", filePath}, {"op", op}, {"section_anchor", sectionAnchor},
-            {"before_hash", beforeHash}, {"after_hash", afterHash}, {"rationale", rationale},
-            {"idempotency_key", idempotencyKey}, {"tool_call_id", toolCallId}};
+        String[][] fields = {
+            {"actor", actor},
+            {"user_id", userId},
+            {"entity_type", entityType},
+            {"entity_id", entityId},
+            {"file_path", filePath},
+            {"op", op},
+            {"section_anchor", sectionAnchor},
+            {"before_hash", beforeHash},
+            {"after_hash", afterHash},
+            {"rationale", rationale},
+            {"idempotency_key", idempotencyKey},
+            {"tool_call_id", toolCallId}
+        };
         for (String[] f : fields) {
             requireEncodable(f[0], f[1]);
         }

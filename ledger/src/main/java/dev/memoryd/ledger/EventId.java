@@ -15,7 +15,8 @@ public record EventId(String value) {
     public EventId {
         Objects.requireNonNull(value, "event id");
         if (!ULID.matcher(value).matches()) {
-            throw new IllegalArgumentException("not a ULID (26 upper-case Crockford base32 chars, first 0-7): \"" + value + "\"");
+            throw new IllegalArgumentException(
+                    "not a ULID (26 upper-case Crockford base32 chars, first 0-7): \"" + value + "\"");
         }
     }
 

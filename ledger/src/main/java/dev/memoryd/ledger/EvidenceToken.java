@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  */
 public record EvidenceToken(String value) {
     private static final Pattern TOKEN = Pattern.compile("ev:(\\d{8}T\\d{6}Z)-(" + EventId.ULID_REGEX + ")");
-    private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TS =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     public EvidenceToken {
         Objects.requireNonNull(value, "evidence token");

@@ -153,7 +153,9 @@ public final class Journal implements Closeable {
         } catch (IOException e) {
             return Optional.empty();
         }
-        if (h.path("journal").asInt() != VERSION || !h.path("branch").isTextual() || !h.path("base_hash").isTextual()) {
+        if (h.path("journal").asInt() != VERSION
+                || !h.path("branch").isTextual()
+                || !h.path("base_hash").isTextual()) {
             return Optional.empty();
         }
         int want = h.path("lines").asInt(-1);
@@ -176,7 +178,8 @@ public final class Journal implements Closeable {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
-        return Optional.of(new Entry(branch, h.path("base_seq").asLong(), h.path("base_hash").asText(), lines));
+        return Optional.of(new Entry(
+                branch, h.path("base_seq").asLong(), h.path("base_hash").asText(), lines));
     }
 
     private static int indexOf(byte[] b, int from) {

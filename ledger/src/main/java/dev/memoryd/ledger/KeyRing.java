@@ -144,8 +144,9 @@ public final class KeyRing {
                     PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
             loose.retainAll(perms);
             if (!loose.isEmpty()) {
-                throw new IllegalStateException("key file " + keyFile + " has mode "
-                        + PosixFilePermissions.toString(perms) + "; it must not be accessible by group or others (chmod 600 it)");
+                throw new IllegalStateException(
+                        "key file " + keyFile + " has mode " + PosixFilePermissions.toString(perms)
+                                + "; it must not be accessible by group or others (chmod 600 it)");
             }
         }
         JsonNode root;
@@ -247,7 +248,8 @@ public final class KeyRing {
 
     /** Replaces the key file with {@code content}: 0600 temp file, fsync, rename, directory fsync. */
     private static void replace(Path keyFile, JsonNode content, String tmpSuffix) throws IOException {
-        byte[] bytes = (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(content) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(content) + "\n")
+                .getBytes(StandardCharsets.UTF_8);
         Path abs = keyFile.toAbsolutePath();
         Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp-" + tmpSuffix);
         try {
@@ -257,7 +259,11 @@ public final class KeyRing {
                 ch.write(ByteBuffer.wrap(bytes));
                 ch.force(true);
             }
-            Files.move(tmp, abs, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(
+                    tmp,
+                    abs,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             fsyncDir(abs.getParent());
         } finally {
             Files.deleteIfExists(tmp);
@@ -276,14 +282,16 @@ public final class KeyRing {
         ObjectNode root = JSON.createObjectNode();
         root.put("current", 1);
         root.putObject("keys").put("1", Hex.encode(master));
-        byte[] bytes = (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n")
+                .getBytes(StandardCharsets.UTF_8);
         // Write a private temp file, fsync it, then hard-link it into place: the key file appears
         // whole or not at all, and a concurrent creator's key is never silently replaced.
         Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp-" + Long.toUnsignedString(random.nextLong(), 36));
         boolean posix = Files.getFileAttributeView(abs.getParent(), PosixFileAttributeView.class) != null;
         try {
             if (posix) {
-                Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.createFile(
+                        tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
                 // umask can only clear bits, but set the mode explicitly so it is exactly 0600.
                 Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
             } else {
@@ -379,7 +387,8 @@ public final class KeyRing {
     private static byte[] require(Map<Integer, byte[]> keys, int version) {
         byte[] k = keys.get(version);
         if (k == null) {
-            throw new IllegalArgumentException("unknown key version " + version + "; this key ring holds " + keys.keySet());
+            throw new IllegalArgumentException(
+                    "unknown key version " + version + "; this key ring holds " + keys.keySet());
         }
         return k;
     }

@@ -64,7 +64,9 @@ final class Layout {
             files.filter(Files::isRegularFile).forEach(f -> {
                 Matcher m = SEGMENT.matcher(f.getFileName().toString());
                 Path group = f.getParent();
-                if (!m.matches() || group == null || !GROUP.matcher(group.getFileName().toString()).matches()) {
+                if (!m.matches()
+                        || group == null
+                        || !GROUP.matcher(group.getFileName().toString()).matches()) {
                     return;
                 }
                 Path chainDir = group.getParent();

@@ -52,8 +52,8 @@ public final class Ledger implements Closeable {
      * lazily, one at a time.
      */
     public static java.util.Iterator<Event> readOnly(Path ledgerDir, BranchName branch) {
-        java.util.TreeMap<Long, Path> segs = Layout.discover(ledgerDir, new java.util.ArrayList<>())
-                .getOrDefault(branch, new java.util.TreeMap<>());
+        java.util.TreeMap<Long, Path> segs =
+                Layout.discover(ledgerDir, new java.util.ArrayList<>()).getOrDefault(branch, new java.util.TreeMap<>());
         java.util.List<Event> out = new java.util.ArrayList<>();
         for (Path f : segs.values()) {
             byte[] b;
@@ -68,7 +68,8 @@ public final class Ledger implements Closeable {
                     try {
                         out.add(Event.fromJson(LineCodec.parse(b, off, k - off)));
                     } catch (java.io.IOException | RuntimeException e) {
-                        throw new IllegalStateException("unreadable ledger line in " + f + "; run 'memoryd ledger verify'", e);
+                        throw new IllegalStateException(
+                                "unreadable ledger line in " + f + "; run 'memoryd ledger verify'", e);
                     }
                     off = k + 1;
                 }
@@ -93,7 +94,8 @@ public final class Ledger implements Closeable {
         try {
             Files.createDirectories(dir);
             Ledger ledger = new Ledger(dir, keys, options, notes);
-            for (Map.Entry<BranchName, TreeMap<Long, Path>> e : Layout.discover(dir, notes).entrySet()) {
+            for (Map.Entry<BranchName, TreeMap<Long, Path>> e :
+                    Layout.discover(dir, notes).entrySet()) {
                 ledger.chains.put(e.getKey(), Chain.load(e.getKey(), dir, keys, options, e.getValue(), notes));
             }
             return ledger;
@@ -116,7 +118,8 @@ public final class Ledger implements Closeable {
             return ledger;
         }
         try {
-            for (Map.Entry<BranchName, TreeMap<Long, Path>> e : Layout.discover(dir, notes).entrySet()) {
+            for (Map.Entry<BranchName, TreeMap<Long, Path>> e :
+                    Layout.discover(dir, notes).entrySet()) {
                 ledger.chains.put(e.getKey(), Chain.load(e.getKey(), dir, keys, options, e.getValue(), notes, true));
             }
             return ledger;
@@ -156,7 +159,8 @@ public final class Ledger implements Closeable {
     public synchronized void refresh(java.util.function.Predicate<BranchName> foreign) {
         List<String> notes = new ArrayList<>();
         try {
-            for (Map.Entry<BranchName, TreeMap<Long, Path>> e : Layout.discover(dir, notes).entrySet()) {
+            for (Map.Entry<BranchName, TreeMap<Long, Path>> e :
+                    Layout.discover(dir, notes).entrySet()) {
                 if (foreign.test(e.getKey())) {
                     Chain old = chains.put(e.getKey(), Chain.load(e.getKey(), dir, keys, options, e.getValue(), notes));
                     if (old != null) {

@@ -73,7 +73,8 @@ final class LineCodec {
                 String name = p.getCurrentName();
                 com.fasterxml.jackson.core.JsonToken t = p.nextToken();
                 switch (name) {
-                    case "seq" -> seq = t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : null;
+                    case "seq" ->
+                        seq = t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : null;
                     case "chain" -> chain = t == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
                     case "op" -> op = t == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
                     case "integrity" -> {
@@ -84,10 +85,17 @@ final class LineCodec {
                             String k = p.getCurrentName();
                             com.fasterxml.jackson.core.JsonToken v = p.nextToken();
                             switch (k) {
-                                case "prev" -> prev = v == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
-                                case "line_hash" -> lineHash = v == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
-                                case "algo" -> algo = v == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
-                                case "salt_version" -> salt = v == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : null;
+                                case "prev" ->
+                                    prev = v == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
+                                case "line_hash" ->
+                                    lineHash =
+                                            v == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
+                                case "algo" ->
+                                    algo = v == com.fasterxml.jackson.core.JsonToken.VALUE_STRING ? p.getText() : null;
+                                case "salt_version" ->
+                                    salt = v == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT
+                                            ? p.getIntValue()
+                                            : null;
                                 default -> p.skipChildren();
                             }
                         }
@@ -125,8 +133,8 @@ final class LineCodec {
     }
 
     /** As {@link #verify(Mac, byte[], int, int, Event)}, parsing the full event only if the fast path fails. */
-    static boolean verify(Mac mac, byte[] buf, int off, int len, String lineHash,
-            java.util.function.Supplier<Event> parsed) {
+    static boolean verify(
+            Mac mac, byte[] buf, int off, int len, String lineHash, java.util.function.Supplier<Event> parsed) {
         byte[] expected = Hex.decode(lineHash);
         int mark = indexOf(buf, off, len, HASH_MARK);
         if (mark >= 0) {

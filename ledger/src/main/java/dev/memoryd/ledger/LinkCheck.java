@@ -39,6 +39,7 @@ final class LinkCheck {
     private final Map<BranchName, Copy> copies = new HashMap<>();
     /** {@code <commit> <chain>} already asked for, and the ones whose tree held the chain. */
     private final Set<String> asked = new HashSet<>();
+
     private final Set<String> found = new HashSet<>();
     private long historyLines;
 
@@ -52,8 +53,13 @@ final class LinkCheck {
      * {@code disk}: the ledger directory's chains; {@code ends}: each one's last line (all of them
      * verified); {@code macs}: the verify's HMAC instances by key version.
      */
-    LinkCheck(Path dir, Map<BranchName, TreeMap<Long, Path>> disk, Map<BranchName, Head> ends, KeyRing keys,
-            Map<Integer, Mac> macs, CommittedChains history) {
+    LinkCheck(
+            Path dir,
+            Map<BranchName, TreeMap<Long, Path>> disk,
+            Map<BranchName, Head> ends,
+            KeyRing keys,
+            Map<Integer, Mac> macs,
+            CommittedChains history) {
         this.dir = dir;
         this.disk = disk;
         this.ends = ends;
@@ -100,8 +106,8 @@ final class LinkCheck {
         if (copies.isEmpty()) {
             return "";
         }
-        return " (and " + historyLines + " lines of " + copies.size() + " linked chain" + (copies.size() == 1 ? "" : "s")
-                + " read from the commits that link to them)";
+        return " (and " + historyLines + " lines of " + copies.size() + " linked chain"
+                + (copies.size() == 1 ? "" : "s") + " read from the commits that link to them)";
     }
 
     private Verifier.Problem onDisk(BranchName to, List<Verifier.Link> links) {
@@ -118,7 +124,9 @@ final class LinkCheck {
         }
         for (Verifier.Link l : links) {
             if (!l.toHash().equals(hashes.get(l.toSeq()))) {
-                return broken(l, hashes.containsKey(l.toSeq()) ? "that line has another hash" : "that chain has no such line");
+                return broken(
+                        l,
+                        hashes.containsKey(l.toSeq()) ? "that line has another hash" : "that chain has no such line");
             }
         }
         return null;
@@ -146,13 +154,15 @@ final class LinkCheck {
         if (l.commit() == null || to == null || history == CommittedChains.NONE) {
             return broken(l, end == null ? "there is no such chain" : "that chain has no such line");
         }
-        String here = end == null ? "the ledger directory has no such chain"
+        String here = end == null
+                ? "the ledger directory has no such chain"
                 : "the ledger directory holds that chain only up to seq " + end.seq();
         Copy c = copies.get(to);
         String there = !found.contains(l.commit() + " " + to.value())
                 ? "commit " + l.commit() + ", which the line names, is not in this repository or holds no such chain"
-                : c.hashes.containsKey(l.toSeq()) ? "in the chain as Git history holds it, that line has another hash"
-                : "the tree of commit " + l.commit() + " holds it only up to seq " + c.last;
+                : c.hashes.containsKey(l.toSeq())
+                        ? "in the chain as Git history holds it, that line has another hash"
+                        : "the tree of commit " + l.commit() + " holds it only up to seq " + c.last;
         return broken(l, here + ", and " + there);
     }
 
@@ -162,7 +172,8 @@ final class LinkCheck {
     }
 
     /** Verifies chain {@code to} as {@code commit}'s tree holds it and adds it to what links may land on. */
-    private Verifier.Problem read(Verifier.Link l, BranchName to, SortedMap<Long, byte[]> segs, List<Verifier.Link> next) {
+    private Verifier.Problem read(
+            Verifier.Link l, BranchName to, SortedMap<Long, byte[]> segs, List<Verifier.Link> next) {
         Map<Path, byte[]> bytes = new HashMap<>();
         List<Path> files = new ArrayList<>();
         Path chainDir = Layout.chainDir(dir, to);
@@ -171,7 +182,8 @@ final class LinkCheck {
             files.add(f);
             bytes.put(f, b);
         });
-        Verifier.ChainCheck check = new Verifier.ChainCheck(dir, l.commit() + ":", to, files, bytes::get, keys, macs, null);
+        Verifier.ChainCheck check =
+                new Verifier.ChainCheck(dir, l.commit() + ":", to, files, bytes::get, keys, macs, null);
         check.hashes = new HashMap<>();
         Verifier.Problem p = check.run();
         historyLines += check.lines;
@@ -183,14 +195,18 @@ final class LinkCheck {
         }
         Head end = ends.get(to);
         if (end != null && check.end.seq() >= end.seq() && !end.lineHash().equals(check.hashes.get(end.seq()))) {
-            return broken(l, "the chain as commit " + l.commit() + " holds it differs from the ledger directory's at seq "
-                    + end.seq() + " (two histories of one chain)");
+            return broken(
+                    l,
+                    "the chain as commit " + l.commit() + " holds it differs from the ledger directory's at seq "
+                            + end.seq() + " (two histories of one chain)");
         }
         Copy c = copies.computeIfAbsent(to, k -> new Copy());
         long both = Math.min(c.last, check.end.seq());
         if (both > 0 && !c.hashes.get(both).equals(check.hashes.get(both))) {
-            return broken(l, "the chain as commit " + l.commit() + " holds it differs at seq " + both
-                    + " from the same chain in another commit (two histories of one chain)");
+            return broken(
+                    l,
+                    "the chain as commit " + l.commit() + " holds it differs at seq " + both
+                            + " from the same chain in another commit (two histories of one chain)");
         }
         c.hashes.putAll(check.hashes);
         c.last = Math.max(c.last, check.end.seq());
@@ -199,9 +215,15 @@ final class LinkCheck {
     }
 
     private static Verifier.Problem broken(Verifier.Link l, String why) {
-        return new Verifier.Problem(l.file(), l.line(), l.seq(), VerifyResult.BROKEN_LINK, l.file() + " line " + l.line()
-                + " (seq " + l.seq() + ", " + l.op() + ") links to seq " + l.toSeq() + " of chain " + l.to() + ", but "
-                + why + ": the link between the chains is broken.");
+        return new Verifier.Problem(
+                l.file(),
+                l.line(),
+                l.seq(),
+                VerifyResult.BROKEN_LINK,
+                l.file() + " line " + l.line()
+                        + " (seq " + l.seq() + ", " + l.op() + ") links to seq " + l.toSeq() + " of chain " + l.to()
+                        + ", but "
+                        + why + ": the link between the chains is broken.");
     }
 
     private static BranchName name(String chain) {

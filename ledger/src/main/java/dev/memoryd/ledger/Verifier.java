@@ -78,14 +78,17 @@ public final class Verifier {
      * @throws UncheckedIOException if a file cannot be read
      */
     public static VerifyResult verify(Path ledgerDir, KeyRing keys, Map<BranchName, Head> expectedHeads) {
-        return verify(ledgerDir, keys, expectedHeads, n -> { });
+        return verify(ledgerDir, keys, expectedHeads, n -> {});
     }
 
     /**
      * As {@link #verify(Path, KeyRing, Map)}, telling {@code progress} the number of lines
      * verified so far every {@value #PROGRESS_EVERY} lines and at the end (for a terminal).
      */
-    public static VerifyResult verify(Path ledgerDir, KeyRing keys, Map<BranchName, Head> expectedHeads,
+    public static VerifyResult verify(
+            Path ledgerDir,
+            KeyRing keys,
+            Map<BranchName, Head> expectedHeads,
             java.util.function.LongConsumer progress) {
         return verify(ledgerDir, keys, expectedHeads, progress, CommittedChains.NONE);
     }
@@ -95,8 +98,12 @@ public final class Verifier {
      * chain the ledger directory lacks (or holds short of the linked line) from {@code history}:
      * the tree of the commit the linking line names.
      */
-    public static VerifyResult verify(Path ledgerDir, KeyRing keys, Map<BranchName, Head> expectedHeads,
-            java.util.function.LongConsumer progress, CommittedChains history) {
+    public static VerifyResult verify(
+            Path ledgerDir,
+            KeyRing keys,
+            Map<BranchName, Head> expectedHeads,
+            java.util.function.LongConsumer progress,
+            CommittedChains history) {
         Path dir = ledgerDir.toAbsolutePath().normalize();
         Map<BranchName, TreeMap<Long, Path>> chains = Layout.discover(dir, new ArrayList<>());
         TreeSet<BranchName> branches = new TreeSet<>(chains.keySet());
@@ -109,8 +116,8 @@ public final class Verifier {
         Map<BranchName, Head> ends = new HashMap<>();
         for (BranchName b : branches) {
             TreeMap<Long, Path> segs = chains.getOrDefault(b, new TreeMap<>());
-            ChainCheck check = new ChainCheck(dir, "", b, new ArrayList<>(segs.values()), Verifier::read, keys, macs,
-                    expectedHeads.get(b));
+            ChainCheck check = new ChainCheck(
+                    dir, "", b, new ArrayList<>(segs.values()), Verifier::read, keys, macs, expectedHeads.get(b));
             check.progress = progress;
             check.before = total;
             Problem p = check.run();
@@ -130,7 +137,13 @@ public final class Verifier {
             first = linkCheck.run(links);
         }
         if (first == null) {
-            return new VerifyResult(true, total, null, 0, null, null,
+            return new VerifyResult(
+                    true,
+                    total,
+                    null,
+                    0,
+                    null,
+                    null,
                     "All " + total + " lines in " + perChain.size() + " chains verify" + linkCheck.fromHistory() + ".",
                     perChain);
         }
@@ -255,13 +268,14 @@ public final class Verifier {
         private final Map<Integer, Mac> macs;
         private final Head expected;
         long lines;
-        java.util.function.LongConsumer progress = n -> { };
+        java.util.function.LongConsumer progress = n -> {};
         long before;
         final List<Link> links = new ArrayList<>();
         /** The last line's seq and hash once the chain verified; null for an empty chain or a problem. */
         Head end;
         /** When set, every line's hash by seq (for a chain read from history, which links look up). */
         Map<Long, String> hashes;
+
         private int[] fingerprints = new int[1024];
         /** Key version → seq of the authenticated rotation line that retired it. */
         private final Map<Integer, Long> retired = new HashMap<>();
@@ -270,8 +284,15 @@ public final class Verifier {
          * {@code origin}: what {@link VerifyResult#firstBadFile} puts before a file's path ("" for
          * the ledger directory, {@code <commit>:} for a commit's tree); {@code reader} reads a file.
          */
-        ChainCheck(Path ledgerDir, String origin, BranchName branch, List<Path> files,
-                java.util.function.Function<Path, byte[]> reader, KeyRing keys, Map<Integer, Mac> macs, Head expected) {
+        ChainCheck(
+                Path ledgerDir,
+                String origin,
+                BranchName branch,
+                List<Path> files,
+                java.util.function.Function<Path, byte[]> reader,
+                KeyRing keys,
+                Map<Integer, Mac> macs,
+                Head expected) {
             this.ledgerDir = ledgerDir;
             this.origin = origin;
             this.branch = branch;
@@ -293,14 +314,19 @@ public final class Verifier {
                 }
                 return new Parsed(e, null);
             } catch (IOException | IllegalArgumentException ex) {
-                return new Parsed(null, ex.getMessage() == null ? ex.toString() : ex.getMessage().split("\n")[0]);
+                return new Parsed(
+                        null,
+                        ex.getMessage() == null
+                                ? ex.toString()
+                                : ex.getMessage().split("\n")[0]);
             }
         }
 
         /** The link an authenticated fork or merge line records in {@code payload.link}, if any. */
         private Link link(Line l, LineCodec.Peek e) {
             try {
-                JsonNode payload = LineCodec.parse(l.buf(), l.start(), l.end() - l.start()).path("payload");
+                JsonNode payload =
+                        LineCodec.parse(l.buf(), l.start(), l.end() - l.start()).path("payload");
                 JsonNode k = payload.path("link");
                 if (!k.isObject()) {
                     return null; // a fork from a commit no chain records (the repository's first commit)
@@ -309,8 +335,15 @@ public final class Verifier {
                 if (!named.isTextual()) {
                     named = payload.path("fork").path("from_commit");
                 }
-                return new Link(file(l), l.lineNo(), e.seq(), e.op(), k.path("branch").asText(""),
-                        k.path("seq").asLong(-1), k.path("line_hash").asText(""), named.isTextual() ? named.asText() : null);
+                return new Link(
+                        file(l),
+                        l.lineNo(),
+                        e.seq(),
+                        e.op(),
+                        k.path("branch").asText(""),
+                        k.path("seq").asLong(-1),
+                        k.path("line_hash").asText(""),
+                        named.isTextual() ? named.asText() : null);
             } catch (IOException ex) {
                 return null;
             }
@@ -319,7 +352,10 @@ public final class Verifier {
         /** The version a key_rotate line retires (its payload.retired), or 0. */
         private static int retiredVersion(Line l) {
             try {
-                return LineCodec.parse(l.buf(), l.start(), l.end() - l.start()).path("payload").path("retired").asInt(0);
+                return LineCodec.parse(l.buf(), l.start(), l.end() - l.start())
+                        .path("payload")
+                        .path("retired")
+                        .asInt(0);
             } catch (IOException e) {
                 return 0;
             }
@@ -373,44 +409,76 @@ public final class Verifier {
                 }
                 last = l;
                 if (!l.newline()) {
-                    return problem(l, null, VerifyResult.TRUNCATED, where(l) + " has no trailing newline: the ledger was cut mid-line.");
+                    return problem(
+                            l,
+                            null,
+                            VerifyResult.TRUNCATED,
+                            where(l) + " has no trailing newline: the ledger was cut mid-line.");
                 }
                 Parsed p = parse(l);
                 if (p.event() == null) {
-                    return problem(l, null, VerifyResult.MALFORMED, where(l) + " is not a well-formed event: " + p.malformed() + ".");
+                    return problem(
+                            l,
+                            null,
+                            VerifyResult.MALFORMED,
+                            where(l) + " is not a well-formed event: " + p.malformed() + ".");
                 }
                 LineCodec.Peek e = p.event();
                 long seq = e.seq();
                 int version = e.saltVersion();
                 if (!keys.hasVersion(version)) {
-                    return problem(l, seq, VerifyResult.UNKNOWN_KEY_VERSION, where(l) + " is signed with key version "
-                            + version + ", which the key file does not hold (it has " + keys.versions() + ").");
+                    return problem(
+                            l,
+                            seq,
+                            VerifyResult.UNKNOWN_KEY_VERSION,
+                            where(l) + " is signed with key version " + version
+                                    + ", which the key file does not hold (it has " + keys.versions() + ").");
                 }
                 boolean ok = macOk(l, e);
                 if (chainId != null && !chainId.equals(e.chain())) {
-                    return problem(l, seq, VerifyResult.SPLICED, where(l) + " belongs to chain " + e.chain() + ", not "
-                            + chainId + (ok ? " (its HMAC is valid: it was copied from another ledger)" : "") + ".");
+                    return problem(
+                            l,
+                            seq,
+                            VerifyResult.SPLICED,
+                            where(l) + " belongs to chain " + e.chain() + ", not " + chainId
+                                    + (ok ? " (its HMAC is valid: it was copied from another ledger)" : "") + ".");
                 }
                 if (!ok) {
                     // Only a failing line pays for the strict parse that tells a damaged event
                     // (a member missing or mistyped) from one whose values were changed.
                     String strict = strictProblem(l);
                     if (strict != null) {
-                        return problem(l, null, VerifyResult.MALFORMED, where(l) + " is not a well-formed event: " + strict + ".");
+                        return problem(
+                                l,
+                                null,
+                                VerifyResult.MALFORMED,
+                                where(l) + " is not a well-formed event: " + strict + ".");
                     }
                     if (chainId == null && !nextAuthenticates(walk.copy())) {
-                        return problem(l, seq, VerifyResult.WRONG_KEY, "No line of chain " + branch
-                                + " authenticates (the first two fail their HMAC): the key file is not the one this ledger was written with.");
+                        return problem(
+                                l,
+                                seq,
+                                VerifyResult.WRONG_KEY,
+                                "No line of chain " + branch
+                                        + " authenticates (the first two fail their HMAC): the key file is not the one this ledger was written with.");
                     }
-                    return problem(l, seq, VerifyResult.CHANGED, where(l) + " (seq " + seq + ") fails its HMAC: its content was changed.");
+                    return problem(
+                            l,
+                            seq,
+                            VerifyResult.CHANGED,
+                            where(l) + " (seq " + seq + ") fails its HMAC: its content was changed.");
                 }
                 if (chainId == null) {
                     chainId = e.chain();
                 }
                 Long retiredAt = retired.get(version);
                 if (retiredAt != null) {
-                    return problem(l, seq, VerifyResult.RETIRED_KEY, where(l) + " (seq " + seq + ") is signed with key version "
-                            + version + ", which the rotation at seq " + retiredAt + " retired.");
+                    return problem(
+                            l,
+                            seq,
+                            VerifyResult.RETIRED_KEY,
+                            where(l) + " (seq " + seq + ") is signed with key version " + version
+                                    + ", which the rotation at seq " + retiredAt + " retired.");
                 }
                 if (LINK_OPS.contains(e.op())) {
                     Link link = link(l, e);
@@ -428,20 +496,45 @@ public final class Verifier {
                 long want = lastSeq + 1;
                 if (seq > want) {
                     if (occursLater(walk.copy(), want)) {
-                        return problem(l, seq, VerifyResult.REORDERED, where(l) + " has seq " + seq + " where seq " + want
-                                + " belongs, and seq " + want + " comes later: lines were reordered.");
+                        return problem(
+                                l,
+                                seq,
+                                VerifyResult.REORDERED,
+                                where(l) + " has seq " + seq + " where seq " + want + " belongs, and seq " + want
+                                        + " comes later: lines were reordered.");
                     }
-                    return problem(l, seq, VerifyResult.REMOVED, where(l) + " has seq " + seq + " where seq " + want
-                            + " belongs: " + (seq - want == 1 ? "line seq " + want + " was" : "lines seq " + want + "–" + (seq - 1) + " were") + " removed.");
+                    return problem(
+                            l,
+                            seq,
+                            VerifyResult.REMOVED,
+                            where(l) + " has seq " + seq + " where seq " + want + " belongs: "
+                                    + (seq - want == 1
+                                            ? "line seq " + want + " was"
+                                            : "lines seq " + want + "–" + (seq - 1) + " were")
+                                    + " removed.");
                 }
                 if (seq < want) {
                     if (seq >= 1 && fingerprints[(int) (seq - 1)] == fingerprint(hash)) {
-                        return problem(l, seq, VerifyResult.DUPLICATED, where(l) + " repeats seq " + seq + " (an identical earlier line): a line was duplicated.");
+                        return problem(
+                                l,
+                                seq,
+                                VerifyResult.DUPLICATED,
+                                where(l) + " repeats seq " + seq
+                                        + " (an identical earlier line): a line was duplicated.");
                     }
-                    return problem(l, seq, VerifyResult.REORDERED, where(l) + " has seq " + seq + " after seq " + lastSeq + ": lines were reordered.");
+                    return problem(
+                            l,
+                            seq,
+                            VerifyResult.REORDERED,
+                            where(l) + " has seq " + seq + " after seq " + lastSeq + ": lines were reordered.");
                 }
                 if (!prevHash.equals(e.prev())) {
-                    return problem(l, seq, VerifyResult.BROKEN_PREV, where(l) + " (seq " + seq + ") has an authentic HMAC but its prev does not match the previous line's line_hash: the chain link is broken.");
+                    return problem(
+                            l,
+                            seq,
+                            VerifyResult.BROKEN_PREV,
+                            where(l) + " (seq " + seq
+                                    + ") has an authentic HMAC but its prev does not match the previous line's line_hash: the chain link is broken.");
                 }
                 if (seq > fingerprints.length) {
                     fingerprints = Arrays.copyOf(fingerprints, fingerprints.length * 2);
@@ -460,13 +553,21 @@ public final class Verifier {
             if (expected != null && expected.seq() > lastSeq) {
                 Path file = last != null ? last.file() : Layout.segmentFile(Layout.chainDir(ledgerDir, branch), 0);
                 long lineNo = last != null ? last.lineNo() + 1 : 1;
-                return new Problem(origin + Layout.relative(ledgerDir, file), lineNo, lastSeq + 1, VerifyResult.TRUNCATED,
-                        "Chain " + branch + " ends at seq " + lastSeq + " but Git records its head at seq " + expected.seq()
-                        + ": trailing lines were cut off.");
+                return new Problem(
+                        origin + Layout.relative(ledgerDir, file),
+                        lineNo,
+                        lastSeq + 1,
+                        VerifyResult.TRUNCATED,
+                        "Chain " + branch + " ends at seq " + lastSeq + " but Git records its head at seq "
+                                + expected.seq() + ": trailing lines were cut off.");
             }
             if (expected != null && atExpected != null && !expected.lineHash().equals(hashAtExpected)) {
-                return problem(atExpected, expected.seq(), VerifyResult.CHANGED, where(atExpected) + " (seq " + expected.seq()
-                        + ") is not the line Git recorded as the head: the chain was rewritten.");
+                return problem(
+                        atExpected,
+                        expected.seq(),
+                        VerifyResult.CHANGED,
+                        where(atExpected) + " (seq " + expected.seq()
+                                + ") is not the line Git recorded as the head: the chain was rewritten.");
             }
             end = lastSeq == 0 ? null : new Head(lastSeq, prevHash);
             return null;

@@ -31,6 +31,7 @@ public record VerifyResult(
     public static final String BROKEN_PREV = "broken_prev";
     /** A line signed with a key version after a recorded rotation retired that version. */
     public static final String RETIRED_KEY = "retired_key";
+
     public static final String MALFORMED = "malformed";
     public static final String UNKNOWN_KEY_VERSION = "unknown_key_version";
     /** A branch_fork or branch_merge line whose {@code payload.link} names no such line of that chain. */

@@ -53,10 +53,24 @@ final class Fixtures {
         payload.put("section", "triggers");
         payload.put("item", "Item number " + i + " — noticed when the deadline moved; \"quoted\" text ✓");
         payload.put("weight", i * 0.25);
-        return new EventDraft(ids.next().value(), "2025-01-02T03:04:05.123Z", branch, "agent:test", "alice", "part",
-                "p" + (i % 7), "users/alice/parts/p" + (i % 7) + "/profile.md", "append_item", "triggers",
-                "a".repeat(64), "b".repeat(64), payload, "because test " + i, List.of("ev:20250102T030405Z-" + ids.next().value()),
-                "idem-" + i, null);
+        return new EventDraft(
+                ids.next().value(),
+                "2025-01-02T03:04:05.123Z",
+                branch,
+                "agent:test",
+                "alice",
+                "part",
+                "p" + (i % 7),
+                "users/alice/parts/p" + (i % 7) + "/profile.md",
+                "append_item",
+                "triggers",
+                "a".repeat(64),
+                "b".repeat(64),
+                payload,
+                "because test " + i,
+                List.of("ev:20250102T030405Z-" + ids.next().value()),
+                "idem-" + i,
+                null);
     }
 
     static List<EventDraft> drafts(IdGenerator ids, String branch, int from, int count) {

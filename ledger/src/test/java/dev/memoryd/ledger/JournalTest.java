@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 class JournalTest {
     private static final BranchName MAIN = BranchName.of("main");
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private Path dir() {
         return tmp.resolve("ledger");
@@ -26,7 +27,8 @@ class JournalTest {
     /** Lines forced to the journal and never written to the segment: what a writer stopped in between leaves. */
     private Journal.Entry stoppedBetweenJournalAndSegment(int before, int prepared) throws Exception {
         Path journal = tmp.resolve("state/ledger.journal");
-        try (Ledger l = Fixtures.open(dir(), 4); Journal j = Journal.open(journal)) {
+        try (Ledger l = Fixtures.open(dir(), 4);
+                Journal j = Journal.open(journal)) {
             Chain c = l.chain(MAIN);
             c.append(Fixtures.drafts(Fixtures.ids(1), "main", 0, before));
             c.sync();
@@ -75,7 +77,8 @@ class JournalTest {
     @Test
     void aJournalWhoseLinesAreAlreadyInTheChainIsIgnored() throws Exception {
         Path journal = tmp.resolve("state/ledger.journal");
-        try (Ledger l = Fixtures.open(dir(), 4); Journal j = Journal.open(journal)) {
+        try (Ledger l = Fixtures.open(dir(), 4);
+                Journal j = Journal.open(journal)) {
             Chain c = l.chain(MAIN);
             c.prepare(Fixtures.drafts(Fixtures.ids(2), "main", 0, 2));
             c.journalPrepared(j);
@@ -96,7 +99,8 @@ class JournalTest {
         Files.writeString(journal, text.replace("Item number 2", "Item number 9"), StandardCharsets.UTF_8);
         try (Ledger l = Fixtures.open(dir(), 4)) {
             Chain c = l.chain(MAIN);
-            IllegalStateException e = assertThrows(IllegalStateException.class,
+            IllegalStateException e = assertThrows(
+                    IllegalStateException.class,
                     () -> c.applyJournal(Journal.read(journal).orElseThrow()));
             assertTrue(e.getMessage().contains("does not verify"), e.getMessage());
             assertEquals(1, c.head().seq());
@@ -118,7 +122,8 @@ class JournalTest {
     @Test
     void clearingForgetsWhatTheJournalHeld() throws Exception {
         Path journal = tmp.resolve("state/ledger.journal");
-        try (Ledger l = Fixtures.open(dir(), 4); Journal j = Journal.open(journal)) {
+        try (Ledger l = Fixtures.open(dir(), 4);
+                Journal j = Journal.open(journal)) {
             Chain c = l.chain(MAIN);
             c.prepare(Fixtures.drafts(Fixtures.ids(2), "main", 0, 2));
             c.journalPrepared(j);

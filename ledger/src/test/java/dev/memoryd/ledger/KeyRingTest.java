@@ -48,7 +48,9 @@ class KeyRingTest {
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve("cfg"))));
         assertEquals(1, ring.current());
         String text = Files.readString(file);
-        assertTrue(text.matches("(?s)\\{\\s*\"current\" : 1,\\s*\"keys\" : \\{\\s*\"1\" : \"[0-9a-f]{64}\"\\s*}\\s*}\\s*"), text);
+        assertTrue(
+                text.matches("(?s)\\{\\s*\"current\" : 1,\\s*\"keys\" : \\{\\s*\"1\" : \"[0-9a-f]{64}\"\\s*}\\s*}\\s*"),
+                text);
         try (var s = Files.list(file.getParent())) {
             assertEquals(1, s.count(), "no temp file left behind");
         }
@@ -68,7 +70,8 @@ class KeyRingTest {
         Path file = tmp.resolve("ledger.key");
         KeyRing.loadOrCreate(file, fixedRandom(1));
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> KeyRing.loadOrCreate(file, fixedRandom(1)));
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> KeyRing.loadOrCreate(file, fixedRandom(1)));
         assertTrue(e.getMessage().contains("chmod 600"), e.getMessage());
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
         assertThrows(IllegalStateException.class, () -> KeyRing.loadOrCreate(file, fixedRandom(1)));
@@ -76,14 +79,21 @@ class KeyRingTest {
 
     @Test
     void refusesMalformedKeyFilesNamingTheProblem() throws Exception {
-        String[] bad = {"not json", "[]", "{\"current\":1}", "{\"current\":2,\"keys\":{\"1\":\"" + "ab".repeat(32) + "\"}}",
-            "{\"current\":1,\"keys\":{\"1\":\"abc\"}}", "{\"current\":1,\"keys\":{\"x\":\"" + "ab".repeat(32) + "\"}}"};
+        String[] bad = {
+            "not json",
+            "[]",
+            "{\"current\":1}",
+            "{\"current\":2,\"keys\":{\"1\":\"" + "ab".repeat(32) + "\"}}",
+            "{\"current\":1,\"keys\":{\"1\":\"abc\"}}",
+            "{\"current\":1,\"keys\":{\"x\":\"" + "ab".repeat(32) + "\"}}"
+        };
         for (String content : bad) {
             Path file = tmp.resolve("bad.key");
             Files.deleteIfExists(file);
             Files.writeString(file, content);
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> KeyRing.loadOrCreate(file, fixedRandom(1)), content);
+            IllegalStateException e = assertThrows(
+                    IllegalStateException.class, () -> KeyRing.loadOrCreate(file, fixedRandom(1)), content);
             assertTrue(e.getMessage().contains("bad.key"), e.getMessage());
         }
     }

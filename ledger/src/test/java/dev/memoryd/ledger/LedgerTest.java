@@ -78,7 +78,9 @@ class LedgerTest {
     @Test
     void storedLineIsTheJcsFormOfTheEventPlusNewline() throws Exception {
         try (Ledger l = Fixtures.open(dir(), 128)) {
-            Event e = l.chain(MAIN).append(Fixtures.drafts(Fixtures.ids(1), "main", 0, 1)).get(0);
+            Event e = l.chain(MAIN)
+                    .append(Fixtures.drafts(Fixtures.ids(1), "main", 0, 1))
+                    .get(0);
             String stored = Files.readString(dir().resolve("main/0000/00000000.ndjson"));
             assertEquals(Jcs.canonicalize(e.toJson()) + "\n", stored);
         }
@@ -132,7 +134,8 @@ class LedgerTest {
             Chain c = l.chain(BranchName.of("proposals/p1"));
             c.append(Fixtures.drafts(Fixtures.ids(1), "proposals/p1", 0, 6));
             Map<String, byte[]> dirty = c.dirtySegments();
-            assertEquals(List.of("ledger/proposals/p1/0000/00000000.ndjson", "ledger/proposals/p1/0000/00000001.ndjson"),
+            assertEquals(
+                    List.of("ledger/proposals/p1/0000/00000000.ndjson", "ledger/proposals/p1/0000/00000001.ndjson"),
                     new ArrayList<>(dirty.keySet()));
             for (Map.Entry<String, byte[]> e : dirty.entrySet()) {
                 assertArrayEquals(Files.readAllBytes(tmp.resolve(e.getKey())), e.getValue());
@@ -188,10 +191,15 @@ class LedgerTest {
             c.truncateAfter(5);
             assertEquals(new Head(5, written.get(4).integrity().lineHash()), c.head());
             assertFalse(Files.exists(dir().resolve("main/0000/00000002.ndjson")));
-            assertEquals(1, Files.readAllLines(dir().resolve("main/0000/00000001.ndjson")).size());
+            assertEquals(
+                    1,
+                    Files.readAllLines(dir().resolve("main/0000/00000001.ndjson"))
+                            .size());
             assertArrayEquals(seg0Before, Files.readAllBytes(seg0));
             assertEquals(seg0Modified, Files.getLastModifiedTime(seg0).toMillis());
-            assertEquals(Set.of("ledger/main/0000/00000001.ndjson"), c.dirtySegments().keySet());
+            assertEquals(
+                    Set.of("ledger/main/0000/00000001.ndjson"),
+                    c.dirtySegments().keySet());
             c.append(Fixtures.drafts(Fixtures.ids(2), "main", 100, 4));
             assertChained(all(c));
             assertEquals(9, c.head().seq());
@@ -213,10 +221,14 @@ class LedgerTest {
         Fixtures.write(dir(), "main", 6, 4);
         Path seg1 = dir().resolve("main/0000/00000001.ndjson");
         String good = Files.readString(seg1);
-        Files.writeString(seg1, good.substring(0, good.length() - 1) + "\n{\"seq\":7,\"event_id\":\"01J", StandardOpenOption.TRUNCATE_EXISTING);
+        Files.writeString(
+                seg1,
+                good.substring(0, good.length() - 1) + "\n{\"seq\":7,\"event_id\":\"01J",
+                StandardOpenOption.TRUNCATE_EXISTING);
         try (Ledger l = Fixtures.open(dir(), 4)) {
             assertEquals(1, l.recoveryNotes().size(), l.recoveryNotes().toString());
-            assertTrue(l.recoveryNotes().get(0).startsWith("ledger/main/0000/00000001.ndjson: dropped a torn final line"));
+            assertTrue(
+                    l.recoveryNotes().get(0).startsWith("ledger/main/0000/00000001.ndjson: dropped a torn final line"));
             assertEquals(good, Files.readString(seg1));
             Chain c = l.chain(MAIN);
             assertEquals(6, c.head().seq());
@@ -233,7 +245,9 @@ class LedgerTest {
         Files.writeString(seg0, good + "\u0000\u0000garbage\n");
         try (Ledger l = Fixtures.open(dir(), 4)) {
             assertEquals(1, l.recoveryNotes().size());
-            assertTrue(l.recoveryNotes().get(0).contains("unparseable final line"), l.recoveryNotes().get(0));
+            assertTrue(
+                    l.recoveryNotes().get(0).contains("unparseable final line"),
+                    l.recoveryNotes().get(0));
             assertEquals(good, Files.readString(seg0));
             assertEquals(3, l.chain(MAIN).head().seq());
         }
@@ -281,7 +295,11 @@ class LedgerTest {
         }
         try (Ledger l = Fixtures.open(dir(), 4)) {
             assertEquals(Set.of(MAIN, BranchName.of("proposals/01JGZ5P0000000000000000000")), l.branches());
-            assertEquals(3, l.heads().get(BranchName.of("proposals/01JGZ5P0000000000000000000")).seq());
+            assertEquals(
+                    3,
+                    l.heads()
+                            .get(BranchName.of("proposals/01JGZ5P0000000000000000000"))
+                            .seq());
             assertNotNull(l.chain(MAIN).id());
         }
     }

@@ -12,8 +12,14 @@ class ValuesTest {
     @Test
     void eventIdAcceptsCanonicalUlidsOnly() {
         assertDoesNotThrow(() -> EventId.of("01JGZ5P0000000000000000000"));
-        for (String bad : new String[] {"", "01JGZ5P000000000000000000", "81JGZ5P0000000000000000000",
-            "01jgz5p0000000000000000000", "01JGZ5P000000000000000000I", "01JGZ5P000000000000000000U"}) {
+        for (String bad : new String[] {
+            "",
+            "01JGZ5P000000000000000000",
+            "81JGZ5P0000000000000000000",
+            "01jgz5p0000000000000000000",
+            "01JGZ5P000000000000000000I",
+            "01JGZ5P000000000000000000U"
+        }) {
             assertThrows(IllegalArgumentException.class, () -> EventId.of(bad), bad);
         }
     }
@@ -25,8 +31,12 @@ class ValuesTest {
         assertEquals("ev:20250102T030405Z-01JGZ5P0000000000000000000", t.value());
         assertEquals(id, t.eventId());
         assertEquals(t, EvidenceToken.parse(t.value()));
-        assertThrows(IllegalArgumentException.class, () -> EvidenceToken.parse("ev:2025-01-02T03:04:05Z-01JGZ5P0000000000000000000"));
-        assertThrows(IllegalArgumentException.class, () -> EvidenceToken.parse("ev:20250102T030405Z-01JGZ5P000000000000000000"));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> EvidenceToken.parse("ev:2025-01-02T03:04:05Z-01JGZ5P0000000000000000000"));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> EvidenceToken.parse("ev:20250102T030405Z-01JGZ5P000000000000000000"));
     }
 
     @Test
@@ -34,8 +44,30 @@ class ValuesTest {
         for (String ok : new String[] {"main", "proposals/01JGZ5P0000000000000000000", "feature/a-b_c.d", "v1.2"}) {
             assertEquals(ok, BranchName.of(ok).value());
         }
-        for (String bad : new String[] {"", "a..b", "/a", "a/", "a//b", "a b", "a~b", "a^b", "a:b", "a?b", "a*b", "a[b",
-            "a\\b", "a@{b", "a.lock", "a/b.lock", "a.", "a\tb", "a\u007fb", ".hidden", "a/.b", "@"}) {
+        for (String bad : new String[] {
+            "",
+            "a..b",
+            "/a",
+            "a/",
+            "a//b",
+            "a b",
+            "a~b",
+            "a^b",
+            "a:b",
+            "a?b",
+            "a*b",
+            "a[b",
+            "a\\b",
+            "a@{b",
+            "a.lock",
+            "a/b.lock",
+            "a.",
+            "a\tb",
+            "a\u007fb",
+            ".hidden",
+            "a/.b",
+            "@"
+        }) {
             assertThrows(IllegalArgumentException.class, () -> BranchName.of(bad), bad);
         }
     }
@@ -43,20 +75,33 @@ class ValuesTest {
     @Test
     void branchNameRejectsWhatGitOrTheFileSystemWouldRefuse_namingTheRule() {
         String[][] cases = {
-            {"refs/heads/main", "starts with refs/"}, {"HEAD", "HEAD"}, {"-x", "starts with -"},
-            {"a".repeat(101), "longer than 100 bytes"}, {"\u00e9".repeat(51), "longer than 100 bytes"},
-            {"x\ud800", "lone surrogate U+D800"}, {"\udc00\ud800", "lone surrogate U+DC00"}, {"a\u0000b", "control character"},
+            {"refs/heads/main", "starts with refs/"},
+            {"HEAD", "HEAD"},
+            {"-x", "starts with -"},
+            {"a".repeat(101), "longer than 100 bytes"},
+            {"\u00e9".repeat(51), "longer than 100 bytes"},
+            {"x\ud800", "lone surrogate U+D800"},
+            {"\udc00\ud800", "lone surrogate U+DC00"},
+            {"a\u0000b", "control character"},
         };
         for (String[] c : cases) {
-            String msg = assertThrows(IllegalArgumentException.class, () -> BranchName.of(c[0]), c[0]).getMessage();
+            String msg = assertThrows(IllegalArgumentException.class, () -> BranchName.of(c[0]), c[0])
+                    .getMessage();
             assertTrue(msg.contains(c[1]), msg);
         }
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> BranchName.of("y".repeat(300))).getMessage()
-            .length() < 100, "a long name is not echoed back whole");
+        assertTrue(
+                assertThrows(IllegalArgumentException.class, () -> BranchName.of("y".repeat(300)))
+                                .getMessage()
+                                .length()
+                        < 100,
+                "a long name is not echoed back whole");
         assertEquals(100, BranchName.of("a".repeat(100)).value().length());
-        assertEquals("feature/\ud83d\ude00", BranchName.of("feature/\ud83d\ude00").value());
+        assertEquals(
+                "feature/\ud83d\ude00", BranchName.of("feature/\ud83d\ude00").value());
         // The limit is the branch's: its replica chain may be longer.
-        assertEquals("a".repeat(100) + "@laptop", BranchName.of("a".repeat(100)).onReplica("laptop").value());
+        assertEquals(
+                "a".repeat(100) + "@laptop",
+                BranchName.of("a".repeat(100)).onReplica("laptop").value());
     }
 
     @Test

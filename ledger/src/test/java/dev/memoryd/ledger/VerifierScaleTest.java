@@ -23,11 +23,27 @@ class VerifierScaleTest {
 
     /** A typical append_item event of about 600 bytes once stored. */
     static EventDraft compact(IdGenerator ids, int i) {
-        com.fasterxml.jackson.databind.node.ObjectNode payload = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        com.fasterxml.jackson.databind.node.ObjectNode payload =
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         payload.put("item", "Noticed tension before the review " + i);
-        return new EventDraft(ids.next().value(), "2025-01-02T03:04:05.123Z", "main", "agent", "alice", "part", "p1",
-                "users/alice/parts/p1/profile.md", "append_item", "triggers", null, "b".repeat(64), payload,
-                "observed " + i, List.of(), null, null);
+        return new EventDraft(
+                ids.next().value(),
+                "2025-01-02T03:04:05.123Z",
+                "main",
+                "agent",
+                "alice",
+                "part",
+                "p1",
+                "users/alice/parts/p1/profile.md",
+                "append_item",
+                "triggers",
+                null,
+                "b".repeat(64),
+                payload,
+                "observed " + i,
+                List.of(),
+                null,
+                null);
     }
 
     @Test
@@ -48,7 +64,9 @@ class VerifierScaleTest {
         double appendSecs = (System.nanoTime() - t0) / 1e9;
         long bytes;
         try (Stream<Path> s = Files.walk(dir)) {
-            bytes = s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+            bytes = s.filter(Files::isRegularFile)
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
         }
         VerifyResult r = null;
         double best = Double.MAX_VALUE;
@@ -61,9 +79,13 @@ class VerifierScaleTest {
         assertEquals(LINES, r.lines());
         java.util.List<Long> told = new java.util.ArrayList<>();
         Verifier.verify(dir, Fixtures.keys(), Map.of(), told::add);
-        assertEquals(LINES / Verifier.PROGRESS_EVERY + 1, told.size(), "progress every 50,000 lines and at the end: " + told);
+        assertEquals(
+                LINES / Verifier.PROGRESS_EVERY + 1,
+                told.size(),
+                "progress every 50,000 lines and at the end: " + told);
         assertEquals((long) LINES, told.get(told.size() - 1));
-        String report = String.format("verify: %d lines, %.1f MB, avg %d bytes/line: %.0f lines/s, %.1f MB/s (best of 3)%n"
+        String report = String.format(
+                "verify: %d lines, %.1f MB, avg %d bytes/line: %.0f lines/s, %.1f MB/s (best of 3)%n"
                         + "append: %.0f lines/s (batches of 100, no fsync)%n",
                 LINES, bytes / 1e6, bytes / LINES, LINES / best, bytes / 1e6 / best, LINES / appendSecs);
         System.out.print(report);

@@ -2,8 +2,8 @@ package dev.memoryd.ledger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.jcs.Jcs;
@@ -27,6 +27,7 @@ class VerifierTest {
 
     @TempDir
     Path tmp;
+
     private Path dir;
     private List<Event> written;
 
@@ -65,7 +66,11 @@ class VerifierTest {
         assertTrue(r.ok(), r.message());
         assertEquals(10, r.lines());
         assertEquals(Map.of(MAIN, 10L), r.linesPerChain());
-        assertTrue(Verifier.verify(dir, Fixtures.keys(), Map.of(MAIN, new Head(10, written.get(9).integrity().lineHash()))).ok());
+        assertTrue(Verifier.verify(
+                        dir,
+                        Fixtures.keys(),
+                        Map.of(MAIN, new Head(10, written.get(9).integrity().lineHash())))
+                .ok());
     }
 
     @Test
@@ -79,7 +84,12 @@ class VerifierTest {
     @Test
     void aReformattedButUnchangedLineStillVerifies() throws Exception {
         List<String> l = lines(SEG0);
-        l.set(1, LineCodec.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(LineCodec.JSON.readTree(l.get(1))).replace("\n", " "));
+        l.set(
+                1,
+                LineCodec.JSON
+                        .writerWithDefaultPrettyPrinter()
+                        .writeValueAsString(LineCodec.JSON.readTree(l.get(1)))
+                        .replace("\n", " "));
         write(SEG0, l);
         assertTrue(verify().ok(), verify().message());
     }
@@ -166,7 +176,8 @@ class VerifierTest {
         try (Ledger l = Ledger.open(other, Fixtures.keys(), Fixtures.options(4, 12345))) {
             l.chain(MAIN).append(Fixtures.drafts(Fixtures.ids(1), "main", 0, 4));
         }
-        String foreign = Files.readAllLines(other.resolve("main/0000/00000000.ndjson")).get(2);
+        String foreign =
+                Files.readAllLines(other.resolve("main/0000/00000000.ndjson")).get(2);
         List<String> l = lines(SEG0);
         l.set(2, foreign);
         write(SEG0, l);
@@ -235,7 +246,9 @@ class VerifierTest {
             assertEquals(2, more.get(0).integrity().saltVersion());
         }
         assertTrue(Verifier.verify(dir, v2, Map.of()).ok());
-        assertEquals(VerifyResult.UNKNOWN_KEY_VERSION, Verifier.verify(dir, v1, Map.of()).reason());
+        assertEquals(
+                VerifyResult.UNKNOWN_KEY_VERSION,
+                Verifier.verify(dir, v1, Map.of()).reason());
     }
 
     @Test
@@ -248,14 +261,36 @@ class VerifierTest {
     private static EventDraft fork(IdGenerator ids, String branch, String to, long seq, String hash) {
         ObjectNode payload = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         payload.putObject("link").put("branch", to).put("seq", seq).put("line_hash", hash);
-        return new EventDraft(ids.next().value(), "2025-01-02T03:04:05Z", branch, "agent", null, null, null, null,
-                "branch_fork", null, null, null, payload, "fork", List.of(), null, null);
+        return new EventDraft(
+                ids.next().value(),
+                "2025-01-02T03:04:05Z",
+                branch,
+                "agent",
+                null,
+                null,
+                null,
+                null,
+                "branch_fork",
+                null,
+                null,
+                null,
+                payload,
+                "fork",
+                List.of(),
+                null,
+                null);
     }
 
     @Test
     void aForkLinkedToAnExistingLineOfItsParentVerifies() {
         try (Ledger l = Fixtures.open(dir, 4)) {
-            l.chain(BranchName.of("feature")).append(List.of(fork(Fixtures.ids(5), "feature", "main", 7, written.get(6).integrity().lineHash())));
+            l.chain(BranchName.of("feature"))
+                    .append(List.of(fork(
+                            Fixtures.ids(5),
+                            "feature",
+                            "main",
+                            7,
+                            written.get(6).integrity().lineHash())));
         }
         VerifyResult r = verify();
         assertTrue(r.ok(), r.message());
@@ -265,8 +300,20 @@ class VerifierTest {
     @Test
     void aForkLinkedToALineThatIsNotThereIsReportedAsBrokenLink() {
         try (Ledger l = Fixtures.open(dir, 4)) {
-            l.chain(BranchName.of("feature")).append(List.of(fork(Fixtures.ids(5), "feature", "main", 7, written.get(5).integrity().lineHash())));
-            l.chain(BranchName.of("other")).append(List.of(fork(Fixtures.ids(6), "other", "main", 99, written.get(5).integrity().lineHash())));
+            l.chain(BranchName.of("feature"))
+                    .append(List.of(fork(
+                            Fixtures.ids(5),
+                            "feature",
+                            "main",
+                            7,
+                            written.get(5).integrity().lineHash())));
+            l.chain(BranchName.of("other"))
+                    .append(List.of(fork(
+                            Fixtures.ids(6),
+                            "other",
+                            "main",
+                            99,
+                            written.get(5).integrity().lineHash())));
         }
         assertBad(verify(), VerifyResult.BROKEN_LINK, "ledger/feature/0000/00000000.ndjson", 1, 1L);
     }
@@ -278,11 +325,17 @@ class VerifierTest {
         assertEquals(MAIN, replica.gitBranch());
         assertEquals(Optional.of("laptop"), replica.replica());
         try (Ledger l = Fixtures.open(dir, 4)) {
-            List<Event> ev = l.chain(replica).append(List.of(fork(Fixtures.ids(5), "main", "main", 7,
-                    written.get(6).integrity().lineHash())));
+            List<Event> ev = l.chain(replica)
+                    .append(List.of(fork(
+                            Fixtures.ids(5),
+                            "main",
+                            "main",
+                            7,
+                            written.get(6).integrity().lineHash())));
             assertEquals("main", ev.get(0).branch(), "events keep the branch; the chain is the replica's");
             l.chain(replica).append(Fixtures.drafts(Fixtures.ids(6), "main", 0, 5));
-            assertThrows(IllegalArgumentException.class,
+            assertThrows(
+                    IllegalArgumentException.class,
                     () -> l.chain(replica).append(Fixtures.drafts(Fixtures.ids(7), "other", 0, 1)));
         }
         assertTrue(java.nio.file.Files.exists(dir.resolve("main@laptop/0000/00000000.ndjson")));
@@ -307,13 +360,31 @@ class VerifierTest {
     private static final String C1 = "1".repeat(40);
     private static final String C2 = "2".repeat(40);
 
-    private static EventDraft linking(IdGenerator ids, String branch, String op, String to, long seq, String hash,
-            String commit) {
+    private static EventDraft linking(
+            IdGenerator ids, String branch, String op, String to, long seq, String hash, String commit) {
         ObjectNode payload = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         payload.putObject("link").put("branch", to).put("seq", seq).put("line_hash", hash);
-        payload.putObject(op.equals("branch_merge") ? "merge" : "fork").put("from", to).put("from_commit", commit);
-        return new EventDraft(ids.next().value(), "2025-01-02T03:04:05Z", branch, "agent", null, null, null, null,
-                op, null, null, null, payload, op, List.of(), null, null);
+        payload.putObject(op.equals("branch_merge") ? "merge" : "fork")
+                .put("from", to)
+                .put("from_commit", commit);
+        return new EventDraft(
+                ids.next().value(),
+                "2025-01-02T03:04:05Z",
+                branch,
+                "agent",
+                null,
+                null,
+                null,
+                null,
+                op,
+                null,
+                null,
+                null,
+                payload,
+                op,
+                List.of(),
+                null,
+                null);
     }
 
     /** Commits' trees as ledger directories: commit id → the {@code ledger/} its tree holds. */
@@ -322,7 +393,8 @@ class VerifierTest {
             java.util.SortedMap<Long, byte[]> out = new java.util.TreeMap<>();
             Path l = ledgers.get(commit);
             if (l != null) {
-                Layout.discover(l, new ArrayList<>()).getOrDefault(chain, new java.util.TreeMap<>())
+                Layout.discover(l, new ArrayList<>())
+                        .getOrDefault(chain, new java.util.TreeMap<>())
                         .forEach((n, f) -> out.put(n, Verifier.read(f)));
             }
             return out;
@@ -335,7 +407,14 @@ class VerifierTest {
         try (Ledger l = Fixtures.open(c1, 4)) {
             IdGenerator ids = Fixtures.ids(21);
             Chain exp = l.chain(BranchName.of("exp"));
-            exp.append(List.of(linking(ids, "exp", "branch_fork", "main", 7, written.get(6).integrity().lineHash(), "f".repeat(40))));
+            exp.append(List.of(linking(
+                    ids,
+                    "exp",
+                    "branch_fork",
+                    "main",
+                    7,
+                    written.get(6).integrity().lineHash(),
+                    "f".repeat(40))));
             exp.append(Fixtures.drafts(ids, "exp", 0, 3));
         }
         return c1;
@@ -361,14 +440,15 @@ class VerifierTest {
     void aMergeOfAChainOnlyACommitHolds_verifiesFromThatCommit_andWithoutHistoryIsABrokenLink() {
         Path c1 = expInCommit();
         mainMerges(c1, 4);
-        VerifyResult r = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1)));
+        VerifyResult r = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> {}, trees(Map.of(C1, c1)));
         assertTrue(r.ok(), r.message());
         assertEquals(11, r.lines(), "the directory's lines");
         assertTrue(r.message().contains("4 lines of 1 linked chain"), r.message());
         assertBad(verify(), VerifyResult.BROKEN_LINK, SEG2, 3, 11L);
-        VerifyResult elsewhere = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C2, c1)));
+        VerifyResult elsewhere = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> {}, trees(Map.of(C2, c1)));
         assertBad(elsewhere, VerifyResult.BROKEN_LINK, SEG2, 3, 11L);
-        assertTrue(elsewhere.message().contains("commit " + C1 + ", which the line names, is not in this repository"),
+        assertTrue(
+                elsewhere.message().contains("commit " + C1 + ", which the line names, is not in this repository"),
                 elsewhere.message());
     }
 
@@ -380,8 +460,12 @@ class VerifierTest {
         List<String> l = new ArrayList<>(Files.readAllLines(f, StandardCharsets.UTF_8));
         l.set(1, l.get(1).replace("because test 0", "because test X"));
         Files.writeString(f, String.join("\n", l) + "\n", StandardCharsets.UTF_8);
-        assertBad(Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1))), VerifyResult.CHANGED,
-                C1 + ":ledger/exp/0000/00000000.ndjson", 2, 2L);
+        assertBad(
+                Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> {}, trees(Map.of(C1, c1))),
+                VerifyResult.CHANGED,
+                C1 + ":ledger/exp/0000/00000000.ndjson",
+                2,
+                2L);
     }
 
     @Test
@@ -391,10 +475,17 @@ class VerifierTest {
         Path c1short = tmp.resolve("c1short/ledger");
         try (Ledger l = Fixtures.open(c1short, 4)) {
             IdGenerator ids = Fixtures.ids(21); // the same first line as c1's: a prefix of the chain
-            l.chain(BranchName.of("exp")).append(List.of(linking(ids, "exp", "branch_fork", "main", 7,
-                    written.get(6).integrity().lineHash(), "f".repeat(40))));
+            l.chain(BranchName.of("exp"))
+                    .append(List.of(linking(
+                            ids,
+                            "exp",
+                            "branch_fork",
+                            "main",
+                            7,
+                            written.get(6).integrity().lineHash(),
+                            "f".repeat(40))));
         }
-        VerifyResult r = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1short)));
+        VerifyResult r = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> {}, trees(Map.of(C1, c1short)));
         assertBad(r, VerifyResult.BROKEN_LINK, SEG2, 3, 11L);
         assertTrue(r.message().contains("holds it only up to seq 1"), r.message());
     }
@@ -407,7 +498,7 @@ class VerifierTest {
         Files.createDirectories(onDisk.getParent());
         List<String> lines = Files.readAllLines(c1.resolve("exp/0000/00000000.ndjson"), StandardCharsets.UTF_8);
         Files.writeString(onDisk, lines.get(0) + "\n" + lines.get(1) + "\n", StandardCharsets.UTF_8);
-        VerifyResult r = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1)));
+        VerifyResult r = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> {}, trees(Map.of(C1, c1)));
         assertTrue(r.ok(), r.message());
 
         // Another history of exp in the directory (same fork line, a different second line).
@@ -415,10 +506,17 @@ class VerifierTest {
         try (Ledger l = Fixtures.open(dir, 4)) {
             IdGenerator ids = Fixtures.ids(21);
             Chain exp = l.chain(BranchName.of("exp"));
-            exp.append(List.of(linking(ids, "exp", "branch_fork", "main", 7, written.get(6).integrity().lineHash(), "f".repeat(40))));
+            exp.append(List.of(linking(
+                    ids,
+                    "exp",
+                    "branch_fork",
+                    "main",
+                    7,
+                    written.get(6).integrity().lineHash(),
+                    "f".repeat(40))));
             exp.append(Fixtures.drafts(Fixtures.ids(50), "exp", 7, 1));
         }
-        VerifyResult two = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1)));
+        VerifyResult two = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> {}, trees(Map.of(C1, c1)));
         assertBad(two, VerifyResult.BROKEN_LINK, SEG2, 3, 11L);
         assertTrue(two.message().contains("two histories of one chain"), two.message());
     }
@@ -427,17 +525,26 @@ class VerifierTest {
     void linksOfAChainReadFromACommit_areFollowedToTheCommitsTheyName() {
         Path c2 = tmp.resolve("c2/ledger");
         try (Ledger l = Fixtures.open(c2, 4)) {
-            l.chain(BranchName.of("idea")).append(List.of(linking(Fixtures.ids(30), "idea", "branch_fork", "main", 3,
-                    written.get(2).integrity().lineHash(), "e".repeat(40))));
+            l.chain(BranchName.of("idea"))
+                    .append(List.of(linking(
+                            Fixtures.ids(30),
+                            "idea",
+                            "branch_fork",
+                            "main",
+                            3,
+                            written.get(2).integrity().lineHash(),
+                            "e".repeat(40))));
         }
         Path c1 = tmp.resolve("c1/ledger");
         try (Ledger l = Fixtures.open(c1, 4)) {
-            l.chain(BranchName.of("exp")).append(List.of(linking(Fixtures.ids(31), "exp", "branch_fork", "idea", 1,
-                    hashAt(c2, "idea", 1), C2)));
+            l.chain(BranchName.of("exp"))
+                    .append(List.of(
+                            linking(Fixtures.ids(31), "exp", "branch_fork", "idea", 1, hashAt(c2, "idea", 1), C2)));
         }
         mainMerges(c1, 1);
-        assertTrue(Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1, C2, c2))).ok());
-        VerifyResult r = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> { }, trees(Map.of(C1, c1)));
+        assertTrue(Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> {}, trees(Map.of(C1, c1, C2, c2)))
+                .ok());
+        VerifyResult r = Verifier.verify(dir, Fixtures.keys(), Map.of(), n -> {}, trees(Map.of(C1, c1)));
         assertBad(r, VerifyResult.BROKEN_LINK, C1 + ":ledger/exp/0000/00000000.ndjson", 1, 1L);
     }
 }

@@ -1,7 +1,6 @@
 package dev.memoryd.daemon.cli;
 
 import java.util.concurrent.Callable;
-
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,16 +11,17 @@ import picocli.CommandLine.Command;
  * annotations that parse the command line, so it cannot fall behind them. The script is bash;
  * zsh runs it through {@code bashcompinit}, which the script loads itself. Opens no root.
  */
-@Command(name = "completion", description = "Print a bash/zsh completion script (to install it: docs/CLI.md,"
-    + " \"Shell completion\").")
+@Command(
+        name = "completion",
+        description = "Print a bash/zsh completion script (to install it: docs/CLI.md," + " \"Shell completion\").")
 final class CompletionCmd implements Callable<Integer> {
-  @CommandLine.Spec
-  CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
-  @Override
-  public Integer call() {
-    System.out.print(AutoComplete.bash("memoryd", spec.root().commandLine()));
-    System.out.flush();
-    return Main.OK;
-  }
+    @Override
+    public Integer call() {
+        System.out.print(AutoComplete.bash("memoryd", spec.root().commandLine()));
+        System.out.flush();
+        return Main.OK;
+    }
 }

@@ -1,11 +1,9 @@
 package dev.memoryd.daemon.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
 import java.util.concurrent.Callable;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.memoryd.daemon.rpc.JsonRpc;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -14,31 +12,31 @@ import picocli.CommandLine.Parameters;
  * call: accepting a proposal, re-pinning a reference.
  */
 abstract class Decision extends Printing implements Callable<Integer> {
-  @Parameters(index = "0", description = "the item's id")
-  String id;
+    @Parameters(index = "0", description = "the item's id")
+    String id;
 
-  @Option(names = "--note", description = "why (recorded in the event and the commit)")
-  String note;
+    @Option(names = "--note", description = "why (recorded in the event and the commit)")
+    String note;
 
-  @Option(names = "--actor", description = "who decides (recorded as the event's actor)")
-  String actor;
+    @Option(names = "--actor", description = "who decides (recorded as the event's actor)")
+    String actor;
 
-  abstract String method();
+    abstract String method();
 
-  String defaultActor() {
-    return "maintainer";
-  }
-
-  static ObjectNode params(String id, String actor, String note) {
-    ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("id", id).put("actor", actor);
-    if (note != null) {
-      p.put("note", note);
+    String defaultActor() {
+        return "maintainer";
     }
-    return p;
-  }
 
-  @Override
-  public Integer call() throws IOException {
-    return out.call(config(), method(), params(id, actor != null ? actor : defaultActor(), note));
-  }
+    static ObjectNode params(String id, String actor, String note) {
+        ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("id", id).put("actor", actor);
+        if (note != null) {
+            p.put("note", note);
+        }
+        return p;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        return out.call(config(), method(), params(id, actor != null ? actor : defaultActor(), note));
+    }
 }

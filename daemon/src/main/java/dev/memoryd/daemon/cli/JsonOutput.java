@@ -1,14 +1,11 @@
 package dev.memoryd.daemon.cli;
 
-import dev.memoryd.daemon.client.SocketClient;
-
-import java.io.IOException;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-
 import dev.memoryd.daemon.MemorydConfig;
+import dev.memoryd.daemon.client.SocketClient;
 import dev.memoryd.daemon.rpc.JsonRpc;
+import java.io.IOException;
 import picocli.CommandLine.Option;
 
 /**
@@ -19,28 +16,28 @@ import picocli.CommandLine.Option;
  * either way.
  */
 final class JsonOutput {
-  @Option(names = "--json", description = "print the result as one line of JSON instead of the human-readable form")
-  boolean on;
+    @Option(names = "--json", description = "print the result as one line of JSON instead of the human-readable form")
+    boolean on;
 
-  /** Whether {@code --json} was given. */
-  boolean on() {
-    return on;
-  }
-
-  /** Sends one request to the daemon serving {@code cfg} and {@linkplain #print prints} the reply. */
-  int call(MemorydConfig cfg, String method, JsonNode params) throws IOException {
-    try (SocketClient c = Main.connect(cfg)) {
-      return print(c.call(method, params));
+    /** Whether {@code --json} was given. */
+    boolean on() {
+        return on;
     }
-  }
 
-  /** Prints a reply's result (exit 0), or its error on stderr in one line (exit 1). */
-  int print(JsonNode reply) throws JsonProcessingException {
-    return Main.print(reply, on);
-  }
+    /** Sends one request to the daemon serving {@code cfg} and {@linkplain #print prints} the reply. */
+    int call(MemorydConfig cfg, String method, JsonNode params) throws IOException {
+        try (SocketClient c = Main.connect(cfg)) {
+            return print(c.call(method, params));
+        }
+    }
 
-  /** Prints {@code result} as one line of JSON: the {@code --json} form of a result made in this process. */
-  static void line(JsonNode result) throws JsonProcessingException {
-    System.out.println(JsonRpc.MAPPER.writeValueAsString(result));
-  }
+    /** Prints a reply's result (exit 0), or its error on stderr in one line (exit 1). */
+    int print(JsonNode reply) throws JsonProcessingException {
+        return Main.print(reply, on);
+    }
+
+    /** Prints {@code result} as one line of JSON: the {@code --json} form of a result made in this process. */
+    static void line(JsonNode result) throws JsonProcessingException {
+        System.out.println(JsonRpc.MAPPER.writeValueAsString(result));
+    }
 }

@@ -2,14 +2,16 @@ package dev.memoryd.daemon.cli;
 
 import java.io.IOException;
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine.Command;
 
 /** {@code memoryd ledger rotate-key}: the socket method {@code ledger.rotate_key}. */
-@Command(name = "rotate-key", description = "Add a new key version, make it current, and record the rotation in the ledger (needs the daemon).")
+@Command(
+        name = "rotate-key",
+        description =
+                "Add a new key version, make it current, and record the rotation in the ledger (needs the daemon).")
 final class LedgerRotateKey extends Printing implements Callable<Integer> {
-  @Override
-  public Integer call() throws IOException {
-    return out.call(config(), "ledger.rotate_key", null);
-  }
+    @Override
+    public Integer call() throws IOException {
+        return out.call(config(), "ledger.rotate_key", null);
+    }
 }

@@ -4,6 +4,6 @@ import picocli.CommandLine;
 
 /** Options of every command that prints a result: {@link Common}'s and {@code --json}. */
 abstract class Printing extends Common {
-  @CommandLine.Mixin
-  JsonOutput out = new JsonOutput();
+    @CommandLine.Mixin
+    JsonOutput out = new JsonOutput();
 }

@@ -5,13 +5,13 @@ import picocli.CommandLine.Command;
 /** {@code memoryd proposals accept}: the socket method {@code proposals.accept}. */
 @Command(name = "accept", description = "Apply a proposal onto the branch as it is now (a merge commit).")
 final class ProposalsAccept extends Decision {
-  @Override
-  String method() {
-    return "proposals.accept";
-  }
+    @Override
+    String method() {
+        return "proposals.accept";
+    }
 
-  @Override
-  String defaultActor() {
-    return "user";
-  }
+    @Override
+    String defaultActor() {
+        return "user";
+    }
 }

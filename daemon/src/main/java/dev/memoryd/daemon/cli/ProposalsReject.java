@@ -5,13 +5,13 @@ import picocli.CommandLine.Command;
 /** {@code memoryd proposals reject}: the socket method {@code proposals.reject}. */
 @Command(name = "reject", description = "Reject a proposal (recorded; its branch stays in history).")
 final class ProposalsReject extends Decision {
-  @Override
-  String method() {
-    return "proposals.reject";
-  }
+    @Override
+    String method() {
+        return "proposals.reject";
+    }
 
-  @Override
-  String defaultActor() {
-    return "user";
-  }
+    @Override
+    String defaultActor() {
+        return "user";
+    }
 }

@@ -1,12 +1,10 @@
 package dev.memoryd.daemon.cli;
 
-import java.io.IOException;
-import java.util.concurrent.Callable;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.api.Outcome;
+import java.io.IOException;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -17,33 +15,33 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "read", description = "Print a memory file or one section (works without a daemon).")
 final class ReadCmd extends Printing implements Callable<Integer> {
-  @Parameters(index = "0", description = "path relative to the root, e.g. users/sam/overview.md")
-  String path;
+    @Parameters(index = "0", description = "path relative to the root, e.g. users/sam/overview.md")
+    String path;
 
-  @Option(names = "--section", description = "canonical heading or anchor slug")
-  String section;
+    @Option(names = "--section", description = "canonical heading or anchor slug")
+    String section;
 
-  @Option(names = "--at", description = "a commit (id, branch, HEAD~n) to read from")
-  String at;
+    @Option(names = "--at", description = "a commit (id, branch, HEAD~n) to read from")
+    String at;
 
-  @Override
-  public Integer call() throws IOException {
-    Integer served = DaemonRead.read(config(), path, section, at, out.on());
-    if (served != null) {
-      return served;
+    @Override
+    public Integer call() throws IOException {
+        Integer served = DaemonRead.read(config(), path, section, at, out.on());
+        if (served != null) {
+            return served;
+        }
+        try (Memoryd m = Memoryd.openReadOnly(config())) {
+            Outcome<ObjectNode> o = m.read(path, section, at, out.on()); // printing text needs no key
+            if (o instanceof Outcome.Failed<ObjectNode> f) {
+                return Main.fail(f.failure());
+            }
+            ObjectNode r = ((Outcome.Ok<ObjectNode>) o).value();
+            if (out.on()) {
+                JsonOutput.line(r);
+            } else {
+                System.out.print(r.get("content").asText());
+            }
+            return Main.OK;
+        }
     }
-    try (Memoryd m = Memoryd.openReadOnly(config())) {
-      Outcome<ObjectNode> o = m.read(path, section, at, out.on()); // printing text needs no key
-      if (o instanceof Outcome.Failed<ObjectNode> f) {
-        return Main.fail(f.failure());
-      }
-      ObjectNode r = ((Outcome.Ok<ObjectNode>) o).value();
-      if (out.on()) {
-        JsonOutput.line(r);
-      } else {
-        System.out.print(r.get("content").asText());
-      }
-      return Main.OK;
-    }
-  }
 }

@@ -1,16 +1,14 @@
 package dev.memoryd.daemon.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.memoryd.daemon.rpc.JsonRpc;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,28 +19,29 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "write", description = "Send one declaration (JSON {ops, rationale, ...}) read from stdin or --file.")
 final class WriteCmd extends Printing implements Callable<Integer> {
-  @Option(names = "--file", description = "read the declaration from this file instead of stdin")
-  Path file;
+    @Option(names = "--file", description = "read the declaration from this file instead of stdin")
+    Path file;
 
-  @CommandLine.Mixin
-  ProvenanceOptions provenance = new ProvenanceOptions();
+    @CommandLine.Mixin
+    ProvenanceOptions provenance = new ProvenanceOptions();
 
-  @Override
-  public Integer call() throws IOException {
-    String text = file != null ? Files.readString(file, StandardCharsets.UTF_8)
-        : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
-    JsonNode decl;
-    try {
-      decl = JsonRpc.MAPPER.readTree(text);
-    } catch (JsonProcessingException e) {
-      System.err.println("memoryd: the declaration is not valid JSON: " + e.getOriginalMessage());
-      return Main.USAGE;
+    @Override
+    public Integer call() throws IOException {
+        String text = file != null
+                ? Files.readString(file, StandardCharsets.UTF_8)
+                : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
+        JsonNode decl;
+        try {
+            decl = JsonRpc.MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            System.err.println("memoryd: the declaration is not valid JSON: " + e.getOriginalMessage());
+            return Main.USAGE;
+        }
+        if (decl == null || !decl.isObject()) {
+            System.err.println("memoryd: the declaration must be a JSON object {\"ops\": [...], \"rationale\": ...}");
+            return Main.USAGE;
+        }
+        provenance.addTo((ObjectNode) decl);
+        return out.call(config(), "write", decl);
     }
-    if (decl == null || !decl.isObject()) {
-      System.err.println("memoryd: the declaration must be a JSON object {\"ops\": [...], \"rationale\": ...}");
-      return Main.USAGE;
-    }
-    provenance.addTo((ObjectNode) decl);
-    return out.call(config(), "write", decl);
-  }
 }

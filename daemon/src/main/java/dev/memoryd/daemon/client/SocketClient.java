@@ -1,5 +1,8 @@
 package dev.memoryd.daemon.client;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -12,151 +15,150 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.memoryd.daemon.rpc.JsonRpc;
-
 /**
  * A blocking JSON-RPC client over the daemon's socket. One request at a time; not thread-safe.
  * With a reply timeout, a call that gets no reply in time closes the connection and throws
  * {@link NoReply}, so a stopped or stuck daemon never leaves a person's command hanging.
  */
 public final class SocketClient implements AutoCloseable {
-  /** Closes connections whose reply is overdue; one daemon thread for the whole process. */
-  private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "memoryd-client-watchdog");
-        t.setDaemon(true);
-        return t;
-      });
+    /** Closes connections whose reply is overdue; one daemon thread for the whole process. */
+    private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "memoryd-client-watchdog");
+                t.setDaemon(true);
+                return t;
+            });
 
-  private final SocketChannel ch;
-  private final BufferedReader in;
-  private final AtomicLong ids = new AtomicLong();
-  private final java.time.Duration replyTimeout;
-  private volatile boolean timedOut;
+    private final SocketChannel ch;
+    private final BufferedReader in;
+    private final AtomicLong ids = new AtomicLong();
+    private final java.time.Duration replyTimeout;
+    private volatile boolean timedOut;
 
-  private SocketClient(SocketChannel ch, java.time.Duration replyTimeout) {
-    this.ch = ch;
-    this.replyTimeout = replyTimeout;
-    this.in = new BufferedReader(new InputStreamReader(Channels.newInputStream(ch), StandardCharsets.UTF_8));
-  }
-
-  /** Connects with no reply timeout (programs that drive the daemon themselves: benches, tests, the MCP shim). */
-  public static SocketClient connect(Path socket) throws IOException {
-    return connect(socket, null);
-  }
-
-  /** Connects; each call waits at most {@code replyTimeout} for its reply (null: forever). */
-  public static SocketClient connect(Path socket, java.time.Duration replyTimeout) throws IOException {
-    SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
-    try {
-      ch.connect(UnixDomainSocketAddress.of(socket));
-    } catch (IOException e) {
-      ch.close();
-      throw e;
+    private SocketClient(SocketChannel ch, java.time.Duration replyTimeout) {
+        this.ch = ch;
+        this.replyTimeout = replyTimeout;
+        this.in = new BufferedReader(new InputStreamReader(Channels.newInputStream(ch), StandardCharsets.UTF_8));
     }
-    return new SocketClient(ch, replyTimeout);
-  }
 
-  /** Sends a request and returns the whole reply object ({@code result} or {@code error}). */
-  public JsonNode call(String method, JsonNode params) throws IOException {
-    ObjectNode req = JsonRpc.MAPPER.createObjectNode();
-    req.put("jsonrpc", "2.0");
-    req.put("id", ids.incrementAndGet());
-    req.put("method", method);
-    if (params != null) {
-      req.set("params", params);
+    /** Connects with no reply timeout (programs that drive the daemon themselves: benches, tests, the MCP shim). */
+    public static SocketClient connect(Path socket) throws IOException {
+        return connect(socket, null);
     }
-    String reply = raw(JsonRpc.MAPPER.writeValueAsString(req));
-    if (reply == null) {
-      throw new java.io.EOFException("the daemon closed the connection without a reply");
-    }
-    return JsonRpc.MAPPER.readTree(reply);
-  }
 
-  /**
-   * Sends one raw line and returns the raw reply line (null if the daemon closed). A failure
-   * before any byte of the line was sent is {@link NotSent}: the daemon never saw the request.
-   */
-  public String raw(String line) throws IOException {
-    ByteBuffer b = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
-    try {
-      ch.write(b);
-    } catch (IOException e) {
-      if (b.position() == 0) {
-        throw new NotSent(e);
-      }
-      throw e;
+    /** Connects; each call waits at most {@code replyTimeout} for its reply (null: forever). */
+    public static SocketClient connect(Path socket, java.time.Duration replyTimeout) throws IOException {
+        SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+            ch.connect(UnixDomainSocketAddress.of(socket));
+        } catch (IOException e) {
+            ch.close();
+            throw e;
+        }
+        return new SocketClient(ch, replyTimeout);
     }
-    while (b.hasRemaining()) {
-      ch.write(b);
-    }
-    if (replyTimeout == null) {
-      return in.readLine();
-    }
-    java.util.concurrent.ScheduledFuture<?> alarm = WATCHDOG.schedule(() -> {
-      timedOut = true;
-      try {
-        ch.close(); // wakes the blocked read
-      } catch (IOException e) {
-        // already closed: the read ends either way
-      }
-    }, replyTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-    try {
-      String reply = in.readLine();
-      if (reply == null && timedOut) {
-        throw new NoReply(replyTimeout);
-      }
-      return reply;
-    } catch (NoReply e) {
-      throw e;
-    } catch (IOException e) {
-      if (timedOut) {
-        throw new NoReply(replyTimeout);
-      }
-      throw e;
-    } finally {
-      alarm.cancel(false);
-    }
-  }
 
-  /**
-   * How long a person's command waits for the daemon's reply: {@code MEMORYD_REPLY_TIMEOUT_MS}
-   * (or {@code -Dmemoryd.replyTimeoutMs}), else 30 s.
-   */
-  public static java.time.Duration commandTimeout() {
-    String v = System.getProperty("memoryd.replyTimeoutMs", System.getenv("MEMORYD_REPLY_TIMEOUT_MS"));
-    try {
-      long ms = v == null ? 30_000 : Long.parseLong(v.strip());
-      return java.time.Duration.ofMillis(ms > 0 ? ms : 30_000);
-    } catch (NumberFormatException e) {
-      return java.time.Duration.ofSeconds(30);
+    /** Sends a request and returns the whole reply object ({@code result} or {@code error}). */
+    public JsonNode call(String method, JsonNode params) throws IOException {
+        ObjectNode req = JsonRpc.MAPPER.createObjectNode();
+        req.put("jsonrpc", "2.0");
+        req.put("id", ids.incrementAndGet());
+        req.put("method", method);
+        if (params != null) {
+            req.set("params", params);
+        }
+        String reply = raw(JsonRpc.MAPPER.writeValueAsString(req));
+        if (reply == null) {
+            throw new java.io.EOFException("the daemon closed the connection without a reply");
+        }
+        return JsonRpc.MAPPER.readTree(reply);
     }
-  }
 
-  /** No reply came within the timeout; the connection is closed. What was asked may still be done. */
-  public static final class NoReply extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    NoReply(java.time.Duration timeout) {
-      super("no reply from the daemon within " + timeout.toMillis() + " ms (is it stopped or stuck? see"
-          + " 'bin/memoryd status'); a write sent may still be recorded: check with 'history' before retrying");
+    /**
+     * Sends one raw line and returns the raw reply line (null if the daemon closed). A failure
+     * before any byte of the line was sent is {@link NotSent}: the daemon never saw the request.
+     */
+    public String raw(String line) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
+        try {
+            ch.write(b);
+        } catch (IOException e) {
+            if (b.position() == 0) {
+                throw new NotSent(e);
+            }
+            throw e;
+        }
+        while (b.hasRemaining()) {
+            ch.write(b);
+        }
+        if (replyTimeout == null) {
+            return in.readLine();
+        }
+        java.util.concurrent.ScheduledFuture<?> alarm = WATCHDOG.schedule(
+                () -> {
+                    timedOut = true;
+                    try {
+                        ch.close(); // wakes the blocked read
+                    } catch (IOException e) {
+                        // already closed: the read ends either way
+                    }
+                },
+                replyTimeout.toMillis(),
+                java.util.concurrent.TimeUnit.MILLISECONDS);
+        try {
+            String reply = in.readLine();
+            if (reply == null && timedOut) {
+                throw new NoReply(replyTimeout);
+            }
+            return reply;
+        } catch (NoReply e) {
+            throw e;
+        } catch (IOException e) {
+            if (timedOut) {
+                throw new NoReply(replyTimeout);
+            }
+            throw e;
+        } finally {
+            alarm.cancel(false);
+        }
     }
-  }
 
-  /** The connection failed before the request's first byte left: nothing was sent (e.g. the daemon closed it). */
-  public static final class NotSent extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    NotSent(IOException cause) {
-      super("nothing sent: " + cause.getMessage(), cause);
+    /**
+     * How long a person's command waits for the daemon's reply: {@code MEMORYD_REPLY_TIMEOUT_MS}
+     * (or {@code -Dmemoryd.replyTimeoutMs}), else 30 s.
+     */
+    public static java.time.Duration commandTimeout() {
+        String v = System.getProperty("memoryd.replyTimeoutMs", System.getenv("MEMORYD_REPLY_TIMEOUT_MS"));
+        try {
+            long ms = v == null ? 30_000 : Long.parseLong(v.strip());
+            return java.time.Duration.ofMillis(ms > 0 ? ms : 30_000);
+        } catch (NumberFormatException e) {
+            return java.time.Duration.ofSeconds(30);
+        }
     }
-  }
 
-  @Override
-  public void close() throws IOException {
-    ch.close();
-  }
+    /** No reply came within the timeout; the connection is closed. What was asked may still be done. */
+    public static final class NoReply extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NoReply(java.time.Duration timeout) {
+            super(
+                    "no reply from the daemon within " + timeout.toMillis() + " ms (is it stopped or stuck? see"
+                            + " 'bin/memoryd status'); a write sent may still be recorded: check with 'history' before retrying");
+        }
+    }
+
+    /** The connection failed before the request's first byte left: nothing was sent (e.g. the daemon closed it). */
+    public static final class NotSent extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NotSent(IOException cause) {
+            super("nothing sent: " + cause.getMessage(), cause);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        ch.close();
+    }
 }

@@ -2,7 +2,6 @@ package dev.memoryd.daemon.console;
 
 import java.io.IOException;
 import java.nio.file.Path;
-
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
@@ -14,12 +13,15 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
  * the console is attributed (and its commit authored) as that person's.
  */
 final class ConsoleActor {
-  private ConsoleActor() {}
+    private ConsoleActor() {}
 
-  static String of(Path root) throws IOException {
-    try (Repository repo = new FileRepositoryBuilder().setGitDir(root.resolve(".git").toFile()).setMustExist(true).build()) {
-      PersonIdent who = new PersonIdent(repo);
-      return "human:" + who.getName() + " <" + who.getEmailAddress() + ">";
+    static String of(Path root) throws IOException {
+        try (Repository repo = new FileRepositoryBuilder()
+                .setGitDir(root.resolve(".git").toFile())
+                .setMustExist(true)
+                .build()) {
+            PersonIdent who = new PersonIdent(repo);
+            return "human:" + who.getName() + " <" + who.getEmailAddress() + ">";
+        }
     }
-  }
 }

@@ -1,10 +1,29 @@
 package dev.memoryd.daemon.conversation;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.write.Mutation;
+import dev.memoryd.daemon.write.WriteOutcome;
+import dev.memoryd.daemon.write.WritePipeline;
+import dev.memoryd.daemon.write.WriteRequest;
+import dev.memoryd.grammar.FileSource;
+import dev.memoryd.grammar.RepoPath;
+import dev.memoryd.grammar.policy.ContextSelector;
+import dev.memoryd.grammar.policy.ConversationDag;
+import dev.memoryd.grammar.policy.ParentRef;
+import dev.memoryd.grammar.policy.PolicyConfig;
+import dev.memoryd.grammar.policy.Turn;
+import dev.memoryd.jcs.Jcs;
+import dev.memoryd.ledger.Event;
+import dev.memoryd.ledger.IdGenerator;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,28 +33,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.memoryd.daemon.api.ErrorReason;
-import dev.memoryd.daemon.api.Failure;
-import dev.memoryd.daemon.write.Mutation;
-import dev.memoryd.daemon.write.WriteOutcome;
-import dev.memoryd.daemon.write.WritePipeline;
-import dev.memoryd.daemon.write.WriteRequest;
-import dev.memoryd.grammar.FileSource;
-import dev.memoryd.grammar.RepoPath;
-import dev.memoryd.jcs.Jcs;
-import dev.memoryd.grammar.policy.ContextSelector;
-import dev.memoryd.grammar.policy.ConversationDag;
-import dev.memoryd.grammar.policy.ParentRef;
-import dev.memoryd.grammar.policy.PolicyConfig;
-import dev.memoryd.grammar.policy.Turn;
-import dev.memoryd.ledger.Event;
-import dev.memoryd.ledger.IdGenerator;
 
 /**
  * Stored conversations for SlicePolicy context selection. Each session is one Slices v1 file
@@ -48,188 +45,220 @@ import dev.memoryd.ledger.IdGenerator;
  * existence of parents are checked against everything recorded before. Thread-safe.
  */
 public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold {
-  public static final String OP = "conversation_append";
-  static final Pattern SESSION = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+    public static final String OP = "conversation_append";
+    static final Pattern SESSION = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
-  private final WritePipeline writer;
-  private final IdGenerator ids;
-  private final ReentrantLock appends = new ReentrantLock();
-  private final Map<String, String> sliceBySession = new HashMap<>();
-  private final Map<String, Turn> turns = new LinkedHashMap<>();
-  private ConversationDag dag;
+    private final WritePipeline writer;
+    private final IdGenerator ids;
+    private final ReentrantLock appends = new ReentrantLock();
+    private final Map<String, String> sliceBySession = new HashMap<>();
+    private final Map<String, Turn> turns = new LinkedHashMap<>();
+    private ConversationDag dag;
 
-  public ConversationStore(WritePipeline writer, IdGenerator ids) {
-    this.writer = writer;
-    this.ids = ids;
-    writer.addListener(this);
-    writer.registerReplayer(OP, evs -> {
-      JsonNode p = evs.get(0).payload();
-      return new Append(p.get("session_id").asText(), p.get("slice_id").asText(),
-          p.path("new_slice").asBoolean(), parseStored(p.get("turns")), null);
-    });
-  }
-
-  @Override
-  protected void fold(Event e) {
-    if (OP.equals(e.op())) {
-      JsonNode p = e.payload();
-      sliceBySession.put(p.get("session_id").asText(), p.get("slice_id").asText());
-      for (Turn t : parseStored(p.get("turns"))) {
-        turns.put(t.id(), t);
-      }
-      dag = null;
+    public ConversationStore(WritePipeline writer, IdGenerator ids) {
+        this.writer = writer;
+        this.ids = ids;
+        writer.addListener(this);
+        writer.registerReplayer(OP, evs -> {
+            JsonNode p = evs.get(0).payload();
+            return new Append(
+                    p.get("session_id").asText(),
+                    p.get("slice_id").asText(),
+                    p.path("new_slice").asBoolean(),
+                    parseStored(p.get("turns")),
+                    null);
+        });
     }
-  }
 
-  /**
-   * Validates and records turns of one session. Returns a refusal for bad input (nothing
-   * recorded) or the committed outcome.
-   */
-  public WriteOutcome append(String sessionId, JsonNode turnsJson, String actor)
-      throws InterruptedException, ExecutionException {
-    return append(sessionId, turnsJson, actor, null);
-  }
-
-  /** As {@link #append(String, JsonNode, String)}, recording {@code provenance} (null: none) in its event. */
-  public WriteOutcome append(String sessionId, JsonNode turnsJson, String actor,
-      dev.memoryd.daemon.write.Provenance provenance)
-      throws InterruptedException, ExecutionException {
-    if (sessionId == null || !SESSION.matcher(sessionId).matches()) {
-      return refuse(ErrorReason.INVALID_REQUEST, "session_id must match " + SESSION.pattern());
-    }
-    if (turnsJson == null || !turnsJson.isArray() || turnsJson.isEmpty()) {
-      return refuse(ErrorReason.INVALID_REQUEST, "turns must be a non-empty array");
-    }
-    List<Turn> parsed = new ArrayList<>();
-    for (int i = 0; i < turnsJson.size(); i++) {
-      JsonNode t = turnsJson.get(i);
-      if (t.isObject() && !t.has("session_id")) {
-        t = ((ObjectNode) t.deepCopy()).put("session_id", sessionId);
-      }
-      try {
-        Turn turn = Turn.fromJson(t, "turns[" + i + "]");
-        if (!turn.sessionId().equals(sessionId)) {
-          return refuse(ErrorReason.INVALID_REQUEST, "turns[" + i + "].session_id is '"
-              + turn.sessionId() + "', not the session_id of the request");
-        }
-        parsed.add(turn);
-      } catch (IllegalArgumentException e) {
-        return refuse(ErrorReason.INVALID_REQUEST, e.getMessage());
-      }
-    }
-    appends.lockInterruptibly();
-    try {
-      String sliceId;
-      boolean fresh;
-      synchronized (this) {
-        sliceId = sliceBySession.get(sessionId);
-        fresh = sliceId == null;
-        if (fresh) {
-          sliceId = ids.next().value();
-        }
-      }
-      // The recorded turns are looked up live, not copied: appends are one at a time and the fold
-      // runs on the writer before this future completes, so nothing else changes them meanwhile.
-      return writer.submit(WriteRequest.of(new Append(sessionId, sliceId, fresh, parsed, this::recorded),
-          null, actor).withProvenance(provenance)).get();
-    } finally {
-      appends.unlock();
-    }
-  }
-
-  private synchronized boolean recorded(String turnId) {
-    return turns.containsKey(turnId);
-  }
-
-  private static WriteOutcome refuse(ErrorReason r, String msg) {
-    return new WriteOutcome.Rejected(-1, Failure.of(r, msg));
-  }
-
-  /** The SliceExport of SlicePolicy v1 for an anchor turn. */
-  public ObjectNode context(String anchorTurnId, PolicyConfig config) {
-    ConversationDag d;
-    synchronized (this) {
-      if (dag == null) {
-        dag = ConversationDag.of(turns.values());
-      }
-      d = dag;
-    }
-    return ContextSelector.select(d, anchorTurnId, config);
-  }
-
-  static List<Turn> parseStored(JsonNode arr) {
-    List<Turn> out = new ArrayList<>();
-    for (int i = 0; i < arr.size(); i++) {
-      out.add(Turn.fromJson(arr.get(i), "turns[" + i + "]"));
-    }
-    return out;
-  }
-
-  static ObjectNode stored(Turn t) {
-    ObjectNode n = t.toExportJson();
-    ArrayNode ps = n.putArray("parents");
-    for (ParentRef p : t.parents()) {
-      ps.addObject().put("id", p.id()).put("edge_type", p.edgeType().wire());
-    }
-    return n;
-  }
-
-  static RepoPath pathOf(String sliceId) {
-    return RepoPath.of(".slices/" + sliceId + ".slice");
-  }
-
-  /**
-   * Appends turns to a session's file. {@code known} (whether a turn id is recorded) is null when
-   * recovery redoes a recorded append, which was checked when it was first made.
-   */
-  record Append(String sessionId, String sliceId, boolean fresh, List<Turn> turns,
-      Predicate<String> known) implements Mutation {
     @Override
-    public Result apply(FileSource files, Instant now) {
-      RepoPath path = pathOf(sliceId);
-      Optional<String> old = files.read(path);
-      if (known != null) {
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < turns.size(); i++) {
-          Turn t = turns.get(i);
-          if (known.test(t.id()) || !seen.add(t.id())) {
-            return new Refused(i, new Failure(ErrorReason.CONFLICT, "turns[" + i + "].id " + t.id()
-                + " is already recorded", Map.of("turn_id", t.id())));
-          }
-          for (int k = 0; k < t.parents().size(); k++) {
-            String pid = t.parents().get(k).id();
-            if (!known.test(pid) && !seen.contains(pid)) {
-              return new Refused(i, new Failure(ErrorReason.NOT_FOUND, "turns[" + i + "].parents[" + k
-                  + "].id " + pid + " is not a recorded turn (parents come first)", Map.of("turn_id", pid)));
+    protected void fold(Event e) {
+        if (OP.equals(e.op())) {
+            JsonNode p = e.payload();
+            sliceBySession.put(p.get("session_id").asText(), p.get("slice_id").asText());
+            for (Turn t : parseStored(p.get("turns"))) {
+                turns.put(t.id(), t);
             }
-          }
+            dag = null;
         }
-        if (fresh == old.isPresent()) {
-          return new Refused(-1, Failure.of(ErrorReason.CONFLICT, "the conversation file "
-              + path.value() + (fresh ? " already exists" : " is missing")));
-        }
-      }
-      StringBuilder text = new StringBuilder(old.orElseGet(() -> header(now)));
-      ArrayNode stored = JsonNodeFactory.instance.arrayNode();
-      for (Turn t : turns) {
-        ObjectNode s = stored(t);
-        stored.add(s);
-        text.append(Jcs.canonicalize(s)).append('\n');
-      }
-      ObjectNode payload = JsonNodeFactory.instance.objectNode();
-      payload.put("session_id", sessionId);
-      payload.put("slice_id", sliceId);
-      payload.put("new_slice", fresh);
-      payload.set("turns", stored);
-      return new Done(Map.of(path, text.toString()), List.of(new EventSpec(OP, path, null, null,
-          null, payload, List.of(), "appended " + turns.size() + " turn(s) to conversation " + sessionId)), true);
     }
 
-    private String header(Instant now) {
-      return "---\nslice:\n  v: \"1\"\n  id: " + sliceId + "\n  kind: context\n  title: \"Conversation "
-          + sessionId + "\"\n  summary: \"Turns of session " + sessionId + ", one per line, recorded by memoryd.\"\n"
-          + "  body:\n    type: conversation\n    conversation:\n      session_id: \"" + sessionId
-          + "\"\n      format: messages\n  meta:\n    created_at: \"" + now + "\"\n---\n";
+    /**
+     * Validates and records turns of one session. Returns a refusal for bad input (nothing
+     * recorded) or the committed outcome.
+     */
+    public WriteOutcome append(String sessionId, JsonNode turnsJson, String actor)
+            throws InterruptedException, ExecutionException {
+        return append(sessionId, turnsJson, actor, null);
     }
-  }
+
+    /** As {@link #append(String, JsonNode, String)}, recording {@code provenance} (null: none) in its event. */
+    public WriteOutcome append(
+            String sessionId, JsonNode turnsJson, String actor, dev.memoryd.daemon.write.Provenance provenance)
+            throws InterruptedException, ExecutionException {
+        if (sessionId == null || !SESSION.matcher(sessionId).matches()) {
+            return refuse(ErrorReason.INVALID_REQUEST, "session_id must match " + SESSION.pattern());
+        }
+        if (turnsJson == null || !turnsJson.isArray() || turnsJson.isEmpty()) {
+            return refuse(ErrorReason.INVALID_REQUEST, "turns must be a non-empty array");
+        }
+        List<Turn> parsed = new ArrayList<>();
+        for (int i = 0; i < turnsJson.size(); i++) {
+            JsonNode t = turnsJson.get(i);
+            if (t.isObject() && !t.has("session_id")) {
+                t = ((ObjectNode) t.deepCopy()).put("session_id", sessionId);
+            }
+            try {
+                Turn turn = Turn.fromJson(t, "turns[" + i + "]");
+                if (!turn.sessionId().equals(sessionId)) {
+                    return refuse(
+                            ErrorReason.INVALID_REQUEST,
+                            "turns[" + i + "].session_id is '" + turn.sessionId()
+                                    + "', not the session_id of the request");
+                }
+                parsed.add(turn);
+            } catch (IllegalArgumentException e) {
+                return refuse(ErrorReason.INVALID_REQUEST, e.getMessage());
+            }
+        }
+        appends.lockInterruptibly();
+        try {
+            String sliceId;
+            boolean fresh;
+            synchronized (this) {
+                sliceId = sliceBySession.get(sessionId);
+                fresh = sliceId == null;
+                if (fresh) {
+                    sliceId = ids.next().value();
+                }
+            }
+            // The recorded turns are looked up live, not copied: appends are one at a time and the fold
+            // runs on the writer before this future completes, so nothing else changes them meanwhile.
+            return writer.submit(
+                            WriteRequest.of(new Append(sessionId, sliceId, fresh, parsed, this::recorded), null, actor)
+                                    .withProvenance(provenance))
+                    .get();
+        } finally {
+            appends.unlock();
+        }
+    }
+
+    private synchronized boolean recorded(String turnId) {
+        return turns.containsKey(turnId);
+    }
+
+    private static WriteOutcome refuse(ErrorReason r, String msg) {
+        return new WriteOutcome.Rejected(-1, Failure.of(r, msg));
+    }
+
+    /** The SliceExport of SlicePolicy v1 for an anchor turn. */
+    public ObjectNode context(String anchorTurnId, PolicyConfig config) {
+        ConversationDag d;
+        synchronized (this) {
+            if (dag == null) {
+                dag = ConversationDag.of(turns.values());
+            }
+            d = dag;
+        }
+        return ContextSelector.select(d, anchorTurnId, config);
+    }
+
+    static List<Turn> parseStored(JsonNode arr) {
+        List<Turn> out = new ArrayList<>();
+        for (int i = 0; i < arr.size(); i++) {
+            out.add(Turn.fromJson(arr.get(i), "turns[" + i + "]"));
+        }
+        return out;
+    }
+
+    static ObjectNode stored(Turn t) {
+        ObjectNode n = t.toExportJson();
+        ArrayNode ps = n.putArray("parents");
+        for (ParentRef p : t.parents()) {
+            ps.addObject().put("id", p.id()).put("edge_type", p.edgeType().wire());
+        }
+        return n;
+    }
+
+    static RepoPath pathOf(String sliceId) {
+        return RepoPath.of(".slices/" + sliceId + ".slice");
+    }
+
+    /**
+     * Appends turns to a session's file. {@code known} (whether a turn id is recorded) is null when
+     * recovery redoes a recorded append, which was checked when it was first made.
+     */
+    record Append(String sessionId, String sliceId, boolean fresh, List<Turn> turns, Predicate<String> known)
+            implements Mutation {
+        @Override
+        public Result apply(FileSource files, Instant now) {
+            RepoPath path = pathOf(sliceId);
+            Optional<String> old = files.read(path);
+            if (known != null) {
+                Set<String> seen = new HashSet<>();
+                for (int i = 0; i < turns.size(); i++) {
+                    Turn t = turns.get(i);
+                    if (known.test(t.id()) || !seen.add(t.id())) {
+                        return new Refused(
+                                i,
+                                new Failure(
+                                        ErrorReason.CONFLICT,
+                                        "turns[" + i + "].id " + t.id() + " is already recorded",
+                                        Map.of("turn_id", t.id())));
+                    }
+                    for (int k = 0; k < t.parents().size(); k++) {
+                        String pid = t.parents().get(k).id();
+                        if (!known.test(pid) && !seen.contains(pid)) {
+                            return new Refused(
+                                    i,
+                                    new Failure(
+                                            ErrorReason.NOT_FOUND,
+                                            "turns[" + i + "].parents[" + k + "].id " + pid
+                                                    + " is not a recorded turn (parents come first)",
+                                            Map.of("turn_id", pid)));
+                        }
+                    }
+                }
+                if (fresh == old.isPresent()) {
+                    return new Refused(
+                            -1,
+                            Failure.of(
+                                    ErrorReason.CONFLICT,
+                                    "the conversation file " + path.value()
+                                            + (fresh ? " already exists" : " is missing")));
+                }
+            }
+            StringBuilder text = new StringBuilder(old.orElseGet(() -> header(now)));
+            ArrayNode stored = JsonNodeFactory.instance.arrayNode();
+            for (Turn t : turns) {
+                ObjectNode s = stored(t);
+                stored.add(s);
+                text.append(Jcs.canonicalize(s)).append('\n');
+            }
+            ObjectNode payload = JsonNodeFactory.instance.objectNode();
+            payload.put("session_id", sessionId);
+            payload.put("slice_id", sliceId);
+            payload.put("new_slice", fresh);
+            payload.set("turns", stored);
+            return new Done(
+                    Map.of(path, text.toString()),
+                    List.of(new EventSpec(
+                            OP,
+                            path,
+                            null,
+                            null,
+                            null,
+                            payload,
+                            List.of(),
+                            "appended " + turns.size() + " turn(s) to conversation " + sessionId)),
+                    true);
+        }
+
+        private String header(Instant now) {
+            return "---\nslice:\n  v: \"1\"\n  id: " + sliceId + "\n  kind: context\n  title: \"Conversation "
+                    + sessionId + "\"\n  summary: \"Turns of session " + sessionId
+                    + ", one per line, recorded by memoryd.\"\n"
+                    + "  body:\n    type: conversation\n    conversation:\n      session_id: \"" + sessionId
+                    + "\"\n      format: messages\n  meta:\n    created_at: \"" + now + "\"\n---\n";
+        }
+    }
 }

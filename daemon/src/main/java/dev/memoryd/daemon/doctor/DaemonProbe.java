@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.doctor;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
@@ -7,60 +9,59 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 /**
  * Whether a daemon serves a root, found by asking its socket for {@code ping}: never opens the
  * repository and changes nothing. A socket file nobody listens on is a daemon that did not stop
  * cleanly (SIGKILL, a crash); the next {@code serve} replaces it.
  */
 public final class DaemonProbe {
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** What the probe found. */
-  public sealed interface State permits Serving, NotServing, StaleSocket {}
+    /** What the probe found. */
+    public sealed interface State permits Serving, NotServing, StaleSocket {}
 
-  /** A daemon answered {@code ping}; {@code pid} is the one its pid file names, if it has one. */
-  public record Serving(JsonNode ping, OptionalLong pid) implements State {}
+    /** A daemon answered {@code ping}; {@code pid} is the one its pid file names, if it has one. */
+    public record Serving(JsonNode ping, OptionalLong pid) implements State {}
 
-  /** No socket file: nothing serves the root. */
-  public record NotServing() implements State {}
+    /** No socket file: nothing serves the root. */
+    public record NotServing() implements State {}
 
-  /** A socket file no process listens on. */
-  public record StaleSocket(Path socket) implements State {}
+    /** A socket file no process listens on. */
+    public record StaleSocket(Path socket) implements State {}
 
-  private DaemonProbe() {}
+    private DaemonProbe() {}
 
-  /** Probes {@code socket}; {@code pidFile} is the daemon's pid file beside it. */
-  public static State probe(Path socket, Path pidFile) throws IOException {
-    if (!Files.exists(socket)) {
-      return new NotServing();
+    /** Probes {@code socket}; {@code pidFile} is the daemon's pid file beside it. */
+    public static State probe(Path socket, Path pidFile) throws IOException {
+        if (!Files.exists(socket)) {
+            return new NotServing();
+        }
+        dev.memoryd.daemon.client.SocketClient c;
+        try {
+            c = dev.memoryd.daemon.client.SocketClient.connect(
+                    socket, dev.memoryd.daemon.client.SocketClient.commandTimeout());
+        } catch (ConnectException e) {
+            return new StaleSocket(socket);
+        }
+        try (c) {
+            String line = c.raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+            if (line == null) {
+                throw new IOException("the daemon on " + socket + " closed the connection without answering ping");
+            }
+            JsonNode reply = JSON.readTree(line);
+            if (!reply.has("result")) {
+                throw new IOException("the daemon on " + socket + " refused ping: " + reply.path("error"));
+            }
+            return new Serving(reply.get("result"), pid(pidFile));
+        }
     }
-    dev.memoryd.daemon.client.SocketClient c;
-    try {
-      c = dev.memoryd.daemon.client.SocketClient.connect(socket, dev.memoryd.daemon.client.SocketClient.commandTimeout());
-    } catch (ConnectException e) {
-      return new StaleSocket(socket);
-    }
-    try (c) {
-      String line = c.raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
-      if (line == null) {
-        throw new IOException("the daemon on " + socket + " closed the connection without answering ping");
-      }
-      JsonNode reply = JSON.readTree(line);
-      if (!reply.has("result")) {
-        throw new IOException("the daemon on " + socket + " refused ping: " + reply.path("error"));
-      }
-      return new Serving(reply.get("result"), pid(pidFile));
-    }
-  }
 
-  private static OptionalLong pid(Path pidFile) {
-    try {
-      return OptionalLong.of(Long.parseLong(Files.readString(pidFile, StandardCharsets.UTF_8).strip()));
-    } catch (IOException | NumberFormatException e) {
-      return OptionalLong.empty(); // an older daemon, or a file half written at its start
+    private static OptionalLong pid(Path pidFile) {
+        try {
+            return OptionalLong.of(Long.parseLong(
+                    Files.readString(pidFile, StandardCharsets.UTF_8).strip()));
+        } catch (IOException | NumberFormatException e) {
+            return OptionalLong.empty(); // an older daemon, or a file half written at its start
+        }
     }
-  }
 }

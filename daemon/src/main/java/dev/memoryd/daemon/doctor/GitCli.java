@@ -11,41 +11,41 @@ import java.util.List;
  * as {@code diff} from refreshing (writing) the index, so looking changes nothing.
  */
 final class GitCli {
-  /** A finished git command: exit code and what it printed (stdout and stderr together). */
-  record Result(int code, String output) {}
+    /** A finished git command: exit code and what it printed (stdout and stderr together). */
+    record Result(int code, String output) {}
 
-  /** Thrown when there is no {@code git} to run. */
-  static final class NoGit extends IOException {
-    NoGit(IOException cause) {
-      super("git is not on PATH: " + cause.getMessage(), cause);
+    /** Thrown when there is no {@code git} to run. */
+    static final class NoGit extends IOException {
+        NoGit(IOException cause) {
+            super("git is not on PATH: " + cause.getMessage(), cause);
+        }
     }
-  }
 
-  private final Path root;
+    private final Path root;
 
-  GitCli(Path root) {
-    this.root = root;
-  }
-
-  Result run(String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of("git", "-C", root.toString()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.environment().put("GIT_OPTIONAL_LOCKS", "0");
-    Process p;
-    try {
-      p = pb.start();
-    } catch (IOException e) {
-      throw new NoGit(e);
+    GitCli(Path root) {
+        this.root = root;
     }
-    p.getOutputStream().close();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    try {
-      return new Result(p.waitFor(), out.strip());
-    } catch (InterruptedException e) {
-      p.destroy();
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while git " + String.join(" ", args) + " ran", e);
+
+    Result run(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("git", "-C", root.toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("GIT_OPTIONAL_LOCKS", "0");
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new NoGit(e);
+        }
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            return new Result(p.waitFor(), out.strip());
+        } catch (InterruptedException e) {
+            p.destroy();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while git " + String.join(" ", args) + " ran", e);
+        }
     }
-  }
 }

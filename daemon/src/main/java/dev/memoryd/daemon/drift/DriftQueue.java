@@ -1,20 +1,7 @@
 package dev.memoryd.daemon.drift;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.write.Contextual;
@@ -28,6 +15,17 @@ import dev.memoryd.daemon.write.WriteRequest;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.human.HumanEdits;
 import dev.memoryd.ledger.Event;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The drift queue: memory files a human's edit (or a replay) left in a state agents must not
@@ -37,187 +35,221 @@ import dev.memoryd.ledger.Event;
  * when the writer gets to them. Thread-safe.
  */
 public final class DriftQueue extends LedgerFold implements DriftView {
-  /** An open item; {@code text} is the drifted text (null: the file was deleted). */
-  public record Entry(String id, RepoPath path, String kind, String reason, String since,
-      String updated, String text, JsonNode problems, JsonNode human) {}
+    /** An open item; {@code text} is the drifted text (null: the file was deleted). */
+    public record Entry(
+            String id,
+            RepoPath path,
+            String kind,
+            String reason,
+            String since,
+            String updated,
+            String text,
+            JsonNode problems,
+            JsonNode human) {}
 
-  /** How a maintainer resolves an item. */
-  public sealed interface Resolution {}
+    /** How a maintainer resolves an item. */
+    public sealed interface Resolution {}
 
-  /** Records the file as it is now as a human's edit. */
-  public record AcceptCurrent() implements Resolution {}
+    /** Records the file as it is now as a human's edit. */
+    public record AcceptCurrent() implements Resolution {}
 
-  /** Writes the recorded text back over the drifted one (which stays in the drift event). */
-  public record Restore() implements Resolution {}
+    /** Writes the recorded text back over the drifted one (which stays in the drift event). */
+    public record Restore() implements Resolution {}
 
-  /** Renames section {@code from} (heading or anchor) back to canonical section {@code to}, then records the file. */
-  public record Reanchor(String from, String to) implements Resolution {}
+    /** Renames section {@code from} (heading or anchor) back to canonical section {@code to}, then records the file. */
+    public record Reanchor(String from, String to) implements Resolution {}
 
-  /** Closes the item and leaves the file as it is; the same text is not flagged again. */
-  public record Dismiss() implements Resolution {}
+    /** Closes the item and leaves the file as it is; the same text is not flagged again. */
+    public record Dismiss() implements Resolution {}
 
-  private final WritePipeline writer;
-  private final Map<String, Entry> open = new LinkedHashMap<>();
-  private final Map<RepoPath, String> openByPath = new HashMap<>();
-  private final Map<RepoPath, String> dismissedSha = new HashMap<>();
-  private final Map<String, KindResolver> kindResolvers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final WritePipeline writer;
+    private final Map<String, Entry> open = new LinkedHashMap<>();
+    private final Map<RepoPath, String> openByPath = new HashMap<>();
+    private final Map<RepoPath, String> dismissedSha = new HashMap<>();
+    private final Map<String, KindResolver> kindResolvers = new java.util.concurrent.ConcurrentHashMap<>();
 
-  /**
-   * Resolves the items of some kinds instead of the queue: items that are not about a memory
-   * file's text (file references: re-pin or retire), for which the resolutions above do not apply.
-   */
-  public interface KindResolver {
-    CompletableFuture<WriteOutcome> resolve(Entry item, Resolution how, String actor, String note);
-  }
-
-  /** Hands items whose kind starts with {@code kindPrefix} to {@code r} (register before serving). */
-  public void resolveKindsWith(String kindPrefix, KindResolver r) {
-    kindResolvers.put(kindPrefix, r);
-  }
-
-  public DriftQueue(WritePipeline writer) {
-    this.writer = writer;
-  }
-
-  @Override
-  protected void fold(Event e) {
-    if (HumanCapture.OP_DRIFT.equals(e.op())) {
-      JsonNode d = e.payload().path("drift");
-      String id = d.path("id").asText();
-      Entry prior = open.get(id);
-      RepoPath path = RepoPath.of(e.filePath());
-      open.put(id, new Entry(id, path, d.path("kind").asText(), d.path("reason").asText(),
-          prior != null ? prior.since() : e.ts(), e.ts(), d.path("text").isNull() ? null : d.path("text").asText(),
-          d.path("problems"), e.payload().path("human")));
-      openByPath.put(path, id);
-      dismissedSha.remove(path);
-    } else if (HumanCapture.OP_RESOLVED.equals(e.op())) {
-      JsonNode d = e.payload().path("drift");
-      Entry gone = open.remove(d.path("id").asText());
-      if (gone != null) {
-        openByPath.remove(gone.path(), gone.id());
-      }
-      if ("dismiss".equals(d.path("resolution").asText()) && e.filePath() != null) {
-        dismissedSha.put(RepoPath.of(e.filePath()), d.path("text_sha256").asText(null));
-      }
+    /**
+     * Resolves the items of some kinds instead of the queue: items that are not about a memory
+     * file's text (file references: re-pin or retire), for which the resolutions above do not apply.
+     */
+    public interface KindResolver {
+        CompletableFuture<WriteOutcome> resolve(Entry item, Resolution how, String actor, String note);
     }
-  }
 
-  @Override
-  public synchronized Optional<Item> openOn(RepoPath path) {
-    String id = openByPath.get(path);
-    return id == null ? Optional.empty() : Optional.of(new Item(id, open.get(id).text()));
-  }
-
-  @Override
-  public synchronized boolean dismissed(RepoPath path, String text) {
-    String sha = dismissedSha.get(path);
-    return sha != null && sha.equals(sha256(text));
-  }
-
-  /** Open items, oldest first. */
-  public synchronized List<Entry> list() {
-    return new ArrayList<>(open.values());
-  }
-
-  public synchronized Optional<Entry> get(String id) {
-    return Optional.ofNullable(open.get(id));
-  }
-
-  /** Resolves an open item; one declaration (events and a commit) when it succeeds. */
-  public CompletableFuture<WriteOutcome> resolve(String id, Resolution how, String actor, String note) {
-    Optional<Entry> e = get(id);
-    if (e.isEmpty()) {
-      return CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1,
-          Failure.of(ErrorReason.NOT_FOUND, "no open drift item " + id + " (see 'memoryd drift list')")));
+    /** Hands items whose kind starts with {@code kindPrefix} to {@code r} (register before serving). */
+    public void resolveKindsWith(String kindPrefix, KindResolver r) {
+        kindResolvers.put(kindPrefix, r);
     }
-    for (Map.Entry<String, KindResolver> kr : kindResolvers.entrySet()) {
-      if (e.get().kind().startsWith(kr.getKey())) {
-        return kr.getValue().resolve(e.get(), how, actor, note);
-      }
-    }
-    RepoPath path = e.get().path();
-    String name = how instanceof AcceptCurrent ? "accept_current" : how instanceof Restore ? "restore"
-        : how instanceof Reanchor ? "reanchor" : "dismiss";
-    Contextual m = ctx -> bind(ctx, id, path, how, name, note);
-    return writer.submit(WriteRequest.of(m, note == null || note.isBlank()
-        ? "drift " + id + " resolved: " + name : note, actor == null ? "maintainer" : actor));
-  }
 
-  private static Mutation bind(Contextual.Context ctx, String id, RepoPath path, Resolution how, String name,
-      String note) {
-    Optional<Item> still = ctx.drift().openOn(path);
-    if (still.isEmpty() || !still.get().id().equals(id)) {
-      return refuse(ErrorReason.NOT_FOUND, "drift item " + id + " was resolved meanwhile");
+    public DriftQueue(WritePipeline writer) {
+        this.writer = writer;
     }
-    Optional<String> disk = ctx.disk(path);
-    Optional<String> recorded = ctx.recorded(path);
-    List<Mutation.EventSpec> events = new ArrayList<>();
-    Map<RepoPath, String> contents = new LinkedHashMap<>();
-    ObjectNode src = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
-        .put("source", "drift_resolution");
-    boolean commitOnly = true;
-    if (how instanceof AcceptCurrent) {
-      if (disk.isEmpty()) {
-        return refuse(ErrorReason.PROHIBITED, path.value() + " was deleted and memory files are never"
-            + " deleted; use --restore to bring it back");
-      }
-      HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), path, recorded.orElse(null), disk.get(), ctx.hasher());
-      if (d instanceof HumanEdits.Breaks) {
-        d = new HumanEdits.WholeFile(disk.get(), HumanEdits.regions(disk.get()).stream()
-            .map(HumanEdits.Region::key).collect(java.util.stream.Collectors.toSet()));
-      }
-      if (!(d instanceof HumanEdits.Unchanged)) {
-        events.addAll(HumanCapture.editEvents(path, d, src));
-        contents.put(path, disk.get());
-      }
-    } else if (how instanceof Restore) {
-      if (recorded.isEmpty()) {
-        return refuse(ErrorReason.INVALID_REQUEST, path.value() + " has no recorded text to restore (a human"
-            + " created it); use --dismiss, or --accept-current to record it");
-      }
-      contents.put(path, recorded.get());
-      commitOnly = false;
-    } else if (how instanceof Reanchor ra) {
-      if (disk.isEmpty()) {
-        return refuse(ErrorReason.NOT_FOUND, path.value() + " does not exist; use --restore");
-      }
-      HumanEdits.Reanchored re = HumanEdits.reanchor(ctx.grammar(), path, disk.get(), ra.from(), ra.to());
-      if (re.text() == null) {
-        return refuse(ErrorReason.UNKNOWN_SECTION, re.error());
-      }
-      HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), path, recorded.orElse(null), re.text(), ctx.hasher());
-      if (d instanceof HumanEdits.Breaks b) {
-        return refuse(ErrorReason.DRIFT, "after renaming '" + ra.from() + "' to '" + ra.to()
-            + "' the file still breaks the grammar: " + b.reason());
-      }
-      if (!(d instanceof HumanEdits.Unchanged)) {
-        events.addAll(HumanCapture.editEvents(path, d, src));
-      }
-      contents.put(path, re.text());
-      commitOnly = false;
-    }
-    Mutation.EventSpec resolved = HumanCapture.resolved(path, id, name, note);
-    if (how instanceof Dismiss) {
-      ((ObjectNode) resolved.payload().path("drift")).put("text_sha256", sha256(disk.orElse(null)));
-    }
-    events.add(resolved);
-    java.util.Set<RepoPath> only = commitOnly ? contents.keySet() : java.util.Set.of();
-    return (files, now) -> new Mutation.Done(contents, events, true, only);
-  }
 
-  private static Mutation refuse(ErrorReason r, String message) {
-    return (files, now) -> new Mutation.Refused(-1, Failure.of(r, message));
-  }
+    @Override
+    protected void fold(Event e) {
+        if (HumanCapture.OP_DRIFT.equals(e.op())) {
+            JsonNode d = e.payload().path("drift");
+            String id = d.path("id").asText();
+            Entry prior = open.get(id);
+            RepoPath path = RepoPath.of(e.filePath());
+            open.put(
+                    id,
+                    new Entry(
+                            id,
+                            path,
+                            d.path("kind").asText(),
+                            d.path("reason").asText(),
+                            prior != null ? prior.since() : e.ts(),
+                            e.ts(),
+                            d.path("text").isNull() ? null : d.path("text").asText(),
+                            d.path("problems"),
+                            e.payload().path("human")));
+            openByPath.put(path, id);
+            dismissedSha.remove(path);
+        } else if (HumanCapture.OP_RESOLVED.equals(e.op())) {
+            JsonNode d = e.payload().path("drift");
+            Entry gone = open.remove(d.path("id").asText());
+            if (gone != null) {
+                openByPath.remove(gone.path(), gone.id());
+            }
+            if ("dismiss".equals(d.path("resolution").asText()) && e.filePath() != null) {
+                dismissedSha.put(
+                        RepoPath.of(e.filePath()), d.path("text_sha256").asText(null));
+            }
+        }
+    }
 
-  static String sha256(String text) {
-    if (text == null) {
-      return "absent";
+    @Override
+    public synchronized Optional<Item> openOn(RepoPath path) {
+        String id = openByPath.get(path);
+        return id == null
+                ? Optional.empty()
+                : Optional.of(new Item(id, open.get(id).text()));
     }
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("the JDK has no SHA-256", e);
+
+    @Override
+    public synchronized boolean dismissed(RepoPath path, String text) {
+        String sha = dismissedSha.get(path);
+        return sha != null && sha.equals(sha256(text));
     }
-  }
+
+    /** Open items, oldest first. */
+    public synchronized List<Entry> list() {
+        return new ArrayList<>(open.values());
+    }
+
+    public synchronized Optional<Entry> get(String id) {
+        return Optional.ofNullable(open.get(id));
+    }
+
+    /** Resolves an open item; one declaration (events and a commit) when it succeeds. */
+    public CompletableFuture<WriteOutcome> resolve(String id, Resolution how, String actor, String note) {
+        Optional<Entry> e = get(id);
+        if (e.isEmpty()) {
+            return CompletableFuture.completedFuture(new WriteOutcome.Rejected(
+                    -1, Failure.of(ErrorReason.NOT_FOUND, "no open drift item " + id + " (see 'memoryd drift list')")));
+        }
+        for (Map.Entry<String, KindResolver> kr : kindResolvers.entrySet()) {
+            if (e.get().kind().startsWith(kr.getKey())) {
+                return kr.getValue().resolve(e.get(), how, actor, note);
+            }
+        }
+        RepoPath path = e.get().path();
+        String name = how instanceof AcceptCurrent
+                ? "accept_current"
+                : how instanceof Restore ? "restore" : how instanceof Reanchor ? "reanchor" : "dismiss";
+        Contextual m = ctx -> bind(ctx, id, path, how, name, note);
+        return writer.submit(WriteRequest.of(
+                m,
+                note == null || note.isBlank() ? "drift " + id + " resolved: " + name : note,
+                actor == null ? "maintainer" : actor));
+    }
+
+    private static Mutation bind(
+            Contextual.Context ctx, String id, RepoPath path, Resolution how, String name, String note) {
+        Optional<Item> still = ctx.drift().openOn(path);
+        if (still.isEmpty() || !still.get().id().equals(id)) {
+            return refuse(ErrorReason.NOT_FOUND, "drift item " + id + " was resolved meanwhile");
+        }
+        Optional<String> disk = ctx.disk(path);
+        Optional<String> recorded = ctx.recorded(path);
+        List<Mutation.EventSpec> events = new ArrayList<>();
+        Map<RepoPath, String> contents = new LinkedHashMap<>();
+        ObjectNode src = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                .objectNode()
+                .put("source", "drift_resolution");
+        boolean commitOnly = true;
+        if (how instanceof AcceptCurrent) {
+            if (disk.isEmpty()) {
+                return refuse(
+                        ErrorReason.PROHIBITED,
+                        path.value() + " was deleted and memory files are never"
+                                + " deleted; use --restore to bring it back");
+            }
+            HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), path, recorded.orElse(null), disk.get(), ctx.hasher());
+            if (d instanceof HumanEdits.Breaks) {
+                d = new HumanEdits.WholeFile(
+                        disk.get(),
+                        HumanEdits.regions(disk.get()).stream()
+                                .map(HumanEdits.Region::key)
+                                .collect(java.util.stream.Collectors.toSet()));
+            }
+            if (!(d instanceof HumanEdits.Unchanged)) {
+                events.addAll(HumanCapture.editEvents(path, d, src));
+                contents.put(path, disk.get());
+            }
+        } else if (how instanceof Restore) {
+            if (recorded.isEmpty()) {
+                return refuse(
+                        ErrorReason.INVALID_REQUEST,
+                        path.value() + " has no recorded text to restore (a human"
+                                + " created it); use --dismiss, or --accept-current to record it");
+            }
+            contents.put(path, recorded.get());
+            commitOnly = false;
+        } else if (how instanceof Reanchor ra) {
+            if (disk.isEmpty()) {
+                return refuse(ErrorReason.NOT_FOUND, path.value() + " does not exist; use --restore");
+            }
+            HumanEdits.Reanchored re = HumanEdits.reanchor(ctx.grammar(), path, disk.get(), ra.from(), ra.to());
+            if (re.text() == null) {
+                return refuse(ErrorReason.UNKNOWN_SECTION, re.error());
+            }
+            HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), path, recorded.orElse(null), re.text(), ctx.hasher());
+            if (d instanceof HumanEdits.Breaks b) {
+                return refuse(
+                        ErrorReason.DRIFT,
+                        "after renaming '" + ra.from() + "' to '" + ra.to() + "' the file still breaks the grammar: "
+                                + b.reason());
+            }
+            if (!(d instanceof HumanEdits.Unchanged)) {
+                events.addAll(HumanCapture.editEvents(path, d, src));
+            }
+            contents.put(path, re.text());
+            commitOnly = false;
+        }
+        Mutation.EventSpec resolved = HumanCapture.resolved(path, id, name, note);
+        if (how instanceof Dismiss) {
+            ((ObjectNode) resolved.payload().path("drift")).put("text_sha256", sha256(disk.orElse(null)));
+        }
+        events.add(resolved);
+        java.util.Set<RepoPath> only = commitOnly ? contents.keySet() : java.util.Set.of();
+        return (files, now) -> new Mutation.Done(contents, events, true, only);
+    }
+
+    private static Mutation refuse(ErrorReason r, String message) {
+        return (files, now) -> new Mutation.Refused(-1, Failure.of(r, message));
+    }
+
+    static String sha256(String text) {
+        if (text == null) {
+            return "absent";
+        }
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+    }
 }

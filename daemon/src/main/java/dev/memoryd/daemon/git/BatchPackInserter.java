@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
-
 import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
@@ -36,216 +35,223 @@ import org.eclipse.jgit.util.NB;
  * Objects cannot be read back before the flush; the writer never needs to. Not thread-safe.
  */
 final class BatchPackInserter extends ObjectInserter {
-  private static final AtomicLong SEQ = new AtomicLong();
+    private static final AtomicLong SEQ = new AtomicLong();
 
-  private final ObjectDirectory odb;
-  private final Bytes pack = new Bytes(64 * 1024);
-  private final List<PackedObjectInfo> objects = new ArrayList<>();
-  /** Pack offset and delta depth (0: whole) of each object this batch wrote, for deltas against them. */
-  private final Map<ObjectId, long[]> written = new HashMap<>();
-  private final Deflater deflater;
-  private final byte[] buf = new byte[16 * 1024];
+    private final ObjectDirectory odb;
+    private final Bytes pack = new Bytes(64 * 1024);
+    private final List<PackedObjectInfo> objects = new ArrayList<>();
+    /** Pack offset and delta depth (0: whole) of each object this batch wrote, for deltas against them. */
+    private final Map<ObjectId, long[]> written = new HashMap<>();
 
-  BatchPackInserter(ObjectDirectory odb, int level) {
-    this.odb = odb;
-    this.deflater = new Deflater(level);
-    pack.write(new byte[12], 0, 12); // header, filled in at flush
-  }
+    private final Deflater deflater;
+    private final byte[] buf = new byte[16 * 1024];
 
-  /**
-   * One digest for the inserter's life: JGit's {@code idFor} looks a new one up per object, which
-   * showed in the writer's profile. Only when the JDK's SHA-1 is the configured one (see
-   * {@link GitStore}); another choice (JGit's collision-detecting SHA-1) is left to JGit.
-   */
-  private final MessageDigest md = "jdkNative".equalsIgnoreCase(
-      System.getProperty("org.eclipse.jgit.util.sha1.implementation")) ? PackIndexV2.sha1() : null;
-
-  @Override
-  public ObjectId idFor(int type, byte[] data, int off, int len) {
-    if (md == null) {
-      return super.idFor(type, data, off, len);
-    }
-    md.reset();
-    md.update(Constants.encodedTypeString(type));
-    md.update((byte) ' ');
-    md.update(Constants.encodeASCII(len));
-    md.update((byte) 0);
-    md.update(data, off, len);
-    return ObjectId.fromRaw(md.digest());
-  }
-
-  @Override
-  public ObjectId insert(int type, byte[] data, int off, int len) throws IOException {
-    return insertWhole(idFor(type, data, off, len), type, data, off, len);
-  }
-
-  private ObjectId insertWhole(ObjectId id, int type, byte[] data, int off, int len) {
-    if (written.containsKey(id)) {
-      return id;
-    }
-    long offset = pack.size();
-    byte[] hdr = new byte[16];
-    int n = header(hdr, type, len);
-    writeEntry(id, offset, hdr, n, data, off, len);
-    written.put(id, new long[] {offset, 0});
-    return id;
-  }
-
-  /** Appends one pack entry: its header, then {@code data} deflated; records it for the index. */
-  private void writeEntry(ObjectId id, long offset, byte[] hdr, int n, byte[] data, int off, int len) {
-    CRC32 crc = new CRC32();
-    pack.write(hdr, 0, n);
-    crc.update(hdr, 0, n);
-    deflater.reset();
-    deflater.setInput(data, off, len);
-    deflater.finish();
-    while (!deflater.finished()) {
-      int k = deflater.deflate(buf);
-      pack.write(buf, 0, k);
-      crc.update(buf, 0, k);
-    }
-    PackedObjectInfo info = new PackedObjectInfo(id);
-    info.setOffset(offset);
-    info.setCRC((int) crc.getValue());
-    objects.add(info);
-  }
-
-  /** Longest chain of deltas a read has to apply (git's own default {@code --depth}). */
-  static final int MAX_DEPTH = 50;
-
-  /**
-   * Inserts a blob that differs from {@code base} (a blob this batch wrote, whose bytes are
-   * {@code baseData}) only between a common prefix and suffix, as a ledger segment grows by
-   * appended lines from one commit to the next: it is stored as an {@code OFS_DELTA} against the
-   * base (copy, insert, copy), so only the changed bytes are deflated. Falls back to a whole
-   * object when the base is not in this batch, its chain is {@link #MAX_DEPTH} long, or the
-   * delta would save little.
-   */
-  ObjectId insertBlobAfter(ObjectId base, byte[] baseData, byte[] data) throws IOException {
-    ObjectId id = idFor(Constants.OBJ_BLOB, data, 0, data.length);
-    long[] baseAt = base == null ? null : written.get(base);
-    if (baseAt == null || baseAt[1] >= MAX_DEPTH || written.containsKey(id)) {
-      return insertWhole(id, Constants.OBJ_BLOB, data, 0, data.length);
-    }
-    byte[] delta = Deltas.prefixSuffix(baseData, data);
-    if (delta == null || delta.length > data.length / 2) {
-      return insertWhole(id, Constants.OBJ_BLOB, data, 0, data.length);
-    }
-    long offset = pack.size();
-    byte[] hdr = new byte[32];
-    int n = header(hdr, Constants.OBJ_OFS_DELTA, delta.length);
-    n = Deltas.encodeOfs(hdr, n, offset - baseAt[0]);
-    writeEntry(id, offset, hdr, n, delta, 0, delta.length);
-    written.put(id, new long[] {offset, baseAt[1] + 1});
-    return id;
-  }
-
-  @Override
-  public ObjectId insert(int type, long len, InputStream in) throws IOException {
-    byte[] data = new byte[Math.toIntExact(len)];
-    IO.readFully(in, data, 0, data.length);
-    return insert(type, data, 0, data.length);
-  }
-
-  private static int header(byte[] b, int type, long size) {
-    long next = size >>> 4;
-    b[0] = (byte) ((next > 0 ? 0x80 : 0x00) | (type << 4) | (size & 0x0F));
-    int n = 1;
-    while (next > 0) {
-      long rest = next >>> 7;
-      b[n++] = (byte) ((rest > 0 ? 0x80 : 0x00) | (next & 0x7F));
-      next = rest;
-    }
-    return n;
-  }
-
-  @Override
-  public PackParser newPackParser(InputStream in) {
-    throw new UnsupportedOperationException("memoryd's batch inserter does not parse packs");
-  }
-
-  @Override
-  public ObjectReader newReader() {
-    return odb.newReader(); // sees flushed objects only
-  }
-
-  @Override
-  public void flush() throws IOException {
-    if (objects.isEmpty()) {
-      return;
-    }
-    byte[] bytes = pack.array(); // no copy: the pack is written straight from the buffer
-    int len = pack.size();
-    System.arraycopy(new byte[] {'P', 'A', 'C', 'K'}, 0, bytes, 0, 4);
-    NB.encodeInt32(bytes, 4, 2);
-    NB.encodeInt32(bytes, 8, objects.size());
-    MessageDigest sha1 = PackIndexV2.sha1();
-    sha1.update(bytes, 0, len);
-    byte[] packHash = sha1.digest();
-
-    Collections.sort(objects);
-    MessageDigest nameMd = PackIndexV2.sha1();
-    byte[] raw = new byte[20];
-    for (PackedObjectInfo o : objects) {
-      o.copyRawTo(raw, 0);
-      nameMd.update(raw);
-    }
-    String name = ObjectId.fromRaw(nameMd.digest()).name();
-    byte[] idx = PackIndexV2.write(objects, packHash);
-
-    Path dir = odb.getPackDirectory().toPath();
-    Files.createDirectories(dir);
-    String tmpBase = "memoryd_insert_" + ProcessHandle.current().pid() + "_" + SEQ.incrementAndGet();
-    Path tmpPack = dir.resolve(tmpBase + ".pack.tmp");
-    Path tmpIdx = dir.resolve(tmpBase + ".idx.tmp");
-    try {
-      write(tmpPack, bytes, len, packHash);
-      write(tmpIdx, idx, idx.length, null);
-      Path realPack = dir.resolve("pack-" + name + ".pack");
-      Files.move(tmpPack, realPack, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      Files.move(tmpIdx, dir.resolve("pack-" + name + ".idx"), StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
-      odb.openPack(realPack.toFile());
-    } finally {
-      Files.deleteIfExists(tmpPack);
-      Files.deleteIfExists(tmpIdx);
-    }
-    reset();
-  }
-
-  /** Forgets objects not flushed (a failed batch's) so the inserter can serve the next batch. */
-  void reset() {
-    objects.clear();
-    written.clear();
-    pack.reset();
-    pack.write(new byte[12], 0, 12);
-  }
-
-  private static void write(Path p, byte[] a, int len, byte[] trailer) throws IOException {
-    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      ByteBuffer[] bufs = trailer == null ? new ByteBuffer[] {ByteBuffer.wrap(a, 0, len)}
-          : new ByteBuffer[] {ByteBuffer.wrap(a, 0, len), ByteBuffer.wrap(trailer)};
-      long total = len + (trailer == null ? 0 : trailer.length);
-      long done = 0;
-      while (done < total) {
-        done += ch.write(bufs);
-      }
-    }
-  }
-
-  /** A byte buffer whose array can be read without a copy. */
-  private static final class Bytes extends ByteArrayOutputStream {
-    Bytes(int size) {
-      super(size);
+    BatchPackInserter(ObjectDirectory odb, int level) {
+        this.odb = odb;
+        this.deflater = new Deflater(level);
+        pack.write(new byte[12], 0, 12); // header, filled in at flush
     }
 
-    byte[] array() {
-      return buf;
-    }
-  }
+    /**
+     * One digest for the inserter's life: JGit's {@code idFor} looks a new one up per object, which
+     * showed in the writer's profile. Only when the JDK's SHA-1 is the configured one (see
+     * {@link GitStore}); another choice (JGit's collision-detecting SHA-1) is left to JGit.
+     */
+    private final MessageDigest md =
+            "jdkNative".equalsIgnoreCase(System.getProperty("org.eclipse.jgit.util.sha1.implementation"))
+                    ? PackIndexV2.sha1()
+                    : null;
 
-  @Override
-  public void close() {
-    deflater.end();
-  }
+    @Override
+    public ObjectId idFor(int type, byte[] data, int off, int len) {
+        if (md == null) {
+            return super.idFor(type, data, off, len);
+        }
+        md.reset();
+        md.update(Constants.encodedTypeString(type));
+        md.update((byte) ' ');
+        md.update(Constants.encodeASCII(len));
+        md.update((byte) 0);
+        md.update(data, off, len);
+        return ObjectId.fromRaw(md.digest());
+    }
+
+    @Override
+    public ObjectId insert(int type, byte[] data, int off, int len) throws IOException {
+        return insertWhole(idFor(type, data, off, len), type, data, off, len);
+    }
+
+    private ObjectId insertWhole(ObjectId id, int type, byte[] data, int off, int len) {
+        if (written.containsKey(id)) {
+            return id;
+        }
+        long offset = pack.size();
+        byte[] hdr = new byte[16];
+        int n = header(hdr, type, len);
+        writeEntry(id, offset, hdr, n, data, off, len);
+        written.put(id, new long[] {offset, 0});
+        return id;
+    }
+
+    /** Appends one pack entry: its header, then {@code data} deflated; records it for the index. */
+    private void writeEntry(ObjectId id, long offset, byte[] hdr, int n, byte[] data, int off, int len) {
+        CRC32 crc = new CRC32();
+        pack.write(hdr, 0, n);
+        crc.update(hdr, 0, n);
+        deflater.reset();
+        deflater.setInput(data, off, len);
+        deflater.finish();
+        while (!deflater.finished()) {
+            int k = deflater.deflate(buf);
+            pack.write(buf, 0, k);
+            crc.update(buf, 0, k);
+        }
+        PackedObjectInfo info = new PackedObjectInfo(id);
+        info.setOffset(offset);
+        info.setCRC((int) crc.getValue());
+        objects.add(info);
+    }
+
+    /** Longest chain of deltas a read has to apply (git's own default {@code --depth}). */
+    static final int MAX_DEPTH = 50;
+
+    /**
+     * Inserts a blob that differs from {@code base} (a blob this batch wrote, whose bytes are
+     * {@code baseData}) only between a common prefix and suffix, as a ledger segment grows by
+     * appended lines from one commit to the next: it is stored as an {@code OFS_DELTA} against the
+     * base (copy, insert, copy), so only the changed bytes are deflated. Falls back to a whole
+     * object when the base is not in this batch, its chain is {@link #MAX_DEPTH} long, or the
+     * delta would save little.
+     */
+    ObjectId insertBlobAfter(ObjectId base, byte[] baseData, byte[] data) throws IOException {
+        ObjectId id = idFor(Constants.OBJ_BLOB, data, 0, data.length);
+        long[] baseAt = base == null ? null : written.get(base);
+        if (baseAt == null || baseAt[1] >= MAX_DEPTH || written.containsKey(id)) {
+            return insertWhole(id, Constants.OBJ_BLOB, data, 0, data.length);
+        }
+        byte[] delta = Deltas.prefixSuffix(baseData, data);
+        if (delta == null || delta.length > data.length / 2) {
+            return insertWhole(id, Constants.OBJ_BLOB, data, 0, data.length);
+        }
+        long offset = pack.size();
+        byte[] hdr = new byte[32];
+        int n = header(hdr, Constants.OBJ_OFS_DELTA, delta.length);
+        n = Deltas.encodeOfs(hdr, n, offset - baseAt[0]);
+        writeEntry(id, offset, hdr, n, delta, 0, delta.length);
+        written.put(id, new long[] {offset, baseAt[1] + 1});
+        return id;
+    }
+
+    @Override
+    public ObjectId insert(int type, long len, InputStream in) throws IOException {
+        byte[] data = new byte[Math.toIntExact(len)];
+        IO.readFully(in, data, 0, data.length);
+        return insert(type, data, 0, data.length);
+    }
+
+    private static int header(byte[] b, int type, long size) {
+        long next = size >>> 4;
+        b[0] = (byte) ((next > 0 ? 0x80 : 0x00) | (type << 4) | (size & 0x0F));
+        int n = 1;
+        while (next > 0) {
+            long rest = next >>> 7;
+            b[n++] = (byte) ((rest > 0 ? 0x80 : 0x00) | (next & 0x7F));
+            next = rest;
+        }
+        return n;
+    }
+
+    @Override
+    public PackParser newPackParser(InputStream in) {
+        throw new UnsupportedOperationException("memoryd's batch inserter does not parse packs");
+    }
+
+    @Override
+    public ObjectReader newReader() {
+        return odb.newReader(); // sees flushed objects only
+    }
+
+    @Override
+    public void flush() throws IOException {
+        if (objects.isEmpty()) {
+            return;
+        }
+        byte[] bytes = pack.array(); // no copy: the pack is written straight from the buffer
+        int len = pack.size();
+        System.arraycopy(new byte[] {'P', 'A', 'C', 'K'}, 0, bytes, 0, 4);
+        NB.encodeInt32(bytes, 4, 2);
+        NB.encodeInt32(bytes, 8, objects.size());
+        MessageDigest sha1 = PackIndexV2.sha1();
+        sha1.update(bytes, 0, len);
+        byte[] packHash = sha1.digest();
+
+        Collections.sort(objects);
+        MessageDigest nameMd = PackIndexV2.sha1();
+        byte[] raw = new byte[20];
+        for (PackedObjectInfo o : objects) {
+            o.copyRawTo(raw, 0);
+            nameMd.update(raw);
+        }
+        String name = ObjectId.fromRaw(nameMd.digest()).name();
+        byte[] idx = PackIndexV2.write(objects, packHash);
+
+        Path dir = odb.getPackDirectory().toPath();
+        Files.createDirectories(dir);
+        String tmpBase = "memoryd_insert_" + ProcessHandle.current().pid() + "_" + SEQ.incrementAndGet();
+        Path tmpPack = dir.resolve(tmpBase + ".pack.tmp");
+        Path tmpIdx = dir.resolve(tmpBase + ".idx.tmp");
+        try {
+            write(tmpPack, bytes, len, packHash);
+            write(tmpIdx, idx, idx.length, null);
+            Path realPack = dir.resolve("pack-" + name + ".pack");
+            Files.move(tmpPack, realPack, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(
+                    tmpIdx,
+                    dir.resolve("pack-" + name + ".idx"),
+                    StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+            odb.openPack(realPack.toFile());
+        } finally {
+            Files.deleteIfExists(tmpPack);
+            Files.deleteIfExists(tmpIdx);
+        }
+        reset();
+    }
+
+    /** Forgets objects not flushed (a failed batch's) so the inserter can serve the next batch. */
+    void reset() {
+        objects.clear();
+        written.clear();
+        pack.reset();
+        pack.write(new byte[12], 0, 12);
+    }
+
+    private static void write(Path p, byte[] a, int len, byte[] trailer) throws IOException {
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer[] bufs = trailer == null
+                    ? new ByteBuffer[] {ByteBuffer.wrap(a, 0, len)}
+                    : new ByteBuffer[] {ByteBuffer.wrap(a, 0, len), ByteBuffer.wrap(trailer)};
+            long total = len + (trailer == null ? 0 : trailer.length);
+            long done = 0;
+            while (done < total) {
+                done += ch.write(bufs);
+            }
+        }
+    }
+
+    /** A byte buffer whose array can be read without a copy. */
+    private static final class Bytes extends ByteArrayOutputStream {
+        Bytes(int size) {
+            super(size);
+        }
+
+        byte[] array() {
+            return buf;
+        }
+    }
+
+    @Override
+    public void close() {
+        deflater.end();
+    }
 }

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
-
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
@@ -20,118 +19,120 @@ import org.eclipse.jgit.lib.PersonIdent;
  * has it. The store's writer thread only.
  */
 public final class CommitBatch implements AutoCloseable {
-  private final GitStore store;
-  private final TreeModel tree;
-  private final BatchPackInserter ins;
-  private final ObjectId base;
-  private ObjectId tip;
-  private final Map<String, ObjectId> written = new LinkedHashMap<>();
-  private final Set<String> removed = new LinkedHashSet<>();
-  private boolean moved;
-  /** The bytes of each path's last blob in this batch: the base of its next version's delta. */
-  private final Map<String, byte[]> lastBytes = new HashMap<>();
+    private final GitStore store;
+    private final TreeModel tree;
+    private final BatchPackInserter ins;
+    private final ObjectId base;
+    private ObjectId tip;
+    private final Map<String, ObjectId> written = new LinkedHashMap<>();
+    private final Set<String> removed = new LinkedHashSet<>();
+    private boolean moved;
+    /** The bytes of each path's last blob in this batch: the base of its next version's delta. */
+    private final Map<String, byte[]> lastBytes = new HashMap<>();
 
-  CommitBatch(GitStore store, TreeModel tree, BatchPackInserter ins) {
-    this.store = store;
-    this.tree = tree;
-    this.ins = ins;
-    this.base = store.head();
-    this.tip = base;
-  }
-
-  /** Commits on top of the batch's tip; a null value removes that path from the tree. */
-  public ObjectId commit(Map<String, byte[]> files, PersonIdent author, PersonIdent committer,
-      String message) throws IOException {
-    return commit(files, author, committer, message, null);
-  }
-
-  /** As {@link #commit}, with a second parent (a merge) when {@code mergeParent} is not null. */
-  public ObjectId commit(Map<String, byte[]> files, PersonIdent author, PersonIdent committer,
-      String message, ObjectId mergeParent) throws IOException {
-    for (Map.Entry<String, byte[]> f : files.entrySet()) {
-      if (f.getValue() == null) {
-        tree.remove(f.getKey());
-        written.remove(f.getKey());
-        lastBytes.remove(f.getKey());
-        removed.add(f.getKey());
-        continue;
-      }
-      removed.remove(f.getKey());
-      byte[] data = f.getValue();
-      ObjectId prev = written.get(f.getKey());
-      ObjectId blob = prev == null ? ins.insert(Constants.OBJ_BLOB, data)
-          : ins.insertBlobAfter(prev, lastBytes.get(f.getKey()), data);
-      tree.put(f.getKey(), blob);
-      written.put(f.getKey(), blob);
-      lastBytes.put(f.getKey(), data);
+    CommitBatch(GitStore store, TreeModel tree, BatchPackInserter ins) {
+        this.store = store;
+        this.tree = tree;
+        this.ins = ins;
+        this.base = store.head();
+        this.tip = base;
     }
-    CommitBuilder cb = new CommitBuilder();
-    cb.setTreeId(tree.write(ins));
-    if (tip != null && mergeParent != null) {
-      cb.setParentIds(tip, mergeParent);
-    } else if (tip != null) {
-      cb.setParentId(tip);
+
+    /** Commits on top of the batch's tip; a null value removes that path from the tree. */
+    public ObjectId commit(Map<String, byte[]> files, PersonIdent author, PersonIdent committer, String message)
+            throws IOException {
+        return commit(files, author, committer, message, null);
     }
-    cb.setAuthor(author);
-    cb.setCommitter(committer);
-    cb.setMessage(message);
-    tip = ins.insert(cb);
-    return tip;
-  }
 
-  public ObjectId tip() {
-    return tip;
-  }
-
-  /** Blob ids written in this batch, by path (last write wins). */
-  public Map<String, ObjectId> written() {
-    return written;
-  }
-
-  /** Paths this batch removed from the tree (and did not write again after). */
-  public Set<String> removed() {
-    return removed;
-  }
-
-  /** {@link #flush}, then {@link #moveRef}. */
-  public RefMove publish() throws IOException {
-    flush();
-    return moveRef();
-  }
-
-  /** Writes the batch's objects (one pack). */
-  public void flush() throws IOException {
-    ins.flush();
-  }
-
-  /**
-   * Moves the branch to the tip, compare-and-swap on the head the batch started from. Done as
-   * git itself does it (create {@code <ref>.lock} exclusively, check the current value, write,
-   * rename), which costs half of JGit's RefUpdate here; the batch is a fast-forward by
-   * construction, and no reflog is written (the ledger and the commit chain are the history).
-   * {@link RefMove.Result#NO_CHANGE} when the batch made no commit.
-   */
-  public RefMove moveRef() throws IOException {
-    if (tip == null || tip.equals(base)) {
-      return new RefMove(RefMove.Result.NO_CHANGE, store.ref(), base, store.refLockFile());
+    /** As {@link #commit}, with a second parent (a merge) when {@code mergeParent} is not null. */
+    public ObjectId commit(
+            Map<String, byte[]> files, PersonIdent author, PersonIdent committer, String message, ObjectId mergeParent)
+            throws IOException {
+        for (Map.Entry<String, byte[]> f : files.entrySet()) {
+            if (f.getValue() == null) {
+                tree.remove(f.getKey());
+                written.remove(f.getKey());
+                lastBytes.remove(f.getKey());
+                removed.add(f.getKey());
+                continue;
+            }
+            removed.remove(f.getKey());
+            byte[] data = f.getValue();
+            ObjectId prev = written.get(f.getKey());
+            ObjectId blob = prev == null
+                    ? ins.insert(Constants.OBJ_BLOB, data)
+                    : ins.insertBlobAfter(prev, lastBytes.get(f.getKey()), data);
+            tree.put(f.getKey(), blob);
+            written.put(f.getKey(), blob);
+            lastBytes.put(f.getKey(), data);
+        }
+        CommitBuilder cb = new CommitBuilder();
+        cb.setTreeId(tree.write(ins));
+        if (tip != null && mergeParent != null) {
+            cb.setParentIds(tip, mergeParent);
+        } else if (tip != null) {
+            cb.setParentId(tip);
+        }
+        cb.setAuthor(author);
+        cb.setCommitter(committer);
+        cb.setMessage(message);
+        tip = ins.insert(cb);
+        return tip;
     }
-    RefMove m = store.swap(base, tip);
-    moved = m.result() == RefMove.Result.MOVED;
-    return m;
-  }
 
-  /** Readies {@link #moveRef} (see {@link GitStore#prepareRef}); call once the batch's commits are flushed. */
-  public void prepareMove() throws IOException {
-    if (tip != null && !tip.equals(base)) {
-      store.prepareRef(tip);
+    public ObjectId tip() {
+        return tip;
     }
-  }
 
-  @Override
-  public void close() {
-    if (!moved && tip != null && !tip.equals(base)) {
-      store.reseedTree(); // a batch that never published leaves the tree image as its commits made it
+    /** Blob ids written in this batch, by path (last write wins). */
+    public Map<String, ObjectId> written() {
+        return written;
     }
-    store.giveBack(ins);
-  }
+
+    /** Paths this batch removed from the tree (and did not write again after). */
+    public Set<String> removed() {
+        return removed;
+    }
+
+    /** {@link #flush}, then {@link #moveRef}. */
+    public RefMove publish() throws IOException {
+        flush();
+        return moveRef();
+    }
+
+    /** Writes the batch's objects (one pack). */
+    public void flush() throws IOException {
+        ins.flush();
+    }
+
+    /**
+     * Moves the branch to the tip, compare-and-swap on the head the batch started from. Done as
+     * git itself does it (create {@code <ref>.lock} exclusively, check the current value, write,
+     * rename), which costs half of JGit's RefUpdate here; the batch is a fast-forward by
+     * construction, and no reflog is written (the ledger and the commit chain are the history).
+     * {@link RefMove.Result#NO_CHANGE} when the batch made no commit.
+     */
+    public RefMove moveRef() throws IOException {
+        if (tip == null || tip.equals(base)) {
+            return new RefMove(RefMove.Result.NO_CHANGE, store.ref(), base, store.refLockFile());
+        }
+        RefMove m = store.swap(base, tip);
+        moved = m.result() == RefMove.Result.MOVED;
+        return m;
+    }
+
+    /** Readies {@link #moveRef} (see {@link GitStore#prepareRef}); call once the batch's commits are flushed. */
+    public void prepareMove() throws IOException {
+        if (tip != null && !tip.equals(base)) {
+            store.prepareRef(tip);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!moved && tip != null && !tip.equals(base)) {
+            store.reseedTree(); // a batch that never published leaves the tree image as its commits made it
+        }
+        store.giveBack(ins);
+    }
 }

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
@@ -24,40 +23,46 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * git command holds is left alone (false: retry later).
  */
 final class IndexSync {
-  private IndexSync() {
-  }
+    private IndexSync() {}
 
-  /** See {@link GitStore#updateIndex(Path, Map, Set)}. */
-  static boolean update(Repository repo, Path workTree, Map<String, ObjectId> blobs, Set<String> removed,
-      Function<String, FileMode> modeOf) throws IOException {
-    if (blobs.isEmpty() && removed.isEmpty()) {
-      return true;
-    }
-    Optional<WorkTreeIndex.Held> held = new WorkTreeIndex(repo, workTree).lock(0);
-    if (held.isEmpty()) {
-      return false;
-    }
-    try (WorkTreeIndex.Held h = held.get()) {
-      h.record(blobs, Map.of(), removed, modeOf);
-    }
-    return true;
-  }
-
-  /** The head-tree files whose working copy has exactly the head's bytes, with their blobs. */
-  static Map<String, ObjectId> cleanAtHead(Repository repo, Path workTree, ObjectId head) throws IOException {
-    Map<String, ObjectId> clean = new LinkedHashMap<>();
-    try (RevWalk rw = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo);
-        ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
-      tw.addTree(rw.parseCommit(head).getTree());
-      tw.setRecursive(true);
-      while (tw.next()) {
-        Path f = workTree.resolve(tw.getPathString());
-        if (Files.isRegularFile(f) && !Files.isSymbolicLink(f)
-            && fmt.idFor(Constants.OBJ_BLOB, Files.readAllBytes(f)).equals(tw.getObjectId(0))) {
-          clean.put(tw.getPathString(), tw.getObjectId(0));
+    /** See {@link GitStore#updateIndex(Path, Map, Set)}. */
+    static boolean update(
+            Repository repo,
+            Path workTree,
+            Map<String, ObjectId> blobs,
+            Set<String> removed,
+            Function<String, FileMode> modeOf)
+            throws IOException {
+        if (blobs.isEmpty() && removed.isEmpty()) {
+            return true;
         }
-      }
+        Optional<WorkTreeIndex.Held> held = new WorkTreeIndex(repo, workTree).lock(0);
+        if (held.isEmpty()) {
+            return false;
+        }
+        try (WorkTreeIndex.Held h = held.get()) {
+            h.record(blobs, Map.of(), removed, modeOf);
+        }
+        return true;
     }
-    return clean;
-  }
+
+    /** The head-tree files whose working copy has exactly the head's bytes, with their blobs. */
+    static Map<String, ObjectId> cleanAtHead(Repository repo, Path workTree, ObjectId head) throws IOException {
+        Map<String, ObjectId> clean = new LinkedHashMap<>();
+        try (RevWalk rw = new RevWalk(repo);
+                TreeWalk tw = new TreeWalk(repo);
+                ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
+            tw.addTree(rw.parseCommit(head).getTree());
+            tw.setRecursive(true);
+            while (tw.next()) {
+                Path f = workTree.resolve(tw.getPathString());
+                if (Files.isRegularFile(f)
+                        && !Files.isSymbolicLink(f)
+                        && fmt.idFor(Constants.OBJ_BLOB, Files.readAllBytes(f)).equals(tw.getObjectId(0))) {
+                    clean.put(tw.getPathString(), tw.getObjectId(0));
+                }
+            }
+        }
+        return clean;
+    }
 }

@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
-
 import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
 import org.eclipse.jgit.internal.storage.file.Pack;
 import org.eclipse.jgit.internal.storage.file.PackIndex;
@@ -40,418 +39,450 @@ import org.eclipse.jgit.storage.pack.PackConfig;
  * replaces are deleted, so a crash leaves at worst duplicate objects. Called by the writer only.
  */
 final class PackCompactor {
-  /** Below this many packs nothing is combined. */
-  static final int MIN_PACKS = 8;
+    /** Below this many packs nothing is combined. */
+    static final int MIN_PACKS = 8;
 
-  private PackCompactor() {}
+    private PackCompactor() {}
 
-  /** Combines small packs if there are too many; returns how many packs were combined. */
-  static int maybeCompact(Repository repo) throws IOException {
-    ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
-    List<Pack> packs = new ArrayList<>();
-    List<Long> counts = new ArrayList<>();
-    for (Pack p : odb.getPacks()) {
-      if (!p.shouldBeKept()) {
-        packs.add(p);
-      }
-    }
-    if (packs.size() < MIN_PACKS) {
-      return 0;
-    }
-    packs.sort(Comparator.comparingLong(PackCompactor::count));
-    for (Pack p : packs) {
-      counts.add(count(p));
-    }
-    // Smallest split such that every pack from it on outweighs twice all packs before it.
-    int split = packs.size();
-    long below = 0;
-    for (long c : counts) {
-      below += c;
-    }
-    while (split > 0) {
-      long c = counts.get(split - 1);
-      below -= c;
-      if (c < 2 * below) {
-        break;
-      }
-      split--;
-    }
-    if (split < 2) {
-      return 0;
-    }
-    List<Pack> chosen = packs.subList(0, split);
-    if (!combineFromIndexFiles(odb, chosen) && !combineRaw(odb, chosen)) {
-      combine(repo, odb, chosen);
-    }
-    return split;
-  }
-
-  private static long count(Pack p) {
-    try {
-      return p.getIndex().getObjectCount();
-    } catch (IOException e) {
-      return Long.MAX_VALUE; // unreadable: leave it alone
-    }
-  }
-
-  /** A version-2 index file's bytes: {@code n} entries, names from {@link PackIndexV2#NAMES}. */
-  record IdxFile(byte[] b, int n) {
-    int name(int i) {
-      return PackIndexV2.NAMES + i * 20;
-    }
-
-    int crc(int i) {
-      return org.eclipse.jgit.util.NB.decodeInt32(b, PackIndexV2.NAMES + n * 20 + i * 4);
-    }
-
-    int offset(int i) {
-      return org.eclipse.jgit.util.NB.decodeInt32(b, PackIndexV2.NAMES + n * 24 + i * 4);
-    }
-
-    /** The index of a pack, when it is version 2 with 32-bit offsets only; else null. */
-    static IdxFile read(Path p) throws IOException {
-      byte[] b = Files.readAllBytes(p);
-      if (b.length < PackIndexV2.NAMES + 40 || b[0] != (byte) 0xff || b[1] != 't' || b[2] != 'O' || b[3] != 'c'
-          || org.eclipse.jgit.util.NB.decodeInt32(b, 4) != 2) {
-        return null;
-      }
-      int n = org.eclipse.jgit.util.NB.decodeInt32(b, 8 + 255 * 4);
-      if (n < 0 || (long) PackIndexV2.NAMES + 28L * n + 40 != b.length) {
-        return null; // a 64-bit offset table, or not the layout we know
-      }
-      return new IdxFile(b, n);
-    }
-  }
-
-  /**
-   * As {@link #combineRaw}, reading the packs' index files directly: entries are merged by name
-   * across packs (so the new index needs no sort and duplicates fall out), copied in each pack's
-   * offset order, and the new index is written from arrays. No object is allocated per entry;
-   * going through JGit's index objects cost several microseconds per entry, and a roll-up
-   * moves each object about six times over its life. Returns false (nothing written) when an
-   * index is not one this reads or a pack holds deltas; {@link #combineRaw} then does the work.
-   */
-  private static boolean combineFromIndexFiles(ObjectDirectory odb, List<Pack> chosen) throws IOException {
-    int k = chosen.size();
-    IdxFile[] idx = new IdxFile[k];
-    long total = 12;
-    int objects = 0;
-    for (int p = 0; p < k; p++) {
-      idx[p] = IdxFile.read(odb.getPackDirectory().toPath().resolve("pack-" + chosen.get(p).getPackName() + ".idx"));
-      if (idx[p] == null) {
-        return false;
-      }
-      objects += idx[p].n();
-      total += Files.size(chosen.get(p).getPackFile().toPath());
-    }
-    if (total > Integer.MAX_VALUE - 64) {
-      return false;
-    }
-    // Merge by name: which entry of which pack each output entry is, in name order.
-    int[] srcPack = new int[objects];
-    int[] srcEntry = new int[objects];
-    boolean[][] keep = new boolean[k][];
-    int[] cursor = new int[k];
-    for (int p = 0; p < k; p++) {
-      keep[p] = new boolean[idx[p].n()];
-    }
-    int m = 0;
-    java.util.PriorityQueue<Integer> heap = new java.util.PriorityQueue<>(Math.max(1, k), (a, b) -> {
-      int c = java.util.Arrays.compareUnsigned(idx[a].b(), idx[a].name(cursor[a]), idx[a].name(cursor[a]) + 20,
-          idx[b].b(), idx[b].name(cursor[b]), idx[b].name(cursor[b]) + 20);
-      return c != 0 ? c : Integer.compare(a, b);
-    });
-    for (int p = 0; p < k; p++) {
-      if (idx[p].n() > 0) {
-        heap.add(p);
-      }
-    }
-    while (!heap.isEmpty()) {
-      int p = heap.poll();
-      int i = cursor[p];
-      boolean dup = m > 0 && java.util.Arrays.equals(idx[p].b(), idx[p].name(i), idx[p].name(i) + 20,
-          idx[srcPack[m - 1]].b(), idx[srcPack[m - 1]].name(srcEntry[m - 1]), idx[srcPack[m - 1]].name(srcEntry[m - 1]) + 20);
-      if (!dup) {
-        srcPack[m] = p;
-        srcEntry[m] = i;
-        keep[p][i] = true;
-        m++;
-      }
-      if (++cursor[p] < idx[p].n()) {
-        heap.add(p);
-      }
-    }
-    // Copy the kept entries pack by pack in offset order (an entry ends where the next begins).
-    byte[] out = new byte[(int) total + 16 * objects]; // a delta's base distance may take more bytes
-    int len = 12;
-    int[][] newOffset = new int[k][];
-    int[][] newCrc = new int[k][]; // for deltas whose base distance was rewritten; else the index's
-    boolean[][] recrc = new boolean[k][];
-    for (int p = 0; p < k; p++) {
-      byte[] data = Files.readAllBytes(chosen.get(p).getPackFile().toPath());
-      int n = idx[p].n();
-      long[] byOffset = new long[n];
-      for (int i = 0; i < n; i++) {
-        byOffset[i] = ((long) idx[p].offset(i) << 31) | i;
-      }
-      java.util.Arrays.sort(byOffset);
-      newOffset[p] = new int[n];
-      newCrc[p] = new int[n];
-      recrc[p] = new boolean[n];
-      for (int j = 0; j < n; j++) {
-        int i = (int) (byOffset[j] & 0x7fffffffL);
-        int off = (int) (byOffset[j] >>> 31);
-        int end = j + 1 < n ? (int) (byOffset[j + 1] >>> 31) : data.length - 20;
-        if (!keep[p][i]) {
-          continue;
+    /** Combines small packs if there are too many; returns how many packs were combined. */
+    static int maybeCompact(Repository repo) throws IOException {
+        ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
+        List<Pack> packs = new ArrayList<>();
+        List<Long> counts = new ArrayList<>();
+        for (Pack p : odb.getPacks()) {
+            if (!p.shouldBeKept()) {
+                packs.add(p);
+            }
         }
-        int type = (data[off] >> 4) & 7;
-        if (end < off || len + (end - off) + 16 > out.length) {
-          return false; // a pack not as its index says: leave the packs as they are
+        if (packs.size() < MIN_PACKS) {
+            return 0;
         }
-        if (type == Constants.OBJ_OFS_DELTA) {
-          // Its base comes earlier in this pack; if kept, it was copied already: only the
-          // distance back to it changes.
-          int h = off;
-          while ((data[h] & 0x80) != 0) {
-            h++;
-          }
-          h++;
-          long[] ofs = Deltas.decodeOfs(data, h);
-          long baseOff = off - ofs[0];
-          int b = java.util.Arrays.binarySearch(byOffset, 0, j, baseOff << 31);
-          b = b < 0 ? -b - 1 : b; // the entry at that offset sorts just after the bare offset
-          int bi = b < j && (byOffset[b] >>> 31) == baseOff ? (int) (byOffset[b] & 0x7fffffffL) : -1;
-          if (bi < 0 || !keep[p][bi]) {
-            return false; // its base was dropped as another pack's duplicate: let JGit repack these
-          }
-          newOffset[p][i] = len;
-          System.arraycopy(data, off, out, len, h - off);
-          int at = Deltas.encodeOfs(out, len + (h - off), len - newOffset[p][bi]);
-          int rest = end - (h + (int) ofs[1]);
-          System.arraycopy(data, h + (int) ofs[1], out, at, rest);
-          java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-          crc.update(out, len, at + rest - len);
-          newCrc[p][i] = (int) crc.getValue();
-          recrc[p][i] = true;
-          len = at + rest;
-          continue;
+        packs.sort(Comparator.comparingLong(PackCompactor::count));
+        for (Pack p : packs) {
+            counts.add(count(p));
         }
-        if (type < 1 || type > 4) {
-          return false; // a REF_DELTA: leave it to JGit
+        // Smallest split such that every pack from it on outweighs twice all packs before it.
+        int split = packs.size();
+        long below = 0;
+        for (long c : counts) {
+            below += c;
         }
-        newOffset[p][i] = len;
-        System.arraycopy(data, off, out, len, end - off);
-        len += end - off;
-      }
+        while (split > 0) {
+            long c = counts.get(split - 1);
+            below -= c;
+            if (c < 2 * below) {
+                break;
+            }
+            split--;
+        }
+        if (split < 2) {
+            return 0;
+        }
+        List<Pack> chosen = packs.subList(0, split);
+        if (!combineFromIndexFiles(odb, chosen) && !combineRaw(odb, chosen)) {
+            combine(repo, odb, chosen);
+        }
+        return split;
     }
-    out[0] = 'P';
-    out[1] = 'A';
-    out[2] = 'C';
-    out[3] = 'K';
-    org.eclipse.jgit.util.NB.encodeInt32(out, 4, 2);
-    org.eclipse.jgit.util.NB.encodeInt32(out, 8, m);
-    java.security.MessageDigest md = PackIndexV2.sha1();
-    md.update(out, 0, len);
-    byte[] packHash = md.digest();
-    byte[] idxBytes = PackIndexV2.write(m, new PackIndexV2.Entries() {
-      @Override
-      public void name(int i, byte[] dst, int pos) {
-        System.arraycopy(idx[srcPack[i]].b(), idx[srcPack[i]].name(srcEntry[i]), dst, pos, 20);
-      }
 
-      @Override
-      public int crc(int i) {
-        return recrc[srcPack[i]][srcEntry[i]] ? newCrc[srcPack[i]][srcEntry[i]] : idx[srcPack[i]].crc(srcEntry[i]);
-      }
-
-      @Override
-      public long offset(int i) {
-        return newOffset[srcPack[i]][srcEntry[i]];
-      }
-    }, packHash);
-    // A pack's name is the SHA-1 of its sorted object names, which the index holds contiguously.
-    java.security.MessageDigest nameMd = PackIndexV2.sha1();
-    nameMd.update(idxBytes, PackIndexV2.NAMES, m * 20);
-    ObjectId name = ObjectId.fromRaw(nameMd.digest());
-    writeAndInstall(odb, chosen, name, out, len, packHash, idxBytes);
-    return true;
-  }
-
-  /**
-   * Concatenates the packs' object entries byte for byte (no inflate, no re-deflate). Works when
-   * every entry is a whole object, as in the packs memoryd writes; returns false (nothing
-   * written) if a pack holds deltas, whose offsets would not survive the move.
-   */
-  private static boolean combineRaw(ObjectDirectory odb, List<Pack> chosen) throws IOException {
-    long total = 12;
-    for (Pack p : chosen) {
-      total += Files.size(p.getPackFile().toPath());
-    }
-    if (total > Integer.MAX_VALUE - 64) {
-      return false;
-    }
-    // One array sized for every entry: no growing buffer and no copy of it before writing.
-    byte[] out = new byte[(int) total];
-    int len = 12;
-    List<org.eclipse.jgit.transport.PackedObjectInfo> infos = new ArrayList<>();
-    Set<ObjectId> seen = new HashSet<>();
-    for (Pack p : chosen) {
-      byte[] data = Files.readAllBytes(p.getPackFile().toPath());
-      PackIndex idx = p.getIndex();
-      List<long[]> entries = new ArrayList<>(); // offset, index into ids
-      List<ObjectId> ids = new ArrayList<>();
-      for (PackIndex.MutableEntry e : idx) {
-        entries.add(new long[] {e.getOffset(), ids.size()});
-        ids.add(e.toObjectId());
-      }
-      entries.sort(Comparator.comparingLong(a -> a[0]));
-      for (int i = 0; i < entries.size(); i++) {
-        int off = Math.toIntExact(entries.get(i)[0]);
-        int end = i + 1 < entries.size() ? Math.toIntExact(entries.get(i + 1)[0]) : data.length - 20;
-        int type = (data[off] >> 4) & 7;
-        if (type < 1 || type > 4) {
-          return false;
+    private static long count(Pack p) {
+        try {
+            return p.getIndex().getObjectCount();
+        } catch (IOException e) {
+            return Long.MAX_VALUE; // unreadable: leave it alone
         }
-        ObjectId id = ids.get((int) entries.get(i)[1]);
-        if (!seen.add(id)) {
-          continue;
-        }
-        if (len + (end - off) > out.length) {
-          return false; // a pack file changed size under us: leave the packs as they are
-        }
-        org.eclipse.jgit.transport.PackedObjectInfo info = new org.eclipse.jgit.transport.PackedObjectInfo(id);
-        info.setOffset(len);
-        info.setCRC((int) idx.findCRC32(id));
-        System.arraycopy(data, off, out, len, end - off);
-        len += end - off;
-        infos.add(info);
-      }
     }
-    out[0] = 'P';
-    out[1] = 'A';
-    out[2] = 'C';
-    out[3] = 'K';
-    org.eclipse.jgit.util.NB.encodeInt32(out, 4, 2);
-    org.eclipse.jgit.util.NB.encodeInt32(out, 8, infos.size());
-    java.security.MessageDigest md = PackIndexV2.sha1();
-    java.security.MessageDigest nameMd = PackIndexV2.sha1();
-    md.update(out, 0, len);
-    byte[] packHash = md.digest();
-    java.util.Collections.sort(infos);
-    byte[] raw = new byte[20];
-    for (org.eclipse.jgit.transport.PackedObjectInfo o : infos) {
-      o.copyRawTo(raw, 0);
-      nameMd.update(raw);
-    }
-    ObjectId name = ObjectId.fromRaw(nameMd.digest());
-    byte[] idxBytes = PackIndexV2.write(infos, packHash);
-    writeAndInstall(odb, chosen, name, out, len, packHash, idxBytes);
-    return true;
-  }
 
-  /**
-   * Renames the combined pack into place, registers it, deletes the packs it replaces, and has
-   * JGit list the directory again so they leave its pack list.
-   */
-  private static void install(ObjectDirectory odb, List<Pack> chosen, ObjectId name, Path tmpPack,
-      Path tmpIdx) throws IOException {
-    Path packDir = odb.getPackDirectory().toPath();
-    Path realPack = packDir.resolve("pack-" + name.name() + ".pack");
-    Path realIdx = packDir.resolve("pack-" + name.name() + ".idx");
-    Files.move(tmpPack, realPack, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    Files.move(tmpIdx, realIdx, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    odb.openPack(realPack.toFile());
-    for (Pack p : chosen) {
-      if (p.getPackName().equals(name.name())) {
-        continue;
-      }
-      // Not closed here: a reader walking JGit's list right now still finds its index in memory
-      // (a deleted file stays readable while open); the rescan below closes it.
-      String base = "pack-" + p.getPackName();
-      for (String ext : new String[] {".pack", ".idx", ".rev", ".bitmap"}) {
-        Files.deleteIfExists(packDir.resolve(base + ext));
-      }
-    }
-    // JGit keeps listing the closed packs until it rescans the directory; left there, the next
-    // lookup that misses (every insert checks for its object first) reopens their deleted index
-    // files and logs a warning with a stack trace for each.
-    odb.getPacks();
-  }
-
-  private static void combine(Repository repo, ObjectDirectory odb, List<Pack> chosen) throws IOException {
-    File packDir = odb.getPackDirectory();
-    PackConfig pc = new PackConfig(repo);
-    pc.setDeltaCompress(false);
-    pc.setReuseObjects(true);
-    pc.setReuseDeltas(true);
-    pc.setBuildBitmaps(false);
-    Path tmpPack = Files.createTempFile(packDir.toPath(), "memoryd_compact_", ".pack.tmp");
-    Path tmpIdx = Files.createTempFile(packDir.toPath(), "memoryd_compact_", ".idx.tmp");
-    ObjectId name;
-    try (ObjectReader reader = repo.newObjectReader(); RevWalk rw = new RevWalk(reader);
-        PackWriter pw = new PackWriter(pc, reader)) {
-      Set<ObjectId> seen = new HashSet<>();
-      List<RevObject> objs = new ArrayList<>();
-      for (Pack p : chosen) {
-        for (PackIndex.MutableEntry e : p) {
-          ObjectId id = e.toObjectId();
-          if (seen.add(id)) {
-            objs.add(rw.lookupAny(id, reader.open(id).getType()));
-          }
+    /** A version-2 index file's bytes: {@code n} entries, names from {@link PackIndexV2#NAMES}. */
+    record IdxFile(byte[] b, int n) {
+        int name(int i) {
+            return PackIndexV2.NAMES + i * 20;
         }
-      }
-      pw.preparePack(objs.iterator());
-      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmpPack))) {
-        pw.writePack(NullProgressMonitor.INSTANCE, NullProgressMonitor.INSTANCE, out);
-      }
-      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmpIdx))) {
-        pw.writeIndex(out);
-      }
-      name = pw.computeName();
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(tmpPack);
-      Files.deleteIfExists(tmpIdx);
-      throw e;
-    }
-    install(odb, chosen, name, tmpPack, tmpIdx);
-  }
 
-  /** Removes temp files a killed writer may have left in the object store. */
-  static void removeTempFiles(Repository repo) throws IOException {
-    ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
-    for (Path dir : new Path[] {odb.getDirectory().toPath(), odb.getPackDirectory().toPath()}) {
-      if (!Files.isDirectory(dir)) {
-        continue;
-      }
-      try (Stream<Path> s = Files.list(dir)) {
-        for (Path p : (Iterable<Path>) s::iterator) {
-          String n = p.getFileName().toString();
-          if ((n.startsWith("insert_") && (n.endsWith(".pack") || n.endsWith(".idx")))
-              || n.startsWith("memoryd_compact_") || n.startsWith("memoryd_insert_")) {
-            Files.deleteIfExists(p);
-          }
+        int crc(int i) {
+            return org.eclipse.jgit.util.NB.decodeInt32(b, PackIndexV2.NAMES + n * 20 + i * 4);
         }
-      }
-    }
-  }
 
-  /** Writes the rolled-up pack ({@code out[0..len)} then its trailing hash) and index to temp files and installs them. */
-  private static void writeAndInstall(ObjectDirectory odb, List<Pack> chosen,
-      ObjectId name, byte[] out, int len, byte[] packHash, byte[] idxBytes) throws IOException {
-    Path dir = odb.getPackDirectory().toPath();
-    Path tmpPack = Files.createTempFile(dir, "memoryd_compact_", ".pack.tmp");
-    Path tmpIdx = Files.createTempFile(dir, "memoryd_compact_", ".idx.tmp");
-    try {
-      try (OutputStream o = Files.newOutputStream(tmpPack)) {
-        o.write(out, 0, len);
-        o.write(packHash);
-      }
-      Files.write(tmpIdx, idxBytes);
-      install(odb, chosen, name, tmpPack, tmpIdx);
-    } finally {
-      Files.deleteIfExists(tmpPack);
-      Files.deleteIfExists(tmpIdx);
+        int offset(int i) {
+            return org.eclipse.jgit.util.NB.decodeInt32(b, PackIndexV2.NAMES + n * 24 + i * 4);
+        }
+
+        /** The index of a pack, when it is version 2 with 32-bit offsets only; else null. */
+        static IdxFile read(Path p) throws IOException {
+            byte[] b = Files.readAllBytes(p);
+            if (b.length < PackIndexV2.NAMES + 40
+                    || b[0] != (byte) 0xff
+                    || b[1] != 't'
+                    || b[2] != 'O'
+                    || b[3] != 'c'
+                    || org.eclipse.jgit.util.NB.decodeInt32(b, 4) != 2) {
+                return null;
+            }
+            int n = org.eclipse.jgit.util.NB.decodeInt32(b, 8 + 255 * 4);
+            if (n < 0 || (long) PackIndexV2.NAMES + 28L * n + 40 != b.length) {
+                return null; // a 64-bit offset table, or not the layout we know
+            }
+            return new IdxFile(b, n);
+        }
     }
-  }
+
+    /**
+     * As {@link #combineRaw}, reading the packs' index files directly: entries are merged by name
+     * across packs (so the new index needs no sort and duplicates fall out), copied in each pack's
+     * offset order, and the new index is written from arrays. No object is allocated per entry;
+     * going through JGit's index objects cost several microseconds per entry, and a roll-up
+     * moves each object about six times over its life. Returns false (nothing written) when an
+     * index is not one this reads or a pack holds deltas; {@link #combineRaw} then does the work.
+     */
+    private static boolean combineFromIndexFiles(ObjectDirectory odb, List<Pack> chosen) throws IOException {
+        int k = chosen.size();
+        IdxFile[] idx = new IdxFile[k];
+        long total = 12;
+        int objects = 0;
+        for (int p = 0; p < k; p++) {
+            idx[p] = IdxFile.read(odb.getPackDirectory()
+                    .toPath()
+                    .resolve("pack-" + chosen.get(p).getPackName() + ".idx"));
+            if (idx[p] == null) {
+                return false;
+            }
+            objects += idx[p].n();
+            total += Files.size(chosen.get(p).getPackFile().toPath());
+        }
+        if (total > Integer.MAX_VALUE - 64) {
+            return false;
+        }
+        // Merge by name: which entry of which pack each output entry is, in name order.
+        int[] srcPack = new int[objects];
+        int[] srcEntry = new int[objects];
+        boolean[][] keep = new boolean[k][];
+        int[] cursor = new int[k];
+        for (int p = 0; p < k; p++) {
+            keep[p] = new boolean[idx[p].n()];
+        }
+        int m = 0;
+        java.util.PriorityQueue<Integer> heap = new java.util.PriorityQueue<>(Math.max(1, k), (a, b) -> {
+            int c = java.util.Arrays.compareUnsigned(
+                    idx[a].b(),
+                    idx[a].name(cursor[a]),
+                    idx[a].name(cursor[a]) + 20,
+                    idx[b].b(),
+                    idx[b].name(cursor[b]),
+                    idx[b].name(cursor[b]) + 20);
+            return c != 0 ? c : Integer.compare(a, b);
+        });
+        for (int p = 0; p < k; p++) {
+            if (idx[p].n() > 0) {
+                heap.add(p);
+            }
+        }
+        while (!heap.isEmpty()) {
+            int p = heap.poll();
+            int i = cursor[p];
+            boolean dup = m > 0
+                    && java.util.Arrays.equals(
+                            idx[p].b(),
+                            idx[p].name(i),
+                            idx[p].name(i) + 20,
+                            idx[srcPack[m - 1]].b(),
+                            idx[srcPack[m - 1]].name(srcEntry[m - 1]),
+                            idx[srcPack[m - 1]].name(srcEntry[m - 1]) + 20);
+            if (!dup) {
+                srcPack[m] = p;
+                srcEntry[m] = i;
+                keep[p][i] = true;
+                m++;
+            }
+            if (++cursor[p] < idx[p].n()) {
+                heap.add(p);
+            }
+        }
+        // Copy the kept entries pack by pack in offset order (an entry ends where the next begins).
+        byte[] out = new byte[(int) total + 16 * objects]; // a delta's base distance may take more bytes
+        int len = 12;
+        int[][] newOffset = new int[k][];
+        int[][] newCrc = new int[k][]; // for deltas whose base distance was rewritten; else the index's
+        boolean[][] recrc = new boolean[k][];
+        for (int p = 0; p < k; p++) {
+            byte[] data = Files.readAllBytes(chosen.get(p).getPackFile().toPath());
+            int n = idx[p].n();
+            long[] byOffset = new long[n];
+            for (int i = 0; i < n; i++) {
+                byOffset[i] = ((long) idx[p].offset(i) << 31) | i;
+            }
+            java.util.Arrays.sort(byOffset);
+            newOffset[p] = new int[n];
+            newCrc[p] = new int[n];
+            recrc[p] = new boolean[n];
+            for (int j = 0; j < n; j++) {
+                int i = (int) (byOffset[j] & 0x7fffffffL);
+                int off = (int) (byOffset[j] >>> 31);
+                int end = j + 1 < n ? (int) (byOffset[j + 1] >>> 31) : data.length - 20;
+                if (!keep[p][i]) {
+                    continue;
+                }
+                int type = (data[off] >> 4) & 7;
+                if (end < off || len + (end - off) + 16 > out.length) {
+                    return false; // a pack not as its index says: leave the packs as they are
+                }
+                if (type == Constants.OBJ_OFS_DELTA) {
+                    // Its base comes earlier in this pack; if kept, it was copied already: only the
+                    // distance back to it changes.
+                    int h = off;
+                    while ((data[h] & 0x80) != 0) {
+                        h++;
+                    }
+                    h++;
+                    long[] ofs = Deltas.decodeOfs(data, h);
+                    long baseOff = off - ofs[0];
+                    int b = java.util.Arrays.binarySearch(byOffset, 0, j, baseOff << 31);
+                    b = b < 0 ? -b - 1 : b; // the entry at that offset sorts just after the bare offset
+                    int bi = b < j && (byOffset[b] >>> 31) == baseOff ? (int) (byOffset[b] & 0x7fffffffL) : -1;
+                    if (bi < 0 || !keep[p][bi]) {
+                        return false; // its base was dropped as another pack's duplicate: let JGit repack these
+                    }
+                    newOffset[p][i] = len;
+                    System.arraycopy(data, off, out, len, h - off);
+                    int at = Deltas.encodeOfs(out, len + (h - off), len - newOffset[p][bi]);
+                    int rest = end - (h + (int) ofs[1]);
+                    System.arraycopy(data, h + (int) ofs[1], out, at, rest);
+                    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+                    crc.update(out, len, at + rest - len);
+                    newCrc[p][i] = (int) crc.getValue();
+                    recrc[p][i] = true;
+                    len = at + rest;
+                    continue;
+                }
+                if (type < 1 || type > 4) {
+                    return false; // a REF_DELTA: leave it to JGit
+                }
+                newOffset[p][i] = len;
+                System.arraycopy(data, off, out, len, end - off);
+                len += end - off;
+            }
+        }
+        out[0] = 'P';
+        out[1] = 'A';
+        out[2] = 'C';
+        out[3] = 'K';
+        org.eclipse.jgit.util.NB.encodeInt32(out, 4, 2);
+        org.eclipse.jgit.util.NB.encodeInt32(out, 8, m);
+        java.security.MessageDigest md = PackIndexV2.sha1();
+        md.update(out, 0, len);
+        byte[] packHash = md.digest();
+        byte[] idxBytes = PackIndexV2.write(
+                m,
+                new PackIndexV2.Entries() {
+                    @Override
+                    public void name(int i, byte[] dst, int pos) {
+                        System.arraycopy(idx[srcPack[i]].b(), idx[srcPack[i]].name(srcEntry[i]), dst, pos, 20);
+                    }
+
+                    @Override
+                    public int crc(int i) {
+                        return recrc[srcPack[i]][srcEntry[i]]
+                                ? newCrc[srcPack[i]][srcEntry[i]]
+                                : idx[srcPack[i]].crc(srcEntry[i]);
+                    }
+
+                    @Override
+                    public long offset(int i) {
+                        return newOffset[srcPack[i]][srcEntry[i]];
+                    }
+                },
+                packHash);
+        // A pack's name is the SHA-1 of its sorted object names, which the index holds contiguously.
+        java.security.MessageDigest nameMd = PackIndexV2.sha1();
+        nameMd.update(idxBytes, PackIndexV2.NAMES, m * 20);
+        ObjectId name = ObjectId.fromRaw(nameMd.digest());
+        writeAndInstall(odb, chosen, name, out, len, packHash, idxBytes);
+        return true;
+    }
+
+    /**
+     * Concatenates the packs' object entries byte for byte (no inflate, no re-deflate). Works when
+     * every entry is a whole object, as in the packs memoryd writes; returns false (nothing
+     * written) if a pack holds deltas, whose offsets would not survive the move.
+     */
+    private static boolean combineRaw(ObjectDirectory odb, List<Pack> chosen) throws IOException {
+        long total = 12;
+        for (Pack p : chosen) {
+            total += Files.size(p.getPackFile().toPath());
+        }
+        if (total > Integer.MAX_VALUE - 64) {
+            return false;
+        }
+        // One array sized for every entry: no growing buffer and no copy of it before writing.
+        byte[] out = new byte[(int) total];
+        int len = 12;
+        List<org.eclipse.jgit.transport.PackedObjectInfo> infos = new ArrayList<>();
+        Set<ObjectId> seen = new HashSet<>();
+        for (Pack p : chosen) {
+            byte[] data = Files.readAllBytes(p.getPackFile().toPath());
+            PackIndex idx = p.getIndex();
+            List<long[]> entries = new ArrayList<>(); // offset, index into ids
+            List<ObjectId> ids = new ArrayList<>();
+            for (PackIndex.MutableEntry e : idx) {
+                entries.add(new long[] {e.getOffset(), ids.size()});
+                ids.add(e.toObjectId());
+            }
+            entries.sort(Comparator.comparingLong(a -> a[0]));
+            for (int i = 0; i < entries.size(); i++) {
+                int off = Math.toIntExact(entries.get(i)[0]);
+                int end = i + 1 < entries.size() ? Math.toIntExact(entries.get(i + 1)[0]) : data.length - 20;
+                int type = (data[off] >> 4) & 7;
+                if (type < 1 || type > 4) {
+                    return false;
+                }
+                ObjectId id = ids.get((int) entries.get(i)[1]);
+                if (!seen.add(id)) {
+                    continue;
+                }
+                if (len + (end - off) > out.length) {
+                    return false; // a pack file changed size under us: leave the packs as they are
+                }
+                org.eclipse.jgit.transport.PackedObjectInfo info = new org.eclipse.jgit.transport.PackedObjectInfo(id);
+                info.setOffset(len);
+                info.setCRC((int) idx.findCRC32(id));
+                System.arraycopy(data, off, out, len, end - off);
+                len += end - off;
+                infos.add(info);
+            }
+        }
+        out[0] = 'P';
+        out[1] = 'A';
+        out[2] = 'C';
+        out[3] = 'K';
+        org.eclipse.jgit.util.NB.encodeInt32(out, 4, 2);
+        org.eclipse.jgit.util.NB.encodeInt32(out, 8, infos.size());
+        java.security.MessageDigest md = PackIndexV2.sha1();
+        java.security.MessageDigest nameMd = PackIndexV2.sha1();
+        md.update(out, 0, len);
+        byte[] packHash = md.digest();
+        java.util.Collections.sort(infos);
+        byte[] raw = new byte[20];
+        for (org.eclipse.jgit.transport.PackedObjectInfo o : infos) {
+            o.copyRawTo(raw, 0);
+            nameMd.update(raw);
+        }
+        ObjectId name = ObjectId.fromRaw(nameMd.digest());
+        byte[] idxBytes = PackIndexV2.write(infos, packHash);
+        writeAndInstall(odb, chosen, name, out, len, packHash, idxBytes);
+        return true;
+    }
+
+    /**
+     * Renames the combined pack into place, registers it, deletes the packs it replaces, and has
+     * JGit list the directory again so they leave its pack list.
+     */
+    private static void install(ObjectDirectory odb, List<Pack> chosen, ObjectId name, Path tmpPack, Path tmpIdx)
+            throws IOException {
+        Path packDir = odb.getPackDirectory().toPath();
+        Path realPack = packDir.resolve("pack-" + name.name() + ".pack");
+        Path realIdx = packDir.resolve("pack-" + name.name() + ".idx");
+        Files.move(tmpPack, realPack, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmpIdx, realIdx, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        odb.openPack(realPack.toFile());
+        for (Pack p : chosen) {
+            if (p.getPackName().equals(name.name())) {
+                continue;
+            }
+            // Not closed here: a reader walking JGit's list right now still finds its index in memory
+            // (a deleted file stays readable while open); the rescan below closes it.
+            String base = "pack-" + p.getPackName();
+            for (String ext : new String[] {".pack", ".idx", ".rev", ".bitmap"}) {
+                Files.deleteIfExists(packDir.resolve(base + ext));
+            }
+        }
+        // JGit keeps listing the closed packs until it rescans the directory; left there, the next
+        // lookup that misses (every insert checks for its object first) reopens their deleted index
+        // files and logs a warning with a stack trace for each.
+        odb.getPacks();
+    }
+
+    private static void combine(Repository repo, ObjectDirectory odb, List<Pack> chosen) throws IOException {
+        File packDir = odb.getPackDirectory();
+        PackConfig pc = new PackConfig(repo);
+        pc.setDeltaCompress(false);
+        pc.setReuseObjects(true);
+        pc.setReuseDeltas(true);
+        pc.setBuildBitmaps(false);
+        Path tmpPack = Files.createTempFile(packDir.toPath(), "memoryd_compact_", ".pack.tmp");
+        Path tmpIdx = Files.createTempFile(packDir.toPath(), "memoryd_compact_", ".idx.tmp");
+        ObjectId name;
+        try (ObjectReader reader = repo.newObjectReader();
+                RevWalk rw = new RevWalk(reader);
+                PackWriter pw = new PackWriter(pc, reader)) {
+            Set<ObjectId> seen = new HashSet<>();
+            List<RevObject> objs = new ArrayList<>();
+            for (Pack p : chosen) {
+                for (PackIndex.MutableEntry e : p) {
+                    ObjectId id = e.toObjectId();
+                    if (seen.add(id)) {
+                        objs.add(rw.lookupAny(id, reader.open(id).getType()));
+                    }
+                }
+            }
+            pw.preparePack(objs.iterator());
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmpPack))) {
+                pw.writePack(NullProgressMonitor.INSTANCE, NullProgressMonitor.INSTANCE, out);
+            }
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmpIdx))) {
+                pw.writeIndex(out);
+            }
+            name = pw.computeName();
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(tmpPack);
+            Files.deleteIfExists(tmpIdx);
+            throw e;
+        }
+        install(odb, chosen, name, tmpPack, tmpIdx);
+    }
+
+    /** Removes temp files a killed writer may have left in the object store. */
+    static void removeTempFiles(Repository repo) throws IOException {
+        ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
+        for (Path dir :
+                new Path[] {odb.getDirectory().toPath(), odb.getPackDirectory().toPath()}) {
+            if (!Files.isDirectory(dir)) {
+                continue;
+            }
+            try (Stream<Path> s = Files.list(dir)) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    String n = p.getFileName().toString();
+                    if ((n.startsWith("insert_") && (n.endsWith(".pack") || n.endsWith(".idx")))
+                            || n.startsWith("memoryd_compact_")
+                            || n.startsWith("memoryd_insert_")) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Writes the rolled-up pack ({@code out[0..len)} then its trailing hash) and index to temp files and installs them. */
+    private static void writeAndInstall(
+            ObjectDirectory odb,
+            List<Pack> chosen,
+            ObjectId name,
+            byte[] out,
+            int len,
+            byte[] packHash,
+            byte[] idxBytes)
+            throws IOException {
+        Path dir = odb.getPackDirectory().toPath();
+        Path tmpPack = Files.createTempFile(dir, "memoryd_compact_", ".pack.tmp");
+        Path tmpIdx = Files.createTempFile(dir, "memoryd_compact_", ".idx.tmp");
+        try {
+            try (OutputStream o = Files.newOutputStream(tmpPack)) {
+                o.write(out, 0, len);
+                o.write(packHash);
+            }
+            Files.write(tmpIdx, idxBytes);
+            install(odb, chosen, name, tmpPack, tmpIdx);
+        } finally {
+            Files.deleteIfExists(tmpPack);
+            Files.deleteIfExists(tmpIdx);
+        }
+    }
 }

@@ -3,7 +3,6 @@ package dev.memoryd.daemon.git;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
-
 import org.eclipse.jgit.transport.PackedObjectInfo;
 import org.eclipse.jgit.util.NB;
 
@@ -18,95 +17,98 @@ import org.eclipse.jgit.util.NB;
  * when the top bit is set); the 64-bit table; the pack's checksum; this file's SHA-1.
  */
 final class PackIndexV2 {
-  private static final long MAX_OFFSET_32 = 0x7fffffffL;
+    private static final long MAX_OFFSET_32 = 0x7fffffffL;
 
-  private PackIndexV2() {}
+    private PackIndexV2() {}
 
-  /** The index of {@code sorted} (in object-name order) for a pack whose checksum is {@code packHash}. */
-  static byte[] write(List<? extends PackedObjectInfo> sorted, byte[] packHash) {
-    return write(sorted.size(), new Entries() {
-      @Override
-      public void name(int i, byte[] dst, int pos) {
-        sorted.get(i).copyRawTo(dst, pos);
-      }
+    /** The index of {@code sorted} (in object-name order) for a pack whose checksum is {@code packHash}. */
+    static byte[] write(List<? extends PackedObjectInfo> sorted, byte[] packHash) {
+        return write(
+                sorted.size(),
+                new Entries() {
+                    @Override
+                    public void name(int i, byte[] dst, int pos) {
+                        sorted.get(i).copyRawTo(dst, pos);
+                    }
 
-      @Override
-      public int crc(int i) {
-        return sorted.get(i).getCRC();
-      }
+                    @Override
+                    public int crc(int i) {
+                        return sorted.get(i).getCRC();
+                    }
 
-      @Override
-      public long offset(int i) {
-        return sorted.get(i).getOffset();
-      }
-    }, packHash);
-  }
-
-  /** A pack's entries in object-name order, read by position (no object per entry). */
-  interface Entries {
-    void name(int i, byte[] dst, int pos);
-
-    int crc(int i);
-
-    long offset(int i);
-  }
-
-  /** Offset of the sorted names in an index of this layout (they are contiguous, 20 bytes each). */
-  static final int NAMES = 8 + 256 * 4;
-
-  /** The index of {@code n} entries given in object-name order. */
-  static byte[] write(int n, Entries e, byte[] packHash) {
-    int big = 0;
-    for (int i = 0; i < n; i++) {
-      if (e.offset(i) > MAX_OFFSET_32) {
-        big++;
-      }
+                    @Override
+                    public long offset(int i) {
+                        return sorted.get(i).getOffset();
+                    }
+                },
+                packHash);
     }
-    int size = NAMES + n * (20 + 4 + 4) + big * 8 + 20 + 20;
-    byte[] b = new byte[size];
-    b[0] = (byte) 0xff;
-    b[1] = 't';
-    b[2] = 'O';
-    b[3] = 'c';
-    NB.encodeInt32(b, 4, 2);
-    int names = NAMES;
-    int crcs = names + n * 20;
-    int offs = crcs + n * 4;
-    int offs64 = offs + n * 4;
-    int k64 = 0;
-    int[] fanout = new int[256];
-    for (int i = 0; i < n; i++) {
-      e.name(i, b, names + i * 20);
-      fanout[b[names + i * 20] & 0xff]++;
-      NB.encodeInt32(b, crcs + i * 4, e.crc(i));
-      long off = e.offset(i);
-      if (off > MAX_OFFSET_32) {
-        NB.encodeInt32(b, offs + i * 4, (1 << 31) | k64);
-        NB.encodeInt64(b, offs64 + k64 * 8, off);
-        k64++;
-      } else {
-        NB.encodeInt32(b, offs + i * 4, (int) off);
-      }
-    }
-    int sum = 0;
-    for (int i = 0; i < 256; i++) {
-      sum += fanout[i];
-      NB.encodeInt32(b, 8 + i * 4, sum);
-    }
-    int tail = offs64 + big * 8;
-    System.arraycopy(packHash, 0, b, tail, 20);
-    MessageDigest md = sha1();
-    md.update(b, 0, tail + 20);
-    byte[] self = md.digest();
-    System.arraycopy(self, 0, b, tail + 20, 20);
-    return b;
-  }
 
-  static MessageDigest sha1() {
-    try {
-      return MessageDigest.getInstance("SHA-1");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
+    /** A pack's entries in object-name order, read by position (no object per entry). */
+    interface Entries {
+        void name(int i, byte[] dst, int pos);
+
+        int crc(int i);
+
+        long offset(int i);
     }
-  }
+
+    /** Offset of the sorted names in an index of this layout (they are contiguous, 20 bytes each). */
+    static final int NAMES = 8 + 256 * 4;
+
+    /** The index of {@code n} entries given in object-name order. */
+    static byte[] write(int n, Entries e, byte[] packHash) {
+        int big = 0;
+        for (int i = 0; i < n; i++) {
+            if (e.offset(i) > MAX_OFFSET_32) {
+                big++;
+            }
+        }
+        int size = NAMES + n * (20 + 4 + 4) + big * 8 + 20 + 20;
+        byte[] b = new byte[size];
+        b[0] = (byte) 0xff;
+        b[1] = 't';
+        b[2] = 'O';
+        b[3] = 'c';
+        NB.encodeInt32(b, 4, 2);
+        int names = NAMES;
+        int crcs = names + n * 20;
+        int offs = crcs + n * 4;
+        int offs64 = offs + n * 4;
+        int k64 = 0;
+        int[] fanout = new int[256];
+        for (int i = 0; i < n; i++) {
+            e.name(i, b, names + i * 20);
+            fanout[b[names + i * 20] & 0xff]++;
+            NB.encodeInt32(b, crcs + i * 4, e.crc(i));
+            long off = e.offset(i);
+            if (off > MAX_OFFSET_32) {
+                NB.encodeInt32(b, offs + i * 4, (1 << 31) | k64);
+                NB.encodeInt64(b, offs64 + k64 * 8, off);
+                k64++;
+            } else {
+                NB.encodeInt32(b, offs + i * 4, (int) off);
+            }
+        }
+        int sum = 0;
+        for (int i = 0; i < 256; i++) {
+            sum += fanout[i];
+            NB.encodeInt32(b, 8 + i * 4, sum);
+        }
+        int tail = offs64 + big * 8;
+        System.arraycopy(packHash, 0, b, tail, 20);
+        MessageDigest md = sha1();
+        md.update(b, 0, tail + 20);
+        byte[] self = md.digest();
+        System.arraycopy(self, 0, b, tail + 20, 20);
+        return b;
+    }
+
+    static MessageDigest sha1() {
+        try {
+            return MessageDigest.getInstance("SHA-1");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -14,7 +14,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
-
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
@@ -26,165 +25,168 @@ import org.eclipse.jgit.lib.ObjectId;
  * writer).
  */
 final class RefLock {
-  private final Path refFile;
-  private final Path lock;
-  private final String ref;
-  private FileChannel held;
-  /** What {@link #prepare} wrote into {@link #held}; null when nothing was. */
-  private ObjectId preparedTarget;
-  /** The file key of a lock this store took and could not remove; removed by the next {@link #hold}. */
-  private Object leftLock;
+    private final Path refFile;
+    private final Path lock;
+    private final String ref;
+    private FileChannel held;
+    /** What {@link #prepare} wrote into {@link #held}; null when nothing was. */
+    private ObjectId preparedTarget;
+    /** The file key of a lock this store took and could not remove; removed by the next {@link #hold}. */
+    private Object leftLock;
 
-  RefLock(Path gitDir, String ref) {
-    this.ref = ref;
-    this.refFile = gitDir.resolve(ref);
-    this.lock = refFile.resolveSibling(refFile.getFileName() + ".lock");
-  }
-
-  Path lockFile() {
-    return lock;
-  }
-
-  /** The ref's value in its loose file, or null when there is none (then the ref database decides). */
-  ObjectId looseValue() throws IOException {
-    if (Files.exists(refFile)) {
-      String v = Files.readString(refFile, StandardCharsets.US_ASCII).strip();
-      if (ObjectId.isId(v)) {
-        return ObjectId.fromString(v);
-      }
+    RefLock(Path gitDir, String ref) {
+        this.ref = ref;
+        this.refFile = gitDir.resolve(ref);
+        this.lock = refFile.resolveSibling(refFile.getFileName() + ".lock");
     }
-    return null;
-  }
 
-  /** See {@link GitStore#holdRef}. */
-  boolean hold(long waitMs) throws IOException {
-    if (held != null) {
-      return true;
+    Path lockFile() {
+        return lock;
     }
-    Files.createDirectories(refFile.getParent());
-    long deadline = System.nanoTime() + waitMs * 1_000_000;
-    while (true) {
-      try {
-        removeLeftLock();
+
+    /** The ref's value in its loose file, or null when there is none (then the ref database decides). */
+    ObjectId looseValue() throws IOException {
+        if (Files.exists(refFile)) {
+            String v = Files.readString(refFile, StandardCharsets.US_ASCII).strip();
+            if (ObjectId.isId(v)) {
+                return ObjectId.fromString(v);
+            }
+        }
+        return null;
+    }
+
+    /** See {@link GitStore#holdRef}. */
+    boolean hold(long waitMs) throws IOException {
+        if (held != null) {
+            return true;
+        }
+        Files.createDirectories(refFile.getParent());
+        long deadline = System.nanoTime() + waitMs * 1_000_000;
+        while (true) {
+            try {
+                removeLeftLock();
+                preparedTarget = null;
+                held = FileChannel.open(lock, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                return true;
+            } catch (FileAlreadyExistsException e) {
+                if (System.nanoTime() > deadline) {
+                    return false;
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while waiting for " + lock);
+                }
+            }
+        }
+    }
+
+    /** See {@link GitStore#releaseRef}. */
+    void release() throws IOException {
+        FileChannel h = held;
+        if (h != null) {
+            held = null;
+            preparedTarget = null;
+            Object key = Files.readAttributes(lock, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                    .fileKey();
+            h.close();
+            try {
+                Files.deleteIfExists(lock);
+            } catch (IOException e) {
+                // Say, the directory turned read-only or immutable meanwhile: the lock is ours, so it is
+                // removed at the next try instead of being taken for another git command's.
+                leftLock = key;
+                throw e;
+            }
+        }
+    }
+
+    /** See {@link GitStore#prepareRef}. */
+    void prepare(ObjectId target) throws IOException {
+        if (held == null || target == null) {
+            return;
+        }
+        write(held, target);
+        held.force(false);
+        preparedTarget = target;
+    }
+
+    /**
+     * Moves the ref from {@code expected} to {@code target} under the lock (the held one, else
+     * taken here), consuming a held lock whatever happens. {@code current} reads the ref's value
+     * under the lock.
+     */
+    RefMove swap(ObjectId expected, ObjectId target, IoSupplier<ObjectId> current) throws IOException {
+        FileChannel h = held;
+        boolean written = h != null && target.equals(preparedTarget);
+        held = null; // consumed here, whatever happens
         preparedTarget = null;
-        held = FileChannel.open(lock, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        return true;
-      } catch (FileAlreadyExistsException e) {
-        if (System.nanoTime() > deadline) {
-          return false;
+        if (h == null) {
+            Files.createDirectories(refFile.getParent());
+        }
+        try (FileChannel ch =
+                h != null ? h : FileChannel.open(lock, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ObjectId now = current.get();
+            if (!Objects.equals(now, expected)) {
+                Files.deleteIfExists(lock);
+                return new RefMove(RefMove.Result.MOVED_UNDER_US, ref, now, lock);
+            }
+            if (!written) {
+                write(ch, target);
+            }
+        } catch (FileAlreadyExistsException e) {
+            return new RefMove(RefMove.Result.LOCKED, ref, null, lock);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(lock);
+            throw e;
         }
         try {
-          Thread.sleep(5);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while waiting for " + lock);
+            Files.move(lock, refFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            try {
+                leftLock = Files.readAttributes(lock, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                        .fileKey();
+                Files.delete(lock);
+                leftLock = null;
+            } catch (IOException again) {
+                e.addSuppressed(again); // removed by the next hold
+            }
+            throw e;
         }
-      }
+        return new RefMove(RefMove.Result.MOVED, ref, target, lock);
     }
-  }
 
-  /** See {@link GitStore#releaseRef}. */
-  void release() throws IOException {
-    FileChannel h = held;
-    if (h != null) {
-      held = null;
-      preparedTarget = null;
-      Object key = Files.readAttributes(lock, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-      h.close();
-      try {
-        Files.deleteIfExists(lock);
-      } catch (IOException e) {
-        // Say, the directory turned read-only or immutable meanwhile: the lock is ours, so it is
-        // removed at the next try instead of being taken for another git command's.
-        leftLock = key;
-        throw e;
-      }
+    /** A read that may fail with an IOException. */
+    @FunctionalInterface
+    interface IoSupplier<T> {
+        T get() throws IOException;
     }
-  }
 
-  /** See {@link GitStore#prepareRef}. */
-  void prepare(ObjectId target) throws IOException {
-    if (held == null || target == null) {
-      return;
+    private static void write(FileChannel ch, ObjectId target) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap((target.name() + "\n").getBytes(StandardCharsets.US_ASCII));
+        long pos = 0;
+        while (b.hasRemaining()) {
+            pos += ch.write(b, pos);
+        }
+        ch.truncate(pos);
     }
-    write(held, target);
-    held.force(false);
-    preparedTarget = target;
-  }
 
-  /**
-   * Moves the ref from {@code expected} to {@code target} under the lock (the held one, else
-   * taken here), consuming a held lock whatever happens. {@code current} reads the ref's value
-   * under the lock.
-   */
-  RefMove swap(ObjectId expected, ObjectId target, IoSupplier<ObjectId> current) throws IOException {
-    FileChannel h = held;
-    boolean written = h != null && target.equals(preparedTarget);
-    held = null; // consumed here, whatever happens
-    preparedTarget = null;
-    if (h == null) {
-      Files.createDirectories(refFile.getParent());
+    /** Removes the ref lock this store left behind, if it is still the same file. */
+    private void removeLeftLock() throws IOException {
+        Object key = leftLock;
+        if (key == null) {
+            return;
+        }
+        try {
+            Object now = Files.readAttributes(lock, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                    .fileKey();
+            if (key.equals(now)) {
+                Files.delete(lock);
+            }
+            leftLock = null;
+        } catch (NoSuchFileException e) {
+            leftLock = null;
+        }
     }
-    try (FileChannel ch = h != null ? h : FileChannel.open(lock, StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.WRITE)) {
-      ObjectId now = current.get();
-      if (!Objects.equals(now, expected)) {
-        Files.deleteIfExists(lock);
-        return new RefMove(RefMove.Result.MOVED_UNDER_US, ref, now, lock);
-      }
-      if (!written) {
-        write(ch, target);
-      }
-    } catch (FileAlreadyExistsException e) {
-      return new RefMove(RefMove.Result.LOCKED, ref, null, lock);
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(lock);
-      throw e;
-    }
-    try {
-      Files.move(lock, refFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      try {
-        leftLock = Files.readAttributes(lock, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-        Files.delete(lock);
-        leftLock = null;
-      } catch (IOException again) {
-        e.addSuppressed(again); // removed by the next hold
-      }
-      throw e;
-    }
-    return new RefMove(RefMove.Result.MOVED, ref, target, lock);
-  }
-
-  /** A read that may fail with an IOException. */
-  @FunctionalInterface
-  interface IoSupplier<T> {
-    T get() throws IOException;
-  }
-
-  private static void write(FileChannel ch, ObjectId target) throws IOException {
-    ByteBuffer b = ByteBuffer.wrap((target.name() + "\n").getBytes(StandardCharsets.US_ASCII));
-    long pos = 0;
-    while (b.hasRemaining()) {
-      pos += ch.write(b, pos);
-    }
-    ch.truncate(pos);
-  }
-
-  /** Removes the ref lock this store left behind, if it is still the same file. */
-  private void removeLeftLock() throws IOException {
-    Object key = leftLock;
-    if (key == null) {
-      return;
-    }
-    try {
-      Object now = Files.readAttributes(lock, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-      if (key.equals(now)) {
-        Files.delete(lock);
-      }
-      leftLock = null;
-    } catch (NoSuchFileException e) {
-      leftLock = null;
-    }
-  }
 }

@@ -6,7 +6,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.lib.Constants;
@@ -28,48 +27,54 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * <p>Runs on the writer thread under the index lock.
  */
 public final class RolledBackTree {
-  private RolledBackTree() {}
+    private RolledBackTree() {}
 
-  /** Restores what it finds; returns each repaired path with the blob now there (for the index). */
-  public static Map<String, ObjectId> repair(GitStore git, Path root, DirCache index) throws IOException {
-    Map<String, ObjectId> repaired = new LinkedHashMap<>();
-    ObjectId head = git.head();
-    if (head == null) {
-      return repaired;
+    /** Restores what it finds; returns each repaired path with the blob now there (for the index). */
+    public static Map<String, ObjectId> repair(GitStore git, Path root, DirCache index) throws IOException {
+        Map<String, ObjectId> repaired = new LinkedHashMap<>();
+        ObjectId head = git.head();
+        if (head == null) {
+            return repaired;
+        }
+        try (RevWalk rw = new RevWalk(git.repository());
+                TreeWalk tw = new TreeWalk(git.repository());
+                ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
+            tw.addTree(rw.parseCommit(head).getTree());
+            tw.setRecursive(true);
+            while (tw.next()) {
+                FileMode mode = tw.getFileMode(0);
+                if (mode != FileMode.REGULAR_FILE && mode != FileMode.EXECUTABLE_FILE) {
+                    continue;
+                }
+                String path = tw.getPathString();
+                ObjectId want = tw.getObjectId(0);
+                Path f = root.resolve(path);
+                DirCacheEntry e = index.getEntry(path);
+                boolean present = Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS);
+                ObjectId disk = present ? fmt.idFor(Constants.OBJ_BLOB, Files.readAllBytes(f)) : null;
+                if (want.equals(disk)) {
+                    continue;
+                }
+                boolean gitWrote = present ? e != null && e.getObjectId().equals(disk) : e == null;
+                if (!gitWrote) {
+                    continue;
+                }
+                byte[] bytes = git.repository().open(want, Constants.OBJ_BLOB).getBytes();
+                Files.createDirectories(f.getParent());
+                Path tmp = f.resolveSibling(f.getFileName() + ".memoryd-repair");
+                Files.write(tmp, bytes);
+                try (java.nio.channels.FileChannel ch =
+                        java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
+                    ch.force(true);
+                }
+                Files.move(
+                        tmp,
+                        f,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                repaired.put(path, want);
+            }
+        }
+        return repaired;
     }
-    try (RevWalk rw = new RevWalk(git.repository()); TreeWalk tw = new TreeWalk(git.repository());
-        ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
-      tw.addTree(rw.parseCommit(head).getTree());
-      tw.setRecursive(true);
-      while (tw.next()) {
-        FileMode mode = tw.getFileMode(0);
-        if (mode != FileMode.REGULAR_FILE && mode != FileMode.EXECUTABLE_FILE) {
-          continue;
-        }
-        String path = tw.getPathString();
-        ObjectId want = tw.getObjectId(0);
-        Path f = root.resolve(path);
-        DirCacheEntry e = index.getEntry(path);
-        boolean present = Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS);
-        ObjectId disk = present ? fmt.idFor(Constants.OBJ_BLOB, Files.readAllBytes(f)) : null;
-        if (want.equals(disk)) {
-          continue;
-        }
-        boolean gitWrote = present ? e != null && e.getObjectId().equals(disk) : e == null;
-        if (!gitWrote) {
-          continue;
-        }
-        byte[] bytes = git.repository().open(want, Constants.OBJ_BLOB).getBytes();
-        Files.createDirectories(f.getParent());
-        Path tmp = f.resolveSibling(f.getFileName() + ".memoryd-repair");
-        Files.write(tmp, bytes);
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
-          ch.force(true);
-        }
-        Files.move(tmp, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        repaired.put(path, want);
-      }
-    }
-    return repaired;
-  }
 }

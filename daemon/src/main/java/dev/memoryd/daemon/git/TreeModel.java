@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
@@ -23,180 +22,182 @@ import org.eclipse.jgit.lib.TreeFormatter;
  * <p>Not thread-safe: owned by the single writer.
  */
 final class TreeModel {
-  /** A name in git's tree order; the sort bytes are computed once, on insertion. */
-  private record Key(String name, boolean dir, byte[] sort) implements Comparable<Key> {
-    static Key of(String name, boolean dir) {
-      return new Key(name, dir, (dir ? name + "/" : name).getBytes(StandardCharsets.UTF_8));
+    /** A name in git's tree order; the sort bytes are computed once, on insertion. */
+    private record Key(String name, boolean dir, byte[] sort) implements Comparable<Key> {
+        static Key of(String name, boolean dir) {
+            return new Key(name, dir, (dir ? name + "/" : name).getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public int compareTo(Key o) {
+            return java.util.Arrays.compareUnsigned(sort, o.sort);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.name.equals(name) && k.dir == dir;
+        }
+
+        @Override
+        public int hashCode() {
+            return name.hashCode() * 31 + (dir ? 1 : 0);
+        }
     }
 
-    @Override
-    public int compareTo(Key o) {
-      return java.util.Arrays.compareUnsigned(sort, o.sort);
+    /** A non-directory entry: its object and its git mode. */
+    private record Leaf(ObjectId id, FileMode mode) {}
+
+    private static final class Dir {
+        final TreeMap<Key, Object> entries = new TreeMap<>(); // Leaf or Dir
+        final Map<String, Key> byName = new HashMap<>();
+        ObjectId id; // null when dirty
+
+        Object get(String name) {
+            Key k = byName.get(name);
+            return k == null ? null : entries.get(k);
+        }
+
+        void put(String name, Object value) {
+            Key old = byName.get(name);
+            boolean dir = value instanceof Dir;
+            if (old != null && old.dir() != dir) {
+                entries.remove(old);
+                old = null;
+            }
+            Key k = old != null ? old : Key.of(name, dir);
+            byName.put(name, k);
+            entries.put(k, value);
+        }
+
+        void remove(String name) {
+            Key k = byName.remove(name);
+            if (k != null) {
+                entries.remove(k);
+            }
+        }
     }
 
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Key k && k.name.equals(name) && k.dir == dir;
+    private final Dir root = new Dir();
+
+    /**
+     * Sets a file's blob, keeping the mode of the entry it replaces when that was an executable
+     * file (a symlink or submodule replaced by memoryd's text becomes a regular file); creates
+     * parent directories.
+     */
+    void put(String path, ObjectId blob) {
+        put(path, blob, null);
     }
 
-    @Override
-    public int hashCode() {
-      return name.hashCode() * 31 + (dir ? 1 : 0);
-    }
-  }
-
-  /** A non-directory entry: its object and its git mode. */
-  private record Leaf(ObjectId id, FileMode mode) {}
-
-  private static final class Dir {
-    final TreeMap<Key, Object> entries = new TreeMap<>(); // Leaf or Dir
-    final Map<String, Key> byName = new HashMap<>();
-    ObjectId id; // null when dirty
-
-    Object get(String name) {
-      Key k = byName.get(name);
-      return k == null ? null : entries.get(k);
-    }
-
-    void put(String name, Object value) {
-      Key old = byName.get(name);
-      boolean dir = value instanceof Dir;
-      if (old != null && old.dir() != dir) {
-        entries.remove(old);
-        old = null;
-      }
-      Key k = old != null ? old : Key.of(name, dir);
-      byName.put(name, k);
-      entries.put(k, value);
+    /** Sets an entry with its mode as read from a tree (null: as {@link #put(String, ObjectId)}). */
+    void put(String path, ObjectId blob, FileMode mode) {
+        String[] parts = path.split("/");
+        Dir d = root;
+        d.id = null;
+        for (int i = 0; i < parts.length - 1; i++) {
+            Object next = d.get(parts[i]);
+            if (!(next instanceof Dir)) {
+                next = new Dir();
+                d.put(parts[i], next);
+            }
+            d = (Dir) next;
+            d.id = null;
+        }
+        String name = parts[parts.length - 1];
+        if (mode == null) {
+            mode = d.get(name) instanceof Leaf old && old.mode() == FileMode.EXECUTABLE_FILE
+                    ? FileMode.EXECUTABLE_FILE
+                    : FileMode.REGULAR_FILE;
+        }
+        d.put(name, new Leaf(blob, mode));
     }
 
-    void remove(String name) {
-      Key k = byName.remove(name);
-      if (k != null) {
-        entries.remove(k);
-      }
+    /** The mode of the file at a path, or null when there is none. */
+    FileMode mode(String path) {
+        Leaf l = leaf(path);
+        return l == null ? null : l.mode();
     }
-  }
 
-  private final Dir root = new Dir();
+    /** Removes a file, and directories it leaves empty; a missing path is no change. */
+    void remove(String path) {
+        String[] parts = path.split("/");
+        Dir[] chain = new Dir[parts.length];
+        Dir d = root;
+        for (int i = 0; i < parts.length - 1; i++) {
+            chain[i] = d;
+            Object next = d.get(parts[i]);
+            if (!(next instanceof Dir)) {
+                return;
+            }
+            d = (Dir) next;
+        }
+        chain[parts.length - 1] = d;
+        if (!(d.get(parts[parts.length - 1]) instanceof Leaf)) {
+            return;
+        }
+        for (int i = parts.length - 1; i >= 0; i--) {
+            chain[i].id = null;
+        }
+        for (int i = parts.length - 1; i >= 0; i--) {
+            chain[i].remove(parts[i]);
+            if (i == 0 || !chain[i].entries.isEmpty()) {
+                break;
+            }
+        }
+    }
 
-  /**
-   * Sets a file's blob, keeping the mode of the entry it replaces when that was an executable
-   * file (a symlink or submodule replaced by memoryd's text becomes a regular file); creates
-   * parent directories.
-   */
-  void put(String path, ObjectId blob) {
-    put(path, blob, null);
-  }
+    /** Forgets every entry (before seeding from another commit). */
+    void clear() {
+        root.entries.clear();
+        root.byName.clear();
+        root.id = null;
+    }
 
-  /** Sets an entry with its mode as read from a tree (null: as {@link #put(String, ObjectId)}). */
-  void put(String path, ObjectId blob, FileMode mode) {
-    String[] parts = path.split("/");
-    Dir d = root;
-    d.id = null;
-    for (int i = 0; i < parts.length - 1; i++) {
-      Object next = d.get(parts[i]);
-      if (!(next instanceof Dir)) {
-        next = new Dir();
-        d.put(parts[i], next);
-      }
-      d = (Dir) next;
-      d.id = null;
+    /** The blob at a path, or null. */
+    ObjectId blob(String path) {
+        Leaf l = leaf(path);
+        return l == null ? null : l.id();
     }
-    String name = parts[parts.length - 1];
-    if (mode == null) {
-      mode = d.get(name) instanceof Leaf old && old.mode() == FileMode.EXECUTABLE_FILE
-          ? FileMode.EXECUTABLE_FILE : FileMode.REGULAR_FILE;
-    }
-    d.put(name, new Leaf(blob, mode));
-  }
 
-  /** The mode of the file at a path, or null when there is none. */
-  FileMode mode(String path) {
-    Leaf l = leaf(path);
-    return l == null ? null : l.mode();
-  }
+    private Leaf leaf(String path) {
+        String[] parts = path.split("/");
+        Dir d = root;
+        for (int i = 0; i < parts.length - 1; i++) {
+            Object next = d.get(parts[i]);
+            if (!(next instanceof Dir)) {
+                return null;
+            }
+            d = (Dir) next;
+        }
+        Object o = d.get(parts[parts.length - 1]);
+        return o instanceof Leaf l ? l : null;
+    }
 
-  /** Removes a file, and directories it leaves empty; a missing path is no change. */
-  void remove(String path) {
-    String[] parts = path.split("/");
-    Dir[] chain = new Dir[parts.length];
-    Dir d = root;
-    for (int i = 0; i < parts.length - 1; i++) {
-      chain[i] = d;
-      Object next = d.get(parts[i]);
-      if (!(next instanceof Dir)) {
-        return;
-      }
-      d = (Dir) next;
+    ObjectId write(ObjectInserter ins) throws IOException {
+        return write(root, ins);
     }
-    chain[parts.length - 1] = d;
-    if (!(d.get(parts[parts.length - 1]) instanceof Leaf)) {
-      return;
-    }
-    for (int i = parts.length - 1; i >= 0; i--) {
-      chain[i].id = null;
-    }
-    for (int i = parts.length - 1; i >= 0; i--) {
-      chain[i].remove(parts[i]);
-      if (i == 0 || !chain[i].entries.isEmpty()) {
-        break;
-      }
-    }
-  }
 
-  /** Forgets every entry (before seeding from another commit). */
-  void clear() {
-    root.entries.clear();
-    root.byName.clear();
-    root.id = null;
-  }
-
-  /** The blob at a path, or null. */
-  ObjectId blob(String path) {
-    Leaf l = leaf(path);
-    return l == null ? null : l.id();
-  }
-
-  private Leaf leaf(String path) {
-    String[] parts = path.split("/");
-    Dir d = root;
-    for (int i = 0; i < parts.length - 1; i++) {
-      Object next = d.get(parts[i]);
-      if (!(next instanceof Dir)) {
-        return null;
-      }
-      d = (Dir) next;
+    private static ObjectId write(Dir d, ObjectInserter ins) throws IOException {
+        if (d.id != null) {
+            return d.id;
+        }
+        // Sized exactly: past its default 8 KiB a TreeFormatter spills into a TemporaryBuffer whose
+        // set-up allocates about a megabyte, which once dominated the cost of a commit.
+        int size = 0;
+        for (Map.Entry<Key, Object> e : d.entries.entrySet()) {
+            size += TreeFormatter.entrySize(
+                    e.getValue() instanceof Leaf l ? l.mode() : FileMode.TREE,
+                    e.getKey().sort().length - (e.getKey().dir() ? 1 : 0));
+        }
+        TreeFormatter tf = new TreeFormatter(size);
+        for (Map.Entry<Key, Object> e : d.entries.entrySet()) {
+            if (e.getValue() instanceof Dir sub) {
+                tf.append(e.getKey().name(), FileMode.TREE, write(sub, ins));
+            } else {
+                Leaf l = (Leaf) e.getValue();
+                tf.append(e.getKey().name(), l.mode(), l.id());
+            }
+        }
+        d.id = ins.insert(tf);
+        return d.id;
     }
-    Object o = d.get(parts[parts.length - 1]);
-    return o instanceof Leaf l ? l : null;
-  }
-
-  ObjectId write(ObjectInserter ins) throws IOException {
-    return write(root, ins);
-  }
-
-  private static ObjectId write(Dir d, ObjectInserter ins) throws IOException {
-    if (d.id != null) {
-      return d.id;
-    }
-    // Sized exactly: past its default 8 KiB a TreeFormatter spills into a TemporaryBuffer whose
-    // set-up allocates about a megabyte, which once dominated the cost of a commit.
-    int size = 0;
-    for (Map.Entry<Key, Object> e : d.entries.entrySet()) {
-      size += TreeFormatter.entrySize(e.getValue() instanceof Leaf l ? l.mode() : FileMode.TREE,
-          e.getKey().sort().length - (e.getKey().dir() ? 1 : 0));
-    }
-    TreeFormatter tf = new TreeFormatter(size);
-    for (Map.Entry<Key, Object> e : d.entries.entrySet()) {
-      if (e.getValue() instanceof Dir sub) {
-        tf.append(e.getKey().name(), FileMode.TREE, write(sub, ins));
-      } else {
-        Leaf l = (Leaf) e.getValue();
-        tf.append(e.getKey().name(), l.mode(), l.id());
-      }
-    }
-    d.id = ins.insert(tf);
-    return d.id;
-  }
 }

@@ -20,62 +20,62 @@ import java.util.stream.Stream;
  * Stateless; the disk walks follow no symbolic link.
  */
 public final class RootLayout {
-  /** The directory holding memory files. */
-  public static final String USERS = "users";
-  /** The directory holding chunk files. */
-  public static final String SLICES = ".slices";
+    /** The directory holding memory files. */
+    public static final String USERS = "users";
+    /** The directory holding chunk files. */
+    public static final String SLICES = ".slices";
 
-  private RootLayout() {}
+    private RootLayout() {}
 
-  /** A memory file: {@code users/**.md}, no hidden name. */
-  public static boolean isMemoryFile(String p) {
-    return under(p, USERS) && p.endsWith(".md");
-  }
-
-  /** {@link #isMemoryFile(String)} of a checked path. */
-  public static boolean isMemoryFile(dev.memoryd.grammar.RepoPath p) {
-    return isMemoryFile(p.value());
-  }
-
-  /** A chunk file: {@code .slices/**.slice}, no hidden name below {@code .slices/}. */
-  public static boolean isChunkFile(String p) {
-    return under(p, SLICES) && p.endsWith(".slice");
-  }
-
-  /** Either kind of content: what search indexes, slices are read from and replay compares. */
-  public static boolean isContentFile(String p) {
-    return isMemoryFile(p) || isChunkFile(p);
-  }
-
-  private static boolean under(String p, String top) {
-    return p.startsWith(top + "/") && p.indexOf("/.", top.length()) < 0;
-  }
-
-  /** The memory files on disk under {@code root}, in path order. */
-  public static List<String> memoryFilesOnDisk(Path root) throws IOException {
-    return onDisk(root, RootLayout::isMemoryFile);
-  }
-
-  /** The content files on disk under {@code root}, in path order. */
-  public static List<String> contentFilesOnDisk(Path root) throws IOException {
-    return onDisk(root, RootLayout::isContentFile);
-  }
-
-  private static List<String> onDisk(Path root, Predicate<String> rule) throws IOException {
-    List<String> out = new ArrayList<>();
-    for (String top : new String[] {USERS, SLICES}) {
-      Path d = root.resolve(top);
-      if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
-        continue;
-      }
-      try (Stream<Path> s = Files.walk(d)) {
-        s.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
-            .map(f -> root.relativize(f).toString().replace('\\', '/'))
-            .filter(rule)
-            .forEach(out::add);
-      }
+    /** A memory file: {@code users/**.md}, no hidden name. */
+    public static boolean isMemoryFile(String p) {
+        return under(p, USERS) && p.endsWith(".md");
     }
-    out.sort(null);
-    return out;
-  }
+
+    /** {@link #isMemoryFile(String)} of a checked path. */
+    public static boolean isMemoryFile(dev.memoryd.grammar.RepoPath p) {
+        return isMemoryFile(p.value());
+    }
+
+    /** A chunk file: {@code .slices/**.slice}, no hidden name below {@code .slices/}. */
+    public static boolean isChunkFile(String p) {
+        return under(p, SLICES) && p.endsWith(".slice");
+    }
+
+    /** Either kind of content: what search indexes, slices are read from and replay compares. */
+    public static boolean isContentFile(String p) {
+        return isMemoryFile(p) || isChunkFile(p);
+    }
+
+    private static boolean under(String p, String top) {
+        return p.startsWith(top + "/") && p.indexOf("/.", top.length()) < 0;
+    }
+
+    /** The memory files on disk under {@code root}, in path order. */
+    public static List<String> memoryFilesOnDisk(Path root) throws IOException {
+        return onDisk(root, RootLayout::isMemoryFile);
+    }
+
+    /** The content files on disk under {@code root}, in path order. */
+    public static List<String> contentFilesOnDisk(Path root) throws IOException {
+        return onDisk(root, RootLayout::isContentFile);
+    }
+
+    private static List<String> onDisk(Path root, Predicate<String> rule) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String top : new String[] {USERS, SLICES}) {
+            Path d = root.resolve(top);
+            if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            try (Stream<Path> s = Files.walk(d)) {
+                s.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
+                        .map(f -> root.relativize(f).toString().replace('\\', '/'))
+                        .filter(rule)
+                        .forEach(out::add);
+            }
+        }
+        out.sort(null);
+        return out;
+    }
 }

@@ -1,5 +1,15 @@
 package dev.memoryd.daemon.mcp;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.MemorydConfig;
+import dev.memoryd.daemon.rpc.catalogue.MethodCatalogue;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,22 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
-import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
-import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
-import io.modelcontextprotocol.spec.McpSchema;
-
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-
-import dev.memoryd.daemon.Memoryd;
-import dev.memoryd.daemon.MemorydConfig;
-import dev.memoryd.daemon.rpc.catalogue.MethodCatalogue;
 
 /**
  * {@code memoryd mcp}: a Model Context Protocol server on stdin/stdout (newline-delimited
@@ -37,93 +33,106 @@ import dev.memoryd.daemon.rpc.catalogue.MethodCatalogue;
  * {@link ResourceWatch} while the client is connected. stdout carries protocol messages only
  * (whatever else prints goes to stderr, as logging does); the command returns when stdin closes.
  */
-@Command(name = "mcp", description = "Serve MCP (Model Context Protocol) on stdin/stdout for agents,"
-    + " forwarding each tool call to the daemon serving --root (start that with serve).")
+@Command(
+        name = "mcp",
+        description = "Serve MCP (Model Context Protocol) on stdin/stdout for agents,"
+                + " forwarding each tool call to the daemon serving --root (start that with serve).")
 public final class McpCommand implements Callable<Integer> {
-  @Option(names = "--root", defaultValue = "./memory", description = "memory root whose daemon to forward to")
-  Path root;
+    @Option(names = "--root", defaultValue = "./memory", description = "memory root whose daemon to forward to")
+    Path root;
 
-  @Option(names = "--actor", description = "actor of the events this server's calls record"
-      + " (default: the MCP client's name)")
-  String actor;
+    @Option(
+            names = "--actor",
+            description = "actor of the events this server's calls record" + " (default: the MCP client's name)")
+    String actor;
 
-  @Override
-  public Integer call() throws InterruptedException {
-    PrintStream protocol = System.out;
-    System.setOut(System.err); // nothing but protocol messages may reach the client's stdout
-    Path abs = root.toAbsolutePath().normalize();
-    DaemonLink link = new DaemonLink(abs, MemorydConfig.defaults(abs, null).socket());
-    DrainingStdio stdio;
-    try {
-      stdio = new DrainingStdio(System.in, protocol);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    CountDownLatch closed = new CountDownLatch(1);
-    InputStream in = new FilterInputStream(stdio.in()) {
-      @Override
-      public int read() throws IOException {
-        return eof(super.read());
-      }
-
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        return eof(super.read(b, off, len));
-      }
-
-      private int eof(int n) {
-        if (n < 0) {
-          closed.countDown();
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintStream protocol = System.out;
+        System.setOut(System.err); // nothing but protocol messages may reach the client's stdout
+        Path abs = root.toAbsolutePath().normalize();
+        DaemonLink link = new DaemonLink(abs, MemorydConfig.defaults(abs, null).socket());
+        DrainingStdio stdio;
+        try {
+            stdio = new DrainingStdio(System.in, protocol);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return n;
-      }
-    };
-    PrintStream out = new PrintStream(stdio.out(), true, StandardCharsets.UTF_8);
-    Shim shim = start(link, actor, in, out, WATCH_PERIOD_MS);
-    stdio.onInitialized(shim.watch()::start);
-    closed.await();
-    shim.watch().close();
-    shim.server().closeGracefully();
-    link.close();
-    return 0;
-  }
+        CountDownLatch closed = new CountDownLatch(1);
+        InputStream in = new FilterInputStream(stdio.in()) {
+            @Override
+            public int read() throws IOException {
+                return eof(super.read());
+            }
 
-  /** How often the daemon's head is asked for while a client is connected. */
-  static final long WATCH_PERIOD_MS = 500;
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                return eof(super.read(b, off, len));
+            }
 
-  /** A running server and the watch that keeps its resources current (started once the client is initialized). */
-  record Shim(McpSyncServer server, ResourceWatch watch) {}
+            private int eof(int n) {
+                if (n < 0) {
+                    closed.countDown();
+                }
+                return n;
+            }
+        };
+        PrintStream out = new PrintStream(stdio.out(), true, StandardCharsets.UTF_8);
+        Shim shim = start(link, actor, in, out, WATCH_PERIOD_MS);
+        stdio.onInitialized(shim.watch()::start);
+        closed.await();
+        shim.watch().close();
+        shim.server().closeGracefully();
+        link.close();
+        return 0;
+    }
 
-  /** The server over {@code in}/{@code out}, its tools and resources forwarding through {@code link}. */
-  static Shim start(DaemonLink link, String actor, InputStream in, PrintStream out, long watchPeriodMs) {
-    MemoryResources resources = new MemoryResources(link);
-    MemoryResources.Listing listing = resources.list();
-    McpSyncServer server = server(link, actor, resources, listing, in, out);
-    return new Shim(server, new ResourceWatch(link, resources, server, listing, watchPeriodMs));
-  }
+    /** How often the daemon's head is asked for while a client is connected. */
+    static final long WATCH_PERIOD_MS = 500;
 
-  /** The server over {@code in}/{@code out}, its tools forwarding through {@code link}. */
-  private static McpSyncServer server(DaemonLink link, String actor, MemoryResources resources,
-      MemoryResources.Listing listing, InputStream in, PrintStream out) {
-    ObjectMapper mapper = new ObjectMapper();
-    return McpServer.sync(new SerialTransport(new StdioServerTransportProvider(new JacksonMcpJsonMapper(mapper), in, out)))
-        .serverInfo("memoryd", Memoryd.VERSION)
-        .instructions("memoryd keeps an agent's long-term memory as markdown files under Git. Call guide first"
-            + " to learn how the files are organised; read a section (keep its hash) before you change it with"
-            + " write. Every memory file is also a resource (memoryd://<path>). Serving " + link.root() + ".")
-        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, true).build())
-        .jsonMapper(new JacksonMcpJsonMapper(mapper))
-        .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
-        // The daemon judges params and answers the precise reason; the schemas describe, it enforces.
-        .validateToolInputs(false)
-        // Tool calls run on the thread reading stdin, one at a time: the SDK's stdio transport
-        // (2.0.1) drops a reply ("Failed to enqueue message") when two threads emit replies at
-        // once. Concurrency lives in the daemon, which serves many MCP processes.
-        .immediateExecution(true)
-        .tools(new McpTools(link, actor).all(MethodCatalogue.get()))
-        .uriTemplateManagerFactory(ResourceUris.templates())
-        .resources(listing.paths().stream().map(resources::spec).toList())
-        .resourceTemplates(resources.template())
-        .build();
-  }
+    /** A running server and the watch that keeps its resources current (started once the client is initialized). */
+    record Shim(McpSyncServer server, ResourceWatch watch) {}
+
+    /** The server over {@code in}/{@code out}, its tools and resources forwarding through {@code link}. */
+    static Shim start(DaemonLink link, String actor, InputStream in, PrintStream out, long watchPeriodMs) {
+        MemoryResources resources = new MemoryResources(link);
+        MemoryResources.Listing listing = resources.list();
+        McpSyncServer server = server(link, actor, resources, listing, in, out);
+        return new Shim(server, new ResourceWatch(link, resources, server, listing, watchPeriodMs));
+    }
+
+    /** The server over {@code in}/{@code out}, its tools forwarding through {@code link}. */
+    private static McpSyncServer server(
+            DaemonLink link,
+            String actor,
+            MemoryResources resources,
+            MemoryResources.Listing listing,
+            InputStream in,
+            PrintStream out) {
+        ObjectMapper mapper = new ObjectMapper();
+        return McpServer.sync(new SerialTransport(
+                        new StdioServerTransportProvider(new JacksonMcpJsonMapper(mapper), in, out)))
+                .serverInfo("memoryd", Memoryd.VERSION)
+                .instructions("memoryd keeps an agent's long-term memory as markdown files under Git. Call guide first"
+                        + " to learn how the files are organised; read a section (keep its hash) before you change it with"
+                        + " write. Every memory file is also a resource (memoryd://<path>). Serving " + link.root()
+                        + ".")
+                .capabilities(McpSchema.ServerCapabilities.builder()
+                        .tools(false)
+                        .resources(true, true)
+                        .build())
+                .jsonMapper(new JacksonMcpJsonMapper(mapper))
+                .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
+                // The daemon judges params and answers the precise reason; the schemas describe, it enforces.
+                .validateToolInputs(false)
+                // Tool calls run on the thread reading stdin, one at a time: the SDK's stdio transport
+                // (2.0.1) drops a reply ("Failed to enqueue message") when two threads emit replies at
+                // once. Concurrency lives in the daemon, which serves many MCP processes.
+                .immediateExecution(true)
+                .tools(new McpTools(link, actor).all(MethodCatalogue.get()))
+                .uriTemplateManagerFactory(ResourceUris.templates())
+                .resources(listing.paths().stream().map(resources::spec).toList())
+                .resourceTemplates(resources.template())
+                .build();
+    }
 }

@@ -1,17 +1,13 @@
 package dev.memoryd.daemon.mcp;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memoryd.daemon.client.DaemonReply;
-
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.modelcontextprotocol.spec.McpSchema;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 
 /**
  * The daemon's replies as MCP tool results: a result is the structured content (and its JSON as
@@ -22,76 +18,87 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
  * reply), and {@code error.data} is not the method's result.
  */
 final class ToolReplies {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
-  private ToolReplies() {}
+    private ToolReplies() {}
 
-  static CallToolResult of(DaemonReply reply, DaemonLink link) {
-    if (reply instanceof DaemonReply.Result r) {
-      return CallToolResult.builder()
-          .content(List.of(new McpSchema.TextContent(r.value().toString())))
-          .structuredContent(r.value().isObject() ? JSON.convertValue(r.value(), MAP) : r.value())
-          .isError(false)
-          .build();
+    static CallToolResult of(DaemonReply reply, DaemonLink link) {
+        if (reply instanceof DaemonReply.Result r) {
+            return CallToolResult.builder()
+                    .content(List.of(new McpSchema.TextContent(r.value().toString())))
+                    .structuredContent(r.value().isObject() ? JSON.convertValue(r.value(), MAP) : r.value())
+                    .isError(false)
+                    .build();
+        }
+        if (reply instanceof DaemonReply.Refused f) {
+            return error(f.reason() + ": " + f.message() + next(f.reason()), JSON.convertValue(f.data(), MAP));
+        }
+        if (reply instanceof DaemonReply.NoDaemon n) {
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("reason", "unavailable");
+            data.put("recorded", false);
+            data.put("start", link.startCommand());
+            return error(
+                    "unavailable: no memoryd daemon is serving " + link.root() + " (" + n.why()
+                            + "); nothing was sent or written. Start one with: " + link.startCommand()
+                            + " (in a shell, left running), then call this tool again.",
+                    data);
+        }
+        DaemonReply.Lost l = (DaemonReply.Lost) reply;
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("reason", "unavailable");
+        data.put("recorded", "unknown");
+        return error(
+                "unavailable: the connection to the daemon broke before its reply (" + l.why()
+                        + "); the call may or may not have taken effect. Check with read or history before retrying"
+                        + " (a write with the same idempotency_key is safe to repeat).",
+                data);
     }
-    if (reply instanceof DaemonReply.Refused f) {
-      return error(f.reason() + ": " + f.message() + next(f.reason()), JSON.convertValue(f.data(), MAP));
-    }
-    if (reply instanceof DaemonReply.NoDaemon n) {
-      Map<String, Object> data = new LinkedHashMap<>();
-      data.put("reason", "unavailable");
-      data.put("recorded", false);
-      data.put("start", link.startCommand());
-      return error("unavailable: no memoryd daemon is serving " + link.root() + " (" + n.why()
-          + "); nothing was sent or written. Start one with: " + link.startCommand()
-          + " (in a shell, left running), then call this tool again.", data);
-    }
-    DaemonReply.Lost l = (DaemonReply.Lost) reply;
-    Map<String, Object> data = new LinkedHashMap<>();
-    data.put("reason", "unavailable");
-    data.put("recorded", "unknown");
-    return error("unavailable: the connection to the daemon broke before its reply (" + l.why()
-        + "); the call may or may not have taken effect. Check with read or history before retrying"
-        + " (a write with the same idempotency_key is safe to repeat).", data);
-  }
 
-  static CallToolResult error(String text, Map<String, Object> data) {
-    String json;
-    try {
-      json = JSON.writeValueAsString(data == null ? Map.of() : data);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("error data that is not JSON: " + data, e);
+    static CallToolResult error(String text, Map<String, Object> data) {
+        String json;
+        try {
+            json = JSON.writeValueAsString(data == null ? Map.of() : data);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("error data that is not JSON: " + data, e);
+        }
+        return CallToolResult.builder()
+                .content(List.of(new McpSchema.TextContent(text), new McpSchema.TextContent(json)))
+                .isError(true)
+                .build();
     }
-    return CallToolResult.builder()
-        .content(List.of(new McpSchema.TextContent(text), new McpSchema.TextContent(json)))
-        .isError(true)
-        .build();
-  }
 
-  /** What a model should do after a refusal with {@code reason}. */
-  static String next(String reason) {
-    return switch (reason) {
-      case "conflict" -> ". The section changed since it was read: read it again, then retry with the new hash"
-          + " as before_hash (data.current_hash is the hash now). Nothing was written.";
-      case "cap_exceeded" -> ". The section is at its cap: curate_items (merge or remove items, with a reason)"
-          + " first, or give override_rationale saying why now. Nothing was written.";
-      case "section_locked" -> ". A human locked this section (slice.meta.locked_sections): leave it, or"
-          + " describe the change for a human to make. Nothing was written.";
-      case "prohibited" -> ". memoryd never does this (delete files, remove sections or anchors, edit ids,"
-          + " write the Change Log); do not retry it. Nothing was written.";
-      case "drift" -> ". A human's edit of this file waits in the drift queue (drift_list, drift_show with"
-          + " data.drift_id) until a maintainer resolves it; write elsewhere meanwhile. Nothing was written.";
-      case "unknown_section" -> ". Use a section heading or anchor the file has (read lists its sections;"
-          + " guide shows each file type's). Nothing was written.";
-      case "invalid_op", "invalid_request", "spec_violation" -> ". Fix what data.field (or data.rule) names"
-          + " and call again. Nothing was written.";
-      case "not_found" -> ". Check the path, id or token (search, slices_list, drift_list, proposals_list"
-          + " list what exists). Nothing was written.";
-      case "unavailable" -> ". The daemon could not do it now; data.recorded says whether anything was"
-          + " recorded. Retry later.";
-      case "unknown_method" -> ". The daemon is older than this MCP server: restart it from the same build.";
-      default -> ".";
-    };
-  }
+    /** What a model should do after a refusal with {@code reason}. */
+    static String next(String reason) {
+        return switch (reason) {
+            case "conflict" ->
+                ". The section changed since it was read: read it again, then retry with the new hash"
+                        + " as before_hash (data.current_hash is the hash now). Nothing was written.";
+            case "cap_exceeded" ->
+                ". The section is at its cap: curate_items (merge or remove items, with a reason)"
+                        + " first, or give override_rationale saying why now. Nothing was written.";
+            case "section_locked" ->
+                ". A human locked this section (slice.meta.locked_sections): leave it, or"
+                        + " describe the change for a human to make. Nothing was written.";
+            case "prohibited" ->
+                ". memoryd never does this (delete files, remove sections or anchors, edit ids,"
+                        + " write the Change Log); do not retry it. Nothing was written.";
+            case "drift" ->
+                ". A human's edit of this file waits in the drift queue (drift_list, drift_show with"
+                        + " data.drift_id) until a maintainer resolves it; write elsewhere meanwhile. Nothing was written.";
+            case "unknown_section" ->
+                ". Use a section heading or anchor the file has (read lists its sections;"
+                        + " guide shows each file type's). Nothing was written.";
+            case "invalid_op", "invalid_request", "spec_violation" ->
+                ". Fix what data.field (or data.rule) names" + " and call again. Nothing was written.";
+            case "not_found" ->
+                ". Check the path, id or token (search, slices_list, drift_list, proposals_list"
+                        + " list what exists). Nothing was written.";
+            case "unavailable" ->
+                ". The daemon could not do it now; data.recorded says whether anything was" + " recorded. Retry later.";
+            case "unknown_method" -> ". The daemon is older than this MCP server: restart it from the same build.";
+            default -> ".";
+        };
+    }
 }

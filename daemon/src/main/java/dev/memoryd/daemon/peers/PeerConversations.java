@@ -1,19 +1,17 @@
 package dev.memoryd.daemon.peers;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.grammar.policy.ContextSelector;
 import dev.memoryd.grammar.policy.ConversationDag;
 import dev.memoryd.grammar.policy.PolicyConfig;
 import dev.memoryd.grammar.policy.Turn;
 import dev.memoryd.grammar.slices.SliceFile;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * SlicePolicy v1 context over a peer's stored conversations: the turns of every conversation
@@ -21,56 +19,59 @@ import dev.memoryd.grammar.slices.SliceFile;
  * The export names its {@code peer}.
  */
 public final class PeerConversations {
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  private PeerConversations() {}
+    private PeerConversations() {}
 
-  /**
-   * The SliceExport for {@code anchor} when it names a turn of a mounted peer ({@code NAME:turn});
-   * empty when it names no peer, so the served root's own conversations answer.
-   *
-   * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is not a turn of the peer
-   */
-  public static java.util.Optional<ObjectNode> context(Peers peers, String anchor, PolicyConfig config)
-      throws java.io.IOException {
-    java.util.Optional<Peers.PeerRef> ref = peers.resolve(anchor);
-    if (ref.isEmpty()) {
-      return java.util.Optional.empty();
-    }
-    return java.util.Optional.of(context(ref.get().peer().snapshot(), ref.get().rest(), config));
-  }
-
-  /**
-   * The SliceExport for {@code anchor} among the peer's turns.
-   *
-   * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is not a turn of the peer
-   */
-  public static ObjectNode context(PeerSnapshot peer, String anchor, PolicyConfig config) {
-    List<Turn> turns = new ArrayList<>();
-    peer.files().forEach((path, text) -> {
-      if (!RootLayout.isChunkFile(path)) {
-        return;
-      }
-      SliceFile f = SliceFile.parse(text);
-      if (!f.slice().map(s -> "conversation".equals(s.path("body").path("type").asText())).orElse(false)) {
-        return;
-      }
-      for (String line : f.body().split("\n")) {
-        if (!line.isBlank()) {
-          turns.add(Turn.fromJson(parse(path, line), path));
+    /**
+     * The SliceExport for {@code anchor} when it names a turn of a mounted peer ({@code NAME:turn});
+     * empty when it names no peer, so the served root's own conversations answer.
+     *
+     * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is not a turn of the peer
+     */
+    public static java.util.Optional<ObjectNode> context(Peers peers, String anchor, PolicyConfig config)
+            throws java.io.IOException {
+        java.util.Optional<Peers.PeerRef> ref = peers.resolve(anchor);
+        if (ref.isEmpty()) {
+            return java.util.Optional.empty();
         }
-      }
-    });
-    ObjectNode export = ContextSelector.select(ConversationDag.of(turns), anchor, config);
-    export.put("peer", peer.peer());
-    return export;
-  }
-
-  private static JsonNode parse(String path, String line) {
-    try {
-      return JSON.readTree(line);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(path + ": a stored turn is not JSON: " + e.getOriginalMessage(), e);
+        return java.util.Optional.of(
+                context(ref.get().peer().snapshot(), ref.get().rest(), config));
     }
-  }
+
+    /**
+     * The SliceExport for {@code anchor} among the peer's turns.
+     *
+     * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is not a turn of the peer
+     */
+    public static ObjectNode context(PeerSnapshot peer, String anchor, PolicyConfig config) {
+        List<Turn> turns = new ArrayList<>();
+        peer.files().forEach((path, text) -> {
+            if (!RootLayout.isChunkFile(path)) {
+                return;
+            }
+            SliceFile f = SliceFile.parse(text);
+            if (!f.slice()
+                    .map(s -> "conversation".equals(s.path("body").path("type").asText()))
+                    .orElse(false)) {
+                return;
+            }
+            for (String line : f.body().split("\n")) {
+                if (!line.isBlank()) {
+                    turns.add(Turn.fromJson(parse(path, line), path));
+                }
+            }
+        });
+        ObjectNode export = ContextSelector.select(ConversationDag.of(turns), anchor, config);
+        export.put("peer", peer.peer());
+        return export;
+    }
+
+    private static JsonNode parse(String path, String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(path + ": a stored turn is not JSON: " + e.getOriginalMessage(), e);
+        }
+    }
 }

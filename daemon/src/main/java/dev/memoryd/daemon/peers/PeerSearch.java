@@ -1,14 +1,12 @@
 package dev.memoryd.daemon.peers;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.search.SearchIndex;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.memoryd.daemon.search.SearchIndex;
 
 /**
  * Full-text search of mounted peers: each peer's memory files and slices at the commit it is
@@ -16,38 +14,41 @@ import dev.memoryd.daemon.search.SearchIndex;
  * {@code peer} (and no branch: a peer is read at a commit).
  */
 public final class PeerSearch {
-  private PeerSearch() {}
+    private PeerSearch() {}
 
-  /** Up to {@code limit} hits from each peer, in each peer's score order. */
-  public static List<ObjectNode> search(Peers peers, String q, int limit, Duration halfLife, Instant now, String source)
-      throws IOException, SearchIndex.BadQuery, InterruptedException {
-    List<ObjectNode> out = new ArrayList<>();
-    for (Peer p : peers.all()) {
-      List<ObjectNode> hits = null;
-      while (hits == null) { // null: the snapshot was replaced by a newer commit meanwhile
-        hits = p.snapshot().withIndex(halfLife, ix -> ix.search(q, limit, now, source));
-      }
-      for (ObjectNode h : hits) {
-        h.remove("branch");
-        h.put("peer", p.name());
-        out.add(h);
-      }
+    /** Up to {@code limit} hits from each peer, in each peer's score order. */
+    public static List<ObjectNode> search(
+            Peers peers, String q, int limit, Duration halfLife, Instant now, String source)
+            throws IOException, SearchIndex.BadQuery, InterruptedException {
+        List<ObjectNode> out = new ArrayList<>();
+        for (Peer p : peers.all()) {
+            List<ObjectNode> hits = null;
+            while (hits == null) { // null: the snapshot was replaced by a newer commit meanwhile
+                hits = p.snapshot().withIndex(halfLife, ix -> ix.search(q, limit, now, source));
+            }
+            for (ObjectNode h : hits) {
+                h.remove("branch");
+                h.put("peer", p.name());
+                out.add(h);
+            }
+        }
+        return out;
     }
-    return out;
-  }
 
-  /**
-   * The served root's {@code local} hits and every peer's, best {@code limit} by score; with no
-   * peer mounted, {@code local} as it is.
-   */
-  public static List<ObjectNode> merge(List<ObjectNode> local, Peers peers, String q, int limit, Duration halfLife,
-      Instant now, String source) throws IOException, SearchIndex.BadQuery, InterruptedException {
-    if (peers.isEmpty()) {
-      return local;
+    /**
+     * The served root's {@code local} hits and every peer's, best {@code limit} by score; with no
+     * peer mounted, {@code local} as it is.
+     */
+    public static List<ObjectNode> merge(
+            List<ObjectNode> local, Peers peers, String q, int limit, Duration halfLife, Instant now, String source)
+            throws IOException, SearchIndex.BadQuery, InterruptedException {
+        if (peers.isEmpty()) {
+            return local;
+        }
+        List<ObjectNode> hits = new ArrayList<>(local);
+        hits.addAll(search(peers, q, limit, halfLife, now, source));
+        hits.sort(java.util.Comparator.comparingDouble(
+                (ObjectNode h) -> -h.path("score").asDouble()));
+        return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
     }
-    List<ObjectNode> hits = new ArrayList<>(local);
-    hits.addAll(search(peers, q, limit, halfLife, now, source));
-    hits.sort(java.util.Comparator.comparingDouble((ObjectNode h) -> -h.path("score").asDouble()));
-    return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
-  }
 }

@@ -1,16 +1,8 @@
 package dev.memoryd.daemon.promotions;
 
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.write.GrammarFiles;
@@ -24,6 +16,12 @@ import dev.memoryd.grammar.Linter;
 import dev.memoryd.grammar.Promotion;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.SectionKind;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * One change of the grammar in force as one declaration: the root's {@code templates/grammar.yaml}
@@ -36,137 +34,182 @@ import dev.memoryd.grammar.SectionKind;
  * it from its events under the grammar then in force ({@link #fromEvents}).
  */
 record GrammarChange(GrammarFiles grammars, GrammarEdit.Change change, List<RepoPath> migrate) implements Mutation {
-  static final String OP = "grammar_change";
-  static final String OP_MIGRATED = "section_promoted";
+    static final String OP = "grammar_change";
+    static final String OP_MIGRATED = "section_promoted";
 
-  GrammarChange {
-    migrate = List.copyOf(migrate);
-  }
+    GrammarChange {
+        migrate = List.copyOf(migrate);
+    }
 
-  @Override
-  public Result apply(FileSource files, Instant now) {
-    Grammar before = grammars.inForce(files);
-    GrammarEdit.Result r = GrammarEdit.apply(before, change);
-    if (r instanceof GrammarEdit.Refused no) {
-      ErrorReason reason = !no.unknown() ? ErrorReason.INVALID_REQUEST
-          : change instanceof GrammarEdit.SetCap || change instanceof GrammarEdit.SetKind ? ErrorReason.UNKNOWN_SECTION : ErrorReason.NOT_FOUND;
-      return new Refused(-1, new Failure(reason, no.message(), Map.of()));
-    }
-    GrammarEdit.Edited e = (GrammarEdit.Edited) r;
-    if (change instanceof GrammarEdit.SetKind) {
-      Optional<Failure> dirty = newLintProblems(files, before, e.grammar());
-      if (dirty.isPresent()) {
-        return new Refused(-1, dirty.get());
-      }
-    }
-    Map<RepoPath, String> out = new LinkedHashMap<>();
-    out.put(GrammarFiles.GRAMMAR, e.yaml());
-    boolean first = files.read(GrammarFiles.GRAMMAR).isEmpty();
-    e.grammar().templates().forEach((name, text) -> {
-      if (first || !before.templates().get(name).equals(text)) {
-        out.put(GrammarFiles.template(name), text);
-      }
-    });
-    List<EventSpec> events = new ArrayList<>();
-    events.add(new EventSpec(OP, GrammarFiles.GRAMMAR, null, null, null, payload(e.grammar().version()), List.of(),
-        summary()));
-    if (e.promoted() != null) {
-      FileType type = e.grammar().fileType(change.fileType());
-      for (RepoPath p : migrate) {
-        Optional<String> text = files.read(p);
-        if (text.isEmpty() || !e.grammar().fileTypeOf(p).map(t -> t.name().equals(type.name())).orElse(false)) {
-          continue;
+    @Override
+    public Result apply(FileSource files, Instant now) {
+        Grammar before = grammars.inForce(files);
+        GrammarEdit.Result r = GrammarEdit.apply(before, change);
+        if (r instanceof GrammarEdit.Refused no) {
+            ErrorReason reason = !no.unknown()
+                    ? ErrorReason.INVALID_REQUEST
+                    : change instanceof GrammarEdit.SetCap || change instanceof GrammarEdit.SetKind
+                            ? ErrorReason.UNKNOWN_SECTION
+                            : ErrorReason.NOT_FOUND;
+            return new Refused(-1, new Failure(reason, no.message(), Map.of()));
         }
-        String next = Promotion.migrate(text.get(), type.sections(), e.promoted());
-        if (next.equals(text.get())) {
-          continue;
+        GrammarEdit.Edited e = (GrammarEdit.Edited) r;
+        if (change instanceof GrammarEdit.SetKind) {
+            Optional<Failure> dirty = newLintProblems(files, before, e.grammar());
+            if (dirty.isPresent()) {
+                return new Refused(-1, dirty.get());
+            }
         }
-        out.put(p, next);
+        Map<RepoPath, String> out = new LinkedHashMap<>();
+        out.put(GrammarFiles.GRAMMAR, e.yaml());
+        boolean first = files.read(GrammarFiles.GRAMMAR).isEmpty();
+        e.grammar().templates().forEach((name, text) -> {
+            if (first || !before.templates().get(name).equals(text)) {
+                out.put(GrammarFiles.template(name), text);
+            }
+        });
+        List<EventSpec> events = new ArrayList<>();
+        events.add(new EventSpec(
+                OP, GrammarFiles.GRAMMAR, null, null, null, payload(e.grammar().version()), List.of(), summary()));
+        if (e.promoted() != null) {
+            FileType type = e.grammar().fileType(change.fileType());
+            for (RepoPath p : migrate) {
+                Optional<String> text = files.read(p);
+                if (text.isEmpty()
+                        || !e.grammar()
+                                .fileTypeOf(p)
+                                .map(t -> t.name().equals(type.name()))
+                                .orElse(false)) {
+                    continue;
+                }
+                String next = Promotion.migrate(text.get(), type.sections(), e.promoted());
+                if (next.equals(text.get())) {
+                    continue;
+                }
+                out.put(p, next);
+                ObjectNode pl = JsonNodeFactory.instance.objectNode();
+                pl.put("section", e.promoted().name());
+                pl.put("version", e.grammar().version());
+                events.add(new EventSpec(
+                        OP_MIGRATED,
+                        p,
+                        e.promoted().anchor(),
+                        null,
+                        null,
+                        pl,
+                        List.of(),
+                        "promote " + e.promoted().name() + " in " + p.value()));
+            }
+        }
+        return new Done(out, events, true);
+    }
+
+    /** The files of the changed type that would lint with problems they do not have now, as a refusal. */
+    private Optional<Failure> newLintProblems(FileSource files, Grammar before, Grammar after) {
+        Linter linter = new Linter();
+        List<Map<String, Object>> dirty = new ArrayList<>();
+        for (RepoPath p : migrate) {
+            Optional<String> text = files.read(p);
+            if (text.isEmpty()
+                    || !after.fileTypeOf(p)
+                            .map(t -> t.name().equals(change.fileType()))
+                            .orElse(false)) {
+                continue;
+            }
+            List<LintProblem> was = linter.lint(before, p, text.get());
+            List<String> fresh = linter.lint(after, p, text.get()).stream()
+                    .filter(x -> !was.contains(x))
+                    .map(x -> "line " + x.line() + " " + x.rule() + ": " + x.message())
+                    .toList();
+            if (!fresh.isEmpty()) {
+                dirty.add(Map.of("path", p.value(), "problems", fresh));
+            }
+        }
+        if (dirty.isEmpty()) {
+            return Optional.empty();
+        }
+        GrammarEdit.SetKind k = (GrammarEdit.SetKind) change;
+        return Optional.of(new Failure(
+                ErrorReason.INVALID_REQUEST,
+                "making '" + k.section() + "' of " + k.fileType()
+                        + " files " + k.kind().wireName() + " would leave " + dirty.size()
+                        + " file(s) lint-dirty, first "
+                        + dirty.get(0).get("path") + ": "
+                        + ((List<?>) dirty.get(0).get("problems")).get(0)
+                        + "; fix them first (lint lists them)",
+                Map.of("files", dirty)));
+    }
+
+    private String summary() {
+        if (change instanceof GrammarEdit.Promote p) {
+            return "promote '" + p.heading() + "' from Extensions to a section of " + p.fileType() + " files";
+        }
+        if (change instanceof GrammarEdit.Reject r) {
+            return "reject the promotion of '" + r.heading() + "' in " + r.fileType() + " files";
+        }
+        if (change instanceof GrammarEdit.SetKind k) {
+            return "make " + k.section() + " of " + k.fileType() + " files a "
+                    + k.kind().wireName() + " section";
+        }
+        GrammarEdit.SetCap c = (GrammarEdit.SetCap) change;
+        return "set " + c.cap() + " of " + c.section() + " in " + c.fileType() + " files to " + c.value();
+    }
+
+    private ObjectNode payload(int version) {
         ObjectNode pl = JsonNodeFactory.instance.objectNode();
-        pl.put("section", e.promoted().name());
-        pl.put("version", e.grammar().version());
-        events.add(new EventSpec(OP_MIGRATED, p, e.promoted().anchor(), null, null, pl, List.of(),
-            "promote " + e.promoted().name() + " in " + p.value()));
-      }
+        ObjectNode c = pl.putObject("change");
+        c.put("file_type", change.fileType());
+        if (change instanceof GrammarEdit.Promote p) {
+            c.put("kind", "promote")
+                    .put("heading", p.heading())
+                    .put("section_kind", p.kind().name().toLowerCase(java.util.Locale.ROOT));
+        } else if (change instanceof GrammarEdit.Reject r) {
+            c.put("kind", "reject").put("heading", r.heading());
+        } else if (change instanceof GrammarEdit.SetKind k) {
+            c.put("kind", "set_kind")
+                    .put("section", k.section())
+                    .put("section_kind", k.kind().wireName());
+        } else {
+            GrammarEdit.SetCap s = (GrammarEdit.SetCap) change;
+            c.put("kind", "set_cap")
+                    .put("section", s.section())
+                    .put("cap", s.cap())
+                    .put("value", s.value());
+        }
+        pl.put("version", version);
+        return pl;
     }
-    return new Done(out, events, true);
-  }
 
-  /** The files of the changed type that would lint with problems they do not have now, as a refusal. */
-  private Optional<Failure> newLintProblems(FileSource files, Grammar before, Grammar after) {
-    Linter linter = new Linter();
-    List<Map<String, Object>> dirty = new ArrayList<>();
-    for (RepoPath p : migrate) {
-      Optional<String> text = files.read(p);
-      if (text.isEmpty() || !after.fileTypeOf(p).map(t -> t.name().equals(change.fileType())).orElse(false)) {
-        continue;
-      }
-      List<LintProblem> was = linter.lint(before, p, text.get());
-      List<String> fresh = linter.lint(after, p, text.get()).stream().filter(x -> !was.contains(x))
-          .map(x -> "line " + x.line() + " " + x.rule() + ": " + x.message()).toList();
-      if (!fresh.isEmpty()) {
-        dirty.add(Map.of("path", p.value(), "problems", fresh));
-      }
+    /** The change one declaration's events recorded: its first event's payload, the files its other events name. */
+    static GrammarChange fromEvents(GrammarFiles grammars, List<dev.memoryd.ledger.Event> events) {
+        JsonNode c = events.get(0).payload().path("change");
+        String type = c.path("file_type").asText();
+        GrammarEdit.Change change = switch (c.path("kind").asText()) {
+            case "promote" ->
+                new GrammarEdit.Promote(
+                        type,
+                        c.path("heading").asText(),
+                        SectionKind.valueOf(c.path("section_kind").asText().toUpperCase(java.util.Locale.ROOT)));
+            case "reject" -> new GrammarEdit.Reject(type, c.path("heading").asText());
+            case "set_cap" ->
+                new GrammarEdit.SetCap(
+                        type,
+                        c.path("section").asText(),
+                        c.path("cap").asText(),
+                        c.path("value").asInt());
+            case "set_kind" ->
+                new GrammarEdit.SetKind(
+                        type,
+                        c.path("section").asText(),
+                        SectionKind.valueOf(c.path("section_kind").asText().toUpperCase(java.util.Locale.ROOT)));
+            default ->
+                throw new IllegalStateException("ledger line " + events.get(0).seq() + ": unknown grammar change '"
+                        + c.path("kind").asText() + "'");
+        };
+        List<RepoPath> paths = events.subList(1, events.size()).stream()
+                .filter(ev -> ev.filePath() != null)
+                .map(ev -> RepoPath.of(ev.filePath()))
+                .toList();
+        return new GrammarChange(grammars, change, paths);
     }
-    if (dirty.isEmpty()) {
-      return Optional.empty();
-    }
-    GrammarEdit.SetKind k = (GrammarEdit.SetKind) change;
-    return Optional.of(new Failure(ErrorReason.INVALID_REQUEST, "making '" + k.section() + "' of " + k.fileType()
-        + " files " + k.kind().wireName() + " would leave " + dirty.size() + " file(s) lint-dirty, first "
-        + dirty.get(0).get("path") + ": " + ((List<?>) dirty.get(0).get("problems")).get(0)
-        + "; fix them first (lint lists them)", Map.of("files", dirty)));
-  }
-
-  private String summary() {
-    if (change instanceof GrammarEdit.Promote p) {
-      return "promote '" + p.heading() + "' from Extensions to a section of " + p.fileType() + " files";
-    }
-    if (change instanceof GrammarEdit.Reject r) {
-      return "reject the promotion of '" + r.heading() + "' in " + r.fileType() + " files";
-    }
-    if (change instanceof GrammarEdit.SetKind k) {
-      return "make " + k.section() + " of " + k.fileType() + " files a " + k.kind().wireName() + " section";
-    }
-    GrammarEdit.SetCap c = (GrammarEdit.SetCap) change;
-    return "set " + c.cap() + " of " + c.section() + " in " + c.fileType() + " files to " + c.value();
-  }
-
-  private ObjectNode payload(int version) {
-    ObjectNode pl = JsonNodeFactory.instance.objectNode();
-    ObjectNode c = pl.putObject("change");
-    c.put("file_type", change.fileType());
-    if (change instanceof GrammarEdit.Promote p) {
-      c.put("kind", "promote").put("heading", p.heading()).put("section_kind", p.kind().name().toLowerCase(java.util.Locale.ROOT));
-    } else if (change instanceof GrammarEdit.Reject r) {
-      c.put("kind", "reject").put("heading", r.heading());
-    } else if (change instanceof GrammarEdit.SetKind k) {
-      c.put("kind", "set_kind").put("section", k.section()).put("section_kind", k.kind().wireName());
-    } else {
-      GrammarEdit.SetCap s = (GrammarEdit.SetCap) change;
-      c.put("kind", "set_cap").put("section", s.section()).put("cap", s.cap()).put("value", s.value());
-    }
-    pl.put("version", version);
-    return pl;
-  }
-
-  /** The change one declaration's events recorded: its first event's payload, the files its other events name. */
-  static GrammarChange fromEvents(GrammarFiles grammars, List<dev.memoryd.ledger.Event> events) {
-    JsonNode c = events.get(0).payload().path("change");
-    String type = c.path("file_type").asText();
-    GrammarEdit.Change change = switch (c.path("kind").asText()) {
-      case "promote" -> new GrammarEdit.Promote(type, c.path("heading").asText(),
-          SectionKind.valueOf(c.path("section_kind").asText().toUpperCase(java.util.Locale.ROOT)));
-      case "reject" -> new GrammarEdit.Reject(type, c.path("heading").asText());
-      case "set_cap" -> new GrammarEdit.SetCap(type, c.path("section").asText(), c.path("cap").asText(),
-          c.path("value").asInt());
-      case "set_kind" -> new GrammarEdit.SetKind(type, c.path("section").asText(),
-          SectionKind.valueOf(c.path("section_kind").asText().toUpperCase(java.util.Locale.ROOT)));
-      default -> throw new IllegalStateException("ledger line " + events.get(0).seq() + ": unknown grammar change '"
-          + c.path("kind").asText() + "'");
-    };
-    List<RepoPath> paths = events.subList(1, events.size()).stream()
-        .filter(ev -> ev.filePath() != null).map(ev -> RepoPath.of(ev.filePath())).toList();
-    return new GrammarChange(grammars, change, paths);
-  }
 }

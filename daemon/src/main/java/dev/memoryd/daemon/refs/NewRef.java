@@ -11,12 +11,12 @@ import java.util.Objects;
  * Whether the path, repository and placement exist is the store's question, not this record's.
  */
 public record NewRef(String path, String repo, String section, List<String> placedOn, String actor) {
-  public NewRef {
-    Objects.requireNonNull(path, "path");
-    Objects.requireNonNull(placedOn, "placedOn");
-    if (placedOn.isEmpty()) {
-      throw new IllegalArgumentException("placed_on needs at least one memory file or slice id");
+    public NewRef {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(placedOn, "placedOn");
+        if (placedOn.isEmpty()) {
+            throw new IllegalArgumentException("placed_on needs at least one memory file or slice id");
+        }
+        placedOn = List.copyOf(placedOn); // rejects null entries
     }
-    placedOn = List.copyOf(placedOn); // rejects null entries
-  }
 }

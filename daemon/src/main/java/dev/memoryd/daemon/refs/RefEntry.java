@@ -8,15 +8,24 @@ import java.util.Objects;
  * is retired, and the id of its open drift item ({@code driftId}, null when none is open).
  * {@code section} is null when the reference is placed on no section.
  */
-public record RefEntry(String id, String pointer, String repo, String path, String pinnedCommit, String blob,
-    List<String> placedOn, String section, boolean retired, String driftId) {
-  public RefEntry {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(pointer, "pointer");
-    Objects.requireNonNull(repo, "repo");
-    Objects.requireNonNull(path, "path");
-    Objects.requireNonNull(pinnedCommit, "pinnedCommit");
-    Objects.requireNonNull(blob, "blob");
-    placedOn = List.copyOf(placedOn);
-  }
+public record RefEntry(
+        String id,
+        String pointer,
+        String repo,
+        String path,
+        String pinnedCommit,
+        String blob,
+        List<String> placedOn,
+        String section,
+        boolean retired,
+        String driftId) {
+    public RefEntry {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(pointer, "pointer");
+        Objects.requireNonNull(repo, "repo");
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(pinnedCommit, "pinnedCommit");
+        Objects.requireNonNull(blob, "blob");
+        placedOn = List.copyOf(placedOn);
+    }
 }

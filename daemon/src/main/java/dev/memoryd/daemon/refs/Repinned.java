@@ -8,11 +8,11 @@ import java.util.Objects;
  * was current and no drift item was open: nothing was recorded).
  */
 public record Repinned(String id, String path, String previousPath, String pinnedCommit, String blob, String commit) {
-  public Repinned {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(path, "path");
-    Objects.requireNonNull(previousPath, "previousPath");
-    Objects.requireNonNull(pinnedCommit, "pinnedCommit");
-    Objects.requireNonNull(blob, "blob");
-  }
+    public Repinned {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(previousPath, "previousPath");
+        Objects.requireNonNull(pinnedCommit, "pinnedCommit");
+        Objects.requireNonNull(blob, "blob");
+    }
 }

@@ -10,42 +10,42 @@ import java.util.function.LongSupplier;
  * Not thread-safe: the accept loop alone uses it.
  */
 final class AcceptBackoff {
-  static final long FIRST_MS = 10;
-  static final long MAX_MS = 1_000;
+    static final long FIRST_MS = 10;
+    static final long MAX_MS = 1_000;
 
-  private final LongSupplier nanoClock;
-  private final long reportEveryNanos;
-  private long pauseMs;
-  private long lastReport;
-  private boolean reported;
-  private int unreported;
+    private final LongSupplier nanoClock;
+    private final long reportEveryNanos;
+    private long pauseMs;
+    private long lastReport;
+    private boolean reported;
+    private int unreported;
 
-  AcceptBackoff(LongSupplier nanoClock, long reportEveryMs) {
-    this.nanoClock = nanoClock;
-    this.reportEveryNanos = TimeUnit.MILLISECONDS.toNanos(reportEveryMs);
-  }
-
-  /**
-   * Records a failure and returns how long to stop accepting, in ms. {@code report} receives a
-   * line to log when one is due.
-   */
-  long failed(Exception e, java.util.function.Consumer<String> report) {
-    pauseMs = pauseMs == 0 ? FIRST_MS : Math.min(MAX_MS, pauseMs * 2);
-    unreported++;
-    long now = nanoClock.getAsLong();
-    if (!reported || now - lastReport >= reportEveryNanos) {
-      report.accept("accepting connections failed " + unreported + (unreported == 1 ? " time" : " times")
-          + (reported ? " since the last report" : "") + " (last: " + e + "); pausing accepts for "
-          + pauseMs + " ms, up to " + MAX_MS + " ms while it persists");
-      reported = true;
-      lastReport = now;
-      unreported = 0;
+    AcceptBackoff(LongSupplier nanoClock, long reportEveryMs) {
+        this.nanoClock = nanoClock;
+        this.reportEveryNanos = TimeUnit.MILLISECONDS.toNanos(reportEveryMs);
     }
-    return pauseMs;
-  }
 
-  /** A connection was accepted: the next failure pauses briefly again. */
-  void succeeded() {
-    pauseMs = 0;
-  }
+    /**
+     * Records a failure and returns how long to stop accepting, in ms. {@code report} receives a
+     * line to log when one is due.
+     */
+    long failed(Exception e, java.util.function.Consumer<String> report) {
+        pauseMs = pauseMs == 0 ? FIRST_MS : Math.min(MAX_MS, pauseMs * 2);
+        unreported++;
+        long now = nanoClock.getAsLong();
+        if (!reported || now - lastReport >= reportEveryNanos) {
+            report.accept("accepting connections failed " + unreported + (unreported == 1 ? " time" : " times")
+                    + (reported ? " since the last report" : "") + " (last: " + e + "); pausing accepts for "
+                    + pauseMs + " ms, up to " + MAX_MS + " ms while it persists");
+            reported = true;
+            lastReport = now;
+            unreported = 0;
+        }
+        return pauseMs;
+    }
+
+    /** A connection was accepted: the next failure pauses briefly again. */
+    void succeeded() {
+        pauseMs = 0;
+    }
 }

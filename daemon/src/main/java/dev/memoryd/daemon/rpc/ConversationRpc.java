@@ -3,82 +3,85 @@ package dev.memoryd.daemon.rpc;
 import static dev.memoryd.daemon.rpc.Params.only;
 import static dev.memoryd.daemon.rpc.Params.str;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.write.WriteOutcome;
+import dev.memoryd.grammar.policy.PolicyConfig;
+import dev.memoryd.grammar.policy.PolicyInputException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.memoryd.daemon.api.ErrorReason;
-import dev.memoryd.daemon.api.Failure;
-import dev.memoryd.daemon.Memoryd;
-import dev.memoryd.daemon.write.WriteOutcome;
-import dev.memoryd.grammar.policy.PolicyConfig;
-import dev.memoryd.grammar.policy.PolicyInputException;
-
 /** The {@code conversation} group: storing turns and SlicePolicy v1 context over them. */
 final class ConversationRpc implements Namespace {
-  private final Memoryd svc;
+    private final Memoryd svc;
 
-  ConversationRpc(Memoryd svc) {
-    this.svc = svc;
-  }
-
-  @Override
-  public String group() {
-    return "conversation";
-  }
-
-  @Override
-  public Map<String, Handler> routes() {
-    Map<String, Handler> r = new LinkedHashMap<>();
-    r.put("conversation.append", this::append);
-    r.put("context", this::context);
-    return r;
-  }
-
-  private JsonNode append(ObjectNode p) throws BadRequest {
-    only(p, ProvenanceParams.with("session_id", "turns", "actor"));
-    dev.memoryd.daemon.write.Provenance prov = ProvenanceParams.of(svc.settings().provenance(), p, null);
-    WriteOutcome out;
-    try {
-      out = svc.conversations().append(str(p, "session_id", true), p.get("turns"), str(p, "actor", false), prov);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while waiting for the writer");
-    } catch (ExecutionException e) {
-      throw new BadRequest(ErrorReason.UNAVAILABLE, "not recorded: " + e.getCause().getMessage());
+    ConversationRpc(Memoryd svc) {
+        this.svc = svc;
     }
-    if (out instanceof WriteOutcome.Rejected rej) {
-      throw Replies.refused(rej, "turn_index", false);
-    }
-    WriteOutcome.Committed c = (WriteOutcome.Committed) out;
-    ObjectNode r = JsonNodeFactory.instance.objectNode();
-    r.put("commit", c.commit());
-    r.put("event_id", c.events().get(0).eventId());
-    r.put("token", c.events().get(0).token());
-    r.put("path", c.events().get(0).path());
-    r.put("turns", p.get("turns").size());
-    if (prov != null) {
-      r.set("provenance", prov.toJson());
-    }
-    return r;
-  }
 
-  private JsonNode context(ObjectNode p) throws BadRequest, java.io.IOException {
-    only(p, "anchor_turn_id", "policy");
-    String anchor = str(p, "anchor_turn_id", true);
-    JsonNode policy = p.get("policy");
-    try {
-      PolicyConfig cfg = policy == null || policy.isNull() ? PolicyConfig.DEFAULT : PolicyConfig.fromJson(policy);
-      return svc.context(anchor, cfg);
-    } catch (PolicyInputException e) {
-      throw new BadRequest(new Failure(e.kind() == PolicyInputException.Kind.NOT_FOUND
-          ? ErrorReason.NOT_FOUND : ErrorReason.INVALID_REQUEST,
-          (policy != null && e.kind() != PolicyInputException.Kind.NOT_FOUND ? "policy." : "") + e.getMessage(),
-          Map.of("field", e.field())));
+    @Override
+    public String group() {
+        return "conversation";
     }
-  }
+
+    @Override
+    public Map<String, Handler> routes() {
+        Map<String, Handler> r = new LinkedHashMap<>();
+        r.put("conversation.append", this::append);
+        r.put("context", this::context);
+        return r;
+    }
+
+    private JsonNode append(ObjectNode p) throws BadRequest {
+        only(p, ProvenanceParams.with("session_id", "turns", "actor"));
+        dev.memoryd.daemon.write.Provenance prov =
+                ProvenanceParams.of(svc.settings().provenance(), p, null);
+        WriteOutcome out;
+        try {
+            out = svc.conversations().append(str(p, "session_id", true), p.get("turns"), str(p, "actor", false), prov);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while waiting for the writer");
+        } catch (ExecutionException e) {
+            throw new BadRequest(
+                    ErrorReason.UNAVAILABLE, "not recorded: " + e.getCause().getMessage());
+        }
+        if (out instanceof WriteOutcome.Rejected rej) {
+            throw Replies.refused(rej, "turn_index", false);
+        }
+        WriteOutcome.Committed c = (WriteOutcome.Committed) out;
+        ObjectNode r = JsonNodeFactory.instance.objectNode();
+        r.put("commit", c.commit());
+        r.put("event_id", c.events().get(0).eventId());
+        r.put("token", c.events().get(0).token());
+        r.put("path", c.events().get(0).path());
+        r.put("turns", p.get("turns").size());
+        if (prov != null) {
+            r.set("provenance", prov.toJson());
+        }
+        return r;
+    }
+
+    private JsonNode context(ObjectNode p) throws BadRequest, java.io.IOException {
+        only(p, "anchor_turn_id", "policy");
+        String anchor = str(p, "anchor_turn_id", true);
+        JsonNode policy = p.get("policy");
+        try {
+            PolicyConfig cfg = policy == null || policy.isNull() ? PolicyConfig.DEFAULT : PolicyConfig.fromJson(policy);
+            return svc.context(anchor, cfg);
+        } catch (PolicyInputException e) {
+            throw new BadRequest(new Failure(
+                    e.kind() == PolicyInputException.Kind.NOT_FOUND
+                            ? ErrorReason.NOT_FOUND
+                            : ErrorReason.INVALID_REQUEST,
+                    (policy != null && e.kind() != PolicyInputException.Kind.NOT_FOUND ? "policy." : "")
+                            + e.getMessage(),
+                    Map.of("field", e.field())));
+        }
+    }
 }

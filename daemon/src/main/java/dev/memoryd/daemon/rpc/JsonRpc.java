@@ -1,9 +1,5 @@
 package dev.memoryd.daemon.rpc;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.regex.Pattern;
-
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -13,78 +9,83 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
 
 /** JSON-RPC 2.0 envelopes. Stateless and thread-safe. */
 public final class JsonRpc {
-  public static final ObjectMapper MAPPER = new ObjectMapper();
+    public static final ObjectMapper MAPPER = new ObjectMapper();
 
-  private JsonRpc() {}
+    private JsonRpc() {}
 
-  /** Reads one request line; content after the first JSON value is malformed, not ignored. */
-  private static final ObjectReader REQUEST = MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /** Reads one request line; content after the first JSON value is malformed, not ignored. */
+    private static final ObjectReader REQUEST = MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-  /** Jackson's location text inside a message, e.g. where an unclosed object started. */
-  private static final Pattern SOURCE = Pattern.compile("\\[Source: [^\\]]*?; line: (\\d+)(?:, column: (\\d+))?\\]");
+    /** Jackson's location text inside a message, e.g. where an unclosed object started. */
+    private static final Pattern SOURCE = Pattern.compile("\\[Source: [^\\]]*?; line: (\\d+)(?:, column: (\\d+))?\\]");
 
-  /** The JSON value of one request line. */
-  static JsonNode readRequest(String line) throws JsonProcessingException {
-    return REQUEST.readTree(line);
-  }
-
-  /**
-   * A malformed request line as a one-line {@code invalid_request}: where (line, column, also in
-   * {@code details}) and what the reader expected there. {@code rpc_code} is JSON-RPC's -32700.
-   */
-  static Failure malformed(JsonProcessingException e) {
-    JsonLocation at = e.getLocation();
-    String what = e instanceof MismatchedInputException && e.getOriginalMessage().startsWith("Trailing token")
-        ? "content after the request object; send one JSON object per line"
-        : SOURCE.matcher(String.valueOf(e.getOriginalMessage()))
-            .replaceAll(m -> "line " + m.group(1) + (m.group(2) == null ? "" : ", column " + m.group(2)))
-            .replaceAll("\\s*\\R\\s*", " ").trim();
-    Map<String, Object> details = new LinkedHashMap<>();
-    details.put("rpc_code", -32700);
-    if (at != null && at.getLineNr() > 0) {
-      details.put("line", at.getLineNr());
-      details.put("column", at.getColumnNr());
-      return new Failure(ErrorReason.INVALID_REQUEST, "malformed JSON at line " + at.getLineNr() + ", column "
-          + at.getColumnNr() + ": " + what, details);
+    /** The JSON value of one request line. */
+    static JsonNode readRequest(String line) throws JsonProcessingException {
+        return REQUEST.readTree(line);
     }
-    return new Failure(ErrorReason.INVALID_REQUEST, "malformed JSON: " + what, details);
-  }
 
-  public static String result(JsonNode id, JsonNode result) {
-    ObjectNode o = JsonNodeFactory.instance.objectNode();
-    o.put("jsonrpc", "2.0");
-    o.set("id", id);
-    o.set("result", result);
-    return write(o);
-  }
-
-  public static String error(JsonNode id, ErrorReason reason, String message,
-      Map<String, Object> details) {
-    ObjectNode o = JsonNodeFactory.instance.objectNode();
-    o.put("jsonrpc", "2.0");
-    o.set("id", id);
-    ObjectNode err = o.putObject("error");
-    err.put("code", reason.code());
-    err.put("message", message);
-    ObjectNode data = err.putObject("data");
-    data.put("reason", reason.wireName());
-    if (details != null) {
-      details.forEach((k, v) -> data.set(k, MAPPER.valueToTree(v)));
+    /**
+     * A malformed request line as a one-line {@code invalid_request}: where (line, column, also in
+     * {@code details}) and what the reader expected there. {@code rpc_code} is JSON-RPC's -32700.
+     */
+    static Failure malformed(JsonProcessingException e) {
+        JsonLocation at = e.getLocation();
+        String what = e instanceof MismatchedInputException
+                        && e.getOriginalMessage().startsWith("Trailing token")
+                ? "content after the request object; send one JSON object per line"
+                : SOURCE.matcher(String.valueOf(e.getOriginalMessage()))
+                        .replaceAll(m -> "line " + m.group(1) + (m.group(2) == null ? "" : ", column " + m.group(2)))
+                        .replaceAll("\\s*\\R\\s*", " ")
+                        .trim();
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("rpc_code", -32700);
+        if (at != null && at.getLineNr() > 0) {
+            details.put("line", at.getLineNr());
+            details.put("column", at.getColumnNr());
+            return new Failure(
+                    ErrorReason.INVALID_REQUEST,
+                    "malformed JSON at line " + at.getLineNr() + ", column " + at.getColumnNr() + ": " + what,
+                    details);
+        }
+        return new Failure(ErrorReason.INVALID_REQUEST, "malformed JSON: " + what, details);
     }
-    return write(o);
-  }
 
-  static String write(JsonNode n) {
-    try {
-      return MAPPER.writeValueAsString(n);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
+    public static String result(JsonNode id, JsonNode result) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("jsonrpc", "2.0");
+        o.set("id", id);
+        o.set("result", result);
+        return write(o);
     }
-  }
+
+    public static String error(JsonNode id, ErrorReason reason, String message, Map<String, Object> details) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("jsonrpc", "2.0");
+        o.set("id", id);
+        ObjectNode err = o.putObject("error");
+        err.put("code", reason.code());
+        err.put("message", message);
+        ObjectNode data = err.putObject("data");
+        data.put("reason", reason.wireName());
+        if (details != null) {
+            details.forEach((k, v) -> data.set(k, MAPPER.valueToTree(v)));
+        }
+        return write(o);
+    }
+
+    static String write(JsonNode n) {
+        try {
+            return MAPPER.writeValueAsString(n);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

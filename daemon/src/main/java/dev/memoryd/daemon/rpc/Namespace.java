@@ -7,9 +7,9 @@ import java.util.Map;
  * Building the routes must not call the service: the dispatcher builds them before it serves.
  */
 interface Namespace {
-  /** The catalogue group it serves. */
-  String group();
+    /** The catalogue group it serves. */
+    String group();
 
-  /** Method name to handler, for every method of its group. */
-  Map<String, Handler> routes();
+    /** Method name to handler, for every method of its group. */
+    Map<String, Handler> routes();
 }

@@ -1,16 +1,14 @@
 package dev.memoryd.daemon.rpc;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.grammar.TextRules;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.memoryd.daemon.api.ErrorReason;
-import dev.memoryd.daemon.api.Failure;
-import dev.memoryd.grammar.TextRules;
 
 /**
  * The checks every request passes before its method sees it, so no method meets text that no
@@ -30,63 +28,63 @@ import dev.memoryd.grammar.TextRules;
  * Stateless; the walk is iterative, so nesting depth (bounded by the JSON reader) costs no stack.
  */
 final class RequestCheck {
-  /** Top-level params whose text lands in commit messages and ledger lines as free text. */
-  private static final Set<String> FREE_TEXT = Set.of("rationale", "actor", "note", "context", "session_id");
+    /** Top-level params whose text lands in commit messages and ledger lines as free text. */
+    private static final Set<String> FREE_TEXT = Set.of("rationale", "actor", "note", "context", "session_id");
 
-  private RequestCheck() {}
+    private RequestCheck() {}
 
-  /** The first problem in {@code request} (a parsed JSON-RPC object), or null if there is none. */
-  static Failure check(JsonNode request) {
-    Deque<Map.Entry<String, JsonNode>> todo = new ArrayDeque<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = request.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      String bad = TextRules.malformed(e.getKey());
-      if (bad != null) {
-        return failure("", "a member name " + bad);
-      }
-      todo.push(Map.entry(e.getKey(), e.getValue()));
+    /** The first problem in {@code request} (a parsed JSON-RPC object), or null if there is none. */
+    static Failure check(JsonNode request) {
+        Deque<Map.Entry<String, JsonNode>> todo = new ArrayDeque<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = request.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String bad = TextRules.malformed(e.getKey());
+            if (bad != null) {
+                return failure("", "a member name " + bad);
+            }
+            todo.push(Map.entry(e.getKey(), e.getValue()));
+        }
+        while (!todo.isEmpty()) {
+            Map.Entry<String, JsonNode> e = todo.pop();
+            String path = e.getKey();
+            JsonNode n = e.getValue();
+            if (n.isTextual()) {
+                String bad = TextRules.malformed(n.textValue());
+                if (bad != null) {
+                    return failure(path, bad);
+                }
+            } else if (n.isDouble() && !Double.isFinite(n.doubleValue())) {
+                return failure(path, "is a number out of range (not a finite double)");
+            } else if (n.isArray()) {
+                for (int i = n.size() - 1; i >= 0; i--) {
+                    todo.push(Map.entry(path + "[" + i + "]", n.get(i)));
+                }
+            } else if (n.isObject()) {
+                for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> c = it.next();
+                    String bad = TextRules.malformed(c.getKey());
+                    if (bad != null) {
+                        return failure(path, "a member name " + bad);
+                    }
+                    todo.push(Map.entry(path + "." + c.getKey(), c.getValue()));
+                }
+            }
+        }
+        JsonNode params = request.get("params");
+        if (params != null && params.isObject()) {
+            for (String f : FREE_TEXT) {
+                JsonNode v = params.get(f);
+                String bad = v != null && v.isTextual() ? TextRules.notMemoryText(v.textValue()) : null;
+                if (bad != null) {
+                    return failure("params." + f, bad);
+                }
+            }
+        }
+        return null;
     }
-    while (!todo.isEmpty()) {
-      Map.Entry<String, JsonNode> e = todo.pop();
-      String path = e.getKey();
-      JsonNode n = e.getValue();
-      if (n.isTextual()) {
-        String bad = TextRules.malformed(n.textValue());
-        if (bad != null) {
-          return failure(path, bad);
-        }
-      } else if (n.isDouble() && !Double.isFinite(n.doubleValue())) {
-        return failure(path, "is a number out of range (not a finite double)");
-      } else if (n.isArray()) {
-        for (int i = n.size() - 1; i >= 0; i--) {
-          todo.push(Map.entry(path + "[" + i + "]", n.get(i)));
-        }
-      } else if (n.isObject()) {
-        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
-          Map.Entry<String, JsonNode> c = it.next();
-          String bad = TextRules.malformed(c.getKey());
-          if (bad != null) {
-            return failure(path, "a member name " + bad);
-          }
-          todo.push(Map.entry(path + "." + c.getKey(), c.getValue()));
-        }
-      }
-    }
-    JsonNode params = request.get("params");
-    if (params != null && params.isObject()) {
-      for (String f : FREE_TEXT) {
-        JsonNode v = params.get(f);
-        String bad = v != null && v.isTextual() ? TextRules.notMemoryText(v.textValue()) : null;
-        if (bad != null) {
-          return failure("params." + f, bad);
-        }
-      }
-    }
-    return null;
-  }
 
-  private static Failure failure(String path, String problem) {
-    String where = path.isEmpty() ? "request" : path;
-    return new Failure(ErrorReason.INVALID_REQUEST, where + ": " + problem, Map.of("field", where));
-  }
+    private static Failure failure(String path, String problem) {
+        String where = path.isEmpty() ? "request" : path;
+        return new Failure(ErrorReason.INVALID_REQUEST, where + ": " + problem, Map.of("field", where));
+    }
 }

@@ -9,34 +9,34 @@ import java.util.concurrent.atomic.AtomicLong;
  * request.
  */
 final class RequestContext {
-  private static final AtomicLong NEXT = new AtomicLong();
-  private static final long PID = ProcessHandle.current().pid();
-  private static final ThreadLocal<String> CURRENT = new ThreadLocal<>();
+    private static final AtomicLong NEXT = new AtomicLong();
+    private static final long PID = ProcessHandle.current().pid();
+    private static final ThreadLocal<String> CURRENT = new ThreadLocal<>();
 
-  private RequestContext() {}
+    private RequestContext() {}
 
-  /** A new connection's id: {@code connection:<daemon pid>.<n>}, unique within this daemon process. */
-  static String newConnectionId() {
-    return "connection:" + PID + "." + NEXT.incrementAndGet();
-  }
-
-  /** Runs {@code body} as a request of connection {@code id}. */
-  static <T> T on(String id, java.util.function.Supplier<T> body) {
-    String before = CURRENT.get();
-    CURRENT.set(id);
-    try {
-      return body.get();
-    } finally {
-      if (before == null) {
-        CURRENT.remove();
-      } else {
-        CURRENT.set(before);
-      }
+    /** A new connection's id: {@code connection:<daemon pid>.<n>}, unique within this daemon process. */
+    static String newConnectionId() {
+        return "connection:" + PID + "." + NEXT.incrementAndGet();
     }
-  }
 
-  /** The connection of the request running on this thread, or null outside one. */
-  static String connection() {
-    return CURRENT.get();
-  }
+    /** Runs {@code body} as a request of connection {@code id}. */
+    static <T> T on(String id, java.util.function.Supplier<T> body) {
+        String before = CURRENT.get();
+        CURRENT.set(id);
+        try {
+            return body.get();
+        } finally {
+            if (before == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(before);
+            }
+        }
+    }
+
+    /** The connection of the request running on this thread, or null outside one. */
+    static String connection() {
+        return CURRENT.get();
+    }
 }

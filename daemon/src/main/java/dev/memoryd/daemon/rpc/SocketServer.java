@@ -1,5 +1,6 @@
 package dev.memoryd.daemon.rpc;
 
+import dev.memoryd.daemon.MemorydConfig;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -26,8 +27,6 @@ import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import dev.memoryd.daemon.MemorydConfig;
-
 /**
  * Newline-delimited JSON-RPC over a Unix-domain stream socket.
  *
@@ -46,176 +45,194 @@ import dev.memoryd.daemon.MemorydConfig;
  * accepting, closes every connection and removes the socket file.
  */
 public final class SocketServer implements AutoCloseable {
-  private static final Logger LOG = Logger.getLogger(SocketServer.class.getName());
+    private static final Logger LOG = Logger.getLogger(SocketServer.class.getName());
 
-  private final Path socketPath;
-  private final Function<String, Optional<String>> handler;
-  private final int maxLineBytes;
-  private final Duration idleTimeout;
-  private final int maxConnections;
-  private final String ownerName;
-  private final Set<Connection> conns = ConcurrentHashMap.newKeySet();
-  private final ThreadPoolExecutor workers;
-  private ConnectionLimit limit;
-  private ServerSocketChannel server;
-  private Selector selector;
-  private Thread loop;
-  private volatile boolean closed;
+    private final Path socketPath;
+    private final Function<String, Optional<String>> handler;
+    private final int maxLineBytes;
+    private final Duration idleTimeout;
+    private final int maxConnections;
+    private final String ownerName;
+    private final Set<Connection> conns = ConcurrentHashMap.newKeySet();
+    private final ThreadPoolExecutor workers;
+    private ConnectionLimit limit;
+    private ServerSocketChannel server;
+    private Selector selector;
+    private Thread loop;
+    private volatile boolean closed;
 
-  public SocketServer(Path socketPath, Function<String, Optional<String>> handler,
-      int maxLineBytes, Duration idleTimeout) {
-    this(socketPath, handler, maxLineBytes, idleTimeout, MemorydConfig.DEFAULT_MAX_CONNECTIONS);
-  }
-
-  public SocketServer(Path socketPath, Function<String, Optional<String>> handler,
-      int maxLineBytes, Duration idleTimeout, int maxConnections) {
-    this(socketPath, handler, maxLineBytes, idleTimeout, maxConnections, System.getProperty("user.name"));
-  }
-
-  /** {@code ownerName}: the only user whose connections are served (tests use another). */
-  SocketServer(Path socketPath, Function<String, Optional<String>> handler, int maxLineBytes,
-      Duration idleTimeout, String ownerName) {
-    this(socketPath, handler, maxLineBytes, idleTimeout, MemorydConfig.DEFAULT_MAX_CONNECTIONS, ownerName);
-  }
-
-  private SocketServer(Path socketPath, Function<String, Optional<String>> handler, int maxLineBytes,
-      Duration idleTimeout, int maxConnections, String ownerName) {
-    this.ownerName = ownerName;
-    this.socketPath = socketPath;
-    this.handler = handler;
-    this.maxLineBytes = maxLineBytes;
-    this.idleTimeout = idleTimeout;
-    this.maxConnections = maxConnections;
-    AtomicInteger n = new AtomicInteger();
-    // No queue: a request goes to an idle worker or a new one, never waits behind another
-    // connection's. Bounded in effect by the connection limit (one running request each).
-    this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS,
-        new SynchronousQueue<>(), r -> daemonThread(r, "memoryd-request-" + n.incrementAndGet()));
-  }
-
-  /** Binds the socket (replacing a stale socket file) with mode 0600 and starts accepting. */
-  public void start() throws IOException {
-    limit = ConnectionLimit.forThisProcess(maxConnections);
-    LOG.info(limit.describe());
-    Files.deleteIfExists(socketPath); // caller holds the root lock, so any file here is stale
-    server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-    server.bind(UnixDomainSocketAddress.of(socketPath));
-    Files.setPosixFilePermissions(socketPath, PosixFilePermissions.fromString("rw-------"));
-    var owner = socketPath.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(ownerName);
-    server.configureBlocking(false);
-    selector = Selector.open();
-    SelectionKey key = server.register(selector, SelectionKey.OP_ACCEPT);
-    Acceptor acceptor = new Acceptor(server, key, owner, limit, conns::size, this::admit);
-    loop = daemonThread(() -> serve(acceptor), "memoryd-socket");
-    loop.start();
-  }
-
-  /** The connection limit in force (after {@link #start()}). */
-  public ConnectionLimit limit() {
-    return limit;
-  }
-
-  private void admit(SocketChannel ch) throws IOException {
-    Connection c = new Connection(ch, handler, workers, maxLineBytes, conns::remove);
-    conns.add(c);
-    try {
-      c.register(selector);
-    } catch (IOException | RuntimeException e) {
-      c.close();
-      throw e;
+    public SocketServer(
+            Path socketPath, Function<String, Optional<String>> handler, int maxLineBytes, Duration idleTimeout) {
+        this(socketPath, handler, maxLineBytes, idleTimeout, MemorydConfig.DEFAULT_MAX_CONNECTIONS);
     }
-  }
 
-  /** The selector thread: accepts, reads, finishes writes, closes stalled connections. */
-  private void serve(Acceptor acceptor) {
-    ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
-    long scanEvery = TimeUnit.MILLISECONDS.toNanos(Math.max(50, idleTimeout.toMillis() / 4));
-    long nextScan = System.nanoTime() + scanEvery;
-    while (!closed) {
-      long now = System.nanoTime();
-      long wait = Math.min(nextScan - now, acceptor.pausedFor(now));
-      try {
-        selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait)));
-      } catch (ClosedSelectorException e) {
-        return;
-      } catch (IOException e) {
-        LOG.log(Level.WARNING, "waiting for socket events failed; retrying", e);
-        continue;
-      }
-      for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
-        SelectionKey k = it.next();
-        it.remove();
+    public SocketServer(
+            Path socketPath,
+            Function<String, Optional<String>> handler,
+            int maxLineBytes,
+            Duration idleTimeout,
+            int maxConnections) {
+        this(socketPath, handler, maxLineBytes, idleTimeout, maxConnections, System.getProperty("user.name"));
+    }
+
+    /** {@code ownerName}: the only user whose connections are served (tests use another). */
+    SocketServer(
+            Path socketPath,
+            Function<String, Optional<String>> handler,
+            int maxLineBytes,
+            Duration idleTimeout,
+            String ownerName) {
+        this(socketPath, handler, maxLineBytes, idleTimeout, MemorydConfig.DEFAULT_MAX_CONNECTIONS, ownerName);
+    }
+
+    private SocketServer(
+            Path socketPath,
+            Function<String, Optional<String>> handler,
+            int maxLineBytes,
+            Duration idleTimeout,
+            int maxConnections,
+            String ownerName) {
+        this.ownerName = ownerName;
+        this.socketPath = socketPath;
+        this.handler = handler;
+        this.maxLineBytes = maxLineBytes;
+        this.idleTimeout = idleTimeout;
+        this.maxConnections = maxConnections;
+        AtomicInteger n = new AtomicInteger();
+        // No queue: a request goes to an idle worker or a new one, never waits behind another
+        // connection's. Bounded in effect by the connection limit (one running request each).
+        this.workers = new ThreadPoolExecutor(
+                0,
+                Integer.MAX_VALUE,
+                10,
+                TimeUnit.SECONDS,
+                new SynchronousQueue<>(),
+                r -> daemonThread(r, "memoryd-request-" + n.incrementAndGet()));
+    }
+
+    /** Binds the socket (replacing a stale socket file) with mode 0600 and starts accepting. */
+    public void start() throws IOException {
+        limit = ConnectionLimit.forThisProcess(maxConnections);
+        LOG.info(limit.describe());
+        Files.deleteIfExists(socketPath); // caller holds the root lock, so any file here is stale
+        server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        server.bind(UnixDomainSocketAddress.of(socketPath));
+        Files.setPosixFilePermissions(socketPath, PosixFilePermissions.fromString("rw-------"));
+        var owner = socketPath.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(ownerName);
+        server.configureBlocking(false);
+        selector = Selector.open();
+        SelectionKey key = server.register(selector, SelectionKey.OP_ACCEPT);
+        Acceptor acceptor = new Acceptor(server, key, owner, limit, conns::size, this::admit);
+        loop = daemonThread(() -> serve(acceptor), "memoryd-socket");
+        loop.start();
+    }
+
+    /** The connection limit in force (after {@link #start()}). */
+    public ConnectionLimit limit() {
+        return limit;
+    }
+
+    private void admit(SocketChannel ch) throws IOException {
+        Connection c = new Connection(ch, handler, workers, maxLineBytes, conns::remove);
+        conns.add(c);
         try {
-          if (k.attachment() instanceof Connection c) {
-            if (k.isWritable()) {
-              c.writable();
-            }
-            if (k.isValid() && k.isReadable()) {
-              c.readable(scratch);
-            }
-          } else if (k.isAcceptable()) {
-            acceptor.acceptReady();
-          }
-        } catch (CancelledKeyException e) {
-          // closed meanwhile by a worker or the watchdog
-        }
-      }
-      now = System.nanoTime();
-      acceptor.resumeIfDue(now);
-      if (now - nextScan >= 0) {
-        for (Connection c : conns) {
-          if (c.stalled(now, idleTimeout.toNanos())) {
+            c.register(selector);
+        } catch (IOException | RuntimeException e) {
             c.close();
-          }
+            throw e;
         }
-        nextScan = now + scanEvery;
-      }
     }
-  }
 
-  /** Number of open client connections. */
-  public int connections() {
-    return conns.size();
-  }
+    /** The selector thread: accepts, reads, finishes writes, closes stalled connections. */
+    private void serve(Acceptor acceptor) {
+        ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
+        long scanEvery = TimeUnit.MILLISECONDS.toNanos(Math.max(50, idleTimeout.toMillis() / 4));
+        long nextScan = System.nanoTime() + scanEvery;
+        while (!closed) {
+            long now = System.nanoTime();
+            long wait = Math.min(nextScan - now, acceptor.pausedFor(now));
+            try {
+                selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wait)));
+            } catch (ClosedSelectorException e) {
+                return;
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "waiting for socket events failed; retrying", e);
+                continue;
+            }
+            for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
+                SelectionKey k = it.next();
+                it.remove();
+                try {
+                    if (k.attachment() instanceof Connection c) {
+                        if (k.isWritable()) {
+                            c.writable();
+                        }
+                        if (k.isValid() && k.isReadable()) {
+                            c.readable(scratch);
+                        }
+                    } else if (k.isAcceptable()) {
+                        acceptor.acceptReady();
+                    }
+                } catch (CancelledKeyException e) {
+                    // closed meanwhile by a worker or the watchdog
+                }
+            }
+            now = System.nanoTime();
+            acceptor.resumeIfDue(now);
+            if (now - nextScan >= 0) {
+                for (Connection c : conns) {
+                    if (c.stalled(now, idleTimeout.toNanos())) {
+                        c.close();
+                    }
+                }
+                nextScan = now + scanEvery;
+            }
+        }
+    }
 
-  @Override
-  public void close() {
-    closed = true;
-    workers.shutdown(); // requests running now finish; no new ones start
-    try {
-      if (server != null) {
-        server.close();
-      }
-    } catch (IOException e) {
-      LOG.log(Level.FINE, "closing server socket", e);
+    /** Number of open client connections. */
+    public int connections() {
+        return conns.size();
     }
-    for (Connection c : conns) {
-      c.close();
-    }
-    if (selector != null) {
-      selector.wakeup();
-      try {
-        loop.join(5_000);
-        selector.close();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (IOException e) {
-        LOG.log(Level.FINE, "closing selector", e);
-      }
-    }
-    for (Connection c : conns) {
-      c.close(); // admitted while the loop was stopping
-    }
-    try {
-      Files.deleteIfExists(socketPath);
-    } catch (IOException e) {
-      LOG.log(Level.FINE, "removing socket file", e);
-    }
-  }
 
-  private static Thread daemonThread(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
-  }
+    @Override
+    public void close() {
+        closed = true;
+        workers.shutdown(); // requests running now finish; no new ones start
+        try {
+            if (server != null) {
+                server.close();
+            }
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "closing server socket", e);
+        }
+        for (Connection c : conns) {
+            c.close();
+        }
+        if (selector != null) {
+            selector.wakeup();
+            try {
+                loop.join(5_000);
+                selector.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (IOException e) {
+                LOG.log(Level.FINE, "closing selector", e);
+            }
+        }
+        for (Connection c : conns) {
+            c.close(); // admitted while the loop was stopping
+        }
+        try {
+            Files.deleteIfExists(socketPath);
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "removing socket file", e);
+        }
+    }
+
+    private static Thread daemonThread(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
 }

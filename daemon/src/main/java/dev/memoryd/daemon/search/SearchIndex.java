@@ -1,7 +1,14 @@
 package dev.memoryd.daemon.search;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.layout.RootLayout;
-
+import dev.memoryd.grammar.MemoryDocument;
+import dev.memoryd.grammar.slices.JsonlBody;
+import dev.memoryd.grammar.slices.SliceFile;
+import dev.memoryd.grammar.slices.Staleness;
+import dev.memoryd.ledger.Event;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -23,11 +30,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -48,12 +50,6 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 
-import dev.memoryd.grammar.MemoryDocument;
-import dev.memoryd.grammar.slices.JsonlBody;
-import dev.memoryd.grammar.slices.SliceFile;
-import dev.memoryd.grammar.slices.Staleness;
-import dev.memoryd.ledger.Event;
-
 /**
  * Full-text search (Lucene) over every memory-file section and every {@code .slices/*.slice}
  * (names, titles, summaries and every string value of JSONL rows; for a substrate chunk, its name
@@ -66,375 +62,409 @@ import dev.memoryd.ledger.Event;
  * their file, section, slice id, branch and FRESH/STALE age. Thread-safe.
  */
 public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
-  private static final Logger LOG = Logger.getLogger(SearchIndex.class.getName());
+    private static final Logger LOG = Logger.getLogger(SearchIndex.class.getName());
 
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
 
-  private final Path root;
-  private final String branch;
-  private final java.time.Duration halfLife;
-  private final Directory dir = new ByteBuffersDirectory();
-  private final StandardAnalyzer analyzer = new StandardAnalyzer();
-  private final IndexWriter writer;
-  private final SearcherManager searchers;
-  private final ScheduledExecutorService updates =
-      Executors.newSingleThreadScheduledExecutor(r -> {
+    private final Path root;
+    private final String branch;
+    private final java.time.Duration halfLife;
+    private final Directory dir = new ByteBuffersDirectory();
+    private final StandardAnalyzer analyzer = new StandardAnalyzer();
+    private final IndexWriter writer;
+    private final SearcherManager searchers;
+    private final ScheduledExecutorService updates = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "memoryd-search-index");
         t.setDaemon(true);
         return t;
-      });
+    });
 
-  /** Texts by path when this index is of a commit's tree ({@link #searchSnapshot}); null: the working tree. */
-  private final java.util.Map<String, String> snapshot;
+    /** Texts by path when this index is of a commit's tree ({@link #searchSnapshot}); null: the working tree. */
+    private final java.util.Map<String, String> snapshot;
 
-  public SearchIndex(Path root, String branch, java.time.Duration halfLife) throws IOException {
-    this(root, branch, halfLife, null);
-  }
-
-  private SearchIndex(Path root, String branch, java.time.Duration halfLife, java.util.Map<String, String> snapshot)
-      throws IOException {
-    this.root = root;
-    this.branch = branch;
-    this.halfLife = halfLife;
-    this.snapshot = snapshot;
-    this.writer = new IndexWriter(dir, new IndexWriterConfig(analyzer));
-    rebuild();
-    this.searchers = new SearcherManager(writer, null);
-  }
-
-  /** Drops everything and indexes the working tree again. */
-  public void rebuild() throws IOException {
-    writer.deleteAll();
-    for (String rel : files()) {
-      index(rel);
+    public SearchIndex(Path root, String branch, java.time.Duration halfLife) throws IOException {
+        this(root, branch, halfLife, null);
     }
-    writer.commit();
-  }
 
-  /**
-   * Searches the given files (a commit's memory files and slices, by path) as the index would
-   * the working tree: for {@code search} with {@code at} or another branch. Builds a throw-away
-   * in-memory index, so it costs an indexing of those files per call.
-   */
-  public static List<ObjectNode> searchSnapshot(java.util.Map<String, String> files, String branch,
-      java.time.Duration halfLife, String q, int limit, Instant now, String source)
-      throws IOException, BadQuery, InterruptedException {
-    try (SearchIndex s = new SearchIndex(null, branch, halfLife, new java.util.TreeMap<>(files))) {
-      return s.search(q, limit, now, source);
-    }
-  }
-
-  /**
-   * An index of the given files alone (a commit's memory files and slices, by path), built once
-   * and kept by the caller for as many searches as it likes; its hits name {@code branch}.
-   */
-  public static SearchIndex ofSnapshot(java.util.Map<String, String> files, String branch, java.time.Duration halfLife)
-      throws IOException {
-    return new SearchIndex(null, branch, halfLife, new java.util.TreeMap<>(files));
-  }
-
-  private List<String> files() throws IOException {
-    if (snapshot != null) {
-      return new ArrayList<>(snapshot.keySet());
-    }
-    return RootLayout.contentFilesOnDisk(root);
-  }
-
-  /** Re-indexes the files a batch touched. Runs on the writer thread: only queues the work. */
-  @Override
-  public void accept(List<Event> events) {
-    Set<String> paths = new LinkedHashSet<>();
-    for (Event e : events) {
-      paths.addAll(dev.memoryd.daemon.write.EventFiles.touched(e));
-    }
-    if (paths.isEmpty()) {
-      return;
-    }
-    pending.addAll(paths);
-    // One update, a moment later, takes every path waiting when it runs: batches' updates of the
-    // same files merge instead of each re-indexing them (re-indexing after every write was, for
-    // one writer, about a fifth of the daemon's CPU besides the JIT, competing with the next
-    // write). A file is read when indexed, so the merged update indexes its latest text, as the
-    // last of the separate ones would have; a search first drains what waits (see search).
-    if (drainQueued.compareAndSet(false, true)) {
-      updates.schedule(this::drain, COALESCE_MS, TimeUnit.MILLISECONDS);
-    }
-  }
-
-  /** How long published paths wait for more before they are re-indexed. */
-  private static final long COALESCE_MS = 50;
-
-  /** Paths published but not yet re-indexed, in publication order. */
-  private final Set<String> pending = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
-  private final java.util.concurrent.atomic.AtomicBoolean drainQueued = new java.util.concurrent.atomic.AtomicBoolean();
-
-  private void drain() {
-    drainQueued.set(false); // before taking the paths: a path added from here on queues another drain
-    List<String> paths;
-    synchronized (pending) {
-      paths = new ArrayList<>(pending);
-      pending.clear();
-    }
-    if (!paths.isEmpty()) {
-      reindex(paths);
-    }
-  }
-
-  private void reindex(Collection<String> paths) {
-    try {
-      for (String p : paths) {
-        writer.deleteDocuments(new Term("path", p));
-        index(p);
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.log(Level.WARNING, "search index update failed for " + paths + "; rebuilding", e);
-      try {
+    private SearchIndex(Path root, String branch, java.time.Duration halfLife, java.util.Map<String, String> snapshot)
+            throws IOException {
+        this.root = root;
+        this.branch = branch;
+        this.halfLife = halfLife;
+        this.snapshot = snapshot;
+        this.writer = new IndexWriter(dir, new IndexWriterConfig(analyzer));
         rebuild();
-      } catch (IOException ex) {
-        throw new UncheckedIOException(ex);
-      }
+        this.searchers = new SearcherManager(writer, null);
     }
-  }
 
-  private void index(String rel) throws IOException {
-    String text;
-    if (snapshot != null) {
-      text = snapshot.get(rel);
-      if (text == null) {
-        return;
-      }
-    } else {
-      Path f = root.resolve(rel);
-      if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-        return;
-      }
-      text = Files.readString(f, StandardCharsets.UTF_8);
-    }
-    SliceFile sf = SliceFile.parse(text);
-    Optional<JsonNode> slice = sf.slice();
-    String id = slice.map(s -> s.path("id").asText(null)).orElse(null);
-    String title = slice.map(s -> s.path("title").asText("")).orElse("");
-    String updated = slice.map(SearchIndex::updated).orElse(null);
-    if (rel.endsWith(".md")) {
-      MemoryDocument doc = MemoryDocument.parse(text);
-      for (MemoryDocument.Section s : doc.h2Sections()) {
-        String body = doc.canonicalBody(s);
-        writer.addDocument(doc(rel, id, title, s.heading(), s.anchor(), s.heading() + "\n" + body, updated,
-            id == null || s.anchor() == null ? null : id + "#" + s.anchor()));
-      }
-    } else if (slice.isPresent() && dev.memoryd.grammar.substrate.ChunkFile.isChunk(slice.get())) {
-      indexChunk(rel, slice.get(), sf, updated);
-    } else {
-      StringBuilder all = new StringBuilder();
-      slice.ifPresent(s -> all.append(s.path("summary").asText("")).append('\n'));
-      String type = slice.map(s -> s.path("body").path("type").asText("")).orElse("");
-      java.util.Map<String, StringBuilder> bySource = new java.util.TreeMap<>();
-      if (type.equals("jsonl") || type.equals("conversation")) {
-        for (JsonlBody.Line l : JsonlBody.lines(sf.body())) {
-          if (l.node() != null) {
-            strings(l.node(), all);
-            String src = l.node().path("_meta").path("provenance").path("source").asText(null);
-            if (src != null && type.equals("jsonl")) {
-              strings(l.node(), bySource.computeIfAbsent(src, k -> new StringBuilder()));
-            }
-          }
+    /** Drops everything and indexes the working tree again. */
+    public void rebuild() throws IOException {
+        writer.deleteAll();
+        for (String rel : files()) {
+            index(rel);
         }
-        if (type.equals("jsonl")) {
-          updated = newestRow(sf.body(), updated);
+        writer.commit();
+    }
+
+    /**
+     * Searches the given files (a commit's memory files and slices, by path) as the index would
+     * the working tree: for {@code search} with {@code at} or another branch. Builds a throw-away
+     * in-memory index, so it costs an indexing of those files per call.
+     */
+    public static List<ObjectNode> searchSnapshot(
+            java.util.Map<String, String> files,
+            String branch,
+            java.time.Duration halfLife,
+            String q,
+            int limit,
+            Instant now,
+            String source)
+            throws IOException, BadQuery, InterruptedException {
+        try (SearchIndex s = new SearchIndex(null, branch, halfLife, new java.util.TreeMap<>(files))) {
+            return s.search(q, limit, now, source);
         }
-      } else if (!type.equals("none")) {
-        all.append(sf.body()); // a pointer's payload is elsewhere and never read
-      }
-      writer.addDocument(doc(rel, id, title, null, null, all.toString(), updated, null));
-      for (java.util.Map.Entry<String, StringBuilder> e : bySource.entrySet()) {
-        // The rows of one provenance source, for a search filtered by it (and only then).
-        Document d = doc(rel, id, title, null, null, e.getValue().toString(), updated, null);
-        d.add(new StringField(SOURCE, e.getKey(), Field.Store.YES));
-        d.add(new StringField(BY_SOURCE, "1", Field.Store.NO));
-        writer.addDocument(d);
-      }
     }
-  }
 
-  /** The provenance source of a document holding only the rows recorded with that source. */
-  private static final String SOURCE = "source";
-  /** Marks those documents, which an unfiltered search leaves out (their words are in the slice's own). */
-  private static final String BY_SOURCE = "by_source";
-
-  /**
-   * A substrate chunk: its name and every string value of its body. A removed chunk's tombstone
-   * is not indexed (removal drops the chunk from current reads; the history keeps it).
-   */
-  private void indexChunk(String rel, JsonNode slice, SliceFile sf, String updated) throws IOException {
-    if (slice.path("meta").hasNonNull("removed_at")) {
-      return;
+    /**
+     * An index of the given files alone (a commit's memory files and slices, by path), built once
+     * and kept by the caller for as many searches as it likes; its hits name {@code branch}.
+     */
+    public static SearchIndex ofSnapshot(
+            java.util.Map<String, String> files, String branch, java.time.Duration halfLife) throws IOException {
+        return new SearchIndex(null, branch, halfLife, new java.util.TreeMap<>(files));
     }
-    String id = slice.path("id").asText();
-    String name = slice.path("meta").path("name").asText("");
-    StringBuilder all = new StringBuilder(name).append('\n');
-    try {
-      JsonNode body = JSON.readTree(sf.body());
-      if (body != null) {
-        strings(body, all);
-      }
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      all.append(sf.body()); // hand-edited into non-JSON: still findable by its words
-    }
-    writer.addDocument(doc(rel, id, name, null, null, all.toString(), updated, id));
-  }
 
-  private static String newestRow(String body, String fallback) {
-    Instant newest = null;
-    for (JsonlBody.Row r : JsonlBody.rows(body)) {
-      if (r.createdAt() != null && (newest == null || r.createdAt().isAfter(newest))) {
-        newest = r.createdAt();
-      }
+    private List<String> files() throws IOException {
+        if (snapshot != null) {
+            return new ArrayList<>(snapshot.keySet());
+        }
+        return RootLayout.contentFilesOnDisk(root);
     }
-    return newest == null ? fallback : newest.toString();
-  }
 
-  private static String updated(JsonNode slice) {
-    for (String k : new String[] {"last_updated", "created_at"}) {
-      String v = slice.path("meta").path(k).asText(null);
-      if (v != null) {
+    /** Re-indexes the files a batch touched. Runs on the writer thread: only queues the work. */
+    @Override
+    public void accept(List<Event> events) {
+        Set<String> paths = new LinkedHashSet<>();
+        for (Event e : events) {
+            paths.addAll(dev.memoryd.daemon.write.EventFiles.touched(e));
+        }
+        if (paths.isEmpty()) {
+            return;
+        }
+        pending.addAll(paths);
+        // One update, a moment later, takes every path waiting when it runs: batches' updates of the
+        // same files merge instead of each re-indexing them (re-indexing after every write was, for
+        // one writer, about a fifth of the daemon's CPU besides the JIT, competing with the next
+        // write). A file is read when indexed, so the merged update indexes its latest text, as the
+        // last of the separate ones would have; a search first drains what waits (see search).
+        if (drainQueued.compareAndSet(false, true)) {
+            updates.schedule(this::drain, COALESCE_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** How long published paths wait for more before they are re-indexed. */
+    private static final long COALESCE_MS = 50;
+
+    /** Paths published but not yet re-indexed, in publication order. */
+    private final Set<String> pending = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
+
+    private final java.util.concurrent.atomic.AtomicBoolean drainQueued =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    private void drain() {
+        drainQueued.set(false); // before taking the paths: a path added from here on queues another drain
+        List<String> paths;
+        synchronized (pending) {
+            paths = new ArrayList<>(pending);
+            pending.clear();
+        }
+        if (!paths.isEmpty()) {
+            reindex(paths);
+        }
+    }
+
+    private void reindex(Collection<String> paths) {
         try {
-          return Instant.parse(v).toString();
-        } catch (DateTimeParseException e) {
-          // not a timestamp: try the next field
+            for (String p : paths) {
+                writer.deleteDocuments(new Term("path", p));
+                index(p);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "search index update failed for " + paths + "; rebuilding", e);
+            try {
+                rebuild();
+            } catch (IOException ex) {
+                throw new UncheckedIOException(ex);
+            }
         }
-      }
     }
-    return null;
-  }
 
-  private static void strings(JsonNode n, StringBuilder out) {
-    if (n.isTextual()) {
-      out.append(n.asText()).append('\n');
-    } else if (n.isContainerNode()) {
-      n.forEach(c -> strings(c, out));
-    }
-  }
-
-  private static Document doc(String path, String id, String title, String section, String anchor,
-      String text, String updated, String chunk) {
-    Document d = new Document();
-    if (chunk != null) {
-      d.add(new StoredField("chunk", chunk));
-    }
-    d.add(new StringField("path", path, Field.Store.YES));
-    if (id != null) {
-      d.add(new StringField("slice_id", id, Field.Store.YES));
-    }
-    d.add(new TextField("title", title, Field.Store.YES));
-    if (section != null) {
-      d.add(new TextField("section", section, Field.Store.YES));
-      d.add(new StoredField("anchor", anchor == null ? "" : anchor));
-    }
-    d.add(new TextField("text", text, Field.Store.YES));
-    if (updated != null) {
-      d.add(new StoredField("updated", updated));
-    }
-    return d;
-  }
-
-  /** Thrown for a query Lucene cannot parse; the message says where. */
-  public static final class BadQuery extends Exception {
-    BadQuery(String msg, Throwable cause) {
-      super(msg, cause);
-    }
-  }
-
-  /** Ranked hits for a query in Lucene's classic syntax, each with its staleness as of {@code now}. */
-  public List<ObjectNode> search(String q, int limit, Instant now)
-      throws IOException, BadQuery, InterruptedException {
-    return search(q, limit, now, null);
-  }
-
-  /**
-   * As {@link #search(String, int, Instant)}; with {@code source} (not null), only JSONL rows whose
-   * {@code _meta.provenance.source} is {@code source} match, one hit per slice, and each hit says
-   * {@code source}. Memory sections and chunks keep their provenance in the ledger, not in their
-   * text, so a filtered search does not find them.
-   */
-  public List<ObjectNode> search(String q, int limit, Instant now, String source)
-      throws IOException, BadQuery, InterruptedException {
-    try {
-      updates.submit(this::drain).get(30, TimeUnit.SECONDS); // what was published before us, indexed first
-    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-      throw new IOException("search index update did not finish", e);
-    }
-    Query query;
-    try {
-      MultiFieldQueryParser p = new MultiFieldQueryParser(new String[] {"text", "title", "section"}, analyzer);
-      p.setDefaultOperator(QueryParser.Operator.AND);
-      query = p.parse(q);
-    } catch (ParseException e) {
-      throw new BadQuery("cannot parse query: " + e.getMessage().split("\n")[0], e);
-    } catch (org.apache.lucene.util.automaton.TooComplexToDeterminizeException | IllegalArgumentException e) {
-      // A wildcard or regular expression too complex to compile, or one Lucene's syntax refuses.
-      throw new BadQuery("query too complex: " + e.getMessage().split("\n")[0]
-          + " (use fewer wildcards or a shorter term)", e);
-    }
-    org.apache.lucene.search.BooleanQuery.Builder b = new org.apache.lucene.search.BooleanQuery.Builder()
-        .add(query, org.apache.lucene.search.BooleanClause.Occur.MUST);
-    if (source == null) {
-      b.add(new org.apache.lucene.search.TermQuery(new Term(BY_SOURCE, "1")), org.apache.lucene.search.BooleanClause.Occur.MUST_NOT);
-    } else {
-      b.add(new org.apache.lucene.search.TermQuery(new Term(SOURCE, source)), org.apache.lucene.search.BooleanClause.Occur.FILTER);
-    }
-    query = b.build();
-    searchers.maybeRefreshBlocking();
-    IndexSearcher s = searchers.acquire();
-    try {
-      TopDocs top;
-      try {
-        top = s.search(query, limit);
-      } catch (IndexSearcher.TooManyClauses | org.apache.lucene.util.automaton.TooComplexToDeterminizeException e) {
-        throw new BadQuery("query too complex: it expands to more than " + IndexSearcher.getMaxClauseCount()
-            + " terms (use fewer wildcards or fuzzy terms)", e);
-      }
-      List<ObjectNode> out = new ArrayList<>();
-      for (ScoreDoc sd : top.scoreDocs) {
-        Document d = s.storedFields().document(sd.doc);
-        ObjectNode o = JsonNodeFactory.instance.objectNode();
-        o.put("path", d.get("path"));
-        o.put("section", d.get("section"));
-        o.put("anchor", d.get("anchor"));
-        o.put("slice_id", d.get("slice_id"));
-        o.put("chunk", d.get("chunk"));
-        o.put("title", d.get("title"));
-        if (d.get(SOURCE) != null) {
-          o.put("source", d.get(SOURCE));
+    private void index(String rel) throws IOException {
+        String text;
+        if (snapshot != null) {
+            text = snapshot.get(rel);
+            if (text == null) {
+                return;
+            }
+        } else {
+            Path f = root.resolve(rel);
+            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
+            text = Files.readString(f, StandardCharsets.UTF_8);
         }
-        o.put("branch", branch);
-        o.put("score", Math.round(sd.score * 1000) / 1000.0);
-        String text = d.get("text");
-        o.put("snippet", text.length() > 160 ? text.substring(0, 160) + "..." : text);
-        String updated = d.get("updated");
+        SliceFile sf = SliceFile.parse(text);
+        Optional<JsonNode> slice = sf.slice();
+        String id = slice.map(s -> s.path("id").asText(null)).orElse(null);
+        String title = slice.map(s -> s.path("title").asText("")).orElse("");
+        String updated = slice.map(SearchIndex::updated).orElse(null);
+        if (rel.endsWith(".md")) {
+            MemoryDocument doc = MemoryDocument.parse(text);
+            for (MemoryDocument.Section s : doc.h2Sections()) {
+                String body = doc.canonicalBody(s);
+                writer.addDocument(doc(
+                        rel,
+                        id,
+                        title,
+                        s.heading(),
+                        s.anchor(),
+                        s.heading() + "\n" + body,
+                        updated,
+                        id == null || s.anchor() == null ? null : id + "#" + s.anchor()));
+            }
+        } else if (slice.isPresent() && dev.memoryd.grammar.substrate.ChunkFile.isChunk(slice.get())) {
+            indexChunk(rel, slice.get(), sf, updated);
+        } else {
+            StringBuilder all = new StringBuilder();
+            slice.ifPresent(s -> all.append(s.path("summary").asText("")).append('\n'));
+            String type = slice.map(s -> s.path("body").path("type").asText("")).orElse("");
+            java.util.Map<String, StringBuilder> bySource = new java.util.TreeMap<>();
+            if (type.equals("jsonl") || type.equals("conversation")) {
+                for (JsonlBody.Line l : JsonlBody.lines(sf.body())) {
+                    if (l.node() != null) {
+                        strings(l.node(), all);
+                        String src = l.node()
+                                .path("_meta")
+                                .path("provenance")
+                                .path("source")
+                                .asText(null);
+                        if (src != null && type.equals("jsonl")) {
+                            strings(l.node(), bySource.computeIfAbsent(src, k -> new StringBuilder()));
+                        }
+                    }
+                }
+                if (type.equals("jsonl")) {
+                    updated = newestRow(sf.body(), updated);
+                }
+            } else if (!type.equals("none")) {
+                all.append(sf.body()); // a pointer's payload is elsewhere and never read
+            }
+            writer.addDocument(doc(rel, id, title, null, null, all.toString(), updated, null));
+            for (java.util.Map.Entry<String, StringBuilder> e : bySource.entrySet()) {
+                // The rows of one provenance source, for a search filtered by it (and only then).
+                Document d = doc(rel, id, title, null, null, e.getValue().toString(), updated, null);
+                d.add(new StringField(SOURCE, e.getKey(), Field.Store.YES));
+                d.add(new StringField(BY_SOURCE, "1", Field.Store.NO));
+                writer.addDocument(d);
+            }
+        }
+    }
+
+    /** The provenance source of a document holding only the rows recorded with that source. */
+    private static final String SOURCE = "source";
+    /** Marks those documents, which an unfiltered search leaves out (their words are in the slice's own). */
+    private static final String BY_SOURCE = "by_source";
+
+    /**
+     * A substrate chunk: its name and every string value of its body. A removed chunk's tombstone
+     * is not indexed (removal drops the chunk from current reads; the history keeps it).
+     */
+    private void indexChunk(String rel, JsonNode slice, SliceFile sf, String updated) throws IOException {
+        if (slice.path("meta").hasNonNull("removed_at")) {
+            return;
+        }
+        String id = slice.path("id").asText();
+        String name = slice.path("meta").path("name").asText("");
+        StringBuilder all = new StringBuilder(name).append('\n');
+        try {
+            JsonNode body = JSON.readTree(sf.body());
+            if (body != null) {
+                strings(body, all);
+            }
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            all.append(sf.body()); // hand-edited into non-JSON: still findable by its words
+        }
+        writer.addDocument(doc(rel, id, name, null, null, all.toString(), updated, id));
+    }
+
+    private static String newestRow(String body, String fallback) {
+        Instant newest = null;
+        for (JsonlBody.Row r : JsonlBody.rows(body)) {
+            if (r.createdAt() != null && (newest == null || r.createdAt().isAfter(newest))) {
+                newest = r.createdAt();
+            }
+        }
+        return newest == null ? fallback : newest.toString();
+    }
+
+    private static String updated(JsonNode slice) {
+        for (String k : new String[] {"last_updated", "created_at"}) {
+            String v = slice.path("meta").path(k).asText(null);
+            if (v != null) {
+                try {
+                    return Instant.parse(v).toString();
+                } catch (DateTimeParseException e) {
+                    // not a timestamp: try the next field
+                }
+            }
+        }
+        return null;
+    }
+
+    private static void strings(JsonNode n, StringBuilder out) {
+        if (n.isTextual()) {
+            out.append(n.asText()).append('\n');
+        } else if (n.isContainerNode()) {
+            n.forEach(c -> strings(c, out));
+        }
+    }
+
+    private static Document doc(
+            String path,
+            String id,
+            String title,
+            String section,
+            String anchor,
+            String text,
+            String updated,
+            String chunk) {
+        Document d = new Document();
+        if (chunk != null) {
+            d.add(new StoredField("chunk", chunk));
+        }
+        d.add(new StringField("path", path, Field.Store.YES));
+        if (id != null) {
+            d.add(new StringField("slice_id", id, Field.Store.YES));
+        }
+        d.add(new TextField("title", title, Field.Store.YES));
+        if (section != null) {
+            d.add(new TextField("section", section, Field.Store.YES));
+            d.add(new StoredField("anchor", anchor == null ? "" : anchor));
+        }
+        d.add(new TextField("text", text, Field.Store.YES));
         if (updated != null) {
-          Staleness.TimeStaleness t = Staleness.time(Instant.parse(updated), now, halfLife);
-          o.put("label", t.label().name());
-          o.put("age", t.age());
-          o.put("tag", t.tag());
+            d.add(new StoredField("updated", updated));
         }
-        out.add(o);
-      }
-      return out;
-    } finally {
-      searchers.release(s);
+        return d;
     }
-  }
 
-  @Override
-  public void close() throws IOException {
-    updates.shutdown();
-    try {
-      updates.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    /** Thrown for a query Lucene cannot parse; the message says where. */
+    public static final class BadQuery extends Exception {
+        BadQuery(String msg, Throwable cause) {
+            super(msg, cause);
+        }
     }
-    searchers.close();
-    writer.close();
-    dir.close();
-  }
+
+    /** Ranked hits for a query in Lucene's classic syntax, each with its staleness as of {@code now}. */
+    public List<ObjectNode> search(String q, int limit, Instant now)
+            throws IOException, BadQuery, InterruptedException {
+        return search(q, limit, now, null);
+    }
+
+    /**
+     * As {@link #search(String, int, Instant)}; with {@code source} (not null), only JSONL rows whose
+     * {@code _meta.provenance.source} is {@code source} match, one hit per slice, and each hit says
+     * {@code source}. Memory sections and chunks keep their provenance in the ledger, not in their
+     * text, so a filtered search does not find them.
+     */
+    public List<ObjectNode> search(String q, int limit, Instant now, String source)
+            throws IOException, BadQuery, InterruptedException {
+        try {
+            updates.submit(this::drain).get(30, TimeUnit.SECONDS); // what was published before us, indexed first
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IOException("search index update did not finish", e);
+        }
+        Query query;
+        try {
+            MultiFieldQueryParser p = new MultiFieldQueryParser(new String[] {"text", "title", "section"}, analyzer);
+            p.setDefaultOperator(QueryParser.Operator.AND);
+            query = p.parse(q);
+        } catch (ParseException e) {
+            throw new BadQuery("cannot parse query: " + e.getMessage().split("\n")[0], e);
+        } catch (org.apache.lucene.util.automaton.TooComplexToDeterminizeException | IllegalArgumentException e) {
+            // A wildcard or regular expression too complex to compile, or one Lucene's syntax refuses.
+            throw new BadQuery(
+                    "query too complex: " + e.getMessage().split("\n")[0] + " (use fewer wildcards or a shorter term)",
+                    e);
+        }
+        org.apache.lucene.search.BooleanQuery.Builder b = new org.apache.lucene.search.BooleanQuery.Builder()
+                .add(query, org.apache.lucene.search.BooleanClause.Occur.MUST);
+        if (source == null) {
+            b.add(
+                    new org.apache.lucene.search.TermQuery(new Term(BY_SOURCE, "1")),
+                    org.apache.lucene.search.BooleanClause.Occur.MUST_NOT);
+        } else {
+            b.add(
+                    new org.apache.lucene.search.TermQuery(new Term(SOURCE, source)),
+                    org.apache.lucene.search.BooleanClause.Occur.FILTER);
+        }
+        query = b.build();
+        searchers.maybeRefreshBlocking();
+        IndexSearcher s = searchers.acquire();
+        try {
+            TopDocs top;
+            try {
+                top = s.search(query, limit);
+            } catch (IndexSearcher.TooManyClauses
+                    | org.apache.lucene.util.automaton.TooComplexToDeterminizeException e) {
+                throw new BadQuery(
+                        "query too complex: it expands to more than " + IndexSearcher.getMaxClauseCount()
+                                + " terms (use fewer wildcards or fuzzy terms)",
+                        e);
+            }
+            List<ObjectNode> out = new ArrayList<>();
+            for (ScoreDoc sd : top.scoreDocs) {
+                Document d = s.storedFields().document(sd.doc);
+                ObjectNode o = JsonNodeFactory.instance.objectNode();
+                o.put("path", d.get("path"));
+                o.put("section", d.get("section"));
+                o.put("anchor", d.get("anchor"));
+                o.put("slice_id", d.get("slice_id"));
+                o.put("chunk", d.get("chunk"));
+                o.put("title", d.get("title"));
+                if (d.get(SOURCE) != null) {
+                    o.put("source", d.get(SOURCE));
+                }
+                o.put("branch", branch);
+                o.put("score", Math.round(sd.score * 1000) / 1000.0);
+                String text = d.get("text");
+                o.put("snippet", text.length() > 160 ? text.substring(0, 160) + "..." : text);
+                String updated = d.get("updated");
+                if (updated != null) {
+                    Staleness.TimeStaleness t = Staleness.time(Instant.parse(updated), now, halfLife);
+                    o.put("label", t.label().name());
+                    o.put("age", t.age());
+                    o.put("tag", t.tag());
+                }
+                out.add(o);
+            }
+            return out;
+        } finally {
+            searchers.release(s);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        updates.shutdown();
+        try {
+            updates.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        searchers.close();
+        writer.close();
+        dir.close();
+    }
 }

@@ -1,7 +1,29 @@
 package dev.memoryd.daemon.substrate;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.layout.RootLayout;
-
+import dev.memoryd.daemon.write.WriteOutcome;
+import dev.memoryd.daemon.write.WritePipeline;
+import dev.memoryd.daemon.write.WriteRequest;
+import dev.memoryd.grammar.slices.SliceFile;
+import dev.memoryd.grammar.substrate.Chunk;
+import dev.memoryd.grammar.substrate.ChunkFile;
+import dev.memoryd.grammar.substrate.ChunkGraph;
+import dev.memoryd.grammar.substrate.ChunkRecord;
+import dev.memoryd.grammar.substrate.Declaration;
+import dev.memoryd.grammar.substrate.DeclarationCodec;
+import dev.memoryd.grammar.substrate.Declare;
+import dev.memoryd.grammar.substrate.MemoryChunks;
+import dev.memoryd.grammar.substrate.Placement;
+import dev.memoryd.ledger.Event;
+import dev.memoryd.ledger.IdGenerator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,33 +41,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import org.eclipse.jgit.lib.ObjectId;
-
-import dev.memoryd.daemon.api.ErrorReason;
-import dev.memoryd.daemon.api.Failure;
-import dev.memoryd.daemon.api.Outcome;
-import dev.memoryd.daemon.git.GitStore;
-import dev.memoryd.daemon.write.WriteOutcome;
-import dev.memoryd.daemon.write.WritePipeline;
-import dev.memoryd.daemon.write.WriteRequest;
-import dev.memoryd.grammar.slices.SliceFile;
-import dev.memoryd.grammar.substrate.Chunk;
-import dev.memoryd.grammar.substrate.ChunkFile;
-import dev.memoryd.grammar.substrate.ChunkGraph;
-import dev.memoryd.grammar.substrate.ChunkRecord;
-import dev.memoryd.grammar.substrate.Declaration;
-import dev.memoryd.grammar.substrate.DeclarationCodec;
-import dev.memoryd.grammar.substrate.Declare;
-import dev.memoryd.grammar.substrate.MemoryChunks;
-import dev.memoryd.grammar.substrate.Placement;
-import dev.memoryd.ledger.Event;
-import dev.memoryd.ledger.IdGenerator;
 
 /**
  * The substrate over one memory root: declared chunks ({@code .slices/<ULID>.slice}, see
@@ -63,625 +59,668 @@ import dev.memoryd.ledger.IdGenerator;
  * payloads without validating again, and the search index re-indexes each file. Thread-safe.
  */
 public final class ChunkStore implements Consumer<List<Event>> {
-  public static final String OP_DECLARE = "declare";
-  public static final int DEFAULT_LIMIT = 50;
-  private static final JsonNodeFactory F = JsonNodeFactory.instance;
-  private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ChunkStore.class.getName());
+    public static final String OP_DECLARE = "declare";
+    public static final int DEFAULT_LIMIT = 50;
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ChunkStore.class.getName());
 
-  private final WritePipeline writer;
-  private final IdGenerator ids;
-  private final Path root;
-  private final GitStore git;
-  private final String branch;
-  /**
-   * Declarations validate against it on the writer thread, batches are published into it on the
-   * substrate thread; a declaration first waits for the batches before it ({@link #awaitPublished}).
-   */
-  private final ChunkGraph writerGraph = new ChunkGraph();
-  private final ChunkGraph readGraph = new ChunkGraph();
-  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-  /** Memory file → its slice id, and → the ids derived from it. Substrate thread only. */
-  private final Map<String, String> sliceIdByPath = new HashMap<>();
-  private final Map<String, Set<String>> derivedByPath = new HashMap<>();
-  private final Map<ObjectId, ChunkGraph> atCache = new LinkedHashMap<>(4, 0.75f, true) {
+    private final WritePipeline writer;
+    private final IdGenerator ids;
+    private final Path root;
+    private final GitStore git;
+    private final String branch;
+    /**
+     * Declarations validate against it on the writer thread, batches are published into it on the
+     * substrate thread; a declaration first waits for the batches before it ({@link #awaitPublished}).
+     */
+    private final ChunkGraph writerGraph = new ChunkGraph();
+
+    private final ChunkGraph readGraph = new ChunkGraph();
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    /** Memory file → its slice id, and → the ids derived from it. Substrate thread only. */
+    private final Map<String, String> sliceIdByPath = new HashMap<>();
+
+    private final Map<String, Set<String>> derivedByPath = new HashMap<>();
+    private final Map<ObjectId, ChunkGraph> atCache = new LinkedHashMap<>(4, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ObjectId, ChunkGraph> e) {
+            return size() > 2;
+        }
+    };
+    private volatile boolean loaded;
+    /** Publishes batches into both graphs, in order, off the writer thread. */
+    private final java.util.concurrent.ExecutorService publisher =
+            java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "memoryd-substrate");
+                t.setDaemon(true);
+                return t;
+            });
+
+    private volatile java.util.concurrent.Future<?> lastPublish = CompletableFuture.completedFuture(null);
+    private volatile MountedGraphs mounted = MountedGraphs.NONE;
+
+    public ChunkStore(WritePipeline writer, IdGenerator ids, Path root, GitStore git, String branch) {
+        this.writer = writer;
+        this.ids = ids;
+        this.root = root;
+        this.git = git;
+        this.branch = branch;
+        writer.registerReplayer(
+                OP_DECLARE, evs -> new Replay(evs.stream().map(Event::payload).toList()));
+    }
+
+    /** Lets references name the chunks of {@code peers} (read-only); set before the daemon serves. */
+    public void mount(MountedGraphs peers) {
+        this.mounted = peers;
+    }
+
+    /** Builds both graphs from the working tree; call after recovery, before the writer starts. */
+    public void load() throws IOException {
+        Map<String, String> files = new LinkedHashMap<>();
+        for (String rel : walk()) {
+            files.put(rel, Files.readString(root.resolve(rel), StandardCharsets.UTF_8));
+        }
+        List<ChunkRecord> all = build(files, sliceIdByPath, derivedByPath);
+        lock.writeLock().lock();
+        try {
+            for (ChunkRecord r : all) {
+                writerGraph.put(r);
+                readGraph.put(r);
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+        loaded = true;
+    }
+
+    /** Records of every memory file (first pass: slice ids, so placements can name them) and chunk file. */
+    static List<ChunkRecord> build(
+            Map<String, String> files, Map<String, String> sliceIds, Map<String, Set<String>> derived) {
+        for (Map.Entry<String, String> f : files.entrySet()) {
+            if (f.getKey().startsWith("users/")) {
+                SliceFile.parse(f.getValue())
+                        .slice()
+                        .map(s -> s.path("id").asText(null))
+                        .ifPresent(id -> sliceIds.put(f.getKey(), id));
+            }
+        }
+        List<ChunkRecord> out = new ArrayList<>();
+        for (Map.Entry<String, String> f : files.entrySet()) {
+            if (f.getKey().startsWith("users/")) {
+                List<ChunkRecord> rs =
+                        MemoryChunks.derive(f.getKey(), f.getValue(), p -> Optional.ofNullable(sliceIds.get(p)));
+                derived.put(f.getKey(), ids(rs));
+                out.addAll(rs);
+            } else {
+                ChunkFile.parse(f.getKey(), f.getValue()).ifPresent(p -> {
+                    if (p instanceof ChunkFile.Parsed.Live l) {
+                        out.add(l.record());
+                    }
+                });
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> ids(List<ChunkRecord> rs) {
+        Set<String> s = new LinkedHashSet<>();
+        rs.forEach(r -> s.add(r.id()));
+        return s;
+    }
+
+    private List<String> walk() throws IOException {
+        return RootLayout.contentFilesOnDisk(root);
+    }
+
+    /**
+     * Derives the chunks of a batch's memory files on the substrate thread, off the writer's path
+     * (about a fifth of the writer's CPU when it ran there). Readers and the next declaration
+     * first wait for what was published before them ({@link #awaitPublished}), so a reply never
+     * outruns the graph a caller reads next. Writer thread.
+     */
     @Override
-    protected boolean removeEldestEntry(Map.Entry<ObjectId, ChunkGraph> e) {
-      return size() > 2;
-    }
-  };
-  private volatile boolean loaded;
-  /** Publishes batches into both graphs, in order, off the writer thread. */
-  private final java.util.concurrent.ExecutorService publisher = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "memoryd-substrate");
-    t.setDaemon(true);
-    return t;
-  });
-  private volatile java.util.concurrent.Future<?> lastPublish = CompletableFuture.completedFuture(null);
-  private volatile MountedGraphs mounted = MountedGraphs.NONE;
-
-  public ChunkStore(WritePipeline writer, IdGenerator ids, Path root, GitStore git, String branch) {
-    this.writer = writer;
-    this.ids = ids;
-    this.root = root;
-    this.git = git;
-    this.branch = branch;
-    writer.registerReplayer(OP_DECLARE, evs -> new Replay(evs.stream().map(Event::payload).toList()));
-  }
-
-  /** Lets references name the chunks of {@code peers} (read-only); set before the daemon serves. */
-  public void mount(MountedGraphs peers) {
-    this.mounted = peers;
-  }
-
-  /** Builds both graphs from the working tree; call after recovery, before the writer starts. */
-  public void load() throws IOException {
-    Map<String, String> files = new LinkedHashMap<>();
-    for (String rel : walk()) {
-      files.put(rel, Files.readString(root.resolve(rel), StandardCharsets.UTF_8));
-    }
-    List<ChunkRecord> all = build(files, sliceIdByPath, derivedByPath);
-    lock.writeLock().lock();
-    try {
-      for (ChunkRecord r : all) {
-        writerGraph.put(r);
-        readGraph.put(r);
-      }
-    } finally {
-      lock.writeLock().unlock();
-    }
-    loaded = true;
-  }
-
-  /** Records of every memory file (first pass: slice ids, so placements can name them) and chunk file. */
-  static List<ChunkRecord> build(Map<String, String> files, Map<String, String> sliceIds,
-      Map<String, Set<String>> derived) {
-    for (Map.Entry<String, String> f : files.entrySet()) {
-      if (f.getKey().startsWith("users/")) {
-        SliceFile.parse(f.getValue()).slice().map(s -> s.path("id").asText(null))
-            .ifPresent(id -> sliceIds.put(f.getKey(), id));
-      }
-    }
-    List<ChunkRecord> out = new ArrayList<>();
-    for (Map.Entry<String, String> f : files.entrySet()) {
-      if (f.getKey().startsWith("users/")) {
-        List<ChunkRecord> rs = MemoryChunks.derive(f.getKey(), f.getValue(), p -> Optional.ofNullable(sliceIds.get(p)));
-        derived.put(f.getKey(), ids(rs));
-        out.addAll(rs);
-      } else {
-        ChunkFile.parse(f.getKey(), f.getValue()).ifPresent(p -> {
-          if (p instanceof ChunkFile.Parsed.Live l) {
-            out.add(l.record());
-          }
+    public void accept(List<Event> events) {
+        if (!loaded) {
+            return; // recovery runs before load, which then reads the recovered files
+        }
+        lastPublish = publisher.submit(() -> {
+            try {
+                publish(events);
+            } catch (RuntimeException e) {
+                LOG.log(
+                        java.util.logging.Level.SEVERE,
+                        "the chunk graph missed a batch; a restart rebuilds it from the files",
+                        e);
+                throw e;
+            }
         });
-      }
     }
-    return out;
-  }
 
-  private static Set<String> ids(List<ChunkRecord> rs) {
-    Set<String> s = new LinkedHashSet<>();
-    rs.forEach(r -> s.add(r.id()));
-    return s;
-  }
-
-  private List<String> walk() throws IOException {
-    return RootLayout.contentFilesOnDisk(root);
-  }
-
-  /**
-   * Derives the chunks of a batch's memory files on the substrate thread, off the writer's path
-   * (about a fifth of the writer's CPU when it ran there). Readers and the next declaration
-   * first wait for what was published before them ({@link #awaitPublished}), so a reply never
-   * outruns the graph a caller reads next. Writer thread.
-   */
-  @Override
-  public void accept(List<Event> events) {
-    if (!loaded) {
-      return; // recovery runs before load, which then reads the recovered files
-    }
-    lastPublish = publisher.submit(() -> {
-      try {
-        publish(events);
-      } catch (RuntimeException e) {
-        LOG.log(java.util.logging.Level.SEVERE, "the chunk graph missed a batch; a restart rebuilds it from the files", e);
-        throw e;
-      }
-    });
-  }
-
-  /** Waits until every batch published so far is in both graphs (tasks run in order on one thread). */
-  void awaitPublished() {
-    try {
-      lastPublish.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the chunk graph", e);
-    } catch (java.util.concurrent.ExecutionException e) {
-      // logged where it happened; the graphs hold what the failed batch got to
-    }
-  }
-
-  /** Stops the substrate thread after what is queued. */
-  public void close() {
-    publisher.shutdown();
-    try {
-      publisher.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  /** One batch into both graphs; memory files it touched are derived again. Substrate thread. */
-  private void publish(List<Event> events) {
-    Set<String> memoryFiles = new LinkedHashSet<>();
-    Set<String> chunkFiles = new LinkedHashSet<>(); // a merge's: chunks declared on another branch or replica
-    List<JsonNode> declared = new ArrayList<>();
-    for (Event e : events) {
-      if (OP_DECLARE.equals(e.op())) {
-        declared.add(e.payload());
-      } else {
-        for (String p : dev.memoryd.daemon.write.EventFiles.touched(e)) {
-          if (RootLayout.isMemoryFile(p)) {
-            memoryFiles.add(p);
-          } else if (RootLayout.isChunkFile(p)) {
-            chunkFiles.add(p);
-          }
+    /** Waits until every batch published so far is in both graphs (tasks run in order on one thread). */
+    void awaitPublished() {
+        try {
+            lastPublish.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the chunk graph", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            // logged where it happened; the graphs hold what the failed batch got to
         }
-      }
     }
-    if (declared.isEmpty() && memoryFiles.isEmpty() && chunkFiles.isEmpty()) {
-      return;
-    }
-    Map<String, String> mergedTexts = new LinkedHashMap<>();
-    chunkFiles.forEach(p -> mergedTexts.put(p, readText(p).orElse(null)));
-    // Gone: removed on the other side, or not a chunk file any more.
-    MergeCheck.Changes merged = MergeCheck.changes(mergedTexts);
-    List<ChunkRecord> mergedLive = merged.put();
-    Set<String> mergedGone = merged.removed();
-    mergedGone.forEach(writerGraph::remove);
-    mergedLive.forEach(writerGraph::put);
-    Map<String, List<ChunkRecord>> derived = new LinkedHashMap<>();
-    Map<String, Set<String>> gone = new HashMap<>();
-    for (String p : memoryFiles) {
-      readText(p).flatMap(t -> SliceFile.parse(t).slice()).map(s -> s.path("id").asText(null))
-          .ifPresent(id -> sliceIdByPath.put(p, id));
-    }
-    for (String p : memoryFiles) {
-      List<ChunkRecord> rs = readText(p).map(t -> MemoryChunks.derive(p, t, x -> Optional.ofNullable(sliceIdByPath.get(x))))
-          .orElse(List.of());
-      Set<String> old = new HashSet<>(derivedByPath.getOrDefault(p, Set.of()));
-      old.removeAll(ids(rs));
-      gone.put(p, old);
-      derivedByPath.put(p, ids(rs));
-      derived.put(p, rs);
-    }
-    // The writer's graph already holds declarations (applied when validated); memory files are new to both.
-    for (String p : memoryFiles) {
-      gone.get(p).forEach(writerGraph::remove);
-      derived.get(p).forEach(writerGraph::put);
-    }
-    lock.writeLock().lock();
-    try {
-      mergedGone.forEach(readGraph::remove);
-      mergedLive.forEach(readGraph::put);
-      for (JsonNode payload : declared) {
-        if (payload.has("removed")) {
-          readGraph.remove(payload.get("removed").asText());
-        } else {
-          readGraph.put(ChunkFile.fromJson(payload.get("chunk")));
+
+    /** Stops the substrate thread after what is queued. */
+    public void close() {
+        publisher.shutdown();
+        try {
+            publisher.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-      }
-      for (String p : memoryFiles) {
-        gone.get(p).forEach(readGraph::remove);
-        derived.get(p).forEach(readGraph::put);
-      }
-    } finally {
-      lock.writeLock().unlock();
     }
-  }
 
-  private Optional<String> readText(String rel) {
-    try {
-      Path f = root.resolve(rel);
-      return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) ? Optional.of(Files.readString(f, StandardCharsets.UTF_8))
-          : Optional.empty();
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * Writer thread only: the first spec rule the writer's graph would break once a merge writes
-   * {@code chunkFiles} (path → merged text, null: gone), or null. The graph is left as it was:
-   * the merge's files enter it when its batch is published ({@link #accept}), as a restart would
-   * read them.
-   */
-  public Declare.Violation checkMerge(Map<String, String> chunkFiles) {
-    awaitPublished(); // the batches before this merge, published into the graph off the writer thread
-    return MergeCheck.check(writerGraph, chunkFiles);
-  }
-
-  /** A submitted declaration: the ids given to its new chunks, and what became of it. */
-  public record Submitted(List<Created> created, CompletableFuture<WriteOutcome> outcome) {}
-
-  public record Created(String ref, String id, String path) {}
-
-  /**
-   * Parses and submits one declaration (one commit, or nothing). Shape errors complete at once
-   * with {@code invalid_request} naming the field; spec failures with {@code spec_violation}.
-   */
-  public Submitted declare(JsonNode chunks, JsonNode placements, JsonNode removals, String rationale, String actor) {
-    return declare(chunks, placements, removals, rationale, actor, null);
-  }
-
-  /** As {@link #declare(JsonNode, JsonNode, JsonNode, String, String)}, recording {@code provenance} (null: none). */
-  public Submitted declare(JsonNode chunks, JsonNode placements, JsonNode removals, String rationale, String actor,
-      dev.memoryd.daemon.write.Provenance provenance) {
-    DeclarationCodec.Parse p = DeclarationCodec.parse(chunks, placements, removals, () -> ids.next().value());
-    if (p instanceof DeclarationCodec.Parse.Invalid inv) {
-      return new Submitted(List.of(), CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1,
-          new Failure(ErrorReason.INVALID_REQUEST, inv.message(), Map.of("field", inv.field())))));
-    }
-    Declaration d = ((DeclarationCodec.Parse.Ok) p).declaration();
-    Failure onPeer = peerReference(d);
-    if (onPeer != null) {
-      return new Submitted(List.of(), CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1, onPeer)));
-    }
-    List<Created> created = new ArrayList<>();
-    for (Declaration.ChunkDecl c : d.chunks()) {
-      if (c.create()) {
-        created.add(new Created(c.ref(), c.id(), ".slices/" + c.id() + ".slice"));
-      }
-    }
-    return new Submitted(created, writer.submit(WriteRequest.of(new DeclareMutation(writerGraph, d, this::awaitPublished),
-        rationale == null ? "declare" : rationale, actor).withProvenance(provenance)));
-  }
-
-  /** {@code prohibited} naming the peer when the declaration changes, places onto or removes a peer's chunk. */
-  private Failure peerReference(Declaration d) {
-    List<String[]> refs = new ArrayList<>();
-    for (int i = 0; i < d.chunks().size(); i++) {
-      Declaration.ChunkDecl c = d.chunks().get(i);
-      if (!c.create()) {
-        refs.add(new String[] {c.id(), "chunks[" + i + "].id"});
-      }
-    }
-    for (int i = 0; i < d.placements().size(); i++) {
-      refs.add(new String[] {d.placements().get(i).chunk(), "placements[" + i + "].chunk"});
-      refs.add(new String[] {d.placements().get(i).scope(), "placements[" + i + "].scope"});
-    }
-    for (int i = 0; i < d.removals().size(); i++) {
-      refs.add(new String[] {d.removals().get(i).chunk(), "removals[" + i + "].chunk"});
-      refs.add(new String[] {d.removals().get(i).scope(), "removals[" + i + "].scope"});
-    }
-    for (String[] r : refs) {
-      Optional<String> peer = r[0] == null ? Optional.empty() : mounted.peerOf(r[0]);
-      if (peer.isPresent()) {
-        return new Failure(ErrorReason.PROHIBITED, "'" + r[0] + "' is a chunk of peer '" + peer.get()
-            + "', mounted read-only: declare changes the served root's chunks only",
-            Map.of("peer", peer.get(), "reference", r[0]));
-      }
-    }
-    return null;
-  }
-
-  /** A {@code scope} read: the chunks on every scope and on none of {@code minus}; a page from the tail. */
-  public record ScopeQuery(List<String> scopes, List<String> minus, String at, int limit, int offset) {}
-
-  public Outcome<ObjectNode> scope(ScopeQuery q) throws IOException {
-    return read(q.at(), q.scopes().get(0), v -> {
-      ChunkGraph g = v.graph();
-      List<String> scopes = new ArrayList<>();
-      List<String> minus = new ArrayList<>();
-      Failure f = resolveAll(v, q.scopes(), "scopes", scopes);
-      if (f == null) {
-        f = resolveAll(v, q.minus(), "minus", minus);
-      }
-      if (f != null) {
-        return Outcome.fail(f);
-      }
-      List<String> ids = g.scope(scopes, minus);
-      int end = Math.max(0, ids.size() - q.offset());
-      int start = Math.max(0, end - q.limit());
-      ObjectNode r = v.header();
-      ObjectNode counts = r.putObject("counts");
-      counts.put("total", ids.size());
-      counts.put("returned", end - start);
-      counts.put("offset", q.offset());
-      counts.put("limit", q.limit());
-      ArrayNode sc = r.putArray("scopes");
-      scopes.forEach(s -> sc.add(v.ref(g.chunk(s))));
-      ArrayNode mn = r.putArray("minus");
-      minus.forEach(s -> mn.add(v.ref(g.chunk(s))));
-      ArrayNode out = r.putArray("chunks");
-      for (String id : ids.subList(start, end)) {
-        ObjectNode o = full(v, g.chunk(id));
-        judge(v, g.chunk(id), o);
-        out.add(o);
-      }
-      return Outcome.ok(r);
-    });
-  }
-
-  /**
-   * Follows connections from a chunk: the chunks placed on it, the other scopes those are placed
-   * on (connections), then the same from each connection, up to {@code depth} levels.
-   */
-  public Outcome<ObjectNode> traverse(String from, int depth, String at, int limit) throws IOException {
-    return read(at, from, v -> {
-      ChunkGraph g = v.graph();
-      List<String> start = new ArrayList<>();
-      Failure f = resolveAll(v, List.of(from), "from", start);
-      if (f != null) {
-        return Outcome.fail(f);
-      }
-      String origin = start.get(0);
-      ObjectNode r = v.header();
-      r.set("from", v.ref(g.chunk(origin)));
-      ArrayNode chunks = r.putArray("chunks");
-      ArrayNode placements = r.putArray("placements");
-      Map<String, ObjectNode> connections = new LinkedHashMap<>();
-      Set<String> seenChunks = new HashSet<>();
-      Set<String> seenScopes = new HashSet<>(Set.of(origin));
-      List<String> frontier = List.of(origin);
-      boolean truncated = false;
-      for (int level = 1; level <= depth && !frontier.isEmpty() && !truncated; level++) {
-        List<String> next = new ArrayList<>();
-        for (String s : frontier) {
-          for (String m : g.scope(List.of(s), List.of())) {
-            Placement on = g.placement(m, s);
-            placements.add(placement(on));
-            if (!seenChunks.add(m)) {
-              continue;
+    /** One batch into both graphs; memory files it touched are derived again. Substrate thread. */
+    private void publish(List<Event> events) {
+        Set<String> memoryFiles = new LinkedHashSet<>();
+        Set<String> chunkFiles = new LinkedHashSet<>(); // a merge's: chunks declared on another branch or replica
+        List<JsonNode> declared = new ArrayList<>();
+        for (Event e : events) {
+            if (OP_DECLARE.equals(e.op())) {
+                declared.add(e.payload());
+            } else {
+                for (String p : dev.memoryd.daemon.write.EventFiles.touched(e)) {
+                    if (RootLayout.isMemoryFile(p)) {
+                        memoryFiles.add(p);
+                    } else if (RootLayout.isChunkFile(p)) {
+                        chunkFiles.add(p);
+                    }
+                }
             }
-            if (seenChunks.size() > limit) {
-              truncated = true;
-              break;
-            }
-            ObjectNode c = v.ref(g.chunk(m));
-            c.put("depth", level);
-            judge(v, g.chunk(m), c);
-            chunks.add(c);
-            for (Placement p : g.placementsOf(m)) {
-              if (seenScopes.contains(p.scope()) && !connections.containsKey(p.scope())) {
-                continue;
-              }
-              ObjectNode conn = connections.get(p.scope());
-              if (conn == null) {
-                conn = v.ref(g.chunk(p.scope()));
-                conn.put("depth", level);
-                conn.putArray("via");
-                connections.put(p.scope(), conn);
-                seenScopes.add(p.scope());
-                next.add(p.scope());
-              }
-              ((ArrayNode) conn.get("via")).add(m);
-            }
-          }
-          if (truncated) {
-            break;
-          }
         }
-        frontier = next;
-      }
-      ArrayNode conns = r.putArray("connections");
-      connections.values().forEach(conns::add);
-      r.put("truncated", truncated);
-      return Outcome.ok(r);
-    });
-  }
-
-  private interface GraphRead {
-    Outcome<ObjectNode> apply(View v) throws IOException;
-  }
-
-  /**
-   * The graph one read answers from: the served root's (on {@code branch}) or a peer's, at
-   * {@code commit}, with the judge of its derived chunks' staleness.
-   */
-  private record View(ChunkGraph graph, String commit, String branch, String peer, DerivedStaleness staleness) {
-    /** A result's first fields: where it was read. */
-    ObjectNode header() {
-      ObjectNode r = F.objectNode();
-      if (peer != null) {
-        r.put("peer", peer);
-      } else {
-        r.put("branch", branch);
-      }
-      r.put("commit", commit);
-      return r;
+        if (declared.isEmpty() && memoryFiles.isEmpty() && chunkFiles.isEmpty()) {
+            return;
+        }
+        Map<String, String> mergedTexts = new LinkedHashMap<>();
+        chunkFiles.forEach(p -> mergedTexts.put(p, readText(p).orElse(null)));
+        // Gone: removed on the other side, or not a chunk file any more.
+        MergeCheck.Changes merged = MergeCheck.changes(mergedTexts);
+        List<ChunkRecord> mergedLive = merged.put();
+        Set<String> mergedGone = merged.removed();
+        mergedGone.forEach(writerGraph::remove);
+        mergedLive.forEach(writerGraph::put);
+        Map<String, List<ChunkRecord>> derived = new LinkedHashMap<>();
+        Map<String, Set<String>> gone = new HashMap<>();
+        for (String p : memoryFiles) {
+            readText(p)
+                    .flatMap(t -> SliceFile.parse(t).slice())
+                    .map(s -> s.path("id").asText(null))
+                    .ifPresent(id -> sliceIdByPath.put(p, id));
+        }
+        for (String p : memoryFiles) {
+            List<ChunkRecord> rs = readText(p)
+                    .map(t -> MemoryChunks.derive(p, t, x -> Optional.ofNullable(sliceIdByPath.get(x))))
+                    .orElse(List.of());
+            Set<String> old = new HashSet<>(derivedByPath.getOrDefault(p, Set.of()));
+            old.removeAll(ids(rs));
+            gone.put(p, old);
+            derivedByPath.put(p, ids(rs));
+            derived.put(p, rs);
+        }
+        // The writer's graph already holds declarations (applied when validated); memory files are new to both.
+        for (String p : memoryFiles) {
+            gone.get(p).forEach(writerGraph::remove);
+            derived.get(p).forEach(writerGraph::put);
+        }
+        lock.writeLock().lock();
+        try {
+            mergedGone.forEach(readGraph::remove);
+            mergedLive.forEach(readGraph::put);
+            for (JsonNode payload : declared) {
+                if (payload.has("removed")) {
+                    readGraph.remove(payload.get("removed").asText());
+                } else {
+                    readGraph.put(ChunkFile.fromJson(payload.get("chunk")));
+                }
+            }
+            for (String p : memoryFiles) {
+                gone.get(p).forEach(readGraph::remove);
+                derived.get(p).forEach(readGraph::put);
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
-    /** A chunk's reference fields; a peer's chunk names its peer. */
-    ObjectNode ref(Chunk c) {
-      ObjectNode o = F.objectNode();
-      o.put("id", c.id());
-      o.put("name", c.name());
-      o.put("file", c.file());
-      o.put("section", c.section());
-      if (peer != null) {
-        o.put("peer", peer);
-        o.put("ref", peer + ":" + c.id());
-      } else {
-        o.put("branch", branch);
-      }
-      return o;
+    private Optional<String> readText(String rel) {
+        try {
+            Path f = root.resolve(rel);
+            return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
+                    ? Optional.of(Files.readString(f, StandardCharsets.UTF_8))
+                    : Optional.empty();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
-  }
 
-  /** Adds a derived chunk's staleness to its JSON {@code o}; other chunks are left as they are. */
-  private static void judge(View v, Chunk c, ObjectNode o) throws IOException {
-    DerivedStaleness.Verdict verdict = v.staleness().of(v.graph(), v.commit() == null ? null
-        : ObjectId.fromString(v.commit()), c);
-    if (verdict != null) {
-      verdict.writeTo(o);
+    /**
+     * Writer thread only: the first spec rule the writer's graph would break once a merge writes
+     * {@code chunkFiles} (path → merged text, null: gone), or null. The graph is left as it was:
+     * the merge's files enter it when its batch is published ({@link #accept}), as a restart would
+     * read them.
+     */
+    public Declare.Violation checkMerge(Map<String, String> chunkFiles) {
+        awaitPublished(); // the batches before this merge, published into the graph off the writer thread
+        return MergeCheck.check(writerGraph, chunkFiles);
     }
-  }
 
-  /**
-   * The stale derived chunks under {@code under} (a derivation scope such as
-   * {@code summaries/opus-4.6}): every chunk placed on it or, transitively, on one of its
-   * instances, whose body carries {@code source_commit}, judged by {@link DerivedStaleness}.
-   */
-  public Outcome<ObjectNode> stale(String under, String at, int limit) throws IOException {
-    return read(at, under, v -> {
-      ChunkGraph g = v.graph();
-      List<String> start = new ArrayList<>();
-      Failure f = resolveAll(v, List.of(under), "scope", start);
-      if (f != null) {
-        return Outcome.fail(f);
-      }
-      ObjectNode r = v.header();
-      r.set("scope", v.ref(g.chunk(start.get(0))));
-      StaleListing.Found found = StaleListing.under(g, start.get(0), v.staleness(),
-          v.commit() == null ? null : ObjectId.fromString(v.commit()), limit);
-      r.put("derived", found.derived());
-      r.put("total", found.stale().size() + found.more());
-      ArrayNode out = r.putArray("stale");
-      for (StaleListing.Item it : found.stale()) {
-        ObjectNode o = v.ref(it.chunk());
-        o.set("body", it.chunk().body());
-        it.verdict().writeTo(o);
-        out.add(o);
-      }
-      r.put("truncated", found.more() > 0);
-      return Outcome.ok(r);
-    });
-  }
+    /** A submitted declaration: the ids given to its new chunks, and what became of it. */
+    public record Submitted(List<Created> created, CompletableFuture<WriteOutcome> outcome) {}
 
-  /**
-   * Runs {@code fn} on the graph the read's first reference {@code first} is in: a peer's when it
-   * names one (at the commit the peer is read at), else the served root's at {@code at} (null:
-   * the read graph, as published).
-   */
-  private Outcome<ObjectNode> read(String at, String first, GraphRead fn) throws IOException {
-    Optional<String> peer = mounted.peerOf(first);
-    if (peer.isPresent()) {
-      if (at != null) {
-        return Outcome.fail(new Failure(ErrorReason.INVALID_REQUEST, "'" + first + "' is in peer '" + peer.get()
-            + "', which is read at its mounted commit: branch and at apply to the served root only",
-            Map.of("field", "at", "peer", peer.get())));
-      }
-      MountedGraphs.PeerGraph pg = mounted.graph(peer.get()).orElseThrow();
-      DerivedStaleness judge = new DerivedStaleness(pg.git(), c -> graphOf(pg.git(), c));
-      synchronized (pg.graph()) {
-        return fn.apply(new View(pg.graph(), pg.commit(), null, pg.peer(), judge));
-      }
-    }
-    DerivedStaleness judge = new DerivedStaleness(git, this::graphAt);
-    if (at == null) {
-      awaitPublished();
-      lock.readLock().lock();
-      try {
-        ObjectId h = git.head();
-        return fn.apply(new View(readGraph, h == null ? null : h.name(), branch, null, judge));
-      } finally {
-        lock.readLock().unlock();
-      }
-    }
-    Optional<ObjectId> c = git.resolve(at);
-    if (c.isEmpty()) {
-      return Outcome.fail(ErrorReason.NOT_FOUND, "no commit '" + at + "'");
-    }
-    ChunkGraph g = graphAt(c.get());
-    synchronized (g) {
-      return fn.apply(new View(g, c.get().name(), branch, null, judge));
-    }
-  }
+    public record Created(String ref, String id, String path) {}
 
-  /** The field as of a commit, from that commit's tree alone. */
-  ChunkGraph graphAt(ObjectId commit) throws IOException {
-    synchronized (atCache) {
-      ChunkGraph g = atCache.get(commit);
-      if (g != null) {
+    /**
+     * Parses and submits one declaration (one commit, or nothing). Shape errors complete at once
+     * with {@code invalid_request} naming the field; spec failures with {@code spec_violation}.
+     */
+    public Submitted declare(JsonNode chunks, JsonNode placements, JsonNode removals, String rationale, String actor) {
+        return declare(chunks, placements, removals, rationale, actor, null);
+    }
+
+    /** As {@link #declare(JsonNode, JsonNode, JsonNode, String, String)}, recording {@code provenance} (null: none). */
+    public Submitted declare(
+            JsonNode chunks,
+            JsonNode placements,
+            JsonNode removals,
+            String rationale,
+            String actor,
+            dev.memoryd.daemon.write.Provenance provenance) {
+        DeclarationCodec.Parse p = DeclarationCodec.parse(
+                chunks, placements, removals, () -> ids.next().value());
+        if (p instanceof DeclarationCodec.Parse.Invalid inv) {
+            return new Submitted(
+                    List.of(),
+                    CompletableFuture.completedFuture(new WriteOutcome.Rejected(
+                            -1,
+                            new Failure(ErrorReason.INVALID_REQUEST, inv.message(), Map.of("field", inv.field())))));
+        }
+        Declaration d = ((DeclarationCodec.Parse.Ok) p).declaration();
+        Failure onPeer = peerReference(d);
+        if (onPeer != null) {
+            return new Submitted(List.of(), CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1, onPeer)));
+        }
+        List<Created> created = new ArrayList<>();
+        for (Declaration.ChunkDecl c : d.chunks()) {
+            if (c.create()) {
+                created.add(new Created(c.ref(), c.id(), ".slices/" + c.id() + ".slice"));
+            }
+        }
+        return new Submitted(
+                created,
+                writer.submit(WriteRequest.of(
+                                new DeclareMutation(writerGraph, d, this::awaitPublished),
+                                rationale == null ? "declare" : rationale,
+                                actor)
+                        .withProvenance(provenance)));
+    }
+
+    /** {@code prohibited} naming the peer when the declaration changes, places onto or removes a peer's chunk. */
+    private Failure peerReference(Declaration d) {
+        List<String[]> refs = new ArrayList<>();
+        for (int i = 0; i < d.chunks().size(); i++) {
+            Declaration.ChunkDecl c = d.chunks().get(i);
+            if (!c.create()) {
+                refs.add(new String[] {c.id(), "chunks[" + i + "].id"});
+            }
+        }
+        for (int i = 0; i < d.placements().size(); i++) {
+            refs.add(new String[] {d.placements().get(i).chunk(), "placements[" + i + "].chunk"});
+            refs.add(new String[] {d.placements().get(i).scope(), "placements[" + i + "].scope"});
+        }
+        for (int i = 0; i < d.removals().size(); i++) {
+            refs.add(new String[] {d.removals().get(i).chunk(), "removals[" + i + "].chunk"});
+            refs.add(new String[] {d.removals().get(i).scope(), "removals[" + i + "].scope"});
+        }
+        for (String[] r : refs) {
+            Optional<String> peer = r[0] == null ? Optional.empty() : mounted.peerOf(r[0]);
+            if (peer.isPresent()) {
+                return new Failure(
+                        ErrorReason.PROHIBITED,
+                        "'" + r[0] + "' is a chunk of peer '" + peer.get()
+                                + "', mounted read-only: declare changes the served root's chunks only",
+                        Map.of("peer", peer.get(), "reference", r[0]));
+            }
+        }
+        return null;
+    }
+
+    /** A {@code scope} read: the chunks on every scope and on none of {@code minus}; a page from the tail. */
+    public record ScopeQuery(List<String> scopes, List<String> minus, String at, int limit, int offset) {}
+
+    public Outcome<ObjectNode> scope(ScopeQuery q) throws IOException {
+        return read(q.at(), q.scopes().get(0), v -> {
+            ChunkGraph g = v.graph();
+            List<String> scopes = new ArrayList<>();
+            List<String> minus = new ArrayList<>();
+            Failure f = resolveAll(v, q.scopes(), "scopes", scopes);
+            if (f == null) {
+                f = resolveAll(v, q.minus(), "minus", minus);
+            }
+            if (f != null) {
+                return Outcome.fail(f);
+            }
+            List<String> ids = g.scope(scopes, minus);
+            int end = Math.max(0, ids.size() - q.offset());
+            int start = Math.max(0, end - q.limit());
+            ObjectNode r = v.header();
+            ObjectNode counts = r.putObject("counts");
+            counts.put("total", ids.size());
+            counts.put("returned", end - start);
+            counts.put("offset", q.offset());
+            counts.put("limit", q.limit());
+            ArrayNode sc = r.putArray("scopes");
+            scopes.forEach(s -> sc.add(v.ref(g.chunk(s))));
+            ArrayNode mn = r.putArray("minus");
+            minus.forEach(s -> mn.add(v.ref(g.chunk(s))));
+            ArrayNode out = r.putArray("chunks");
+            for (String id : ids.subList(start, end)) {
+                ObjectNode o = full(v, g.chunk(id));
+                judge(v, g.chunk(id), o);
+                out.add(o);
+            }
+            return Outcome.ok(r);
+        });
+    }
+
+    /**
+     * Follows connections from a chunk: the chunks placed on it, the other scopes those are placed
+     * on (connections), then the same from each connection, up to {@code depth} levels.
+     */
+    public Outcome<ObjectNode> traverse(String from, int depth, String at, int limit) throws IOException {
+        return read(at, from, v -> {
+            ChunkGraph g = v.graph();
+            List<String> start = new ArrayList<>();
+            Failure f = resolveAll(v, List.of(from), "from", start);
+            if (f != null) {
+                return Outcome.fail(f);
+            }
+            String origin = start.get(0);
+            ObjectNode r = v.header();
+            r.set("from", v.ref(g.chunk(origin)));
+            ArrayNode chunks = r.putArray("chunks");
+            ArrayNode placements = r.putArray("placements");
+            Map<String, ObjectNode> connections = new LinkedHashMap<>();
+            Set<String> seenChunks = new HashSet<>();
+            Set<String> seenScopes = new HashSet<>(Set.of(origin));
+            List<String> frontier = List.of(origin);
+            boolean truncated = false;
+            for (int level = 1; level <= depth && !frontier.isEmpty() && !truncated; level++) {
+                List<String> next = new ArrayList<>();
+                for (String s : frontier) {
+                    for (String m : g.scope(List.of(s), List.of())) {
+                        Placement on = g.placement(m, s);
+                        placements.add(placement(on));
+                        if (!seenChunks.add(m)) {
+                            continue;
+                        }
+                        if (seenChunks.size() > limit) {
+                            truncated = true;
+                            break;
+                        }
+                        ObjectNode c = v.ref(g.chunk(m));
+                        c.put("depth", level);
+                        judge(v, g.chunk(m), c);
+                        chunks.add(c);
+                        for (Placement p : g.placementsOf(m)) {
+                            if (seenScopes.contains(p.scope()) && !connections.containsKey(p.scope())) {
+                                continue;
+                            }
+                            ObjectNode conn = connections.get(p.scope());
+                            if (conn == null) {
+                                conn = v.ref(g.chunk(p.scope()));
+                                conn.put("depth", level);
+                                conn.putArray("via");
+                                connections.put(p.scope(), conn);
+                                seenScopes.add(p.scope());
+                                next.add(p.scope());
+                            }
+                            ((ArrayNode) conn.get("via")).add(m);
+                        }
+                    }
+                    if (truncated) {
+                        break;
+                    }
+                }
+                frontier = next;
+            }
+            ArrayNode conns = r.putArray("connections");
+            connections.values().forEach(conns::add);
+            r.put("truncated", truncated);
+            return Outcome.ok(r);
+        });
+    }
+
+    private interface GraphRead {
+        Outcome<ObjectNode> apply(View v) throws IOException;
+    }
+
+    /**
+     * The graph one read answers from: the served root's (on {@code branch}) or a peer's, at
+     * {@code commit}, with the judge of its derived chunks' staleness.
+     */
+    private record View(ChunkGraph graph, String commit, String branch, String peer, DerivedStaleness staleness) {
+        /** A result's first fields: where it was read. */
+        ObjectNode header() {
+            ObjectNode r = F.objectNode();
+            if (peer != null) {
+                r.put("peer", peer);
+            } else {
+                r.put("branch", branch);
+            }
+            r.put("commit", commit);
+            return r;
+        }
+
+        /** A chunk's reference fields; a peer's chunk names its peer. */
+        ObjectNode ref(Chunk c) {
+            ObjectNode o = F.objectNode();
+            o.put("id", c.id());
+            o.put("name", c.name());
+            o.put("file", c.file());
+            o.put("section", c.section());
+            if (peer != null) {
+                o.put("peer", peer);
+                o.put("ref", peer + ":" + c.id());
+            } else {
+                o.put("branch", branch);
+            }
+            return o;
+        }
+    }
+
+    /** Adds a derived chunk's staleness to its JSON {@code o}; other chunks are left as they are. */
+    private static void judge(View v, Chunk c, ObjectNode o) throws IOException {
+        DerivedStaleness.Verdict verdict =
+                v.staleness().of(v.graph(), v.commit() == null ? null : ObjectId.fromString(v.commit()), c);
+        if (verdict != null) {
+            verdict.writeTo(o);
+        }
+    }
+
+    /**
+     * The stale derived chunks under {@code under} (a derivation scope such as
+     * {@code summaries/opus-4.6}): every chunk placed on it or, transitively, on one of its
+     * instances, whose body carries {@code source_commit}, judged by {@link DerivedStaleness}.
+     */
+    public Outcome<ObjectNode> stale(String under, String at, int limit) throws IOException {
+        return read(at, under, v -> {
+            ChunkGraph g = v.graph();
+            List<String> start = new ArrayList<>();
+            Failure f = resolveAll(v, List.of(under), "scope", start);
+            if (f != null) {
+                return Outcome.fail(f);
+            }
+            ObjectNode r = v.header();
+            r.set("scope", v.ref(g.chunk(start.get(0))));
+            StaleListing.Found found = StaleListing.under(
+                    g, start.get(0), v.staleness(), v.commit() == null ? null : ObjectId.fromString(v.commit()), limit);
+            r.put("derived", found.derived());
+            r.put("total", found.stale().size() + found.more());
+            ArrayNode out = r.putArray("stale");
+            for (StaleListing.Item it : found.stale()) {
+                ObjectNode o = v.ref(it.chunk());
+                o.set("body", it.chunk().body());
+                it.verdict().writeTo(o);
+                out.add(o);
+            }
+            r.put("truncated", found.more() > 0);
+            return Outcome.ok(r);
+        });
+    }
+
+    /**
+     * Runs {@code fn} on the graph the read's first reference {@code first} is in: a peer's when it
+     * names one (at the commit the peer is read at), else the served root's at {@code at} (null:
+     * the read graph, as published).
+     */
+    private Outcome<ObjectNode> read(String at, String first, GraphRead fn) throws IOException {
+        Optional<String> peer = mounted.peerOf(first);
+        if (peer.isPresent()) {
+            if (at != null) {
+                return Outcome.fail(new Failure(
+                        ErrorReason.INVALID_REQUEST,
+                        "'" + first + "' is in peer '" + peer.get()
+                                + "', which is read at its mounted commit: branch and at apply to the served root only",
+                        Map.of("field", "at", "peer", peer.get())));
+            }
+            MountedGraphs.PeerGraph pg = mounted.graph(peer.get()).orElseThrow();
+            DerivedStaleness judge = new DerivedStaleness(pg.git(), c -> graphOf(pg.git(), c));
+            synchronized (pg.graph()) {
+                return fn.apply(new View(pg.graph(), pg.commit(), null, pg.peer(), judge));
+            }
+        }
+        DerivedStaleness judge = new DerivedStaleness(git, this::graphAt);
+        if (at == null) {
+            awaitPublished();
+            lock.readLock().lock();
+            try {
+                ObjectId h = git.head();
+                return fn.apply(new View(readGraph, h == null ? null : h.name(), branch, null, judge));
+            } finally {
+                lock.readLock().unlock();
+            }
+        }
+        Optional<ObjectId> c = git.resolve(at);
+        if (c.isEmpty()) {
+            return Outcome.fail(ErrorReason.NOT_FOUND, "no commit '" + at + "'");
+        }
+        ChunkGraph g = graphAt(c.get());
+        synchronized (g) {
+            return fn.apply(new View(g, c.get().name(), branch, null, judge));
+        }
+    }
+
+    /** The field as of a commit, from that commit's tree alone. */
+    ChunkGraph graphAt(ObjectId commit) throws IOException {
+        synchronized (atCache) {
+            ChunkGraph g = atCache.get(commit);
+            if (g != null) {
+                return g;
+            }
+        }
+        ChunkGraph g = graphOf(git, commit);
+        synchronized (atCache) {
+            atCache.put(commit, g);
+        }
         return g;
-      }
     }
-    ChunkGraph g = graphOf(git, commit);
-    synchronized (atCache) {
-      atCache.put(commit, g);
-    }
-    return g;
-  }
 
-  /** The chunk graph of {@code commit}'s tree in {@code repo} alone: its memory files and chunk files. */
-  public static ChunkGraph graphOf(GitStore repo, ObjectId commit) throws IOException {
-    Map<String, String> files = new LinkedHashMap<>();
-    for (String p : repo.listFiles(commit)) {
-      if (RootLayout.isContentFile(p)) {
-        repo.read(commit, p).ifPresent(b -> files.put(p, new String(b, StandardCharsets.UTF_8)));
-      }
+    /** The chunk graph of {@code commit}'s tree in {@code repo} alone: its memory files and chunk files. */
+    public static ChunkGraph graphOf(GitStore repo, ObjectId commit) throws IOException {
+        Map<String, String> files = new LinkedHashMap<>();
+        for (String p : repo.listFiles(commit)) {
+            if (RootLayout.isContentFile(p)) {
+                repo.read(commit, p).ifPresent(b -> files.put(p, new String(b, StandardCharsets.UTF_8)));
+            }
+        }
+        return graphOf(files);
     }
-    return graphOf(files);
-  }
 
-  /** The chunk graph of the given memory files and chunk files (texts by path) alone. */
-  public static ChunkGraph graphOf(Map<String, String> files) {
-    ChunkGraph g = new ChunkGraph();
-    build(files, new HashMap<>(), new HashMap<>()).forEach(g::put);
-    return g;
-  }
-
-  /**
-   * Resolves {@code refs} in the view's graph into {@code out}; a reference in another root than
-   * the view's (a peer's in a read of the served root, or the other way round) is refused, as one
-   * read answers from one root.
-   */
-  private Failure resolveAll(View v, List<String> refs, String field, List<String> out) {
-    for (int i = 0; i < refs.size(); i++) {
-      String f = field + (field.equals("from") ? "" : "[" + i + "]");
-      String ref = refs.get(i);
-      Optional<String> peer = mounted.peerOf(ref);
-      if (!peer.equals(Optional.ofNullable(v.peer()))) {
-        return new Failure(ErrorReason.INVALID_REQUEST, f + ": '" + ref + "' is in "
-            + peer.map(x -> "peer '" + x + "'").orElse("the served root") + ", but this read is of "
-            + (v.peer() == null ? "the served root" : "peer '" + v.peer() + "'") + ": one read answers from one root",
-            Map.of("field", f));
-      }
-      ChunkGraph.Resolution res = v.graph().resolve(peer.map(x -> MountedGraphs.rest(ref, x)).orElse(ref));
-      if (res instanceof ChunkGraph.Resolution.Found found) {
-        out.add(found.id());
-      } else if (res instanceof ChunkGraph.Resolution.Ambiguous a) {
-        return new Failure(ErrorReason.INVALID_REQUEST, f + ": " + a.message(), Map.of("field", f, "candidates", a.candidates()));
-      } else {
-        return new Failure(ErrorReason.NOT_FOUND, f + ": " + ((ChunkGraph.Resolution.Missing) res).message(), Map.of("field", f));
-      }
+    /** The chunk graph of the given memory files and chunk files (texts by path) alone. */
+    public static ChunkGraph graphOf(Map<String, String> files) {
+        ChunkGraph g = new ChunkGraph();
+        build(files, new HashMap<>(), new HashMap<>()).forEach(g::put);
+        return g;
     }
-    return null;
-  }
 
-  private static ObjectNode full(View v, Chunk c) {
-    ChunkGraph g = v.graph();
-    ObjectNode o = v.ref(c);
-    if (!c.spec().isEmpty()) {
-      o.set("spec", c.spec().toJson());
+    /**
+     * Resolves {@code refs} in the view's graph into {@code out}; a reference in another root than
+     * the view's (a peer's in a read of the served root, or the other way round) is refused, as one
+     * read answers from one root.
+     */
+    private Failure resolveAll(View v, List<String> refs, String field, List<String> out) {
+        for (int i = 0; i < refs.size(); i++) {
+            String f = field + (field.equals("from") ? "" : "[" + i + "]");
+            String ref = refs.get(i);
+            Optional<String> peer = mounted.peerOf(ref);
+            if (!peer.equals(Optional.ofNullable(v.peer()))) {
+                return new Failure(
+                        ErrorReason.INVALID_REQUEST,
+                        f + ": '" + ref + "' is in "
+                                + peer.map(x -> "peer '" + x + "'").orElse("the served root") + ", but this read is of "
+                                + (v.peer() == null ? "the served root" : "peer '" + v.peer() + "'")
+                                + ": one read answers from one root",
+                        Map.of("field", f));
+            }
+            ChunkGraph.Resolution res =
+                    v.graph().resolve(peer.map(x -> MountedGraphs.rest(ref, x)).orElse(ref));
+            if (res instanceof ChunkGraph.Resolution.Found found) {
+                out.add(found.id());
+            } else if (res instanceof ChunkGraph.Resolution.Ambiguous a) {
+                return new Failure(
+                        ErrorReason.INVALID_REQUEST,
+                        f + ": " + a.message(),
+                        Map.of("field", f, "candidates", a.candidates()));
+            } else {
+                return new Failure(
+                        ErrorReason.NOT_FOUND,
+                        f + ": " + ((ChunkGraph.Resolution.Missing) res).message(),
+                        Map.of("field", f));
+            }
+        }
+        return null;
     }
-    o.set("body", c.body());
-    ArrayNode ps = o.putArray("placements");
-    g.placementsOf(c.id()).forEach(p -> ps.add(placement(p)));
-    o.put("derived", c.derived());
-    return o;
-  }
 
-  private static ObjectNode placement(Placement p) {
-    ObjectNode o = F.objectNode();
-    o.put("chunk", p.chunk());
-    o.put("scope", p.scope());
-    o.put("type", p.type().wire());
-    if (p.seq() != null) {
-      o.put("seq", p.seq());
+    private static ObjectNode full(View v, Chunk c) {
+        ChunkGraph g = v.graph();
+        ObjectNode o = v.ref(c);
+        if (!c.spec().isEmpty()) {
+            o.set("spec", c.spec().toJson());
+        }
+        o.set("body", c.body());
+        ArrayNode ps = o.putArray("placements");
+        g.placementsOf(c.id()).forEach(p -> ps.add(placement(p)));
+        o.put("derived", c.derived());
+        return o;
     }
-    return o;
-  }
 
-  /** Chunk count of the read graph (for ping and tests). */
-  public int size() {
-    awaitPublished();
-    lock.readLock().lock();
-    try {
-      return readGraph.size();
-    } finally {
-      lock.readLock().unlock();
+    private static ObjectNode placement(Placement p) {
+        ObjectNode o = F.objectNode();
+        o.put("chunk", p.chunk());
+        o.put("scope", p.scope());
+        o.put("type", p.type().wire());
+        if (p.seq() != null) {
+            o.put("seq", p.seq());
+        }
+        return o;
     }
-  }
+
+    /** Chunk count of the read graph (for ping and tests). */
+    public int size() {
+        awaitPublished();
+        lock.readLock().lock();
+        try {
+            return readGraph.size();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
 }

@@ -1,5 +1,13 @@
 package dev.memoryd.daemon.substrate;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.daemon.layout.RootLayout;
+import dev.memoryd.grammar.substrate.Chunk;
+import dev.memoryd.grammar.substrate.ChunkGraph;
+import dev.memoryd.grammar.substrate.ChunkRecord;
+import dev.memoryd.grammar.substrate.MemoryChunks;
+import dev.memoryd.grammar.substrate.Placement;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -14,9 +22,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
@@ -25,14 +30,6 @@ import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
 import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
-
-import dev.memoryd.daemon.git.GitStore;
-import dev.memoryd.daemon.layout.RootLayout;
-import dev.memoryd.grammar.substrate.Chunk;
-import dev.memoryd.grammar.substrate.ChunkGraph;
-import dev.memoryd.grammar.substrate.ChunkRecord;
-import dev.memoryd.grammar.substrate.MemoryChunks;
-import dev.memoryd.grammar.substrate.Placement;
 
 /**
  * Whether a derived chunk is stale (substrate spec, "Derived data"). A chunk is derived when its
@@ -54,190 +51,201 @@ import dev.memoryd.grammar.substrate.Placement;
  * <p>One instance serves one read (it memoizes per source commit and scopes); not thread-safe.
  */
 final class DerivedStaleness {
-  /** Commits listed in {@code changed_since} at most; more are counted in {@code changed_total}. */
-  static final int MAX_LISTED = 100;
+    /** Commits listed in {@code changed_since} at most; more are counted in {@code changed_total}. */
+    static final int MAX_LISTED = 100;
 
-  /**
-   * The verdict on one derived chunk: {@code sources} the scope ids checked; {@code changedSince}
-   * the commits that changed them, oldest first (at most {@link #MAX_LISTED}); {@code reason} why
-   * it is stale without a changing commit, else null.
-   */
-  record Verdict(String sourceCommit, List<String> sources, boolean stale, List<String> changedSince,
-      int changedTotal, String reason) {
     /**
-     * Adds {@code stale}, {@code changed_since}, {@code sources}, and when they apply
-     * {@code changed_total} (more commits than listed) and {@code stale_reason}, to a chunk's JSON.
+     * The verdict on one derived chunk: {@code sources} the scope ids checked; {@code changedSince}
+     * the commits that changed them, oldest first (at most {@link #MAX_LISTED}); {@code reason} why
+     * it is stale without a changing commit, else null.
      */
-    void writeTo(com.fasterxml.jackson.databind.node.ObjectNode o) {
-      o.put("stale", stale);
-      changedSince.forEach(o.putArray("changed_since")::add);
-      if (changedTotal > changedSince.size()) {
-        o.put("changed_total", changedTotal);
-      }
-      sources.forEach(o.putArray("sources")::add);
-      if (reason != null) {
-        o.put("stale_reason", reason);
-      }
-    }
-  }
-
-  /** The chunk graph as of a commit (from that commit's tree alone). */
-  interface GraphAt {
-    ChunkGraph at(ObjectId commit) throws IOException;
-  }
-
-  private static final java.util.regex.Pattern COMMIT_ID = java.util.regex.Pattern.compile("[0-9a-f]{7,40}");
-
-  private final GitStore git;
-  private final GraphAt graphAt;
-  private final Map<String, Verdict> memo = new HashMap<>();
-
-  DerivedStaleness(GitStore git, GraphAt graphAt) {
-    this.git = git;
-    this.graphAt = graphAt;
-  }
-
-  /** The {@code source_commit} of a derived chunk, or null when {@code c} is not derived. */
-  static String sourceCommit(Chunk c) {
-    JsonNode sc = c.body().get("source_commit");
-    return sc != null && sc.isTextual() && !sc.asText().isBlank() ? sc.asText() : null;
-  }
-
-  /** The verdict on {@code c} as read in {@code g} at commit {@code read}; null when it is not derived. */
-  Verdict of(ChunkGraph g, ObjectId read, Chunk c) throws IOException {
-    String sc = sourceCommit(c);
-    if (sc == null) {
-      return null;
-    }
-    List<String> sources = new ArrayList<>();
-    for (Placement p : g.placementsOf(c.id())) {
-      if (!p.isInstance()) {
-        sources.add(p.scope());
-      }
-    }
-    Collections.sort(sources);
-    String key = sc + "\u0000" + c.id() + "\u0000" + String.join(",", sources);
-    Verdict v = memo.get(key);
-    if (v == null) {
-      v = judge(g, read, c.id(), sc, sources);
-      memo.put(key, v);
-    }
-    return v;
-  }
-
-  private Verdict judge(ChunkGraph g, ObjectId read, String self, String sc, List<String> sources) throws IOException {
-    // A commit id only: a branch name or HEAD~1 would move with the branch and never be stale.
-    Optional<ObjectId> from = COMMIT_ID.matcher(sc).matches() ? git.resolve(sc) : Optional.empty();
-    if (from.isEmpty()) {
-      return new Verdict(sc, sources, true, List.of(), 0, "source_commit is not the id of a commit of this repository");
-    }
-    if (read == null || !git.isAncestor(from.get(), read)) {
-      return new Verdict(sc, sources, true, List.of(), 0, "source_commit is not in the history of the commit read");
-    }
-    if (sources.isEmpty()) {
-      return new Verdict(sc, sources, false, List.of(), 0, null);
-    }
-    // path -> the counted chunks that live in it, from both ends of the range
-    Map<String, Set<String>> byPath = new TreeMap<>();
-    collect(g, sources, self, byPath);
-    collect(graphAt.at(from.get()), sources, self, byPath);
-    List<String> changed = changingCommits(from.get(), read, byPath);
-    List<String> listed = changed.size() > MAX_LISTED ? changed.subList(changed.size() - MAX_LISTED, changed.size()) : changed;
-    return new Verdict(sc, sources, !changed.isEmpty(), List.copyOf(listed), changed.size(), null);
-  }
-
-  /** The chunks of {@code scopes} in {@code g}: each scope and its instances, transitively; by file. */
-  private static void collect(ChunkGraph g, List<String> scopes, String self, Map<String, Set<String>> byPath) {
-    Deque<String> todo = new ArrayDeque<>();
-    Set<String> seen = new LinkedHashSet<>();
-    for (String s : scopes) {
-      if (g.exists(s)) {
-        todo.add(s);
-      }
-    }
-    while (!todo.isEmpty()) {
-      String id = todo.poll();
-      if (id.equals(self) || !seen.add(id)) {
-        continue; // a derived chunk's own change never makes it stale
-      }
-      Chunk c = g.chunk(id);
-      if (c.file() != null) {
-        byPath.computeIfAbsent(c.file(), k -> new LinkedHashSet<>()).add(id);
-      }
-      for (Placement p : g.members(id)) {
-        if (p.isInstance()) {
-          todo.add(p.chunk());
+    record Verdict(
+            String sourceCommit,
+            List<String> sources,
+            boolean stale,
+            List<String> changedSince,
+            int changedTotal,
+            String reason) {
+        /**
+         * Adds {@code stale}, {@code changed_since}, {@code sources}, and when they apply
+         * {@code changed_total} (more commits than listed) and {@code stale_reason}, to a chunk's JSON.
+         */
+        void writeTo(com.fasterxml.jackson.databind.node.ObjectNode o) {
+            o.put("stale", stale);
+            changedSince.forEach(o.putArray("changed_since")::add);
+            if (changedTotal > changedSince.size()) {
+                o.put("changed_total", changedTotal);
+            }
+            sources.forEach(o.putArray("sources")::add);
+            if (reason != null) {
+                o.put("stale_reason", reason);
+            }
         }
-      }
     }
-  }
 
-  /** Commits after {@code from} up to {@code to} that change one of the counted chunks, oldest first. */
-  private List<String> changingCommits(ObjectId from, ObjectId to, Map<String, Set<String>> byPath) throws IOException {
-    if (byPath.isEmpty()) {
-      return List.of();
+    /** The chunk graph as of a commit (from that commit's tree alone). */
+    interface GraphAt {
+        ChunkGraph at(ObjectId commit) throws IOException;
     }
-    Repository repo = git.repository();
-    List<String> out = new ArrayList<>();
-    try (RevWalk rw = new RevWalk(repo)) {
-      rw.markStart(rw.parseCommit(to));
-      rw.markUninteresting(rw.parseCommit(from));
-      rw.setTreeFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(byPath.keySet()), TreeFilter.ANY_DIFF));
-      for (RevCommit c : rw) {
-        RevCommit parent = c.getParentCount() == 0 ? null : rw.parseCommit(c.getParent(0));
-        if (changes(repo, parent, c, byPath)) {
-          out.add(c.name());
-        }
-      }
-    }
-    Collections.reverse(out); // the walk is newest first
-    return out;
-  }
 
-  /** Whether {@code c} changes a counted chunk compared with {@code parent} (null: the empty tree). */
-  private boolean changes(Repository repo, RevCommit parent, RevCommit c, Map<String, Set<String>> byPath)
-      throws IOException {
-    try (TreeWalk tw = new TreeWalk(repo)) {
-      if (parent == null) {
-        tw.addTree(new org.eclipse.jgit.treewalk.EmptyTreeIterator());
-      } else {
-        tw.addTree(parent.getTree());
-      }
-      tw.addTree(c.getTree());
-      tw.setRecursive(true);
-      tw.setFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(byPath.keySet()), TreeFilter.ANY_DIFF));
-      while (tw.next()) {
-        String path = tw.getPathString();
-        if (!RootLayout.isMemoryFile(path)) {
-          return true; // a chunk file holds one chunk: touching it changed it
-        }
-        Map<String, List<Object>> before = memoryRecords(path, parent == null ? null : git.read(parent, path));
-        Map<String, List<Object>> after = memoryRecords(path, git.read(c, path));
-        for (String id : byPath.get(path)) {
-          if (!Objects.equals(before.get(id), after.get(id))) {
-            return true;
-          }
-        }
-      }
-    }
-    return false;
-  }
+    private static final java.util.regex.Pattern COMMIT_ID = java.util.regex.Pattern.compile("[0-9a-f]{7,40}");
 
-  /**
-   * The records a memory file's text stands for, by id, as what a change is judged on: name,
-   * spec, body and placements (not {@code updated}, which every write to the file moves).
-   * Other files' slice ids are stood for by their paths, the same on both sides of a commit.
-   */
-  private static Map<String, List<Object>> memoryRecords(String path, Optional<byte[]> bytes) {
-    Map<String, List<Object>> out = new HashMap<>();
-    if (bytes == null || bytes.isEmpty()) {
-      return out;
+    private final GitStore git;
+    private final GraphAt graphAt;
+    private final Map<String, Verdict> memo = new HashMap<>();
+
+    DerivedStaleness(GitStore git, GraphAt graphAt) {
+        this.git = git;
+        this.graphAt = graphAt;
     }
-    String text = new String(bytes.get(), StandardCharsets.UTF_8);
-    for (ChunkRecord r : MemoryChunks.derive(path, text, p -> Optional.of("path:" + p))) {
-      Chunk c = r.chunk();
-      out.put(r.id(), List.of(String.valueOf(c.name()), c.spec().toJson(), c.body(), r.placements()));
+
+    /** The {@code source_commit} of a derived chunk, or null when {@code c} is not derived. */
+    static String sourceCommit(Chunk c) {
+        JsonNode sc = c.body().get("source_commit");
+        return sc != null && sc.isTextual() && !sc.asText().isBlank() ? sc.asText() : null;
     }
-    return out;
-  }
+
+    /** The verdict on {@code c} as read in {@code g} at commit {@code read}; null when it is not derived. */
+    Verdict of(ChunkGraph g, ObjectId read, Chunk c) throws IOException {
+        String sc = sourceCommit(c);
+        if (sc == null) {
+            return null;
+        }
+        List<String> sources = new ArrayList<>();
+        for (Placement p : g.placementsOf(c.id())) {
+            if (!p.isInstance()) {
+                sources.add(p.scope());
+            }
+        }
+        Collections.sort(sources);
+        String key = sc + "\u0000" + c.id() + "\u0000" + String.join(",", sources);
+        Verdict v = memo.get(key);
+        if (v == null) {
+            v = judge(g, read, c.id(), sc, sources);
+            memo.put(key, v);
+        }
+        return v;
+    }
+
+    private Verdict judge(ChunkGraph g, ObjectId read, String self, String sc, List<String> sources)
+            throws IOException {
+        // A commit id only: a branch name or HEAD~1 would move with the branch and never be stale.
+        Optional<ObjectId> from = COMMIT_ID.matcher(sc).matches() ? git.resolve(sc) : Optional.empty();
+        if (from.isEmpty()) {
+            return new Verdict(
+                    sc, sources, true, List.of(), 0, "source_commit is not the id of a commit of this repository");
+        }
+        if (read == null || !git.isAncestor(from.get(), read)) {
+            return new Verdict(
+                    sc, sources, true, List.of(), 0, "source_commit is not in the history of the commit read");
+        }
+        if (sources.isEmpty()) {
+            return new Verdict(sc, sources, false, List.of(), 0, null);
+        }
+        // path -> the counted chunks that live in it, from both ends of the range
+        Map<String, Set<String>> byPath = new TreeMap<>();
+        collect(g, sources, self, byPath);
+        collect(graphAt.at(from.get()), sources, self, byPath);
+        List<String> changed = changingCommits(from.get(), read, byPath);
+        List<String> listed =
+                changed.size() > MAX_LISTED ? changed.subList(changed.size() - MAX_LISTED, changed.size()) : changed;
+        return new Verdict(sc, sources, !changed.isEmpty(), List.copyOf(listed), changed.size(), null);
+    }
+
+    /** The chunks of {@code scopes} in {@code g}: each scope and its instances, transitively; by file. */
+    private static void collect(ChunkGraph g, List<String> scopes, String self, Map<String, Set<String>> byPath) {
+        Deque<String> todo = new ArrayDeque<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (String s : scopes) {
+            if (g.exists(s)) {
+                todo.add(s);
+            }
+        }
+        while (!todo.isEmpty()) {
+            String id = todo.poll();
+            if (id.equals(self) || !seen.add(id)) {
+                continue; // a derived chunk's own change never makes it stale
+            }
+            Chunk c = g.chunk(id);
+            if (c.file() != null) {
+                byPath.computeIfAbsent(c.file(), k -> new LinkedHashSet<>()).add(id);
+            }
+            for (Placement p : g.members(id)) {
+                if (p.isInstance()) {
+                    todo.add(p.chunk());
+                }
+            }
+        }
+    }
+
+    /** Commits after {@code from} up to {@code to} that change one of the counted chunks, oldest first. */
+    private List<String> changingCommits(ObjectId from, ObjectId to, Map<String, Set<String>> byPath)
+            throws IOException {
+        if (byPath.isEmpty()) {
+            return List.of();
+        }
+        Repository repo = git.repository();
+        List<String> out = new ArrayList<>();
+        try (RevWalk rw = new RevWalk(repo)) {
+            rw.markStart(rw.parseCommit(to));
+            rw.markUninteresting(rw.parseCommit(from));
+            rw.setTreeFilter(
+                    AndTreeFilter.create(PathFilterGroup.createFromStrings(byPath.keySet()), TreeFilter.ANY_DIFF));
+            for (RevCommit c : rw) {
+                RevCommit parent = c.getParentCount() == 0 ? null : rw.parseCommit(c.getParent(0));
+                if (changes(repo, parent, c, byPath)) {
+                    out.add(c.name());
+                }
+            }
+        }
+        Collections.reverse(out); // the walk is newest first
+        return out;
+    }
+
+    /** Whether {@code c} changes a counted chunk compared with {@code parent} (null: the empty tree). */
+    private boolean changes(Repository repo, RevCommit parent, RevCommit c, Map<String, Set<String>> byPath)
+            throws IOException {
+        try (TreeWalk tw = new TreeWalk(repo)) {
+            if (parent == null) {
+                tw.addTree(new org.eclipse.jgit.treewalk.EmptyTreeIterator());
+            } else {
+                tw.addTree(parent.getTree());
+            }
+            tw.addTree(c.getTree());
+            tw.setRecursive(true);
+            tw.setFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(byPath.keySet()), TreeFilter.ANY_DIFF));
+            while (tw.next()) {
+                String path = tw.getPathString();
+                if (!RootLayout.isMemoryFile(path)) {
+                    return true; // a chunk file holds one chunk: touching it changed it
+                }
+                Map<String, List<Object>> before = memoryRecords(path, parent == null ? null : git.read(parent, path));
+                Map<String, List<Object>> after = memoryRecords(path, git.read(c, path));
+                for (String id : byPath.get(path)) {
+                    if (!Objects.equals(before.get(id), after.get(id))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The records a memory file's text stands for, by id, as what a change is judged on: name,
+     * spec, body and placements (not {@code updated}, which every write to the file moves).
+     * Other files' slice ids are stood for by their paths, the same on both sides of a commit.
+     */
+    private static Map<String, List<Object>> memoryRecords(String path, Optional<byte[]> bytes) {
+        Map<String, List<Object>> out = new HashMap<>();
+        if (bytes == null || bytes.isEmpty()) {
+            return out;
+        }
+        String text = new String(bytes.get(), StandardCharsets.UTF_8);
+        for (ChunkRecord r : MemoryChunks.derive(path, text, p -> Optional.of("path:" + p))) {
+            Chunk c = r.chunk();
+            out.put(r.id(), List.of(String.valueOf(c.name()), c.spec().toJson(), c.body(), r.placements()));
+        }
+        return out;
+    }
 }

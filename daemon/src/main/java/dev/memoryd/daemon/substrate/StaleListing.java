@@ -1,5 +1,8 @@
 package dev.memoryd.daemon.substrate;
 
+import dev.memoryd.grammar.substrate.Chunk;
+import dev.memoryd.grammar.substrate.ChunkGraph;
+import dev.memoryd.grammar.substrate.Placement;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -7,12 +10,7 @@ import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-
 import org.eclipse.jgit.lib.ObjectId;
-
-import dev.memoryd.grammar.substrate.Chunk;
-import dev.memoryd.grammar.substrate.ChunkGraph;
-import dev.memoryd.grammar.substrate.Placement;
 
 /**
  * The stale derived chunks under a derivation scope: every chunk placed on the scope (either type)
@@ -20,43 +18,44 @@ import dev.memoryd.grammar.substrate.Placement;
  * instance, which holds the summaries), in the graph's order (seq, then id) level by level.
  */
 final class StaleListing {
-  private StaleListing() {}
+    private StaleListing() {}
 
-  record Item(Chunk chunk, DerivedStaleness.Verdict verdict) {}
+    record Item(Chunk chunk, DerivedStaleness.Verdict verdict) {}
 
-  /** The first {@code limit} stale ones, how many more there are, and how many derived chunks were judged. */
-  record Found(List<Item> stale, int more, int derived) {}
+    /** The first {@code limit} stale ones, how many more there are, and how many derived chunks were judged. */
+    record Found(List<Item> stale, int more, int derived) {}
 
-  static Found under(ChunkGraph g, String scope, DerivedStaleness judge, ObjectId read, int limit) throws IOException {
-    List<Item> stale = new ArrayList<>();
-    int more = 0;
-    int derived = 0;
-    Set<String> seen = new LinkedHashSet<>(List.of(scope));
-    Deque<String> todo = new ArrayDeque<>(List.of(scope));
-    while (!todo.isEmpty()) {
-      String s = todo.poll();
-      for (String m : g.scope(List.of(s), List.of())) {
-        if (!seen.add(m)) {
-          continue;
+    static Found under(ChunkGraph g, String scope, DerivedStaleness judge, ObjectId read, int limit)
+            throws IOException {
+        List<Item> stale = new ArrayList<>();
+        int more = 0;
+        int derived = 0;
+        Set<String> seen = new LinkedHashSet<>(List.of(scope));
+        Deque<String> todo = new ArrayDeque<>(List.of(scope));
+        while (!todo.isEmpty()) {
+            String s = todo.poll();
+            for (String m : g.scope(List.of(s), List.of())) {
+                if (!seen.add(m)) {
+                    continue;
+                }
+                Placement on = g.placement(m, s);
+                if (on != null && on.isInstance()) {
+                    todo.add(m);
+                }
+                DerivedStaleness.Verdict v = judge.of(g, read, g.chunk(m));
+                if (v == null) {
+                    continue;
+                }
+                derived++;
+                if (v.stale()) {
+                    if (stale.size() < limit) {
+                        stale.add(new Item(g.chunk(m), v));
+                    } else {
+                        more++;
+                    }
+                }
+            }
         }
-        Placement on = g.placement(m, s);
-        if (on != null && on.isInstance()) {
-          todo.add(m);
-        }
-        DerivedStaleness.Verdict v = judge.of(g, read, g.chunk(m));
-        if (v == null) {
-          continue;
-        }
-        derived++;
-        if (v.stale()) {
-          if (stale.size() < limit) {
-            stale.add(new Item(g.chunk(m), v));
-          } else {
-            more++;
-          }
-        }
-      }
+        return new Found(stale, more, derived);
     }
-    return new Found(stale, more, derived);
-  }
 }

@@ -1,5 +1,15 @@
 package dev.memoryd.daemon.sync;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.branch.Branches;
+import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.ledger.BranchName;
+import dev.memoryd.ledger.Ledger;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,12 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.Constants;
@@ -23,13 +27,6 @@ import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.transport.PushResult;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.RemoteRefUpdate;
-
-import dev.memoryd.daemon.api.ErrorReason;
-import dev.memoryd.daemon.api.Outcome;
-import dev.memoryd.daemon.branch.Branches;
-import dev.memoryd.daemon.git.GitStore;
-import dev.memoryd.ledger.BranchName;
-import dev.memoryd.ledger.Ledger;
 
 /**
  * {@code memoryd sync --remote <name>}: Git remotes are the distributed engine. One sync fetches
@@ -53,400 +50,471 @@ import dev.memoryd.ledger.Ledger;
  * sync runs, each merge being one declaration on its branch's writer.
  */
 public final class Sync {
-  /** https user and password from {@code ~/.netrc} (JGit does not run git's credential helpers). */
-  private static final org.eclipse.jgit.transport.CredentialsProvider CREDENTIALS =
-      new org.eclipse.jgit.transport.NetRCCredentialsProvider();
+    /** https user and password from {@code ~/.netrc} (JGit does not run git's credential helpers). */
+    private static final org.eclipse.jgit.transport.CredentialsProvider CREDENTIALS =
+            new org.eclipse.jgit.transport.NetRCCredentialsProvider();
 
-  /** Row outcomes of a branch whose merge was refused and waits for the user: not pushed, and the sync is not ok. */
-  private static final java.util.Set<String> UNMERGED = java.util.Set.of("conflict", "spec_violation");
-  /** Where a sync keeps the remote's retired refs: {@code refs/memoryd/remote-deleted/<remote>/<branch>}. */
-  private static final String RETIRED_THERE = "refs/memoryd/remote-deleted/";
-  /** How many commit ids a row names at most. */
-  private static final int SHOWN = 5;
+    /** Row outcomes of a branch whose merge was refused and waits for the user: not pushed, and the sync is not ok. */
+    private static final java.util.Set<String> UNMERGED = java.util.Set.of("conflict", "spec_violation");
+    /** Where a sync keeps the remote's retired refs: {@code refs/memoryd/remote-deleted/<remote>/<branch>}. */
+    private static final String RETIRED_THERE = "refs/memoryd/remote-deleted/";
+    /** How many commit ids a row names at most. */
+    private static final int SHOWN = 5;
 
-  private final Path root;
-  private final GitStore git;
-  private final Ledger ledger;
-  private final Branches branches;
+    private final Path root;
+    private final GitStore git;
+    private final Ledger ledger;
+    private final Branches branches;
 
-  public Sync(Path root, GitStore git, Ledger ledger, Branches branches) {
-    this.root = root;
-    this.git = git;
-    this.ledger = ledger;
-    this.branches = branches;
-  }
-
-  /**
-   * Fetches from {@code remote}, merges, pushes. {@code resolutions}: an array of
-   * {@code {path, section, take, content?}} for the checked-out branch, or an object mapping a
-   * branch name to such an array. The result lists each branch's merge outcome and push status;
-   * {@code ok} is false when a branch has conflicts, a merge that would break a spec rule
-   * ({@code spec_violation}: not merged, not pushed) or a push was refused.
-   */
-  public synchronized Outcome<ObjectNode> run(String remote, JsonNode resolutions, String actor) throws IOException {
-    if (remote == null || remote.isBlank()) {
-      return Outcome.fail(ErrorReason.INVALID_REQUEST, "sync needs a remote name (see 'git remote -v')");
+    public Sync(Path root, GitStore git, Ledger ledger, Branches branches) {
+        this.root = root;
+        this.git = git;
+        this.ledger = ledger;
+        this.branches = branches;
     }
-    if (git.repository().getConfig().getString("remote", remote, "url") == null) {
-      return Outcome.fail(ErrorReason.NOT_FOUND, "no remote '" + remote + "' in " + root
-          + "; add one with 'git -C " + root + " remote add " + remote + " <url>'");
-    }
-    if (resolutions != null && !resolutions.isNull() && !resolutions.isArray() && !resolutions.isObject()) {
-      return Outcome.fail(ErrorReason.INVALID_REQUEST, "resolutions must be an array (for the checked-out branch)"
-          + " or an object of branch name -> array");
-    }
-    String prefix = Constants.R_REMOTES + remote + "/";
-    String retiredPrefix = RETIRED_THERE + remote + "/";
-    try (Git g = Git.wrap(git.repository())) {
-      try {
-        // The remote's retired refs too: they are how a deletion made on another root reaches this one.
-        g.fetch().setRemote(remote).setCredentialsProvider(CREDENTIALS).setRefSpecs(
-                new RefSpec("+" + Constants.R_HEADS + "*:" + prefix + "*"),
-                new RefSpec("+" + Branches.DELETED_PREFIX + "*:" + retiredPrefix + "*"))
-            .setRemoveDeletedRefs(true).call();
-      } catch (GitAPIException | org.eclipse.jgit.api.errors.JGitInternalException e) {
-        return Outcome.fail(ErrorReason.UNAVAILABLE, "fetch from '" + remote + "' failed: " + e.getMessage()
-            + "; nothing was changed");
-      }
-      Map<String, ObjectId> theirs = new TreeMap<>();
-      for (Ref r : git.repository().getRefDatabase().getRefsByPrefix(prefix)) {
-        String name = r.getName().substring(prefix.length());
-        if (!name.equals(Constants.HEAD) && r.getObjectId() != null) {
-          theirs.put(name, r.getObjectId());
+
+    /**
+     * Fetches from {@code remote}, merges, pushes. {@code resolutions}: an array of
+     * {@code {path, section, take, content?}} for the checked-out branch, or an object mapping a
+     * branch name to such an array. The result lists each branch's merge outcome and push status;
+     * {@code ok} is false when a branch has conflicts, a merge that would break a spec rule
+     * ({@code spec_violation}: not merged, not pushed) or a push was refused.
+     */
+    public synchronized Outcome<ObjectNode> run(String remote, JsonNode resolutions, String actor) throws IOException {
+        if (remote == null || remote.isBlank()) {
+            return Outcome.fail(ErrorReason.INVALID_REQUEST, "sync needs a remote name (see 'git remote -v')");
         }
-      }
-      String unmatched = unmatchedBranch(resolutions, theirs.keySet());
-      if (unmatched != null) {
-        return Outcome.fail(ErrorReason.INVALID_REQUEST, "resolutions for branch '" + unmatched + "' match nothing:"
-            + " the remote has no such branch to merge; nothing was merged");
-      }
-      Map<String, ObjectId> retiredThere = new TreeMap<>();
-      for (Ref r : git.repository().getRefDatabase().getRefsByPrefix(retiredPrefix)) {
-        retiredThere.put(r.getName().substring(retiredPrefix.length()), r.getObjectId());
-      }
-      // Local branches the remote dropped but holds as retired: another root deleted them.
-      Map<String, ObjectId> droppedThere = new TreeMap<>();
-      for (Map.Entry<String, ObjectId> e : retiredThere.entrySet()) {
-        if (!theirs.containsKey(e.getKey()) && branches.exists(e.getKey())) {
-          droppedThere.put(e.getKey(), e.getValue());
+        if (git.repository().getConfig().getString("remote", remote, "url") == null) {
+            return Outcome.fail(
+                    ErrorReason.NOT_FOUND,
+                    "no remote '" + remote + "' in " + root + "; add one with 'git -C " + root + " remote add " + remote
+                            + " <url>'");
         }
-      }
-      Map<String, ObjectId> materialized = new TreeMap<>(theirs);
-      materialized.putAll(droppedThere); // the deleting root's last lines, its branch_delete among them
-      int chainFiles = materialize(materialized);
-      ObjectNode out = JsonNodeFactory.instance.objectNode();
-      out.put("remote", remote).put("fetched_branches", theirs.size()).put("chain_files", chainFiles);
-      ArrayNode rows = out.putArray("branches");
-      Map<String, ObjectNode> byName = new LinkedHashMap<>();
-      boolean ok = true;
-      List<Retirement> retirements = new ArrayList<>();
-      for (Map.Entry<String, ObjectId> e : theirs.entrySet()) {
-        Ref retiredHere = git.repository().getRefDatabase().exactRef(Branches.DELETED_PREFIX + e.getKey());
-        ObjectNode row = retiredHere != null && !branches.exists(e.getKey())
-            ? deletedHere(e.getKey(), e.getValue(), retiredHere.getObjectId(), retiredThere.containsKey(e.getKey()),
-                retirements)
-            : mergeOne(e.getKey(), e.getValue(), remote, resolutionsFor(resolutions, e.getKey()), actor);
-        ok &= !UNMERGED.contains(row.path("outcome").asText()) && !row.has("error");
-        rows.add(row);
-        byName.put(e.getKey(), row);
-      }
-      for (Map.Entry<String, ObjectId> e : droppedThere.entrySet()) {
-        ObjectNode row = deletedThere(e.getKey(), e.getValue(), actor);
-        ok &= !row.has("error");
-        rows.add(row);
-        byName.put(e.getKey(), row);
-      }
-      ledger.refresh(c -> !branches.ours(c));
-      ok &= push(g, remote, prefix, rows, byName);
-      ok &= retireOnRemote(remote, retirements, byName);
-      out.put("ok", ok);
-      return Outcome.ok(out);
-    }
-  }
-
-  /** A branch that resolutions are given for but the remote does not have, or null. */
-  private String unmatchedBranch(JsonNode all, java.util.Set<String> remoteBranches) {
-    if (all == null || all.isNull() || all.isEmpty()) {
-      return null;
-    }
-    List<String> named = new ArrayList<>();
-    if (all.isArray()) {
-      named.add(branches.checkedOutName());
-    } else {
-      all.fieldNames().forEachRemaining(named::add);
-    }
-    return named.stream().filter(b -> !remoteBranches.contains(b)).findFirst().orElse(null);
-  }
-
-  /** An array is the checked-out branch's; an object maps branch names to arrays. */
-  private JsonNode resolutionsFor(JsonNode all, String branch) {
-    if (all == null || all.isNull()) {
-      return null;
-    }
-    if (all.isArray()) {
-      return branch.equals(branches.checkedOutName()) ? all : null;
-    }
-    return all.get(branch);
-  }
-
-  private ObjectNode mergeOne(String name, ObjectId theirs, String remote, JsonNode resolutions, String actor)
-      throws IOException {
-    String from = remote + "/" + name;
-    if (branches.exists(name)) {
-      Outcome<ObjectNode> o = branches.syncMerge(name, theirs, from, resolutions, actor);
-      return o instanceof Outcome.Ok<ObjectNode> k ? k.value() : error(name, ((Outcome.Failed<ObjectNode>) o).failure().message());
-    }
-    if (name.startsWith("proposals/")) {
-      // Proposal branches carry no chain: they change only through proposals.accept on their base.
-      org.eclipse.jgit.lib.RefUpdate u = git.repository().updateRef(Constants.R_HEADS + name);
-      u.setNewObjectId(theirs);
-      u.setExpectedOldObjectId(ObjectId.zeroId());
-      org.eclipse.jgit.lib.RefUpdate.Result res = u.update();
-      return JsonNodeFactory.instance.objectNode().put("branch", name).put("outcome", "created")
-          .put("commit", theirs.name()).put("ref_update", res.name().toLowerCase(java.util.Locale.ROOT));
-    }
-    Outcome<ObjectNode> o = branches.create(name, theirs.name(), actor);
-    if (o instanceof Outcome.Failed<ObjectNode> f) {
-      return error(name, f.failure().message());
-    }
-    ObjectNode v = ((Outcome.Ok<ObjectNode>) o).value();
-    return JsonNodeFactory.instance.objectNode().put("branch", name).put("outcome", "created")
-        .put("commit", v.path("head").asText()).put("event_id", v.path("event_id").asText());
-  }
-
-  /** A branch deleted here that the remote still has at {@code remoteHead}, with nothing there this root lacks. */
-  private record Retirement(String name, ObjectId remoteHead, boolean remoteHasRecord) {}
-
-  /**
-   * The row of a remote branch this root deleted ({@code outcome: deleted_here}). When the
-   * remote's head holds no work the retired head lacks ({@link GitStore#workBeyond}), the branch
-   * is queued to be deleted on the remote; otherwise the row's {@code remote_kept} says why it stays.
-   */
-  private ObjectNode deletedHere(String name, ObjectId remoteHead, ObjectId retired, boolean remoteHasRecord,
-      List<Retirement> retirements) throws IOException {
-    ObjectNode row = JsonNodeFactory.instance.objectNode().put("branch", name).put("outcome", "deleted_here")
-        .put("message", "deleted on this root; not brought back");
-    List<ObjectId> work = git.workBeyond(retired, remoteHead, SHOWN);
-    if (work.isEmpty()) {
-      retirements.add(new Retirement(name, remoteHead, remoteHasRecord));
-    } else {
-      row.put("remote_kept", "it has commits this root never saw: " + shown(work)
-          + "; the remote keeps it and other roots keep syncing it");
-    }
-    return row;
-  }
-
-  /**
-   * The row of a local branch the remote no longer has but holds as retired at {@code retired}
-   * (another root deleted it). Deleted here as {@code branch.delete} does ({@code deleted_by_remote})
-   * when it holds no work {@code retired} lacks; kept and pushed back when it does
-   * ({@code delete_overridden}); kept and not pushed when it is the checked-out branch
-   * ({@code kept_checked_out}).
-   */
-  private ObjectNode deletedThere(String name, ObjectId retired, String actor) throws IOException {
-    ObjectNode row = JsonNodeFactory.instance.objectNode().put("branch", name).put("retired_there", retired.name());
-    List<ObjectId> work = git.workBeyond(retired, git.branchHead(name).orElse(git.refNow()), SHOWN);
-    if (work.isEmpty() && name.equals(branches.checkedOutName())) {
-      return row.put("outcome", "kept_checked_out").put("message", "deleted on the remote, but checked out here: kept;"
-          + " serve another branch and sync again to delete it here").put("pushed", "not_pushed")
-          .put("push_message", "not pushed back: the deletion stands on the remote");
-    }
-    Outcome<ObjectNode> o = work.isEmpty() ? branches.delete(name, actor, retired) : null;
-    if (o instanceof Outcome.Ok<ObjectNode> k) {
-      return row.put("outcome", "deleted_by_remote").put("message", "deleted on the remote; deleted here too")
-          .put("commit", k.value().path("head").asText()).put("event_id", k.value().path("event_id").asText())
-          .put("retired_ref", k.value().path("retired_ref").asText());
-    }
-    if (o instanceof Outcome.Failed<ObjectNode> f && f.failure().reason() != ErrorReason.CONFLICT) {
-      return error(name, "deleted on the remote, not here: " + f.failure().message()).put("retired_there", retired.name())
-          .put("pushed", "not_pushed").put("push_message", "not pushed back: the deletion stands on the remote");
-    }
-    // Work the deleting root never saw wins over its deletion: the branch stays and is pushed back.
-    String why = o == null ? "it has commits the deletion never saw: " + shown(work)
-        : ((Outcome.Failed<ObjectNode>) o).failure().message();
-    return row.put("outcome", "delete_overridden").put("message", "deleted on the remote, but kept here and pushed"
-        + " back: " + why);
-  }
-
-  /**
-   * Deletes each retired branch on the remote: first pushes this root's retired ref (unless the
-   * remote already has one) so other roots learn of the deletion, then deletes the branch with
-   * the remote head it was checked at as the expected old value, so a push made since is never
-   * deleted. Records {@code remote_deleted: true}, or {@code remote_kept} with the refusal.
-   */
-  private boolean retireOnRemote(String remote, List<Retirement> rs, Map<String, ObjectNode> byName)
-      throws IOException {
-    if (rs.isEmpty()) {
-      return true;
-    }
-    Map<String, String> refused = new TreeMap<>();
-    List<RemoteRefUpdate> records = new ArrayList<>();
-    for (Retirement r : rs) {
-      if (!r.remoteHasRecord()) {
-        String ref = Branches.DELETED_PREFIX + r.name();
-        records.add(new RemoteRefUpdate(git.repository(), ref, ref, false, null, null));
-      }
-    }
-    try (org.eclipse.jgit.transport.Transport t = org.eclipse.jgit.transport.Transport.open(git.repository(), remote)) {
-      t.setCredentialsProvider(CREDENTIALS);
-      if (!records.isEmpty()) {
-        for (RemoteRefUpdate u : t.push(org.eclipse.jgit.lib.NullProgressMonitor.INSTANCE, records).getRemoteUpdates()) {
-          if (!pushed(u)) {
-            refused.put(u.getRemoteName().substring(Branches.DELETED_PREFIX.length()), "its retired ref was refused ("
-                + status(u) + ")");
-          }
+        if (resolutions != null && !resolutions.isNull() && !resolutions.isArray() && !resolutions.isObject()) {
+            return Outcome.fail(
+                    ErrorReason.INVALID_REQUEST,
+                    "resolutions must be an array (for the checked-out branch)"
+                            + " or an object of branch name -> array");
         }
-      }
-      List<RemoteRefUpdate> deletes = new ArrayList<>();
-      for (Retirement r : rs) {
-        if (!refused.containsKey(r.name())) {
-          deletes.add(new RemoteRefUpdate(git.repository(), (String) null, Constants.R_HEADS + r.name(), false, null,
-              r.remoteHead()));
+        String prefix = Constants.R_REMOTES + remote + "/";
+        String retiredPrefix = RETIRED_THERE + remote + "/";
+        try (Git g = Git.wrap(git.repository())) {
+            try {
+                // The remote's retired refs too: they are how a deletion made on another root reaches this one.
+                g.fetch()
+                        .setRemote(remote)
+                        .setCredentialsProvider(CREDENTIALS)
+                        .setRefSpecs(
+                                new RefSpec("+" + Constants.R_HEADS + "*:" + prefix + "*"),
+                                new RefSpec("+" + Branches.DELETED_PREFIX + "*:" + retiredPrefix + "*"))
+                        .setRemoveDeletedRefs(true)
+                        .call();
+            } catch (GitAPIException | org.eclipse.jgit.api.errors.JGitInternalException e) {
+                return Outcome.fail(
+                        ErrorReason.UNAVAILABLE,
+                        "fetch from '" + remote + "' failed: " + e.getMessage() + "; nothing was changed");
+            }
+            Map<String, ObjectId> theirs = new TreeMap<>();
+            for (Ref r : git.repository().getRefDatabase().getRefsByPrefix(prefix)) {
+                String name = r.getName().substring(prefix.length());
+                if (!name.equals(Constants.HEAD) && r.getObjectId() != null) {
+                    theirs.put(name, r.getObjectId());
+                }
+            }
+            String unmatched = unmatchedBranch(resolutions, theirs.keySet());
+            if (unmatched != null) {
+                return Outcome.fail(
+                        ErrorReason.INVALID_REQUEST,
+                        "resolutions for branch '" + unmatched + "' match nothing:"
+                                + " the remote has no such branch to merge; nothing was merged");
+            }
+            Map<String, ObjectId> retiredThere = new TreeMap<>();
+            for (Ref r : git.repository().getRefDatabase().getRefsByPrefix(retiredPrefix)) {
+                retiredThere.put(r.getName().substring(retiredPrefix.length()), r.getObjectId());
+            }
+            // Local branches the remote dropped but holds as retired: another root deleted them.
+            Map<String, ObjectId> droppedThere = new TreeMap<>();
+            for (Map.Entry<String, ObjectId> e : retiredThere.entrySet()) {
+                if (!theirs.containsKey(e.getKey()) && branches.exists(e.getKey())) {
+                    droppedThere.put(e.getKey(), e.getValue());
+                }
+            }
+            Map<String, ObjectId> materialized = new TreeMap<>(theirs);
+            materialized.putAll(droppedThere); // the deleting root's last lines, its branch_delete among them
+            int chainFiles = materialize(materialized);
+            ObjectNode out = JsonNodeFactory.instance.objectNode();
+            out.put("remote", remote).put("fetched_branches", theirs.size()).put("chain_files", chainFiles);
+            ArrayNode rows = out.putArray("branches");
+            Map<String, ObjectNode> byName = new LinkedHashMap<>();
+            boolean ok = true;
+            List<Retirement> retirements = new ArrayList<>();
+            for (Map.Entry<String, ObjectId> e : theirs.entrySet()) {
+                Ref retiredHere = git.repository().getRefDatabase().exactRef(Branches.DELETED_PREFIX + e.getKey());
+                ObjectNode row = retiredHere != null && !branches.exists(e.getKey())
+                        ? deletedHere(
+                                e.getKey(),
+                                e.getValue(),
+                                retiredHere.getObjectId(),
+                                retiredThere.containsKey(e.getKey()),
+                                retirements)
+                        : mergeOne(e.getKey(), e.getValue(), remote, resolutionsFor(resolutions, e.getKey()), actor);
+                ok &= !UNMERGED.contains(row.path("outcome").asText()) && !row.has("error");
+                rows.add(row);
+                byName.put(e.getKey(), row);
+            }
+            for (Map.Entry<String, ObjectId> e : droppedThere.entrySet()) {
+                ObjectNode row = deletedThere(e.getKey(), e.getValue(), actor);
+                ok &= !row.has("error");
+                rows.add(row);
+                byName.put(e.getKey(), row);
+            }
+            ledger.refresh(c -> !branches.ours(c));
+            ok &= push(g, remote, prefix, rows, byName);
+            ok &= retireOnRemote(remote, retirements, byName);
+            out.put("ok", ok);
+            return Outcome.ok(out);
         }
-      }
-      if (!deletes.isEmpty()) {
-        for (RemoteRefUpdate u : t.push(org.eclipse.jgit.lib.NullProgressMonitor.INSTANCE, deletes).getRemoteUpdates()) {
-          String name = u.getRemoteName().substring(Constants.R_HEADS.length());
-          if (pushed(u)) {
-            byName.get(name).put("remote_deleted", true);
-          } else {
-            refused.put(name, "the remote refused the deletion (" + status(u) + ")");
-          }
+    }
+
+    /** A branch that resolutions are given for but the remote does not have, or null. */
+    private String unmatchedBranch(JsonNode all, java.util.Set<String> remoteBranches) {
+        if (all == null || all.isNull() || all.isEmpty()) {
+            return null;
         }
-      }
-    } catch (java.net.URISyntaxException | org.eclipse.jgit.errors.TransportException
-        | org.eclipse.jgit.errors.NotSupportedException e) {
-      for (Retirement r : rs) {
-        refused.putIfAbsent(r.name(), "the deletion could not be pushed (" + e.getMessage() + ")");
-      }
-    }
-    refused.forEach((name, why) -> byName.get(name).put("remote_kept", why + "; sync again"));
-    return refused.isEmpty();
-  }
-
-  /** At most {@link #SHOWN} abbreviated ids, with an ellipsis when there may be more. */
-  private static String shown(List<ObjectId> ids) {
-    return GitStore.shortIds(ids) + (ids.size() == SHOWN ? ", ..." : "");
-  }
-
-  private static boolean pushed(RemoteRefUpdate u) {
-    return u.getStatus() == RemoteRefUpdate.Status.OK || u.getStatus() == RemoteRefUpdate.Status.UP_TO_DATE;
-  }
-
-  private static String status(RemoteRefUpdate u) {
-    return u.getStatus().name().toLowerCase(java.util.Locale.ROOT) + (u.getMessage() == null ? "" : ": " + u.getMessage());
-  }
-
-  private static ObjectNode error(String branch, String message) {
-    return JsonNodeFactory.instance.objectNode().put("branch", branch).put("outcome", "error").put("error", message);
-  }
-
-  /**
-   * Writes to the ledger directory every segment of another replica's chain that a fetched head
-   * holds beyond what is on disk (never this root's own chains, never shortening a file), so
-   * links to those chains verify and replay can follow a replica's fork; a chain not committed on
-   * the checked-out branch stays out of its {@code git status}. Returns the files written.
-   */
-  private int materialize(Map<String, ObjectId> heads) throws IOException {
-    Map<String, byte[]> best = new TreeMap<>();
-    ObjectId checkedOut = git.refNow();
-    for (Map.Entry<String, ObjectId> e : heads.entrySet()) {
-      ObjectId h = e.getValue();
-      // What the local branch holds was brought in by earlier syncs: only the difference is read.
-      ObjectId base = git.branchHead(e.getKey()).orElse(checkedOut);
-      for (String path : git.changedPaths(base, h, p -> p.startsWith("ledger/"))) {
-        BranchName chain = Branches.chainOfPath(path);
-        if (chain == null || branches.ours(chain)) {
-          continue;
+        List<String> named = new ArrayList<>();
+        if (all.isArray()) {
+            named.add(branches.checkedOutName());
+        } else {
+            all.fieldNames().forEachRemaining(named::add);
         }
-        byte[] b = git.read(h, path).orElse(null);
-        byte[] have = best.get(path);
-        if (b != null && (have == null || b.length > have.length)) {
-          best.put(path, b);
-        }
-      }
+        return named.stream()
+                .filter(b -> !remoteBranches.contains(b))
+                .findFirst()
+                .orElse(null);
     }
-    int written = 0;
-    List<BranchName> excluded = new ArrayList<>();
-    String checkedOutName = branches.checkedOutName();
-    for (Map.Entry<String, byte[]> e : best.entrySet()) {
-      Path file = root.resolve(e.getKey());
-      Optional<byte[]> disk = Files.exists(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
-      byte[] t = e.getValue();
-      if (disk.isPresent() && (disk.get().length >= t.length
-          || !java.util.Arrays.equals(disk.get(), 0, disk.get().length, t, 0, disk.get().length))) {
-        continue; // never shorter, and never lines other than the ones we hold (the merge refuses those)
-      }
-      dev.memoryd.daemon.write.ResetRecovery.writeAtomically(file, e.getValue());
-      written++;
-      BranchName chain = Branches.chainOfPath(e.getKey());
-      if (!chain.gitBranch().value().equals(checkedOutName) && !excluded.contains(chain)) {
-        branches.excludeChain(chain);
-        excluded.add(chain);
-      }
-    }
-    ledger.refresh(c -> !branches.ours(c));
-    return written;
-  }
 
-  /** Pushes every local branch the remote lacks or is behind on; records each status on its row. */
-  private boolean push(Git g, String remote, String prefix, ArrayNode rows, Map<String, ObjectNode> byName)
-      throws IOException {
-    List<RefSpec> specs = new ArrayList<>();
-    for (Map.Entry<String, ObjectId> e : git.branches().entrySet()) {
-      Ref tracking = git.repository().getRefDatabase().exactRef(prefix + e.getKey());
-      ObjectNode row = byName.get(e.getKey());
-      if (row == null) {
-        row = rows.addObject().put("branch", e.getKey()).put("outcome", "local_only");
-        byName.put(e.getKey(), row);
-      }
-      if (row.has("pushed")) {
-        continue; // decided already (a branch deleted on the remote, kept here)
-      }
-      if (tracking != null && git.isAncestor(e.getValue(), tracking.getObjectId())) {
-        row.put("pushed", "up_to_date"); // the remote holds it (or a merge of it)
-        continue;
-      }
-      String outcome = row.path("outcome").asText();
-      if (UNMERGED.contains(outcome) || outcome.equals("error")) {
-        String next = switch (outcome) {
-          case "conflict" -> "; sync again with resolutions for the conflicts";
-          case "spec_violation" -> "; change one side so the rule holds (see message), then sync again";
-          default -> "";
-        };
-        row.put("pushed", "not_pushed").put("push_message", "not pushed: the remote's commits are not merged yet" + next);
-        continue;
-      }
-      specs.add(new RefSpec(Constants.R_HEADS + e.getKey() + ":" + Constants.R_HEADS + e.getKey()));
-    }
-    if (specs.isEmpty()) {
-      return true;
-    }
-    boolean ok = true;
-    try {
-      for (PushResult pr : g.push().setRemote(remote).setCredentialsProvider(CREDENTIALS).setRefSpecs(specs).call()) {
-        for (RemoteRefUpdate u : pr.getRemoteUpdates()) {
-          String name = u.getSrcRef().substring(Constants.R_HEADS.length());
-          String status = u.getStatus().name().toLowerCase(java.util.Locale.ROOT);
-          boolean good = u.getStatus() == RemoteRefUpdate.Status.OK || u.getStatus() == RemoteRefUpdate.Status.UP_TO_DATE;
-          ok &= good;
-          ObjectNode row = byName.get(name);
-          row.put("pushed", good ? "ok" : status);
-          if (!good) {
-            row.put("push_message", "the remote refused " + name + " (" + status + (u.getMessage() == null ? ""
-                : ": " + u.getMessage()) + "); " + (u.getMessage() != null && u.getMessage().contains("lock")
-                ? "a ref lock file on the remote blocks it (left by a push that was killed?): its owner removes it"
-                : "if another root pushed since the fetch, run sync again"));
-          }
+    /** An array is the checked-out branch's; an object maps branch names to arrays. */
+    private JsonNode resolutionsFor(JsonNode all, String branch) {
+        if (all == null || all.isNull()) {
+            return null;
         }
-      }
-    } catch (GitAPIException | org.eclipse.jgit.api.errors.JGitInternalException e) {
-      for (RefSpec s : specs) {
-        byName.get(s.getSource().substring(Constants.R_HEADS.length())).put("pushed", "failed")
-            .put("push_message", e.getMessage());
-      }
-      return false;
+        if (all.isArray()) {
+            return branch.equals(branches.checkedOutName()) ? all : null;
+        }
+        return all.get(branch);
     }
-    return ok;
-  }
+
+    private ObjectNode mergeOne(String name, ObjectId theirs, String remote, JsonNode resolutions, String actor)
+            throws IOException {
+        String from = remote + "/" + name;
+        if (branches.exists(name)) {
+            Outcome<ObjectNode> o = branches.syncMerge(name, theirs, from, resolutions, actor);
+            return o instanceof Outcome.Ok<ObjectNode> k
+                    ? k.value()
+                    : error(name, ((Outcome.Failed<ObjectNode>) o).failure().message());
+        }
+        if (name.startsWith("proposals/")) {
+            // Proposal branches carry no chain: they change only through proposals.accept on their base.
+            org.eclipse.jgit.lib.RefUpdate u = git.repository().updateRef(Constants.R_HEADS + name);
+            u.setNewObjectId(theirs);
+            u.setExpectedOldObjectId(ObjectId.zeroId());
+            org.eclipse.jgit.lib.RefUpdate.Result res = u.update();
+            return JsonNodeFactory.instance
+                    .objectNode()
+                    .put("branch", name)
+                    .put("outcome", "created")
+                    .put("commit", theirs.name())
+                    .put("ref_update", res.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        Outcome<ObjectNode> o = branches.create(name, theirs.name(), actor);
+        if (o instanceof Outcome.Failed<ObjectNode> f) {
+            return error(name, f.failure().message());
+        }
+        ObjectNode v = ((Outcome.Ok<ObjectNode>) o).value();
+        return JsonNodeFactory.instance
+                .objectNode()
+                .put("branch", name)
+                .put("outcome", "created")
+                .put("commit", v.path("head").asText())
+                .put("event_id", v.path("event_id").asText());
+    }
+
+    /** A branch deleted here that the remote still has at {@code remoteHead}, with nothing there this root lacks. */
+    private record Retirement(String name, ObjectId remoteHead, boolean remoteHasRecord) {}
+
+    /**
+     * The row of a remote branch this root deleted ({@code outcome: deleted_here}). When the
+     * remote's head holds no work the retired head lacks ({@link GitStore#workBeyond}), the branch
+     * is queued to be deleted on the remote; otherwise the row's {@code remote_kept} says why it stays.
+     */
+    private ObjectNode deletedHere(
+            String name, ObjectId remoteHead, ObjectId retired, boolean remoteHasRecord, List<Retirement> retirements)
+            throws IOException {
+        ObjectNode row = JsonNodeFactory.instance
+                .objectNode()
+                .put("branch", name)
+                .put("outcome", "deleted_here")
+                .put("message", "deleted on this root; not brought back");
+        List<ObjectId> work = git.workBeyond(retired, remoteHead, SHOWN);
+        if (work.isEmpty()) {
+            retirements.add(new Retirement(name, remoteHead, remoteHasRecord));
+        } else {
+            row.put(
+                    "remote_kept",
+                    "it has commits this root never saw: " + shown(work)
+                            + "; the remote keeps it and other roots keep syncing it");
+        }
+        return row;
+    }
+
+    /**
+     * The row of a local branch the remote no longer has but holds as retired at {@code retired}
+     * (another root deleted it). Deleted here as {@code branch.delete} does ({@code deleted_by_remote})
+     * when it holds no work {@code retired} lacks; kept and pushed back when it does
+     * ({@code delete_overridden}); kept and not pushed when it is the checked-out branch
+     * ({@code kept_checked_out}).
+     */
+    private ObjectNode deletedThere(String name, ObjectId retired, String actor) throws IOException {
+        ObjectNode row =
+                JsonNodeFactory.instance.objectNode().put("branch", name).put("retired_there", retired.name());
+        List<ObjectId> work = git.workBeyond(retired, git.branchHead(name).orElse(git.refNow()), SHOWN);
+        if (work.isEmpty() && name.equals(branches.checkedOutName())) {
+            return row.put("outcome", "kept_checked_out")
+                    .put(
+                            "message",
+                            "deleted on the remote, but checked out here: kept;"
+                                    + " serve another branch and sync again to delete it here")
+                    .put("pushed", "not_pushed")
+                    .put("push_message", "not pushed back: the deletion stands on the remote");
+        }
+        Outcome<ObjectNode> o = work.isEmpty() ? branches.delete(name, actor, retired) : null;
+        if (o instanceof Outcome.Ok<ObjectNode> k) {
+            return row.put("outcome", "deleted_by_remote")
+                    .put("message", "deleted on the remote; deleted here too")
+                    .put("commit", k.value().path("head").asText())
+                    .put("event_id", k.value().path("event_id").asText())
+                    .put("retired_ref", k.value().path("retired_ref").asText());
+        }
+        if (o instanceof Outcome.Failed<ObjectNode> f && f.failure().reason() != ErrorReason.CONFLICT) {
+            return error(name, "deleted on the remote, not here: " + f.failure().message())
+                    .put("retired_there", retired.name())
+                    .put("pushed", "not_pushed")
+                    .put("push_message", "not pushed back: the deletion stands on the remote");
+        }
+        // Work the deleting root never saw wins over its deletion: the branch stays and is pushed back.
+        String why = o == null
+                ? "it has commits the deletion never saw: " + shown(work)
+                : ((Outcome.Failed<ObjectNode>) o).failure().message();
+        return row.put("outcome", "delete_overridden")
+                .put("message", "deleted on the remote, but kept here and pushed" + " back: " + why);
+    }
+
+    /**
+     * Deletes each retired branch on the remote: first pushes this root's retired ref (unless the
+     * remote already has one) so other roots learn of the deletion, then deletes the branch with
+     * the remote head it was checked at as the expected old value, so a push made since is never
+     * deleted. Records {@code remote_deleted: true}, or {@code remote_kept} with the refusal.
+     */
+    private boolean retireOnRemote(String remote, List<Retirement> rs, Map<String, ObjectNode> byName)
+            throws IOException {
+        if (rs.isEmpty()) {
+            return true;
+        }
+        Map<String, String> refused = new TreeMap<>();
+        List<RemoteRefUpdate> records = new ArrayList<>();
+        for (Retirement r : rs) {
+            if (!r.remoteHasRecord()) {
+                String ref = Branches.DELETED_PREFIX + r.name();
+                records.add(new RemoteRefUpdate(git.repository(), ref, ref, false, null, null));
+            }
+        }
+        try (org.eclipse.jgit.transport.Transport t =
+                org.eclipse.jgit.transport.Transport.open(git.repository(), remote)) {
+            t.setCredentialsProvider(CREDENTIALS);
+            if (!records.isEmpty()) {
+                for (RemoteRefUpdate u : t.push(org.eclipse.jgit.lib.NullProgressMonitor.INSTANCE, records)
+                        .getRemoteUpdates()) {
+                    if (!pushed(u)) {
+                        refused.put(
+                                u.getRemoteName().substring(Branches.DELETED_PREFIX.length()),
+                                "its retired ref was refused (" + status(u) + ")");
+                    }
+                }
+            }
+            List<RemoteRefUpdate> deletes = new ArrayList<>();
+            for (Retirement r : rs) {
+                if (!refused.containsKey(r.name())) {
+                    deletes.add(new RemoteRefUpdate(
+                            git.repository(),
+                            (String) null,
+                            Constants.R_HEADS + r.name(),
+                            false,
+                            null,
+                            r.remoteHead()));
+                }
+            }
+            if (!deletes.isEmpty()) {
+                for (RemoteRefUpdate u : t.push(org.eclipse.jgit.lib.NullProgressMonitor.INSTANCE, deletes)
+                        .getRemoteUpdates()) {
+                    String name = u.getRemoteName().substring(Constants.R_HEADS.length());
+                    if (pushed(u)) {
+                        byName.get(name).put("remote_deleted", true);
+                    } else {
+                        refused.put(name, "the remote refused the deletion (" + status(u) + ")");
+                    }
+                }
+            }
+        } catch (java.net.URISyntaxException
+                | org.eclipse.jgit.errors.TransportException
+                | org.eclipse.jgit.errors.NotSupportedException e) {
+            for (Retirement r : rs) {
+                refused.putIfAbsent(r.name(), "the deletion could not be pushed (" + e.getMessage() + ")");
+            }
+        }
+        refused.forEach((name, why) -> byName.get(name).put("remote_kept", why + "; sync again"));
+        return refused.isEmpty();
+    }
+
+    /** At most {@link #SHOWN} abbreviated ids, with an ellipsis when there may be more. */
+    private static String shown(List<ObjectId> ids) {
+        return GitStore.shortIds(ids) + (ids.size() == SHOWN ? ", ..." : "");
+    }
+
+    private static boolean pushed(RemoteRefUpdate u) {
+        return u.getStatus() == RemoteRefUpdate.Status.OK || u.getStatus() == RemoteRefUpdate.Status.UP_TO_DATE;
+    }
+
+    private static String status(RemoteRefUpdate u) {
+        return u.getStatus().name().toLowerCase(java.util.Locale.ROOT)
+                + (u.getMessage() == null ? "" : ": " + u.getMessage());
+    }
+
+    private static ObjectNode error(String branch, String message) {
+        return JsonNodeFactory.instance
+                .objectNode()
+                .put("branch", branch)
+                .put("outcome", "error")
+                .put("error", message);
+    }
+
+    /**
+     * Writes to the ledger directory every segment of another replica's chain that a fetched head
+     * holds beyond what is on disk (never this root's own chains, never shortening a file), so
+     * links to those chains verify and replay can follow a replica's fork; a chain not committed on
+     * the checked-out branch stays out of its {@code git status}. Returns the files written.
+     */
+    private int materialize(Map<String, ObjectId> heads) throws IOException {
+        Map<String, byte[]> best = new TreeMap<>();
+        ObjectId checkedOut = git.refNow();
+        for (Map.Entry<String, ObjectId> e : heads.entrySet()) {
+            ObjectId h = e.getValue();
+            // What the local branch holds was brought in by earlier syncs: only the difference is read.
+            ObjectId base = git.branchHead(e.getKey()).orElse(checkedOut);
+            for (String path : git.changedPaths(base, h, p -> p.startsWith("ledger/"))) {
+                BranchName chain = Branches.chainOfPath(path);
+                if (chain == null || branches.ours(chain)) {
+                    continue;
+                }
+                byte[] b = git.read(h, path).orElse(null);
+                byte[] have = best.get(path);
+                if (b != null && (have == null || b.length > have.length)) {
+                    best.put(path, b);
+                }
+            }
+        }
+        int written = 0;
+        List<BranchName> excluded = new ArrayList<>();
+        String checkedOutName = branches.checkedOutName();
+        for (Map.Entry<String, byte[]> e : best.entrySet()) {
+            Path file = root.resolve(e.getKey());
+            Optional<byte[]> disk = Files.exists(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
+            byte[] t = e.getValue();
+            if (disk.isPresent()
+                    && (disk.get().length >= t.length
+                            || !java.util.Arrays.equals(disk.get(), 0, disk.get().length, t, 0, disk.get().length))) {
+                continue; // never shorter, and never lines other than the ones we hold (the merge refuses those)
+            }
+            dev.memoryd.daemon.write.ResetRecovery.writeAtomically(file, e.getValue());
+            written++;
+            BranchName chain = Branches.chainOfPath(e.getKey());
+            if (!chain.gitBranch().value().equals(checkedOutName) && !excluded.contains(chain)) {
+                branches.excludeChain(chain);
+                excluded.add(chain);
+            }
+        }
+        ledger.refresh(c -> !branches.ours(c));
+        return written;
+    }
+
+    /** Pushes every local branch the remote lacks or is behind on; records each status on its row. */
+    private boolean push(Git g, String remote, String prefix, ArrayNode rows, Map<String, ObjectNode> byName)
+            throws IOException {
+        List<RefSpec> specs = new ArrayList<>();
+        for (Map.Entry<String, ObjectId> e : git.branches().entrySet()) {
+            Ref tracking = git.repository().getRefDatabase().exactRef(prefix + e.getKey());
+            ObjectNode row = byName.get(e.getKey());
+            if (row == null) {
+                row = rows.addObject().put("branch", e.getKey()).put("outcome", "local_only");
+                byName.put(e.getKey(), row);
+            }
+            if (row.has("pushed")) {
+                continue; // decided already (a branch deleted on the remote, kept here)
+            }
+            if (tracking != null && git.isAncestor(e.getValue(), tracking.getObjectId())) {
+                row.put("pushed", "up_to_date"); // the remote holds it (or a merge of it)
+                continue;
+            }
+            String outcome = row.path("outcome").asText();
+            if (UNMERGED.contains(outcome) || outcome.equals("error")) {
+                String next = switch (outcome) {
+                    case "conflict" -> "; sync again with resolutions for the conflicts";
+                    case "spec_violation" -> "; change one side so the rule holds (see message), then sync again";
+                    default -> "";
+                };
+                row.put("pushed", "not_pushed")
+                        .put("push_message", "not pushed: the remote's commits are not merged yet" + next);
+                continue;
+            }
+            specs.add(new RefSpec(Constants.R_HEADS + e.getKey() + ":" + Constants.R_HEADS + e.getKey()));
+        }
+        if (specs.isEmpty()) {
+            return true;
+        }
+        boolean ok = true;
+        try {
+            for (PushResult pr : g.push()
+                    .setRemote(remote)
+                    .setCredentialsProvider(CREDENTIALS)
+                    .setRefSpecs(specs)
+                    .call()) {
+                for (RemoteRefUpdate u : pr.getRemoteUpdates()) {
+                    String name = u.getSrcRef().substring(Constants.R_HEADS.length());
+                    String status = u.getStatus().name().toLowerCase(java.util.Locale.ROOT);
+                    boolean good = u.getStatus() == RemoteRefUpdate.Status.OK
+                            || u.getStatus() == RemoteRefUpdate.Status.UP_TO_DATE;
+                    ok &= good;
+                    ObjectNode row = byName.get(name);
+                    row.put("pushed", good ? "ok" : status);
+                    if (!good) {
+                        row.put(
+                                "push_message",
+                                "the remote refused " + name + " (" + status
+                                        + (u.getMessage() == null ? "" : ": " + u.getMessage()) + "); "
+                                        + (u.getMessage() != null
+                                                        && u.getMessage().contains("lock")
+                                                ? "a ref lock file on the remote blocks it (left by a push that was killed?): its owner removes it"
+                                                : "if another root pushed since the fetch, run sync again"));
+                    }
+                }
+            }
+        } catch (GitAPIException | org.eclipse.jgit.api.errors.JGitInternalException e) {
+            for (RefSpec s : specs) {
+                byName.get(s.getSource().substring(Constants.R_HEADS.length()))
+                        .put("pushed", "failed")
+                        .put("push_message", e.getMessage());
+            }
+            return false;
+        }
+        return ok;
+    }
 }

@@ -22,72 +22,75 @@ import java.util.logging.Logger;
  * created it. One thread, {@code memoryd-watch-ref}, blocked on the watch while nothing happens.
  */
 final class RefWatch implements AutoCloseable {
-  private static final Logger LOG = Logger.getLogger(RefWatch.class.getName());
+    private static final Logger LOG = Logger.getLogger(RefWatch.class.getName());
 
-  private final Path gitDir;
-  private final Path refDir;
-  private final Runnable onChange;
-  private final Set<Path> watched = new HashSet<>();
-  private WatchService service;
-  private volatile Throwable failure;
+    private final Path gitDir;
+    private final Path refDir;
+    private final Runnable onChange;
+    private final Set<Path> watched = new HashSet<>();
+    private WatchService service;
+    private volatile Throwable failure;
 
-  RefWatch(Path gitDir, String branchRef, Runnable onChange) {
-    this.gitDir = gitDir;
-    this.refDir = gitDir.resolve(branchRef).getParent();
-    this.onChange = onChange;
-  }
-
-  void start() throws IOException {
-    service = FileSystems.getDefault().newWatchService();
-    registerPath();
-    Thread thread = new Thread(this::run, "memoryd-watch-ref");
-    thread.setDaemon(true);
-    thread.start();
-  }
-
-  /** Registers the git directory and each existing directory from it down to the ref's. */
-  private void registerPath() throws IOException {
-    for (Path d = refDir; d != null && d.startsWith(gitDir); d = d.getParent()) {
-      if (!watched.contains(d) && Files.isDirectory(d)) {
-        d.register(service, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
-            StandardWatchEventKinds.ENTRY_DELETE);
-        watched.add(d);
-      }
+    RefWatch(Path gitDir, String branchRef, Runnable onChange) {
+        this.gitDir = gitDir;
+        this.refDir = gitDir.resolve(branchRef).getParent();
+        this.onChange = onChange;
     }
-  }
 
-  private void run() {
-    try {
-      while (true) {
-        WatchKey key = service.take();
-        key.pollEvents();
-        key.reset();
-        if (watched.size() < refDir.getNameCount() - gitDir.getNameCount() + 1) {
-          registerPath();
+    void start() throws IOException {
+        service = FileSystems.getDefault().newWatchService();
+        registerPath();
+        Thread thread = new Thread(this::run, "memoryd-watch-ref");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Registers the git directory and each existing directory from it down to the ref's. */
+    private void registerPath() throws IOException {
+        for (Path d = refDir; d != null && d.startsWith(gitDir); d = d.getParent()) {
+            if (!watched.contains(d) && Files.isDirectory(d)) {
+                d.register(
+                        service,
+                        StandardWatchEventKinds.ENTRY_CREATE,
+                        StandardWatchEventKinds.ENTRY_MODIFY,
+                        StandardWatchEventKinds.ENTRY_DELETE);
+                watched.add(d);
+            }
         }
-        onChange.run();
-      }
-    } catch (ClosedWatchServiceException | InterruptedException closed) {
-      Thread.currentThread().interrupt();
-    } catch (IOException | RuntimeException e) {
-      failure = e; // the caller restarts it: a dead watch would leave git commits to the next rescan
-      onChange.run();
     }
-  }
 
-  /** Why the watch stopped, or null while it runs (or after {@link #close}). */
-  Throwable failure() {
-    return failure;
-  }
-
-  @Override
-  public void close() {
-    try {
-      if (service != null) {
-        service.close();
-      }
-    } catch (IOException e) {
-      LOG.log(Level.FINE, "closing the ref watch", e);
+    private void run() {
+        try {
+            while (true) {
+                WatchKey key = service.take();
+                key.pollEvents();
+                key.reset();
+                if (watched.size() < refDir.getNameCount() - gitDir.getNameCount() + 1) {
+                    registerPath();
+                }
+                onChange.run();
+            }
+        } catch (ClosedWatchServiceException | InterruptedException closed) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            failure = e; // the caller restarts it: a dead watch would leave git commits to the next rescan
+            onChange.run();
+        }
     }
-  }
+
+    /** Why the watch stopped, or null while it runs (or after {@link #close}). */
+    Throwable failure() {
+        return failure;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (service != null) {
+                service.close();
+            }
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "closing the ref watch", e);
+        }
+    }
 }

@@ -1,5 +1,18 @@
 package dev.memoryd.daemon.write;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.git.CommitFormat;
+import dev.memoryd.daemon.layout.RootLayout;
+import dev.memoryd.daemon.write.BatchLocks.LockedOut;
+import dev.memoryd.daemon.write.BatchLocks.RedoBatch;
+import dev.memoryd.grammar.FileSource;
+import dev.memoryd.grammar.Op;
+import dev.memoryd.grammar.OpCodec;
+import dev.memoryd.grammar.RepoPath;
+import dev.memoryd.ledger.Chain;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -14,23 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.logging.Logger;
-
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import org.eclipse.jgit.lib.ObjectId;
-
-import dev.memoryd.daemon.api.ErrorReason;
-import dev.memoryd.daemon.api.Failure;
-import dev.memoryd.daemon.git.CommitFormat;
-import dev.memoryd.daemon.layout.RootLayout;
-import dev.memoryd.grammar.FileSource;
-import dev.memoryd.grammar.Op;
-import dev.memoryd.grammar.OpCodec;
-import dev.memoryd.grammar.RepoPath;
-import dev.memoryd.ledger.Chain;
-import dev.memoryd.daemon.write.BatchLocks.LockedOut;
-import dev.memoryd.daemon.write.BatchLocks.RedoBatch;
 
 /**
  * Admission of one batch of declarations: it takes the branch's locks, captures what humans did
@@ -43,336 +40,400 @@ import dev.memoryd.daemon.write.BatchLocks.RedoBatch;
  * <p>Thread-safety: called on the writer thread only.
  */
 final class Admission {
-  private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
+    private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
 
-  private final WriterState s;
-  private final HumanIntake intake;
-  private final Publisher publisher;
+    private final WriterState s;
+    private final HumanIntake intake;
+    private final Publisher publisher;
 
-  Admission(WriterState s, HumanIntake intake, Publisher publisher) {
-    this.s = s;
-    this.intake = intake;
-    this.publisher = publisher;
-  }
-
-  void process(List<Pending> batch) throws IOException, UnsettledBatch {
-    Optional<Failure> unsettled = publisher.settle();
-    if (unsettled.isPresent()) {
-      WriteOutcome refused = new WriteOutcome.Rejected(-1, unsettled.get());
-      batch.forEach(p -> p.future().complete(refused));
-      return;
+    Admission(WriterState s, HumanIntake intake, Publisher publisher) {
+        this.s = s;
+        this.intake = intake;
+        this.publisher = publisher;
     }
-    long lockWaitMs = WriterState.lockWaitMs();
-    long l0 = System.nanoTime();
-    boolean locked = s.git.holdRef(lockWaitMs);
-    s.stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
-    if (!locked) {
-      refuseLocked(batch, s.git.refLockFile(), lockWaitMs);
-      return;
-    }
-    BatchLocks locks = new BatchLocks(lockWaitMs, s.git, s.index);
-    try {
-      for (int attempt = 1; ; attempt++) {
-        ObjectId capturedBefore = s.captured;
+
+    void process(List<Pending> batch) throws IOException, UnsettledBatch {
+        Optional<Failure> unsettled = publisher.settle();
+        if (unsettled.isPresent()) {
+            WriteOutcome refused = new WriteOutcome.Rejected(-1, unsettled.get());
+            batch.forEach(p -> p.future().complete(refused));
+            return;
+        }
+        long lockWaitMs = WriterState.lockWaitMs();
+        long l0 = System.nanoTime();
+        boolean locked = s.git.holdRef(lockWaitMs);
+        s.stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
+        if (!locked) {
+            refuseLocked(batch, s.git.refLockFile(), lockWaitMs);
+            return;
+        }
+        BatchLocks locks = new BatchLocks(lockWaitMs, s.git, s.index);
         try {
-          processLocked(batch, locks);
-          break;
-        } catch (RedoBatch redo) {
-          s.captured = capturedBefore; // the commit that moved the branch is captured by the next try
-          if (attempt == 3) {
-            WriteOutcome busy = new WriteOutcome.Rejected(-1, new Failure(ErrorReason.UNAVAILABLE, "the branch kept"
-                + " moving under the writer (git commands committing on it); nothing was recorded: retry",
-                Map.of("recorded", false)));
-            batch.forEach(p -> p.future().complete(busy));
-            break;
-          }
-        } catch (LockedOut out) {
-          refuseLocked(batch, out.lock, lockWaitMs);
-          break;
-        } catch (IOException | RuntimeException e) {
-          s.captured = capturedBefore; // a capture this batch began is redone by the next one
-          throw e;
+            for (int attempt = 1; ; attempt++) {
+                ObjectId capturedBefore = s.captured;
+                try {
+                    processLocked(batch, locks);
+                    break;
+                } catch (RedoBatch redo) {
+                    s.captured = capturedBefore; // the commit that moved the branch is captured by the next try
+                    if (attempt == 3) {
+                        WriteOutcome busy = new WriteOutcome.Rejected(
+                                -1,
+                                new Failure(
+                                        ErrorReason.UNAVAILABLE,
+                                        "the branch kept"
+                                                + " moving under the writer (git commands committing on it); nothing was recorded: retry",
+                                        Map.of("recorded", false)));
+                        batch.forEach(p -> p.future().complete(busy));
+                        break;
+                    }
+                } catch (LockedOut out) {
+                    refuseLocked(batch, out.lock, lockWaitMs);
+                    break;
+                } catch (IOException | RuntimeException e) {
+                    s.captured = capturedBefore; // a capture this batch began is redone by the next one
+                    throw e;
+                }
+            }
+            s.health.succeeded();
+        } finally {
+            s.git.releaseRef(); // when the batch moved the ref, the lock is already gone
+            locks.close();
         }
-      }
-      s.health.succeeded();
-    } finally {
-      s.git.releaseRef(); // when the batch moved the ref, the lock is already gone
-      locks.close();
     }
-  }
 
-  private static void refuseLocked(List<Pending> batch, java.nio.file.Path lock, long waitMs) {
-    // Nothing is recorded yet: refuse the batch rather than race the git command.
-    WriteOutcome busy = new WriteOutcome.Rejected(-1, new Failure(ErrorReason.UNAVAILABLE, "the branch is locked by"
-        + " another git command (" + lock + " exists for over " + waitMs + " ms); nothing"
-        + " was recorded: retry, or remove the lock file if no git command is running", Map.of("lock", lock.toString())));
-    for (Pending p : batch) {
-      p.future().complete(busy);
+    private static void refuseLocked(List<Pending> batch, java.nio.file.Path lock, long waitMs) {
+        // Nothing is recorded yet: refuse the batch rather than race the git command.
+        WriteOutcome busy = new WriteOutcome.Rejected(
+                -1,
+                new Failure(
+                        ErrorReason.UNAVAILABLE,
+                        "the branch is locked by"
+                                + " another git command (" + lock + " exists for over " + waitMs + " ms); nothing"
+                                + " was recorded: retry, or remove the lock file if no git command is running",
+                        Map.of("lock", lock.toString())));
+        for (Pending p : batch) {
+            p.future().complete(busy);
+        }
     }
-  }
 
-  private void processLocked(List<Pending> batch, BatchLocks locks)
-      throws IOException, UnsettledBatch, RedoBatch, LockedOut {
-    long t0 = System.nanoTime();
-    Instant now = s.clock.instant().truncatedTo(ChronoUnit.SECONDS);
-    WriteBatch b = new WriteBatch(s);
-    // Refusals wait for the batch: a caller that hears "nothing to do" must also find the
-    // captures its request triggered already published.
-    List<Runnable> replies = new ArrayList<>();
-    Optional<Failure> moved = intake.elsewhere();
-    if (moved.isEmpty()) {
-      moved = intake.captureCommits(b, now, locks);
+    private void processLocked(List<Pending> batch, BatchLocks locks)
+            throws IOException, UnsettledBatch, RedoBatch, LockedOut {
+        long t0 = System.nanoTime();
+        Instant now = s.clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        WriteBatch b = new WriteBatch(s);
+        // Refusals wait for the batch: a caller that hears "nothing to do" must also find the
+        // captures its request triggered already published.
+        List<Runnable> replies = new ArrayList<>();
+        Optional<Failure> moved = intake.elsewhere();
+        if (moved.isEmpty()) {
+            moved = intake.captureCommits(b, now, locks);
+        }
+        if (moved.isEmpty()) {
+            moved = ledgerOnDisk(b, now, locks);
+        }
+        if (moved.isPresent()) {
+            if (!b.accepted.isEmpty()) {
+                publisher.publish(b, now, locks); // what memoryd itself records of the refusal's cause (a drift item)
+            }
+            WriteOutcome refused = new WriteOutcome.Rejected(-1, moved.get());
+            batch.forEach(p -> p.future().complete(refused));
+            return;
+        }
+        Map<String, Pending> keysInBatch = new HashMap<>();
+        for (Pending p : batch) {
+            WriteRequest req = p.req();
+            if (req.idempotencyKey() != null) {
+                WriteOutcome prior = s.idempotent.get(req.idempotencyKey());
+                if (prior != null) {
+                    reply(replies, p, prior);
+                    continue;
+                }
+                Pending twin = keysInBatch.putIfAbsent(req.idempotencyKey(), p);
+                if (twin != null) {
+                    twin.future().thenAccept(p.future()::complete);
+                    continue;
+                }
+            }
+            Mutation m = req.mutation() != null
+                    ? req.mutation()
+                    : new GrammarMutation(s.grammars, s.withSliceIds(req.ops()), s.hasher);
+            boolean human = m instanceof Contextual;
+            Map<RepoPath, String> dirty = new java.util.TreeMap<>(java.util.Comparator.comparing(RepoPath::value));
+            Map<RepoPath, String> driftHit = new HashMap<>();
+            FileSource src = human
+                    ? b.source()
+                    : path -> {
+                        if (GrammarFiles.isGrammarFile(path)) {
+                            return b.recorded(
+                                    path); // the grammar in force is what the ledger recorded, never a hand edit
+                        }
+                        if (b.overlay.containsKey(path) || !RootLayout.isMemoryFile(path)) {
+                            return b.source().read(path);
+                        }
+                        Optional<String> disk = b.disk(path);
+                        b.drift().openOn(path).ifPresent(o -> driftHit.put(path, o.id()));
+                        if (!disk.equals(b.recorded(path))) {
+                            dirty.put(path, disk.orElse(null));
+                        }
+                        return disk;
+                    };
+            Mutation.Result r;
+            try {
+                r = (m instanceof Contextual c ? c.bind(b) : m).apply(src, now);
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            } catch (SecurityException | IllegalArgumentException e) {
+                // Confined to this declaration: the batch's other declarations go on.
+                reply(
+                        replies,
+                        p,
+                        new WriteOutcome.Rejected(-1, Failure.of(ErrorReason.INVALID_REQUEST, e.getMessage())));
+                continue;
+            }
+            if (!driftHit.isEmpty()) {
+                reply(replies, p, driftRefusal(driftHit));
+                continue;
+            }
+            if (!dirty.isEmpty()) {
+                // Invariant 4: what the human wrote is recorded first, under their name.
+                Mutation.Done captured = intake.captureBefore(b, dirty, now);
+                Set<RepoPath> drifted = HumanCapture.drifted(captured.events());
+                if (!drifted.isEmpty()) {
+                    Map<RepoPath, String> hit = new HashMap<>();
+                    drifted.forEach(d -> b.drift().openOn(d).ifPresent(o -> hit.put(d, o.id())));
+                    reply(replies, p, driftRefusal(hit));
+                    continue;
+                }
+                if (r instanceof Mutation.Done done) {
+                    Optional<WriteOutcome> clash = humanClash(HumanCapture.changedKeys(captured.events()), done);
+                    if (clash.isPresent()) {
+                        reply(replies, p, clash.get());
+                        continue;
+                    }
+                }
+            }
+            if (r instanceof Mutation.Refused rej) {
+                reply(replies, p, new WriteOutcome.Rejected(rej.opIndex(), rej.failure()));
+                continue;
+            }
+            Mutation.Done a = (Mutation.Done) r;
+            if (!a.changed() || a.events().isEmpty()) {
+                replies.add(() -> p.future()
+                        .complete(new WriteOutcome.Unchanged(
+                                s.git.head() == null ? null : s.git.head().name())));
+                continue;
+            }
+            try {
+                if (req.mutation() == null && needsReview(b, a)) {
+                    // Sections the user marked for review: the change goes to a proposal branch instead.
+                    String id = s.ids.next().value();
+                    b.accept(p, proposal(id, req, a, now), req, null, now, id);
+                    continue;
+                }
+                b.accept(p, a, req, null, now);
+            } catch (IllegalArgumentException e) {
+                // A declaration no ledger line can hold (e.g. a string with no UTF-8 form): only it is refused.
+                reply(
+                        replies,
+                        p,
+                        new WriteOutcome.Rejected(-1, Failure.of(ErrorReason.INVALID_REQUEST, e.getMessage())));
+            }
+        }
+        s.stats.add(PhaseStats.Phase.APPLY, System.nanoTime() - t0);
+        List<WriteBatch.Accepted> accepted = b.accepted;
+        if (!accepted.isEmpty()) {
+            publisher.publish(b, now, locks);
+        }
+        replies.forEach(Runnable::run);
     }
-    if (moved.isEmpty()) {
-      moved = ledgerOnDisk(b, now, locks);
-    }
-    if (moved.isPresent()) {
-      if (!b.accepted.isEmpty()) {
-        publisher.publish(b, now, locks); // what memoryd itself records of the refusal's cause (a drift item)
-      }
-      WriteOutcome refused = new WriteOutcome.Rejected(-1, moved.get());
-      batch.forEach(p -> p.future().complete(refused));
-      return;
-    }
-    Map<String, Pending> keysInBatch = new HashMap<>();
-    for (Pending p : batch) {
-      WriteRequest req = p.req();
-      if (req.idempotencyKey() != null) {
-        WriteOutcome prior = s.idempotent.get(req.idempotencyKey());
-        if (prior != null) {
-          reply(replies, p, prior);
-          continue;
-        }
-        Pending twin = keysInBatch.putIfAbsent(req.idempotencyKey(), p);
-        if (twin != null) {
-          twin.future().thenAccept(p.future()::complete);
-          continue;
-        }
-      }
-      Mutation m = req.mutation() != null ? req.mutation()
-          : new GrammarMutation(s.grammars, s.withSliceIds(req.ops()), s.hasher);
-      boolean human = m instanceof Contextual;
-      Map<RepoPath, String> dirty = new java.util.TreeMap<>(java.util.Comparator.comparing(RepoPath::value));
-      Map<RepoPath, String> driftHit = new HashMap<>();
-      FileSource src = human ? b.source() : path -> {
-        if (GrammarFiles.isGrammarFile(path)) {
-          return b.recorded(path); // the grammar in force is what the ledger recorded, never a hand edit
-        }
-        if (b.overlay.containsKey(path) || !RootLayout.isMemoryFile(path)) {
-          return b.source().read(path);
-        }
-        Optional<String> disk = b.disk(path);
-        b.drift().openOn(path).ifPresent(o -> driftHit.put(path, o.id()));
-        if (!disk.equals(b.recorded(path))) {
-          dirty.put(path, disk.orElse(null));
-        }
-        return disk;
-      };
-      Mutation.Result r;
-      try {
-        r = (m instanceof Contextual c ? c.bind(b) : m).apply(src, now);
-      } catch (UncheckedIOException e) {
-        throw e.getCause();
-      } catch (SecurityException | IllegalArgumentException e) {
-        // Confined to this declaration: the batch's other declarations go on.
-        reply(replies, p, new WriteOutcome.Rejected(-1,
-            Failure.of(ErrorReason.INVALID_REQUEST, e.getMessage())));
-        continue;
-      }
-      if (!driftHit.isEmpty()) {
-        reply(replies, p, driftRefusal(driftHit));
-        continue;
-      }
-      if (!dirty.isEmpty()) {
-        // Invariant 4: what the human wrote is recorded first, under their name.
-        Mutation.Done captured = intake.captureBefore(b, dirty, now);
-        Set<RepoPath> drifted = HumanCapture.drifted(captured.events());
-        if (!drifted.isEmpty()) {
-          Map<RepoPath, String> hit = new HashMap<>();
-          drifted.forEach(d -> b.drift().openOn(d).ifPresent(o -> hit.put(d, o.id())));
-          reply(replies, p, driftRefusal(hit));
-          continue;
-        }
-        if (r instanceof Mutation.Done done) {
-          Optional<WriteOutcome> clash = humanClash(HumanCapture.changedKeys(captured.events()), done);
-          if (clash.isPresent()) {
-            reply(replies, p, clash.get());
-            continue;
-          }
-        }
-      }
-      if (r instanceof Mutation.Refused rej) {
-        reply(replies, p, new WriteOutcome.Rejected(rej.opIndex(), rej.failure()));
-        continue;
-      }
-      Mutation.Done a = (Mutation.Done) r;
-      if (!a.changed() || a.events().isEmpty()) {
-        replies.add(() -> p.future().complete(new WriteOutcome.Unchanged(s.git.head() == null ? null : s.git.head().name())));
-        continue;
-      }
-      try {
-        if (req.mutation() == null && needsReview(b, a)) {
-          // Sections the user marked for review: the change goes to a proposal branch instead.
-          String id = s.ids.next().value();
-          b.accept(p, proposal(id, req, a, now), req, null, now, id);
-          continue;
-        }
-        b.accept(p, a, req, null, now);
-      } catch (IllegalArgumentException e) {
-        // A declaration no ledger line can hold (e.g. a string with no UTF-8 form): only it is refused.
-        reply(replies, p, new WriteOutcome.Rejected(-1, Failure.of(ErrorReason.INVALID_REQUEST, e.getMessage())));
-      }
-    }
-    s.stats.add(PhaseStats.Phase.APPLY, System.nanoTime() - t0);
-    List<WriteBatch.Accepted> accepted = b.accepted;
-    if (!accepted.isEmpty()) {
-      publisher.publish(b, now, locks);
-    }
-    replies.forEach(Runnable::run);
-  }
 
-  /** How long a git command that rewrote the working tree is given to move the branch (git waits 100 ms for a ref lock). */
-  private static final long REWRITE_GRACE_NANOS = Long.getLong("memoryd.rewriteGraceMs", 250) * 1_000_000;
+    /** How long a git command that rewrote the working tree is given to move the branch (git waits 100 ms for a ref lock). */
+    private static final long REWRITE_GRACE_NANOS = Long.getLong("memoryd.rewriteGraceMs", 250) * 1_000_000;
 
-  /**
-   * Checks the chain's active segment on disk before anything is appended to it. An older
-   * version there means a git command (a reset, a checkout) rewrote the working tree: holding
-   * the index, the batch gives it time to move the branch (then the batch is redone and sees a
-   * reset); when it failed to, the branch's files are put back ({@link
-   * dev.memoryd.daemon.git.RolledBackTree}) instead of being taken for a human's edit. Any other
-   * difference is tampering: the chain's bytes are put back, the changed copy kept, a drift item
-   * recorded with this batch and its declarations refused; nothing tampered is committed.
-   */
-  private Optional<Failure> ledgerOnDisk(WriteBatch b, Instant now, BatchLocks locks) throws IOException, RedoBatch, LockedOut {
-    Chain.DiskState state = s.chain.activeOnDisk();
-    if (state == Chain.DiskState.INTACT) {
-      return Optional.empty();
-    }
-    String segment = s.chain.activeSegmentPath();
-    if (state == Chain.DiskState.ALTERED) {
-      // Nothing is appended to, or committed from, a segment that is not what the chain wrote: the
-      // chain's own bytes go back, the changed copy is kept as evidence, and a drift item says so.
-      long line = s.chain.firstAlteredSeq();
-      String kept = ".memoryd/tampered/" + segment.replace('/', '_') + "." + s.clock.millis();
-      s.chain.restoreAlteredActive(s.files.root().resolve(kept));
-      String reason = "line " + line + " of ledger segment " + segment + " was changed on disk; memoryd put back the"
-          + " lines it wrote (the changed copy is kept in " + kept + ")";
-      RepoPath path = RepoPath.of(segment);
-      Mutation.Done d = new Mutation.Done(Map.of(), List.of(HumanCapture.flagged(path, s.ids.next().value(),
-          new dev.memoryd.grammar.human.HumanEdits.Breaks("ledger_tampered", reason, List.of()), null,
-          JsonNodeFactory.instance.objectNode().put("source", "work_tree").put("kept", kept))), true);
-      WriteRequest req = WriteRequest.of((src, t) -> d, "ledger segment " + segment + " was changed on disk", "memoryd");
-      b.accept(new Pending(req, new CompletableFuture<>()), d, req, null, now); // recorded with this batch
-      LOG.warning(reason);
-      return Optional.of(new Failure(ErrorReason.UNAVAILABLE, "ledger segment " + segment + " was changed on disk"
-          + " (line " + line + " is not what memoryd wrote); nothing was recorded: memoryd put its lines back, kept the"
-          + " changed copy in " + kept + " and opened a drift item; retry",
-          Map.of("segment", segment, "line", line, "kept", kept, "recorded", false)));
-    }
-    if (s.index == null) {
-      s.chain.restoreOlderActive(); // no working tree of its own: only the segment file can be behind
-      return Optional.empty();
-    }
-    // The git command that wrote the older tree may be waiting for the ref lock this batch holds
-    // (git waits 100 ms for a ref lock). Holding the index keeps a human's commit from recording
-    // the rolled-back files meanwhile; the ref lock is let go so the command can finish.
-    locks.lockIndex();
-    s.git.releaseRef();
-    long deadline = System.nanoTime() + REWRITE_GRACE_NANOS;
-    while (java.util.Objects.equals(s.git.refNow(), s.git.head()) && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(5);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted while waiting for a git command");
-      }
-    }
-    if (!s.git.holdRef(locks.waitMs)) {
-      throw new LockedOut(s.git.refLockFile());
-    }
-    if (!java.util.Objects.equals(s.git.refNow(), s.git.head())) {
-      throw new RedoBatch(); // it moved the branch: the next try sees a reset, not a rewrite
-    }
-    // The branch never moved: the git command failed half-way. What it wrote is not a human's edit.
-    dev.memoryd.daemon.git.WorkTreeIndex.Held idx = locks.index;
-    Map<String, ObjectId> repaired = dev.memoryd.daemon.git.RolledBackTree.repair(s.git, s.files.root(), idx.cache());
-    Map<String, Long> sizes = new HashMap<>();
-    if (s.chain.activeOnDisk() == Chain.DiskState.OLDER) {
-      s.chain.restoreOlderActive();
-    }
-    idx.note(repaired, sizes);
-    LOG.warning("a git command rewrote the working tree without moving branch " + s.branch.value()
-        + "; put back the branch's version of " + repaired.keySet());
-    return Optional.empty();
-  }
-
-  private static void reply(List<Runnable> replies, Pending p, WriteOutcome out) {
-    replies.add(() -> p.future().complete(out));
-  }
-
-  private boolean needsReview(WriteBatch b, Mutation.Done a) {
-    for (Mutation.EventSpec e : a.events()) {
-      if (e.path() != null && RootLayout.isMemoryFile(e.path())) {
-        Optional<String> before = b.source().read(e.path());
-        if (before.isPresent() && dev.memoryd.grammar.Governance.needsReview(before.get(), e.sectionAnchor())) {
-          return true;
+    /**
+     * Checks the chain's active segment on disk before anything is appended to it. An older
+     * version there means a git command (a reset, a checkout) rewrote the working tree: holding
+     * the index, the batch gives it time to move the branch (then the batch is redone and sees a
+     * reset); when it failed to, the branch's files are put back ({@link
+     * dev.memoryd.daemon.git.RolledBackTree}) instead of being taken for a human's edit. Any other
+     * difference is tampering: the chain's bytes are put back, the changed copy kept, a drift item
+     * recorded with this batch and its declarations refused; nothing tampered is committed.
+     */
+    private Optional<Failure> ledgerOnDisk(WriteBatch b, Instant now, BatchLocks locks)
+            throws IOException, RedoBatch, LockedOut {
+        Chain.DiskState state = s.chain.activeOnDisk();
+        if (state == Chain.DiskState.INTACT) {
+            return Optional.empty();
         }
-      }
+        String segment = s.chain.activeSegmentPath();
+        if (state == Chain.DiskState.ALTERED) {
+            // Nothing is appended to, or committed from, a segment that is not what the chain wrote: the
+            // chain's own bytes go back, the changed copy is kept as evidence, and a drift item says so.
+            long line = s.chain.firstAlteredSeq();
+            String kept = ".memoryd/tampered/" + segment.replace('/', '_') + "." + s.clock.millis();
+            s.chain.restoreAlteredActive(s.files.root().resolve(kept));
+            String reason =
+                    "line " + line + " of ledger segment " + segment + " was changed on disk; memoryd put back the"
+                            + " lines it wrote (the changed copy is kept in " + kept + ")";
+            RepoPath path = RepoPath.of(segment);
+            Mutation.Done d = new Mutation.Done(
+                    Map.of(),
+                    List.of(HumanCapture.flagged(
+                            path,
+                            s.ids.next().value(),
+                            new dev.memoryd.grammar.human.HumanEdits.Breaks("ledger_tampered", reason, List.of()),
+                            null,
+                            JsonNodeFactory.instance
+                                    .objectNode()
+                                    .put("source", "work_tree")
+                                    .put("kept", kept))),
+                    true);
+            WriteRequest req =
+                    WriteRequest.of((src, t) -> d, "ledger segment " + segment + " was changed on disk", "memoryd");
+            b.accept(new Pending(req, new CompletableFuture<>()), d, req, null, now); // recorded with this batch
+            LOG.warning(reason);
+            return Optional.of(new Failure(
+                    ErrorReason.UNAVAILABLE,
+                    "ledger segment " + segment + " was changed on disk"
+                            + " (line " + line
+                            + " is not what memoryd wrote); nothing was recorded: memoryd put its lines back, kept the"
+                            + " changed copy in " + kept + " and opened a drift item; retry",
+                    Map.of("segment", segment, "line", line, "kept", kept, "recorded", false)));
+        }
+        if (s.index == null) {
+            s.chain.restoreOlderActive(); // no working tree of its own: only the segment file can be behind
+            return Optional.empty();
+        }
+        // The git command that wrote the older tree may be waiting for the ref lock this batch holds
+        // (git waits 100 ms for a ref lock). Holding the index keeps a human's commit from recording
+        // the rolled-back files meanwhile; the ref lock is let go so the command can finish.
+        locks.lockIndex();
+        s.git.releaseRef();
+        long deadline = System.nanoTime() + REWRITE_GRACE_NANOS;
+        while (java.util.Objects.equals(s.git.refNow(), s.git.head()) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while waiting for a git command");
+            }
+        }
+        if (!s.git.holdRef(locks.waitMs)) {
+            throw new LockedOut(s.git.refLockFile());
+        }
+        if (!java.util.Objects.equals(s.git.refNow(), s.git.head())) {
+            throw new RedoBatch(); // it moved the branch: the next try sees a reset, not a rewrite
+        }
+        // The branch never moved: the git command failed half-way. What it wrote is not a human's edit.
+        dev.memoryd.daemon.git.WorkTreeIndex.Held idx = locks.index;
+        Map<String, ObjectId> repaired =
+                dev.memoryd.daemon.git.RolledBackTree.repair(s.git, s.files.root(), idx.cache());
+        Map<String, Long> sizes = new HashMap<>();
+        if (s.chain.activeOnDisk() == Chain.DiskState.OLDER) {
+            s.chain.restoreOlderActive();
+        }
+        idx.note(repaired, sizes);
+        LOG.warning("a git command rewrote the working tree without moving branch " + s.branch.value()
+                + "; put back the branch's version of " + repaired.keySet());
+        return Optional.empty();
     }
-    return false;
-  }
 
-  /**
-   * Turns an applied declaration into a proposal: its files are committed on a new branch
-   * {@code proposals/<id>} from the branch head, and this branch records only a
-   * {@code proposal_created} event holding the ops and the section hashes they were based on.
-   */
-  private Mutation.Done proposal(String id, WriteRequest req, Mutation.Done a, Instant now) throws IOException {
-    Map<String, byte[]> files = new LinkedHashMap<>();
-    a.newContents().forEach((path, t) -> files.put(path.value(), t.getBytes(StandardCharsets.UTF_8)));
-    String branchName = "proposals/" + id;
-    ObjectId commit = s.git.commitOnNewBranch(branchName, s.git.head(), files, CommitFormat.author(req.actor(), now), CommitFormat.committer(now),
-        "proposal " + id + ": " + String.join("; ", Mutation.summaries(a.events())) + "\n\n"
-            + (req.rationale() == null ? "" : req.rationale().strip() + "\n\n") + "Memoryd-Actor: " + req.actor() + "\n");
-    ObjectNode payload = JsonNodeFactory.instance.objectNode();
-    ObjectNode pr = payload.putObject("proposal");
-    pr.put("id", id);
-    pr.put("branch", branchName);
-    pr.put("commit", commit.name());
-    com.fasterxml.jackson.databind.node.ArrayNode ops = pr.putArray("ops");
-    for (Op op : s.withSliceIds(req.ops())) {
-      ops.add(OpCodec.toJson(op));
+    private static void reply(List<Runnable> replies, Pending p, WriteOutcome out) {
+        replies.add(() -> p.future().complete(out));
     }
-    com.fasterxml.jackson.databind.node.ArrayNode base = pr.putArray("base");
-    for (Mutation.EventSpec e : a.events()) {
-      base.addObject().put("path", e.path() == null ? null : e.path().value()).put("section", e.sectionAnchor())
-          .put("hash", e.beforeHash()).put("summary", e.summary());
-    }
-    Mutation.EventSpec first = a.events().get(0);
-    return new Mutation.Done(Map.of(), List.of(new Mutation.EventSpec(WritePipeline.OP_PROPOSAL, first.path(), first.sectionAnchor(),
-        first.beforeHash(), null, payload, List.of(), "proposed " + String.join("; ", Mutation.summaries(a.events()))
-            + " (for review)")), true);
-  }
 
-  private static WriteOutcome driftRefusal(Map<RepoPath, String> hit) {
-    Map.Entry<RepoPath, String> first = hit.entrySet().iterator().next();
-    return new WriteOutcome.Rejected(-1, new Failure(ErrorReason.DRIFT, first.getKey().value()
-        + " waits in the drift queue (item " + first.getValue() + "): a human's edit broke its grammar;"
-        + " a maintainer resolves it with 'memoryd drift resolve " + first.getValue() + "'",
-        Map.of("path", first.getKey().value(), "drift_id", first.getValue())));
-  }
-
-  /** A conflict when an agent's op targets a section the human just changed. */
-  private static Optional<WriteOutcome> humanClash(Map<RepoPath, Set<String>> changed, Mutation.Done agent) {
-    for (Mutation.EventSpec e : agent.events()) {
-      Set<String> keys = e.path() == null ? null : changed.get(e.path());
-      if (keys != null && e.sectionAnchor() != null && keys.contains(e.sectionAnchor())) {
-        return Optional.of(new WriteOutcome.Rejected(-1, new Failure(ErrorReason.CONFLICT, "section '"
-            + e.sectionAnchor() + "' of " + e.path().value() + " was just changed by a human; their edit"
-            + " is recorded, read the section again and retry", Map.of("path", e.path().value(),
-                "section", e.sectionAnchor()))));
-      }
+    private boolean needsReview(WriteBatch b, Mutation.Done a) {
+        for (Mutation.EventSpec e : a.events()) {
+            if (e.path() != null && RootLayout.isMemoryFile(e.path())) {
+                Optional<String> before = b.source().read(e.path());
+                if (before.isPresent() && dev.memoryd.grammar.Governance.needsReview(before.get(), e.sectionAnchor())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
-    return Optional.empty();
-  }
+
+    /**
+     * Turns an applied declaration into a proposal: its files are committed on a new branch
+     * {@code proposals/<id>} from the branch head, and this branch records only a
+     * {@code proposal_created} event holding the ops and the section hashes they were based on.
+     */
+    private Mutation.Done proposal(String id, WriteRequest req, Mutation.Done a, Instant now) throws IOException {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        a.newContents().forEach((path, t) -> files.put(path.value(), t.getBytes(StandardCharsets.UTF_8)));
+        String branchName = "proposals/" + id;
+        ObjectId commit = s.git.commitOnNewBranch(
+                branchName,
+                s.git.head(),
+                files,
+                CommitFormat.author(req.actor(), now),
+                CommitFormat.committer(now),
+                "proposal " + id + ": " + String.join("; ", Mutation.summaries(a.events())) + "\n\n"
+                        + (req.rationale() == null ? "" : req.rationale().strip() + "\n\n") + "Memoryd-Actor: "
+                        + req.actor() + "\n");
+        ObjectNode payload = JsonNodeFactory.instance.objectNode();
+        ObjectNode pr = payload.putObject("proposal");
+        pr.put("id", id);
+        pr.put("branch", branchName);
+        pr.put("commit", commit.name());
+        com.fasterxml.jackson.databind.node.ArrayNode ops = pr.putArray("ops");
+        for (Op op : s.withSliceIds(req.ops())) {
+            ops.add(OpCodec.toJson(op));
+        }
+        com.fasterxml.jackson.databind.node.ArrayNode base = pr.putArray("base");
+        for (Mutation.EventSpec e : a.events()) {
+            base.addObject()
+                    .put("path", e.path() == null ? null : e.path().value())
+                    .put("section", e.sectionAnchor())
+                    .put("hash", e.beforeHash())
+                    .put("summary", e.summary());
+        }
+        Mutation.EventSpec first = a.events().get(0);
+        return new Mutation.Done(
+                Map.of(),
+                List.of(new Mutation.EventSpec(
+                        WritePipeline.OP_PROPOSAL,
+                        first.path(),
+                        first.sectionAnchor(),
+                        first.beforeHash(),
+                        null,
+                        payload,
+                        List.of(),
+                        "proposed " + String.join("; ", Mutation.summaries(a.events())) + " (for review)")),
+                true);
+    }
+
+    private static WriteOutcome driftRefusal(Map<RepoPath, String> hit) {
+        Map.Entry<RepoPath, String> first = hit.entrySet().iterator().next();
+        return new WriteOutcome.Rejected(
+                -1,
+                new Failure(
+                        ErrorReason.DRIFT,
+                        first.getKey().value()
+                                + " waits in the drift queue (item " + first.getValue()
+                                + "): a human's edit broke its grammar;"
+                                + " a maintainer resolves it with 'memoryd drift resolve " + first.getValue() + "'",
+                        Map.of("path", first.getKey().value(), "drift_id", first.getValue())));
+    }
+
+    /** A conflict when an agent's op targets a section the human just changed. */
+    private static Optional<WriteOutcome> humanClash(Map<RepoPath, Set<String>> changed, Mutation.Done agent) {
+        for (Mutation.EventSpec e : agent.events()) {
+            Set<String> keys = e.path() == null ? null : changed.get(e.path());
+            if (keys != null && e.sectionAnchor() != null && keys.contains(e.sectionAnchor())) {
+                return Optional.of(new WriteOutcome.Rejected(
+                        -1,
+                        new Failure(
+                                ErrorReason.CONFLICT,
+                                "section '"
+                                        + e.sectionAnchor() + "' of " + e.path().value()
+                                        + " was just changed by a human; their edit"
+                                        + " is recorded, read the section again and retry",
+                                Map.of("path", e.path().value(), "section", e.sectionAnchor()))));
+            }
+        }
+        return Optional.empty();
+    }
 }

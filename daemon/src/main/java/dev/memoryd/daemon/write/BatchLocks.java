@@ -1,9 +1,8 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.daemon.git.GitStore;
 import java.io.IOException;
 import java.util.Optional;
-
-import dev.memoryd.daemon.git.GitStore;
 
 /**
  * The locks of one batch beyond the branch's ref lock: the index lock it takes just before it
@@ -11,78 +10,79 @@ import dev.memoryd.daemon.git.GitStore;
  * thread only.
  */
 final class BatchLocks implements AutoCloseable {
-  final long waitMs;
-  private final GitStore git;
-  /** The working tree's index (null for a branch not checked out). */
-  private final dev.memoryd.daemon.git.WorkTreeIndex worktree;
-  dev.memoryd.daemon.git.WorkTreeIndex.Held index;
-  /** When {@link #index} was taken: how long git commands were kept out is what a human feels. */
-  long heldSince;
+    final long waitMs;
+    private final GitStore git;
+    /** The working tree's index (null for a branch not checked out). */
+    private final dev.memoryd.daemon.git.WorkTreeIndex worktree;
 
-  BatchLocks(long waitMs, GitStore git, dev.memoryd.daemon.git.WorkTreeIndex worktree) {
-    this.waitMs = waitMs;
-    this.git = git;
-    this.worktree = worktree;
-  }
+    dev.memoryd.daemon.git.WorkTreeIndex.Held index;
+    /** When {@link #index} was taken: how long git commands were kept out is what a human feels. */
+    long heldSince;
 
-  /**
-   * Takes the index lock for a batch that holds the ref lock. When a git command holds the
-   * index, it may be about to move the ref: the ref lock is let go until the command is done, so
-   * it does not fail on it, and the batch is redone when the branch moved meanwhile.
-   */
-  void lockIndex() throws IOException, RedoBatch, LockedOut {
-    if (worktree == null || index != null) {
-      return;
+    BatchLocks(long waitMs, GitStore git, dev.memoryd.daemon.git.WorkTreeIndex worktree) {
+        this.waitMs = waitMs;
+        this.git = git;
+        this.worktree = worktree;
     }
-    Optional<dev.memoryd.daemon.git.WorkTreeIndex.Held> h = worktree.lock(0);
-    if (h.isEmpty()) {
-      git.releaseRef();
-      h = worktree.lock(waitMs);
-      if (h.isEmpty()) {
-        throw new LockedOut(worktree.lockFile());
-      }
-      index = h.get();
-      if (!git.holdRef(waitMs)) {
-        throw new LockedOut(git.refLockFile());
-      }
-      heldSince = System.nanoTime();
-      if (!java.util.Objects.equals(git.refNow(), git.head())) {
-        // The command committed: the batch is redone on top of its commit, and git commands are
-        // not kept out while it is (the ref lock alone keeps the branch still).
-        close();
-        throw new RedoBatch();
-      }
-      return;
+
+    /**
+     * Takes the index lock for a batch that holds the ref lock. When a git command holds the
+     * index, it may be about to move the ref: the ref lock is let go until the command is done, so
+     * it does not fail on it, and the batch is redone when the branch moved meanwhile.
+     */
+    void lockIndex() throws IOException, RedoBatch, LockedOut {
+        if (worktree == null || index != null) {
+            return;
+        }
+        Optional<dev.memoryd.daemon.git.WorkTreeIndex.Held> h = worktree.lock(0);
+        if (h.isEmpty()) {
+            git.releaseRef();
+            h = worktree.lock(waitMs);
+            if (h.isEmpty()) {
+                throw new LockedOut(worktree.lockFile());
+            }
+            index = h.get();
+            if (!git.holdRef(waitMs)) {
+                throw new LockedOut(git.refLockFile());
+            }
+            heldSince = System.nanoTime();
+            if (!java.util.Objects.equals(git.refNow(), git.head())) {
+                // The command committed: the batch is redone on top of its commit, and git commands are
+                // not kept out while it is (the ref lock alone keeps the branch still).
+                close();
+                throw new RedoBatch();
+            }
+            return;
+        }
+        index = h.get();
+        heldSince = System.nanoTime();
     }
-    index = h.get();
-    heldSince = System.nanoTime();
-  }
 
-  @Override
-  public void close() {
-    if (index != null) {
-      index.close();
-      index = null;
+    @Override
+    public void close() {
+        if (index != null) {
+            index.close();
+            index = null;
+        }
     }
-  }
 
-  /** The branch moved while a batch waited for the index: the batch is redone on top of it. */
-  static final class RedoBatch extends Exception {
-    private static final long serialVersionUID = 1L;
+    /** The branch moved while a batch waited for the index: the batch is redone on top of it. */
+    static final class RedoBatch extends Exception {
+        private static final long serialVersionUID = 1L;
 
-    RedoBatch() {
-      super(null, null, false, false);
+        RedoBatch() {
+            super(null, null, false, false);
+        }
     }
-  }
 
-  /** A git command kept a lock the batch needs past the wait. */
-  static final class LockedOut extends Exception {
-    private static final long serialVersionUID = 1L;
-    final java.nio.file.Path lock;
+    /** A git command kept a lock the batch needs past the wait. */
+    static final class LockedOut extends Exception {
+        private static final long serialVersionUID = 1L;
+        final java.nio.file.Path lock;
 
-    LockedOut(java.nio.file.Path lock) {
-      super(null, null, false, false);
-      this.lock = lock;
+        LockedOut(java.nio.file.Path lock) {
+            super(null, null, false, false);
+            this.lock = lock;
+        }
     }
-  }
 }

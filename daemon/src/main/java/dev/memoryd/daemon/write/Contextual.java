@@ -1,12 +1,11 @@
 package dev.memoryd.daemon.write;
 
-import java.time.Instant;
-import java.util.Optional;
-
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.Grammar;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.SectionHasher;
+import java.time.Instant;
+import java.util.Optional;
 
 /**
  * A mutation that can only be decided on the writer thread, against what the writer knows at
@@ -15,28 +14,28 @@ import dev.memoryd.grammar.SectionHasher;
  * contextual. The writer calls {@link #bind} and applies the mutation it returns.
  */
 public interface Contextual extends Mutation {
-  /** What the writer knows at this point of the batch. */
-  interface Context {
-    /** The recorded text of a file: the branch head's, plus this batch's earlier declarations. */
-    Optional<String> recorded(RepoPath p);
+    /** What the writer knows at this point of the batch. */
+    interface Context {
+        /** The recorded text of a file: the branch head's, plus this batch's earlier declarations. */
+        Optional<String> recorded(RepoPath p);
 
-    /** The file on disk as this batch first read it (or will leave it, after its earlier declarations). */
-    Optional<String> disk(RepoPath p);
+        /** The file on disk as this batch first read it (or will leave it, after its earlier declarations). */
+        Optional<String> disk(RepoPath p);
 
-    DriftView drift();
+        DriftView drift();
 
-    /** A new unique id (a ULID). */
-    String newId();
+        /** A new unique id (a ULID). */
+        String newId();
 
-    Grammar grammar();
+        Grammar grammar();
 
-    SectionHasher hasher();
-  }
+        SectionHasher hasher();
+    }
 
-  Mutation bind(Context c);
+    Mutation bind(Context c);
 
-  @Override
-  default Result apply(FileSource files, Instant now) {
-    throw new IllegalStateException("a contextual mutation is bound by the writer before it is applied");
-  }
+    @Override
+    default Result apply(FileSource files, Instant now) {
+        throw new IllegalStateException("a contextual mutation is bound by the writer before it is applied");
+    }
 }

@@ -1,11 +1,10 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.ledger.Event;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-
-import dev.memoryd.ledger.Event;
 
 /**
  * Ledger events grouped into the declarations that wrote them: consecutive events sharing
@@ -13,40 +12,40 @@ import dev.memoryd.ledger.Event;
  * {@code replay --onto-latest} redo a declaration as a whole. Not thread-safe; lazy.
  */
 final class DeclarationGroups implements Iterator<List<Event>> {
-  private final Iterator<Event> events;
-  private Event pending;
+    private final Iterator<Event> events;
+    private Event pending;
 
-  DeclarationGroups(Iterator<Event> events) {
-    this.events = events;
-  }
-
-  @Override
-  public boolean hasNext() {
-    return pending != null || events.hasNext();
-  }
-
-  @Override
-  public List<Event> next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
+    DeclarationGroups(Iterator<Event> events) {
+        this.events = events;
     }
-    List<Event> group = new ArrayList<>();
-    Event first = pending != null ? pending : events.next();
-    pending = null;
-    group.add(first);
-    String decl = declId(first);
-    while (decl != null && events.hasNext()) {
-      Event e = events.next();
-      if (!decl.equals(declId(e))) {
-        pending = e;
-        break;
-      }
-      group.add(e);
-    }
-    return group;
-  }
 
-  private static String declId(Event e) {
-    return e.payload().path("decl").path("id").asText(null);
-  }
+    @Override
+    public boolean hasNext() {
+        return pending != null || events.hasNext();
+    }
+
+    @Override
+    public List<Event> next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        List<Event> group = new ArrayList<>();
+        Event first = pending != null ? pending : events.next();
+        pending = null;
+        group.add(first);
+        String decl = declId(first);
+        while (decl != null && events.hasNext()) {
+            Event e = events.next();
+            if (!decl.equals(declId(e))) {
+                pending = e;
+                break;
+            }
+            group.add(e);
+        }
+        return group;
+    }
+
+    private static String declId(Event e) {
+        return e.payload().path("decl").path("id").asText(null);
+    }
 }

@@ -1,29 +1,27 @@
 package dev.memoryd.daemon.write;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.memoryd.ledger.Event;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-import dev.memoryd.ledger.Event;
-
 /** Which files a ledger event changed, for the folds that keep derived state (search, chunk graph). Stateless. */
 public final class EventFiles {
-  private EventFiles() {}
+    private EventFiles() {}
 
-  /**
-   * The files an event changed: its {@code file_path}, and for an event that carries whole texts
-   * ({@code payload.files}: a merge, a sync's merge) each of those.
-   */
-  public static Set<String> touched(Event e) {
-    Set<String> out = new LinkedHashSet<>();
-    if (e.filePath() != null) {
-      out.add(e.filePath());
+    /**
+     * The files an event changed: its {@code file_path}, and for an event that carries whole texts
+     * ({@code payload.files}: a merge, a sync's merge) each of those.
+     */
+    public static Set<String> touched(Event e) {
+        Set<String> out = new LinkedHashSet<>();
+        if (e.filePath() != null) {
+            out.add(e.filePath());
+        }
+        JsonNode fs = e.payload() == null ? null : e.payload().get("files");
+        if (fs != null && fs.isObject()) {
+            fs.fieldNames().forEachRemaining(out::add);
+        }
+        return out;
     }
-    JsonNode fs = e.payload() == null ? null : e.payload().get("files");
-    if (fs != null && fs.isObject()) {
-      fs.fieldNames().forEachRemaining(out::add);
-    }
-    return out;
-  }
 }

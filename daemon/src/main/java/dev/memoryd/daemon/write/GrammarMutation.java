@@ -1,15 +1,7 @@
 package dev.memoryd.daemon.write;
 
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Objects;
-import java.util.Set;
-
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.grammar.ApplyResult;
@@ -21,6 +13,12 @@ import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.OpCodec;
 import dev.memoryd.grammar.OpOutcome;
 import dev.memoryd.grammar.SectionHasher;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * The memory-file ops of one declaration, under the grammar in force ({@link GrammarFiles}); each
@@ -29,56 +27,65 @@ import dev.memoryd.grammar.SectionHasher;
  * the ledger recorded: a {@code create_entity} recorded before the templates carried links
  * replays with {@code links: []} when that, and only that, gives the recorded hash.
  */
-record GrammarMutation(GrammarFiles grammars, List<Op> ops, SectionHasher hasher, boolean replay,
-    List<String> recordedAfterHashes) implements Mutation {
-  GrammarMutation(GrammarFiles grammars, List<Op> ops, SectionHasher hasher) {
-    this(grammars, ops, hasher, false, null);
-  }
+record GrammarMutation(
+        GrammarFiles grammars, List<Op> ops, SectionHasher hasher, boolean replay, List<String> recordedAfterHashes)
+        implements Mutation {
+    GrammarMutation(GrammarFiles grammars, List<Op> ops, SectionHasher hasher) {
+        this(grammars, ops, hasher, false, null);
+    }
 
-  @Override
-  public Result apply(FileSource files, Instant now) {
-    // The grammar in force where this declaration falls: a replayed event meets the grammar it was recorded under.
-    Grammar grammar = grammars.inForce(files);
-    ApplyResult r = replay ? replayed(grammar, files, now) : Declarations.apply(grammar, files, ops, now, hasher);
-    if (r instanceof ApplyResult.Rejected rej) {
-      return new Refused(rej.opIndex(), new Failure(ErrorReason.fromWire(rej.reason().wireName()),
-          rej.message(), rej.details()));
+    @Override
+    public Result apply(FileSource files, Instant now) {
+        // The grammar in force where this declaration falls: a replayed event meets the grammar it was recorded under.
+        Grammar grammar = grammars.inForce(files);
+        ApplyResult r = replay ? replayed(grammar, files, now) : Declarations.apply(grammar, files, ops, now, hasher);
+        if (r instanceof ApplyResult.Rejected rej) {
+            return new Refused(
+                    rej.opIndex(),
+                    new Failure(ErrorReason.fromWire(rej.reason().wireName()), rej.message(), rej.details()));
+        }
+        ApplyResult.Applied a = (ApplyResult.Applied) r;
+        List<EventSpec> events = new ArrayList<>();
+        for (OpOutcome o : a.outcomes()) {
+            if (!o.changed()) {
+                continue;
+            }
+            ObjectNode payload = JsonNodeFactory.instance.objectNode();
+            payload.set("op", OpCodec.toJson(o.op()));
+            events.add(new EventSpec(
+                    o.op().opName(),
+                    o.path(),
+                    o.sectionAnchor(),
+                    o.beforeHash(),
+                    o.afterHash(),
+                    payload,
+                    o.op().evidenceRefs() == null ? List.of() : o.op().evidenceRefs(),
+                    o.summary()));
+        }
+        return new Done(a.newContents(), events, a.changed());
     }
-    ApplyResult.Applied a = (ApplyResult.Applied) r;
-    List<EventSpec> events = new ArrayList<>();
-    for (OpOutcome o : a.outcomes()) {
-      if (!o.changed()) {
-        continue;
-      }
-      ObjectNode payload = JsonNodeFactory.instance.objectNode();
-      payload.set("op", OpCodec.toJson(o.op()));
-      events.add(new EventSpec(o.op().opName(), o.path(), o.sectionAnchor(), o.beforeHash(),
-          o.afterHash(), payload, o.op().evidenceRefs() == null ? List.of() : o.op().evidenceRefs(),
-          o.summary()));
-    }
-    return new Done(a.newContents(), events, a.changed());
-  }
 
-  private ApplyResult replayed(Grammar grammar, FileSource files, Instant now) {
-    ApplyResult r = Declarations.replay(grammar, files, ops, now, hasher);
-    if (recordedAfterHashes == null || !(r instanceof ApplyResult.Applied a)) {
-      return r;
+    private ApplyResult replayed(Grammar grammar, FileSource files, Instant now) {
+        ApplyResult r = Declarations.replay(grammar, files, ops, now, hasher);
+        if (recordedAfterHashes == null || !(r instanceof ApplyResult.Applied a)) {
+            return r;
+        }
+        Set<Integer> differ = new HashSet<>();
+        for (int i = 0; i < ops.size(); i++) {
+            if (ops.get(i) instanceof CreateEntity
+                    && !Objects.equals(a.outcomes().get(i).afterHash(), recordedAfterHashes.get(i))) {
+                differ.add(i);
+            }
+        }
+        if (differ.isEmpty()) {
+            return r;
+        }
+        ApplyResult old = Declarations.replay(grammar, files, ops, now, hasher, differ);
+        if (old instanceof ApplyResult.Applied o
+                && differ.stream()
+                        .allMatch(i -> Objects.equals(o.outcomes().get(i).afterHash(), recordedAfterHashes.get(i)))) {
+            return old;
+        }
+        return r;
     }
-    Set<Integer> differ = new HashSet<>();
-    for (int i = 0; i < ops.size(); i++) {
-      if (ops.get(i) instanceof CreateEntity
-          && !Objects.equals(a.outcomes().get(i).afterHash(), recordedAfterHashes.get(i))) {
-        differ.add(i);
-      }
-    }
-    if (differ.isEmpty()) {
-      return r;
-    }
-    ApplyResult old = Declarations.replay(grammar, files, ops, now, hasher, differ);
-    if (old instanceof ApplyResult.Applied o
-        && differ.stream().allMatch(i -> Objects.equals(o.outcomes().get(i).afterHash(), recordedAfterHashes.get(i)))) {
-      return old;
-    }
-    return r;
-  }
 }

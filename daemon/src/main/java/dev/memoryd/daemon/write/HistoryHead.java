@@ -1,15 +1,13 @@
 package dev.memoryd.daemon.write;
 
 import dev.memoryd.daemon.git.CommitFormat;
+import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.ledger.BranchName;
 import java.io.IOException;
 import java.util.Map;
-
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
-
-import dev.memoryd.daemon.git.GitStore;
-import dev.memoryd.ledger.BranchName;
 
 /**
  * How far a chain is held by a branch's whole history, not only its first-parent line. A root's
@@ -19,42 +17,42 @@ import dev.memoryd.ledger.BranchName;
  * declarations are in the tree already, and redoing them would apply each a second time.
  */
 final class HistoryHead {
-  private HistoryHead() {}
+    private HistoryHead() {}
 
-  /**
-   * The highest line of {@code chain} that a commit reachable from {@code head} records in its
-   * ledger-head trailer ({@code floor} when none records more), at most {@code ceiling}: the walk
-   * stops there. A commit without a chain trailer records the chain named like the branch
-   * ({@code chain}'s branch part). Walks every reachable commit, so call it only when the
-   * first-parent line leaves lines unaccounted for.
-   */
-  static long seq(GitStore git, ObjectId head, BranchName chain, long floor, long ceiling) throws IOException {
-    if (head == null || floor >= ceiling) {
-      return floor;
-    }
-    String unqualified = chain.gitBranch().value();
-    long best = floor;
-    try (RevWalk rw = new RevWalk(git.repository())) {
-      rw.markStart(rw.parseCommit(head));
-      for (RevCommit c : rw) {
-        String seq = null;
-        String of = unqualified;
-        for (Map.Entry<String, String> t : GitStore.parseTrailers(c.getFullMessage())) {
-          if (t.getKey().equals(CommitFormat.TRAILER_HEAD)) {
-            seq = t.getValue();
-          } else if (t.getKey().equals(CommitFormat.TRAILER_CHAIN)) {
-            of = t.getValue();
-          }
+    /**
+     * The highest line of {@code chain} that a commit reachable from {@code head} records in its
+     * ledger-head trailer ({@code floor} when none records more), at most {@code ceiling}: the walk
+     * stops there. A commit without a chain trailer records the chain named like the branch
+     * ({@code chain}'s branch part). Walks every reachable commit, so call it only when the
+     * first-parent line leaves lines unaccounted for.
+     */
+    static long seq(GitStore git, ObjectId head, BranchName chain, long floor, long ceiling) throws IOException {
+        if (head == null || floor >= ceiling) {
+            return floor;
         }
-        if (seq != null && of.equals(chain.value())) {
-          int colon = seq.indexOf(':');
-          best = Math.max(best, Long.parseLong(colon < 0 ? seq : seq.substring(0, colon)));
-          if (best >= ceiling) {
-            return ceiling;
-          }
+        String unqualified = chain.gitBranch().value();
+        long best = floor;
+        try (RevWalk rw = new RevWalk(git.repository())) {
+            rw.markStart(rw.parseCommit(head));
+            for (RevCommit c : rw) {
+                String seq = null;
+                String of = unqualified;
+                for (Map.Entry<String, String> t : GitStore.parseTrailers(c.getFullMessage())) {
+                    if (t.getKey().equals(CommitFormat.TRAILER_HEAD)) {
+                        seq = t.getValue();
+                    } else if (t.getKey().equals(CommitFormat.TRAILER_CHAIN)) {
+                        of = t.getValue();
+                    }
+                }
+                if (seq != null && of.equals(chain.value())) {
+                    int colon = seq.indexOf(':');
+                    best = Math.max(best, Long.parseLong(colon < 0 ? seq : seq.substring(0, colon)));
+                    if (best >= ceiling) {
+                        return ceiling;
+                    }
+                }
+            }
         }
-      }
+        return best;
     }
-    return best;
-  }
 }

@@ -1,5 +1,14 @@
 package dev.memoryd.daemon.write;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.grammar.FileSource;
+import dev.memoryd.grammar.LintProblem;
+import dev.memoryd.grammar.RepoPath;
+import dev.memoryd.grammar.human.HumanEdits;
+import dev.memoryd.ledger.Event;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,17 +20,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.memoryd.grammar.FileSource;
-import dev.memoryd.grammar.LintProblem;
-import dev.memoryd.grammar.RepoPath;
-import dev.memoryd.grammar.human.HumanEdits;
-import dev.memoryd.ledger.Event;
-
 /**
  * Records humans' edits of memory files as events: one {@code human_edit} per changed region
  * (or one for the whole file when its list of sections changed), or a {@code drift_flagged}
@@ -31,188 +29,215 @@ import dev.memoryd.ledger.Event;
  * to, while the human's text stays in their commit, on disk and in the drift event.
  */
 public final class HumanCapture implements Mutation {
-  public static final String OP_EDIT = "human_edit";
-  public static final String OP_DRIFT = "drift_flagged";
-  public static final String OP_RESOLVED = "drift_resolved";
+    public static final String OP_EDIT = "human_edit";
+    public static final String OP_DRIFT = "drift_flagged";
+    public static final String OP_RESOLVED = "drift_resolved";
 
-  /** One file: its recorded text and the human's (null: absent). */
-  public record Item(RepoPath path, String recorded, String human) {}
+    /** One file: its recorded text and the human's (null: absent). */
+    public record Item(RepoPath path, String recorded, String human) {}
 
-  private final Contextual.Context ctx;
-  private final List<Item> items;
-  private final ObjectNode source;
+    private final Contextual.Context ctx;
+    private final List<Item> items;
+    private final ObjectNode source;
 
-  /**
-   * @param source {@code {"source": "work_tree"}} or {@code {"source": "commit", "commits": [...]}},
-   *     copied into each event's payload as {@code human}
-   */
-  public HumanCapture(Contextual.Context ctx, List<Item> items, ObjectNode source) {
-    this.ctx = ctx;
-    this.items = List.copyOf(items);
-    this.source = source;
-  }
-
-  private boolean fromCommit() {
-    return "commit".equals(source.path("source").asText());
-  }
-
-  @Override
-  public Result apply(FileSource files, Instant now) {
-    Map<RepoPath, String> contents = new LinkedHashMap<>();
-    List<EventSpec> events = new ArrayList<>();
-    for (Item it : items) {
-      Optional<DriftView.Item> open = ctx.drift().openOn(it.path());
-      if (open.isPresent() && Objects.equals(open.get().text(), it.human())) {
-        continue; // unchanged since it was flagged: it waits for the maintainer
-      }
-      HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), it.path(), it.recorded(), it.human(), ctx.hasher());
-      if (d instanceof HumanEdits.Unchanged) {
-        open.ifPresent(o -> events.add(resolved(it.path(), o.id(), "reverted_by_human",
-            "the file is back to its recorded text")));
-        continue;
-      }
-      if (d instanceof HumanEdits.Breaks b) {
-        if (fromCommit()) {
-          contents.put(it.path(), it.recorded()); // null removes a file the human added
-        }
-        if (ctx.drift().dismissed(it.path(), it.human())
-            || open.isPresent() && Objects.equals(open.get().text(), it.human())) {
-          continue;
-        }
-        events.add(flagged(it.path(), open.map(DriftView.Item::id).orElseGet(ctx::newId), b, it.human()));
-        continue;
-      }
-      events.addAll(editEvents(it.path(), d, source));
-      contents.put(it.path(), it.human());
-      open.ifPresent(o -> events.add(resolved(it.path(), o.id(), "fixed_by_human",
-          "a later edit follows the grammar again")));
+    /**
+     * @param source {@code {"source": "work_tree"}} or {@code {"source": "commit", "commits": [...]}},
+     *     copied into each event's payload as {@code human}
+     */
+    public HumanCapture(Contextual.Context ctx, List<Item> items, ObjectNode source) {
+        this.ctx = ctx;
+        this.items = List.copyOf(items);
+        this.source = source;
     }
-    return new Done(contents, events, !events.isEmpty() || !contents.isEmpty(), contents.keySet());
-  }
 
-  /** The {@code human_edit} events of a non-breaking edit. */
-  public static List<EventSpec> editEvents(RepoPath path, HumanEdits.Diff d, ObjectNode source) {
-    List<EventSpec> out = new ArrayList<>();
-    if (d instanceof HumanEdits.Regions r) {
-      for (HumanEdits.RegionChange c : r.changes()) {
+    private boolean fromCommit() {
+        return "commit".equals(source.path("source").asText());
+    }
+
+    @Override
+    public Result apply(FileSource files, Instant now) {
+        Map<RepoPath, String> contents = new LinkedHashMap<>();
+        List<EventSpec> events = new ArrayList<>();
+        for (Item it : items) {
+            Optional<DriftView.Item> open = ctx.drift().openOn(it.path());
+            if (open.isPresent() && Objects.equals(open.get().text(), it.human())) {
+                continue; // unchanged since it was flagged: it waits for the maintainer
+            }
+            HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), it.path(), it.recorded(), it.human(), ctx.hasher());
+            if (d instanceof HumanEdits.Unchanged) {
+                open.ifPresent(o -> events.add(
+                        resolved(it.path(), o.id(), "reverted_by_human", "the file is back to its recorded text")));
+                continue;
+            }
+            if (d instanceof HumanEdits.Breaks b) {
+                if (fromCommit()) {
+                    contents.put(it.path(), it.recorded()); // null removes a file the human added
+                }
+                if (ctx.drift().dismissed(it.path(), it.human())
+                        || open.isPresent() && Objects.equals(open.get().text(), it.human())) {
+                    continue;
+                }
+                events.add(flagged(it.path(), open.map(DriftView.Item::id).orElseGet(ctx::newId), b, it.human()));
+                continue;
+            }
+            events.addAll(editEvents(it.path(), d, source));
+            contents.put(it.path(), it.human());
+            open.ifPresent(o -> events.add(
+                    resolved(it.path(), o.id(), "fixed_by_human", "a later edit follows the grammar again")));
+        }
+        return new Done(contents, events, !events.isEmpty() || !contents.isEmpty(), contents.keySet());
+    }
+
+    /** The {@code human_edit} events of a non-breaking edit. */
+    public static List<EventSpec> editEvents(RepoPath path, HumanEdits.Diff d, ObjectNode source) {
+        List<EventSpec> out = new ArrayList<>();
+        if (d instanceof HumanEdits.Regions r) {
+            for (HumanEdits.RegionChange c : r.changes()) {
+                ObjectNode p = JsonNodeFactory.instance.objectNode();
+                p.set("human", source.deepCopy());
+                p.put("region", c.key());
+                p.put("index", c.index());
+                p.put("text", c.after());
+                out.add(new EventSpec(
+                        OP_EDIT,
+                        path,
+                        c.key(),
+                        c.beforeHash(),
+                        c.afterHash(),
+                        p,
+                        List.of(),
+                        "human edit of " + path.value() + " (" + c.key() + ")"));
+            }
+        } else if (d instanceof HumanEdits.WholeFile w) {
+            ObjectNode p = JsonNodeFactory.instance.objectNode();
+            p.set("human", source.deepCopy());
+            p.put("whole_file", true);
+            p.put("text", w.text());
+            ArrayNode ch = p.putArray("changed");
+            w.changedKeys().stream().sorted().forEach(ch::add);
+            out.add(new EventSpec(OP_EDIT, path, null, null, null, p, List.of(), "human edit of " + path.value()));
+        } else {
+            throw new IllegalArgumentException("not an edit: " + d);
+        }
+        return out;
+    }
+
+    private EventSpec flagged(RepoPath path, String id, HumanEdits.Breaks b, String text) {
+        return flagged(path, id, b, text, source);
+    }
+
+    /** A {@code drift_flagged} event for {@code path} holding the drifted {@code text}. */
+    public static EventSpec flagged(RepoPath path, String id, HumanEdits.Breaks b, String text, ObjectNode source) {
         ObjectNode p = JsonNodeFactory.instance.objectNode();
+        ObjectNode dr = p.putObject("drift");
+        dr.put("id", id);
+        dr.put("kind", b.kind());
+        dr.put("reason", b.reason());
+        dr.put("text", text);
+        ArrayNode probs = dr.putArray("problems");
+        for (LintProblem lp : b.problems()) {
+            probs.addObject().put("line", lp.line()).put("rule", lp.rule()).put("message", lp.message());
+        }
         p.set("human", source.deepCopy());
-        p.put("region", c.key());
-        p.put("index", c.index());
-        p.put("text", c.after());
-        out.add(new EventSpec(OP_EDIT, path, c.key(), c.beforeHash(), c.afterHash(), p, List.of(),
-            "human edit of " + path.value() + " (" + c.key() + ")"));
-      }
-    } else if (d instanceof HumanEdits.WholeFile w) {
-      ObjectNode p = JsonNodeFactory.instance.objectNode();
-      p.set("human", source.deepCopy());
-      p.put("whole_file", true);
-      p.put("text", w.text());
-      ArrayNode ch = p.putArray("changed");
-      w.changedKeys().stream().sorted().forEach(ch::add);
-      out.add(new EventSpec(OP_EDIT, path, null, null, null, p, List.of(),
-          "human edit of " + path.value()));
-    } else {
-      throw new IllegalArgumentException("not an edit: " + d);
+        return new EventSpec(
+                OP_DRIFT, path, null, null, null, p, List.of(), "drift in " + path.value() + ": " + b.kind());
     }
-    return out;
-  }
 
-  private EventSpec flagged(RepoPath path, String id, HumanEdits.Breaks b, String text) {
-    return flagged(path, id, b, text, source);
-  }
-
-  /** A {@code drift_flagged} event for {@code path} holding the drifted {@code text}. */
-  public static EventSpec flagged(RepoPath path, String id, HumanEdits.Breaks b, String text, ObjectNode source) {
-    ObjectNode p = JsonNodeFactory.instance.objectNode();
-    ObjectNode dr = p.putObject("drift");
-    dr.put("id", id);
-    dr.put("kind", b.kind());
-    dr.put("reason", b.reason());
-    dr.put("text", text);
-    ArrayNode probs = dr.putArray("problems");
-    for (LintProblem lp : b.problems()) {
-      probs.addObject().put("line", lp.line()).put("rule", lp.rule()).put("message", lp.message());
-    }
-    p.set("human", source.deepCopy());
-    return new EventSpec(OP_DRIFT, path, null, null, null, p, List.of(),
-        "drift in " + path.value() + ": " + b.kind());
-  }
-
-  /** A {@code drift_resolved} event. */
-  public static EventSpec resolved(RepoPath path, String id, String resolution, String note) {
-    ObjectNode p = JsonNodeFactory.instance.objectNode();
-    ObjectNode dr = p.putObject("drift");
-    dr.put("id", id);
-    dr.put("resolution", resolution);
-    if (note != null) {
-      dr.put("note", note);
-    }
-    return new EventSpec(OP_RESOLVED, path, null, null, null, p, List.of(),
-        "drift " + resolution.replace('_', ' ') + " in " + path.value());
-  }
-
-  /** Region keys of a path that the events of one capture changed (for the conflict check). */
-  static Map<RepoPath, Set<String>> changedKeys(List<EventSpec> events) {
-    Map<RepoPath, Set<String>> out = new HashMap<>();
-    for (EventSpec e : events) {
-      if (!OP_EDIT.equals(e.op())) {
-        continue;
-      }
-      Set<String> keys = out.computeIfAbsent(e.path(), k -> new HashSet<>());
-      if (e.payload().path("whole_file").asBoolean(false)) {
-        e.payload().path("changed").forEach(k -> keys.add(k.asText()));
-      } else {
-        keys.add(e.payload().path("region").asText());
-      }
-    }
-    return out;
-  }
-
-  /** Paths a capture flagged as drift. */
-  static Set<RepoPath> drifted(List<EventSpec> events) {
-    Set<RepoPath> out = new HashSet<>();
-    for (EventSpec e : events) {
-      if (OP_DRIFT.equals(e.op())) {
-        out.add(e.path());
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Redoes recorded human edits and drift events from the ledger: a region replacement needs
-   * the region at the same position with the same key; drift events change no recorded text.
-   * The working tree is never written (recovery leaves the human's files as they are).
-   */
-  public static Mutation replay(List<Event> group) {
-    return (files, now) -> {
-      Map<RepoPath, String> contents = new LinkedHashMap<>();
-      List<EventSpec> specs = new ArrayList<>();
-      for (Event e : group) {
-        RepoPath path = e.filePath() == null ? null : RepoPath.of(e.filePath());
-        specs.add(new EventSpec(e.op(), path, e.sectionAnchor(), e.beforeHash(), e.afterHash(),
-            (ObjectNode) e.payload(), e.evidenceRefs(), e.op() + " " + e.filePath()));
-        if (!OP_EDIT.equals(e.op())) {
-          continue;
+    /** A {@code drift_resolved} event. */
+    public static EventSpec resolved(RepoPath path, String id, String resolution, String note) {
+        ObjectNode p = JsonNodeFactory.instance.objectNode();
+        ObjectNode dr = p.putObject("drift");
+        dr.put("id", id);
+        dr.put("resolution", resolution);
+        if (note != null) {
+            dr.put("note", note);
         }
-        JsonNode p = e.payload();
-        if (p.path("whole_file").asBoolean(false)) {
-          contents.put(path, p.path("text").asText());
-          continue;
+        return new EventSpec(
+                OP_RESOLVED,
+                path,
+                null,
+                null,
+                null,
+                p,
+                List.of(),
+                "drift " + resolution.replace('_', ' ') + " in " + path.value());
+    }
+
+    /** Region keys of a path that the events of one capture changed (for the conflict check). */
+    static Map<RepoPath, Set<String>> changedKeys(List<EventSpec> events) {
+        Map<RepoPath, Set<String>> out = new HashMap<>();
+        for (EventSpec e : events) {
+            if (!OP_EDIT.equals(e.op())) {
+                continue;
+            }
+            Set<String> keys = out.computeIfAbsent(e.path(), k -> new HashSet<>());
+            if (e.payload().path("whole_file").asBoolean(false)) {
+                e.payload().path("changed").forEach(k -> keys.add(k.asText()));
+            } else {
+                keys.add(e.payload().path("region").asText());
+            }
         }
-        String current = contents.containsKey(path) ? contents.get(path) : files.read(path).orElse(null);
-        if (current == null) {
-          throw new IllegalStateException("ledger line " + e.seq() + " edits region '"
-              + p.path("region").asText() + "' of " + path.value() + ", which does not exist");
+        return out;
+    }
+
+    /** Paths a capture flagged as drift. */
+    static Set<RepoPath> drifted(List<EventSpec> events) {
+        Set<RepoPath> out = new HashSet<>();
+        for (EventSpec e : events) {
+            if (OP_DRIFT.equals(e.op())) {
+                out.add(e.path());
+            }
         }
-        String next = HumanEdits.applyRegion(current, p.path("region").asText(), p.path("index").asInt(),
-            p.path("text").asText()).orElseThrow(() -> new IllegalStateException("ledger line " + e.seq()
-                + " edits region '" + p.path("region").asText() + "' at position " + p.path("index").asInt()
-                + " of " + path.value() + ", but the file has another region there"));
-        contents.put(path, next);
-      }
-      return new Done(contents, specs, true, contents.keySet());
-    };
-  }
+        return out;
+    }
+
+    /**
+     * Redoes recorded human edits and drift events from the ledger: a region replacement needs
+     * the region at the same position with the same key; drift events change no recorded text.
+     * The working tree is never written (recovery leaves the human's files as they are).
+     */
+    public static Mutation replay(List<Event> group) {
+        return (files, now) -> {
+            Map<RepoPath, String> contents = new LinkedHashMap<>();
+            List<EventSpec> specs = new ArrayList<>();
+            for (Event e : group) {
+                RepoPath path = e.filePath() == null ? null : RepoPath.of(e.filePath());
+                specs.add(new EventSpec(
+                        e.op(),
+                        path,
+                        e.sectionAnchor(),
+                        e.beforeHash(),
+                        e.afterHash(),
+                        (ObjectNode) e.payload(),
+                        e.evidenceRefs(),
+                        e.op() + " " + e.filePath()));
+                if (!OP_EDIT.equals(e.op())) {
+                    continue;
+                }
+                JsonNode p = e.payload();
+                if (p.path("whole_file").asBoolean(false)) {
+                    contents.put(path, p.path("text").asText());
+                    continue;
+                }
+                String current = contents.containsKey(path)
+                        ? contents.get(path)
+                        : files.read(path).orElse(null);
+                if (current == null) {
+                    throw new IllegalStateException("ledger line " + e.seq() + " edits region '"
+                            + p.path("region").asText() + "' of " + path.value() + ", which does not exist");
+                }
+                String next = HumanEdits.applyRegion(
+                                current,
+                                p.path("region").asText(),
+                                p.path("index").asInt(),
+                                p.path("text").asText())
+                        .orElseThrow(() -> new IllegalStateException("ledger line " + e.seq()
+                                + " edits region '" + p.path("region").asText() + "' at position "
+                                + p.path("index").asInt()
+                                + " of " + path.value() + ", but the file has another region there"));
+                contents.put(path, next);
+            }
+            return new Done(contents, specs, true, contents.keySet());
+        };
+    }
 }

@@ -1,5 +1,12 @@
 package dev.memoryd.daemon.write;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.daemon.layout.RootLayout;
+import dev.memoryd.grammar.RepoPath;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -9,18 +16,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.logging.Logger;
-
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.PersonIdent;
-
-import dev.memoryd.daemon.api.ErrorReason;
-import dev.memoryd.daemon.api.Failure;
-import dev.memoryd.daemon.git.GitStore;
-import dev.memoryd.daemon.layout.RootLayout;
-import dev.memoryd.grammar.RepoPath;
 
 /**
  * Humans' edits into the writer: the requests that capture working-tree saves, the capture of
@@ -31,164 +28,200 @@ import dev.memoryd.grammar.RepoPath;
  * thread (they only read the disk and the branch head); everything else runs on the writer thread.
  */
 final class HumanIntake {
-  private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
+    private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
 
-  private final WriterState s;
+    private final WriterState s;
 
-  HumanIntake(WriterState s) {
-    this.s = s;
-  }
+    HumanIntake(WriterState s) {
+        this.s = s;
+    }
 
-  /**
-   * The request capturing humans' edits: the given memory files on disk against their recorded
-   * texts, plus any commit a human put on the branch (captured with every batch).
-   */
-  WriteRequest captureRequest(java.util.Collection<RepoPath> paths) {
-    List<RepoPath> sorted = paths.stream().filter(RootLayout::isMemoryFile).distinct()
-        .sorted(java.util.Comparator.comparing(RepoPath::value)).toList();
-    Contextual c = ctx -> {
-      List<HumanCapture.Item> items = new ArrayList<>();
-      for (RepoPath p : sorted) {
-        Optional<String> before = ctx.recorded(p);
-        Optional<String> now = ctx.disk(p);
-        if (!before.equals(now) || ctx.drift().openOn(p).isPresent()) {
-          items.add(new HumanCapture.Item(p, before.orElse(null), now.orElse(null)));
+    /**
+     * The request capturing humans' edits: the given memory files on disk against their recorded
+     * texts, plus any commit a human put on the branch (captured with every batch).
+     */
+    WriteRequest captureRequest(java.util.Collection<RepoPath> paths) {
+        List<RepoPath> sorted = paths.stream()
+                .filter(RootLayout::isMemoryFile)
+                .distinct()
+                .sorted(java.util.Comparator.comparing(RepoPath::value))
+                .toList();
+        Contextual c = ctx -> {
+            List<HumanCapture.Item> items = new ArrayList<>();
+            for (RepoPath p : sorted) {
+                Optional<String> before = ctx.recorded(p);
+                Optional<String> now = ctx.disk(p);
+                if (!before.equals(now) || ctx.drift().openOn(p).isPresent()) {
+                    items.add(new HumanCapture.Item(p, before.orElse(null), now.orElse(null)));
+                }
+            }
+            return new HumanCapture(
+                    ctx, items, JsonNodeFactory.instance.objectNode().put("source", "work_tree"));
+        };
+        PersonIdent who = humanIdent(s.clock.instant());
+        return WriteRequest.of(
+                c,
+                "captured a human's edit of "
+                        + (sorted.size() == 1 ? sorted.get(0).value() : sorted.size() + " files"),
+                humanActor(who));
+    }
+
+    /** Every memory file: those on disk and those the branch head records (so a deletion is seen too). */
+    java.util.Set<RepoPath> memoryFiles() throws IOException {
+        java.util.Set<RepoPath> all = new java.util.HashSet<>(memoryFilesOnDisk(s.files.root()));
+        s.git.listFiles(s.git.head()).stream()
+                .filter(RootLayout::isMemoryFile)
+                .map(RepoPath::of)
+                .forEach(all::add);
+        return all;
+    }
+
+    /** The memory files on disk under {@code root}, in path order; a name memoryd could not hold is left to lint. */
+    static List<RepoPath> memoryFilesOnDisk(java.nio.file.Path root) throws IOException {
+        List<RepoPath> out = new ArrayList<>();
+        for (String rel : RootLayout.memoryFilesOnDisk(root)) {
+            try {
+                out.add(RepoPath.of(rel));
+            } catch (IllegalArgumentException bad) {
+                // not a path memoryd could hold; lint reports such files
+            }
         }
-      }
-      return new HumanCapture(ctx, items, JsonNodeFactory.instance.objectNode().put("source", "work_tree"));
-    };
-    PersonIdent who = humanIdent(s.clock.instant());
-    return WriteRequest.of(c, "captured a human's edit of " + (sorted.size() == 1
-        ? sorted.get(0).value() : sorted.size() + " files"), humanActor(who));
-  }
+        return out;
+    }
 
-  /** Every memory file: those on disk and those the branch head records (so a deletion is seen too). */
-  java.util.Set<RepoPath> memoryFiles() throws IOException {
-    java.util.Set<RepoPath> all = new java.util.HashSet<>(memoryFilesOnDisk(s.files.root()));
-    s.git.listFiles(s.git.head()).stream().filter(RootLayout::isMemoryFile).map(RepoPath::of).forEach(all::add);
-    return all;
-  }
+    /** The identity humans' working-tree edits are committed under: the repository's git user. */
+    private PersonIdent humanIdent(Instant now) {
+        PersonIdent who = new PersonIdent(s.git.repository());
+        return new PersonIdent(who.getName(), who.getEmailAddress(), now, java.time.ZoneOffset.UTC);
+    }
 
-  /** The memory files on disk under {@code root}, in path order; a name memoryd could not hold is left to lint. */
-  static List<RepoPath> memoryFilesOnDisk(java.nio.file.Path root) throws IOException {
-    List<RepoPath> out = new ArrayList<>();
-    for (String rel : RootLayout.memoryFilesOnDisk(root)) {
-      try {
-        out.add(RepoPath.of(rel));
-      } catch (IllegalArgumentException bad) {
-        // not a path memoryd could hold; lint reports such files
-      }
+    private static String humanActor(PersonIdent who) {
+        return "human:" + who.getName() + " <" + who.getEmailAddress() + ">";
     }
-    return out;
-  }
 
-  /** The identity humans' working-tree edits are committed under: the repository's git user. */
-  private PersonIdent humanIdent(Instant now) {
-    PersonIdent who = new PersonIdent(s.git.repository());
-    return new PersonIdent(who.getName(), who.getEmailAddress(), now, java.time.ZoneOffset.UTC);
-  }
+    /**
+     * For the working tree's writer: a refusal when git has another branch checked out (the files
+     * on disk are that branch's, and capturing them would record them on this one).
+     */
+    Optional<Failure> elsewhere() throws IOException {
+        if (!s.files.workTree()) {
+            return Optional.empty();
+        }
+        String full = s.git.repository().getFullBranch();
+        String want = org.eclipse.jgit.lib.Constants.R_HEADS + s.branch.value();
+        if (full == null || full.equals(want)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Failure(
+                ErrorReason.UNAVAILABLE,
+                "the working tree has " + full.replaceFirst("^refs/heads/", "")
+                        + " checked out, but this daemon serves " + s.branch.value()
+                        + "; nothing was written (git checkout "
+                        + s.branch.value() + " to continue, or serve the other branch with --branch)",
+                Map.of("checked_out", full)));
+    }
 
-  private static String humanActor(PersonIdent who) {
-    return "human:" + who.getName() + " <" + who.getEmailAddress() + ">";
-  }
+    /**
+     * Captures commits a human put on the branch since the recorded commit (with plain git). A
+     * branch moved to a commit that does not contain memoryd's last one (a {@code git reset}) is a
+     * refusal of the batch, not a failure of the writer: writes resume once the branch is back.
+     */
+    Optional<Failure> captureCommits(WriteBatch b, Instant now, BatchLocks locks)
+            throws IOException, BatchLocks.RedoBatch, BatchLocks.LockedOut {
+        GitStore git = s.git;
+        ObjectId captured = s.captured;
+        ObjectId ref = git.refNow();
+        if (ref == null || ref.equals(captured)) {
+            return Optional.empty();
+        }
+        if (!git.isAncestor(captured, ref)
+                && s.index != null
+                && dev.memoryd.daemon.git.StaleReset.tookOff(git, captured, ref)) {
+            locks.lockIndex();
+            Map<String, ObjectId> restored =
+                    dev.memoryd.daemon.git.StaleReset.undo(git, s.files.root(), locks.index.cache(), captured, ref);
+            locks.index.note(restored, Map.of());
+            LOG.warning("git's reset --hard HEAD took memoryd's commits after " + ref.name() + " off branch "
+                    + s.branch.value()
+                    + " (it resolved HEAD before they were made); the branch is back at " + captured.name()
+                    + ", and the files it rewrote: " + restored.keySet());
+            git.holdRef(locks.waitMs); // the ref move consumed the lock; the batch goes on holding it
+            return Optional.empty();
+        }
+        if (!git.isAncestor(captured, ref)) {
+            return Optional.of(new Failure(
+                    ErrorReason.UNAVAILABLE,
+                    "branch " + s.branch.value() + " was moved to "
+                            + ref.name() + ", which does not contain memoryd's last commit " + captured.name()
+                            + " (a git reset?);"
+                            + " nothing was written. memoryd only writes on top of its own commits: move the branch back (git"
+                            + " reset --hard " + captured.name()
+                            + "), or restart memoryd to redo the ledger's later events on top"
+                            + " of the moved branch",
+                    Map.of("branch_head", ref.name(), "recorded_commit", captured.name())));
+        }
+        List<String> paths = git.changedPaths(captured, ref, RootLayout::isMemoryFile);
+        List<GitStore.CommitInfo> commits = git.commitsBetween(captured, ref, 50);
+        for (String path : paths) {
+            s.recordedText(RepoPath.of(path)); // pin the old recorded text before moving on
+        }
+        s.captured = ref;
+        git.reloadHead();
+        if (paths.isEmpty()) {
+            return Optional.empty();
+        }
+        List<HumanCapture.Item> items = new ArrayList<>();
+        for (String path : paths) {
+            RepoPath rp = RepoPath.of(path);
+            items.add(new HumanCapture.Item(
+                    rp,
+                    b.recorded(rp).orElse(null),
+                    git.read(ref, path)
+                            .map(x -> new String(x, StandardCharsets.UTF_8))
+                            .orElse(null)));
+        }
+        ObjectNode source = JsonNodeFactory.instance.objectNode();
+        source.put("source", "commit");
+        com.fasterxml.jackson.databind.node.ArrayNode cs = source.putArray("commits");
+        for (GitStore.CommitInfo c : commits) {
+            cs.addObject()
+                    .put("id", c.id().name())
+                    .put("author", c.author().getName() + " <" + c.author().getEmailAddress() + ">")
+                    .put("date", c.author().getWhenAsInstant().toString())
+                    .put("subject", c.subject());
+        }
+        PersonIdent who = commits.isEmpty() ? humanIdent(now) : commits.get(0).author();
+        Mutation.Result r = new HumanCapture(b, items, source).apply(b.source(), now);
+        if (r instanceof Mutation.Done d && d.changed()) {
+            WriteRequest req = new WriteRequest(
+                    List.of(),
+                    new HumanCapture(b, items, source),
+                    "captured " + commits.size() + " commit(s) made with git: "
+                            + commits.get(0).subject(),
+                    humanActor(who),
+                    null,
+                    null);
+            b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
+        }
+        return Optional.empty();
+    }
 
-  /**
-   * For the working tree's writer: a refusal when git has another branch checked out (the files
-   * on disk are that branch's, and capturing them would record them on this one).
-   */
-  Optional<Failure> elsewhere() throws IOException {
-    if (!s.files.workTree()) {
-      return Optional.empty();
+    /** Captures a human's uncaptured edits of files an agent's declaration read, before it. */
+    Mutation.Done captureBefore(WriteBatch b, Map<RepoPath, String> dirty, Instant now) {
+        List<HumanCapture.Item> items = new ArrayList<>();
+        dirty.forEach(
+                (p, text) -> items.add(new HumanCapture.Item(p, b.recorded(p).orElse(null), text)));
+        ObjectNode source = JsonNodeFactory.instance.objectNode().put("source", "work_tree");
+        Mutation.Result r = new HumanCapture(b, items, source).apply(b.source(), now);
+        Mutation.Done d = (Mutation.Done) r;
+        if (d.changed()) {
+            PersonIdent who = humanIdent(now);
+            WriteRequest req = WriteRequest.of(
+                    new HumanCapture(b, items, source),
+                    "captured a human's edit before an agent's write",
+                    humanActor(who));
+            b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
+        }
+        return d;
     }
-    String full = s.git.repository().getFullBranch();
-    String want = org.eclipse.jgit.lib.Constants.R_HEADS + s.branch.value();
-    if (full == null || full.equals(want)) {
-      return Optional.empty();
-    }
-    return Optional.of(new Failure(ErrorReason.UNAVAILABLE, "the working tree has " + full.replaceFirst("^refs/heads/", "")
-        + " checked out, but this daemon serves " + s.branch.value() + "; nothing was written (git checkout "
-        + s.branch.value() + " to continue, or serve the other branch with --branch)", Map.of("checked_out", full)));
-  }
-
-  /**
-   * Captures commits a human put on the branch since the recorded commit (with plain git). A
-   * branch moved to a commit that does not contain memoryd's last one (a {@code git reset}) is a
-   * refusal of the batch, not a failure of the writer: writes resume once the branch is back.
-   */
-  Optional<Failure> captureCommits(WriteBatch b, Instant now, BatchLocks locks)
-      throws IOException, BatchLocks.RedoBatch, BatchLocks.LockedOut {
-    GitStore git = s.git;
-    ObjectId captured = s.captured;
-    ObjectId ref = git.refNow();
-    if (ref == null || ref.equals(captured)) {
-      return Optional.empty();
-    }
-    if (!git.isAncestor(captured, ref) && s.index != null && dev.memoryd.daemon.git.StaleReset.tookOff(git, captured, ref)) {
-      locks.lockIndex();
-      Map<String, ObjectId> restored = dev.memoryd.daemon.git.StaleReset.undo(git, s.files.root(), locks.index.cache(),
-          captured, ref);
-      locks.index.note(restored, Map.of());
-      LOG.warning("git's reset --hard HEAD took memoryd's commits after " + ref.name() + " off branch " + s.branch.value()
-          + " (it resolved HEAD before they were made); the branch is back at " + captured.name()
-          + ", and the files it rewrote: " + restored.keySet());
-      git.holdRef(locks.waitMs); // the ref move consumed the lock; the batch goes on holding it
-      return Optional.empty();
-    }
-    if (!git.isAncestor(captured, ref)) {
-      return Optional.of(new Failure(ErrorReason.UNAVAILABLE, "branch " + s.branch.value() + " was moved to "
-          + ref.name() + ", which does not contain memoryd's last commit " + captured.name() + " (a git reset?);"
-          + " nothing was written. memoryd only writes on top of its own commits: move the branch back (git"
-          + " reset --hard " + captured.name() + "), or restart memoryd to redo the ledger's later events on top"
-          + " of the moved branch", Map.of("branch_head", ref.name(), "recorded_commit", captured.name())));
-    }
-    List<String> paths = git.changedPaths(captured, ref, RootLayout::isMemoryFile);
-    List<GitStore.CommitInfo> commits = git.commitsBetween(captured, ref, 50);
-    for (String path : paths) {
-      s.recordedText(RepoPath.of(path)); // pin the old recorded text before moving on
-    }
-    s.captured = ref;
-    git.reloadHead();
-    if (paths.isEmpty()) {
-      return Optional.empty();
-    }
-    List<HumanCapture.Item> items = new ArrayList<>();
-    for (String path : paths) {
-      RepoPath rp = RepoPath.of(path);
-      items.add(new HumanCapture.Item(rp, b.recorded(rp).orElse(null),
-          git.read(ref, path).map(x -> new String(x, StandardCharsets.UTF_8)).orElse(null)));
-    }
-    ObjectNode source = JsonNodeFactory.instance.objectNode();
-    source.put("source", "commit");
-    com.fasterxml.jackson.databind.node.ArrayNode cs = source.putArray("commits");
-    for (GitStore.CommitInfo c : commits) {
-      cs.addObject().put("id", c.id().name()).put("author", c.author().getName() + " <"
-          + c.author().getEmailAddress() + ">").put("date", c.author().getWhenAsInstant().toString())
-          .put("subject", c.subject());
-    }
-    PersonIdent who = commits.isEmpty() ? humanIdent(now) : commits.get(0).author();
-    Mutation.Result r = new HumanCapture(b, items, source).apply(b.source(), now);
-    if (r instanceof Mutation.Done d && d.changed()) {
-      WriteRequest req = new WriteRequest(List.of(), new HumanCapture(b, items, source),
-          "captured " + commits.size() + " commit(s) made with git: " + commits.get(0).subject(),
-          humanActor(who), null, null);
-      b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
-    }
-    return Optional.empty();
-  }
-
-  /** Captures a human's uncaptured edits of files an agent's declaration read, before it. */
-  Mutation.Done captureBefore(WriteBatch b, Map<RepoPath, String> dirty, Instant now) {
-    List<HumanCapture.Item> items = new ArrayList<>();
-    dirty.forEach((p, text) -> items.add(new HumanCapture.Item(p, b.recorded(p).orElse(null), text)));
-    ObjectNode source = JsonNodeFactory.instance.objectNode().put("source", "work_tree");
-    Mutation.Result r = new HumanCapture(b, items, source).apply(b.source(), now);
-    Mutation.Done d = (Mutation.Done) r;
-    if (d.changed()) {
-      PersonIdent who = humanIdent(now);
-      WriteRequest req = WriteRequest.of(new HumanCapture(b, items, source),
-          "captured a human's edit before an agent's write", humanActor(who));
-      b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
-    }
-    return d;
-  }
 }

@@ -6,35 +6,53 @@ import java.util.concurrent.atomic.LongAdder;
 
 /** Cumulative time spent in each step of the write path, so benchmarks can say which dominates. */
 public final class PhaseStats {
-  public enum Phase { REF_LOCK, APPLY, LEDGER_APPEND, LEDGER_FSYNC, FILES, GIT_COMMIT, GIT_FLUSH, WAIT_DURABLE, FILES_RENAME, FILES_PLACE, GIT_REF, INDEX, INDEX_LOCK, INDEX_CHECK, SEGMENT_WRITE, INDEX_HELD, COMPACT }
-
-  private final LongAdder[] nanos = new LongAdder[Phase.values().length];
-  private final LongAdder batches = new LongAdder();
-  private final LongAdder declarations = new LongAdder();
-
-  PhaseStats() {
-    for (int i = 0; i < nanos.length; i++) {
-      nanos[i] = new LongAdder();
+    public enum Phase {
+        REF_LOCK,
+        APPLY,
+        LEDGER_APPEND,
+        LEDGER_FSYNC,
+        FILES,
+        GIT_COMMIT,
+        GIT_FLUSH,
+        WAIT_DURABLE,
+        FILES_RENAME,
+        FILES_PLACE,
+        GIT_REF,
+        INDEX,
+        INDEX_LOCK,
+        INDEX_CHECK,
+        SEGMENT_WRITE,
+        INDEX_HELD,
+        COMPACT
     }
-  }
 
-  void add(Phase p, long ns) {
-    nanos[p.ordinal()].add(ns);
-  }
+    private final LongAdder[] nanos = new LongAdder[Phase.values().length];
+    private final LongAdder batches = new LongAdder();
+    private final LongAdder declarations = new LongAdder();
 
-  void batch(int decls) {
-    batches.increment();
-    declarations.add(decls);
-  }
-
-  /** Milliseconds per phase summed over all batches, plus batch and declaration counts. */
-  public Map<String, Object> snapshot() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("batches", batches.sum());
-    m.put("declarations", declarations.sum());
-    for (Phase p : Phase.values()) {
-      m.put(p.name().toLowerCase() + "_ms", nanos[p.ordinal()].sum() / 1e6);
+    PhaseStats() {
+        for (int i = 0; i < nanos.length; i++) {
+            nanos[i] = new LongAdder();
+        }
     }
-    return m;
-  }
+
+    void add(Phase p, long ns) {
+        nanos[p.ordinal()].add(ns);
+    }
+
+    void batch(int decls) {
+        batches.increment();
+        declarations.add(decls);
+    }
+
+    /** Milliseconds per phase summed over all batches, plus batch and declaration counts. */
+    public Map<String, Object> snapshot() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("batches", batches.sum());
+        m.put("declarations", declarations.sum());
+        for (Phase p : Phase.values()) {
+            m.put(p.name().toLowerCase() + "_ms", nanos[p.ordinal()].sum() / 1e6);
+        }
+        return m;
+    }
 }

@@ -1,5 +1,18 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.git.CommitBatch;
+import dev.memoryd.daemon.git.CommitFormat;
+import dev.memoryd.daemon.layout.RootLayout;
+import dev.memoryd.daemon.write.BatchLocks.LockedOut;
+import dev.memoryd.daemon.write.BatchLocks.RedoBatch;
+import dev.memoryd.daemon.write.WriteBatch.Accepted;
+import dev.memoryd.daemon.write.WritePipeline.IoAction;
+import dev.memoryd.grammar.RepoPath;
+import dev.memoryd.ledger.Chain;
+import dev.memoryd.ledger.Event;
+import dev.memoryd.ledger.EventId;
+import dev.memoryd.ledger.EvidenceToken;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -17,22 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-
 import org.eclipse.jgit.lib.ObjectId;
-
-import dev.memoryd.daemon.api.Failure;
-import dev.memoryd.daemon.git.CommitBatch;
-import dev.memoryd.daemon.git.CommitFormat;
-import dev.memoryd.daemon.layout.RootLayout;
-import dev.memoryd.grammar.RepoPath;
-import dev.memoryd.ledger.Chain;
-import dev.memoryd.ledger.Event;
-import dev.memoryd.ledger.EventId;
-import dev.memoryd.ledger.EvidenceToken;
-import dev.memoryd.daemon.write.BatchLocks.LockedOut;
-import dev.memoryd.daemon.write.BatchLocks.RedoBatch;
-import dev.memoryd.daemon.write.WritePipeline.IoAction;
-import dev.memoryd.daemon.write.WriteBatch.Accepted;
 
 /**
  * Publishing a batch's accepted declarations: ledger lines, commits, files and the ref move,
@@ -44,354 +42,389 @@ import dev.memoryd.daemon.write.WriteBatch.Accepted;
  * only the files and packs handed to them.
  */
 final class Publisher {
-  private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
-  private static final int COMPACT_EVERY = Integer.getInteger("memoryd.compactEvery", 16);
+    private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
+    private static final int COMPACT_EVERY = Integer.getInteger("memoryd.compactEvery", 16);
 
-  private final WriterState s;
-  private int batchesSinceCompaction;
-  private Future<?> compaction;
-  private final ExecutorService stager = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-stage"));
-  private final ExecutorService compactor = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-compact"));
-  private final BatchUndo undo;
+    private final WriterState s;
+    private int batchesSinceCompaction;
+    private Future<?> compaction;
+    private final ExecutorService stager = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-stage"));
+    private final ExecutorService compactor = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-compact"));
+    private final BatchUndo undo;
 
-  Publisher(WriterState s) {
-    this.s = s;
-    this.undo = new BatchUndo(s);
-  }
-
-  private static Thread daemon(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
-  }
-
-  /** Finishes undoing a failed batch whose rollback failed: see {@link BatchUndo#settle}. */
-  Optional<Failure> settle() {
-    return undo.settle();
-  }
-
-  static WriteOutcome.EventRef ref(Event e) {
-    return new WriteOutcome.EventRef(e.eventId(),
-        EvidenceToken.of(Instant.parse(e.ts()), new EventId(e.eventId())).value(), e.afterHash(),
-        e.filePath(), e.sectionAnchor());
-  }
-
-  /**
-   * Makes the batch's declarations durable and publishes them. Everything no one else can see
-   * comes first, with no lock but the ref's: ledger lines computed and forced to the journal,
-   * commits built and their pack written, temp files staged and forced. Then, holding the index
-   * lock too, the short part git commands must not interleave with: ledger lines written to the
-   * segment, files renamed into place, ref moved, index written. The segment and the directories
-   * are forced after the index lock is let go, before anyone is answered (without a journal, the
-   * segment is forced under the lock). Until the ref moves, a failure undoes what was begun (files
-   * put back, ledger lines cut off) before it is thrown, so no caller hears "not recorded" of a
-   * declaration a restart would redo; when that undoing fails too, {@link UnsettledBatch}.
-   */
-  void publish(WriteBatch b, Instant now, BatchLocks locks)
-      throws IOException, UnsettledBatch, RedoBatch, LockedOut {
-    List<Accepted> accepted = b.accepted;
-    Map<RepoPath, String> overlay = b.overlay;
-    long seqBefore = s.chain.head().seq();
-    Map<String, byte[]> finalFiles = new LinkedHashMap<>();
-    for (RepoPath p : b.diskWrites) {
-      String t = overlay.get(p);
-      if (t != null) {
-        finalFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8));
-      }
+    Publisher(WriterState s) {
+        this.s = s;
+        this.undo = new BatchUndo(s);
     }
-    BatchRollback rollback = new BatchRollback(s.files, s.chain, s.journal, seqBefore, finalFiles, before(b, finalFiles.keySet()));
-    long t1 = System.nanoTime();
-    List<List<Event>> events = new ArrayList<>();
-    List<Map<String, byte[]>> segments = new ArrayList<>();
-    try {
-      for (Accepted a : accepted) {
-        events.add(s.chain.prepare(a.drafts()));
-        segments.add(s.chain.preparedSegments());
-        if (a.p().req().mutation() instanceof WritePipeline.ChainHook hook) {
-          rollback.andThen(() -> hook.afterUndo(s.chain));
-          hook.afterAppend(s.chain); // e.g. a key rotation: lines after this one use the new key
-        }
-      }
-    } catch (RuntimeException e) {
-      UnsettledBatch u = undo.undo(rollback, e);
-      if (u != null) {
-        throw u;
-      }
-      throw e;
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
     }
-    long t2 = System.nanoTime();
-    s.stats.add(PhaseStats.Phase.LEDGER_APPEND, t2 - t1);
-    // The temp files are written and forced meanwhile; they are renamed into place only once the
-    // ledger holds every line they reflect and git commands are kept out.
-    Set<String> skipped = ConcurrentHashMap.newKeySet();
-    IoAction placed = null;
-    Future<IoAction> staged = stager.submit(() -> {
-      long s0 = System.nanoTime();
-      Map<String, Optional<String>> expected = new HashMap<>();
-      for (String f : finalFiles.keySet()) {
-        Optional<String> seen = b.diskSeen.get(RepoPath.of(f));
-        if (seen != null) {
-          expected.put(f, seen);
+
+    /** Finishes undoing a failed batch whose rollback failed: see {@link BatchUndo#settle}. */
+    Optional<Failure> settle() {
+        return undo.settle();
+    }
+
+    static WriteOutcome.EventRef ref(Event e) {
+        return new WriteOutcome.EventRef(
+                e.eventId(),
+                EvidenceToken.of(Instant.parse(e.ts()), new EventId(e.eventId()))
+                        .value(),
+                e.afterHash(),
+                e.filePath(),
+                e.sectionAnchor());
+    }
+
+    /**
+     * Makes the batch's declarations durable and publishes them. Everything no one else can see
+     * comes first, with no lock but the ref's: ledger lines computed and forced to the journal,
+     * commits built and their pack written, temp files staged and forced. Then, holding the index
+     * lock too, the short part git commands must not interleave with: ledger lines written to the
+     * segment, files renamed into place, ref moved, index written. The segment and the directories
+     * are forced after the index lock is let go, before anyone is answered (without a journal, the
+     * segment is forced under the lock). Until the ref moves, a failure undoes what was begun (files
+     * put back, ledger lines cut off) before it is thrown, so no caller hears "not recorded" of a
+     * declaration a restart would redo; when that undoing fails too, {@link UnsettledBatch}.
+     */
+    void publish(WriteBatch b, Instant now, BatchLocks locks) throws IOException, UnsettledBatch, RedoBatch, LockedOut {
+        List<Accepted> accepted = b.accepted;
+        Map<RepoPath, String> overlay = b.overlay;
+        long seqBefore = s.chain.head().seq();
+        Map<String, byte[]> finalFiles = new LinkedHashMap<>();
+        for (RepoPath p : b.diskWrites) {
+            String t = overlay.get(p);
+            if (t != null) {
+                finalFiles.put(p.value(), t.getBytes(StandardCharsets.UTF_8));
+            }
         }
-      }
-      IoAction a = s.files.stage(finalFiles, expected, path -> {
-        skipped.add(path);
-        LOG.warning(path + " was saved by someone else while memoryd wrote it; their version is kept and will be captured");
-      });
-      s.stats.add(PhaseStats.Phase.FILES, System.nanoTime() - s0);
-      return a;
-    });
-    List<ObjectId> commits = new ArrayList<>();
-    Map<String, Long> sizes = new HashMap<>();
-    try (CommitBatch gb = s.git.batch()) {
-      boolean written = false;
-      boolean journaled = false;
-      try {
-        for (int i = 0; i < accepted.size(); i++) {
-          Accepted a = accepted.get(i);
-          List<Event> ev = events.get(i);
-          Event last = ev.get(ev.size() - 1);
-          Map<String, byte[]> commitFiles = new LinkedHashMap<>();
-          a.contents().forEach((p, t) -> commitFiles.put(p.value(), t == null ? null : t.getBytes(StandardCharsets.UTF_8)));
-          commitFiles.putAll(segments.get(i));
-          commitFiles.forEach((p, bytes) -> sizes.put(p, bytes == null ? -1L : bytes.length));
-          commits.add(gb.commit(commitFiles, a.author() != null ? a.author() : CommitFormat.author(a.p().req().actor(), now), CommitFormat.committer(now),
-              CommitFormat.message(Mutation.summaries(a.specs()), a.p().req().rationale(), a.p().req().actor(),
-                  ev.stream().map(Event::eventId).toList(), last.seq(), last.integrity().lineHash(), s.chainTrailer()),
-              a.p().req().mutation() instanceof WritePipeline.MergeParent mp ? mp.mergeParent() : null));
+        BatchRollback rollback =
+                new BatchRollback(s.files, s.chain, s.journal, seqBefore, finalFiles, before(b, finalFiles.keySet()));
+        long t1 = System.nanoTime();
+        List<List<Event>> events = new ArrayList<>();
+        List<Map<String, byte[]>> segments = new ArrayList<>();
+        try {
+            for (Accepted a : accepted) {
+                events.add(s.chain.prepare(a.drafts()));
+                segments.add(s.chain.preparedSegments());
+                if (a.p().req().mutation() instanceof WritePipeline.ChainHook hook) {
+                    rollback.andThen(() -> hook.afterUndo(s.chain));
+                    hook.afterAppend(s.chain); // e.g. a key rotation: lines after this one use the new key
+                }
+            }
+        } catch (RuntimeException e) {
+            UnsettledBatch u = undo.undo(rollback, e);
+            if (u != null) {
+                throw u;
+            }
+            throw e;
         }
-        long t5 = System.nanoTime();
-        s.stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t2);
-        gb.flush();
-        long t6 = System.nanoTime();
-        s.stats.add(PhaseStats.Phase.GIT_FLUSH, t6 - t5);
-        gb.prepareMove();
+        long t2 = System.nanoTime();
+        s.stats.add(PhaseStats.Phase.LEDGER_APPEND, t2 - t1);
+        // The temp files are written and forced meanwhile; they are renamed into place only once the
+        // ledger holds every line they reflect and git commands are kept out.
+        Set<String> skipped = ConcurrentHashMap.newKeySet();
+        IoAction placed = null;
+        Future<IoAction> staged = stager.submit(() -> {
+            long s0 = System.nanoTime();
+            Map<String, Optional<String>> expected = new HashMap<>();
+            for (String f : finalFiles.keySet()) {
+                Optional<String> seen = b.diskSeen.get(RepoPath.of(f));
+                if (seen != null) {
+                    expected.put(f, seen);
+                }
+            }
+            IoAction a = s.files.stage(finalFiles, expected, path -> {
+                skipped.add(path);
+                LOG.warning(
+                        path
+                                + " was saved by someone else while memoryd wrote it; their version is kept and will be captured");
+            });
+            s.stats.add(PhaseStats.Phase.FILES, System.nanoTime() - s0);
+            return a;
+        });
+        List<ObjectId> commits = new ArrayList<>();
+        Map<String, Long> sizes = new HashMap<>();
+        try (CommitBatch gb = s.git.batch()) {
+            boolean written = false;
+            boolean journaled = false;
+            try {
+                for (int i = 0; i < accepted.size(); i++) {
+                    Accepted a = accepted.get(i);
+                    List<Event> ev = events.get(i);
+                    Event last = ev.get(ev.size() - 1);
+                    Map<String, byte[]> commitFiles = new LinkedHashMap<>();
+                    a.contents()
+                            .forEach((p, t) ->
+                                    commitFiles.put(p.value(), t == null ? null : t.getBytes(StandardCharsets.UTF_8)));
+                    commitFiles.putAll(segments.get(i));
+                    commitFiles.forEach((p, bytes) -> sizes.put(p, bytes == null ? -1L : bytes.length));
+                    commits.add(gb.commit(
+                            commitFiles,
+                            a.author() != null
+                                    ? a.author()
+                                    : CommitFormat.author(a.p().req().actor(), now),
+                            CommitFormat.committer(now),
+                            CommitFormat.message(
+                                    Mutation.summaries(a.specs()),
+                                    a.p().req().rationale(),
+                                    a.p().req().actor(),
+                                    ev.stream().map(Event::eventId).toList(),
+                                    last.seq(),
+                                    last.integrity().lineHash(),
+                                    s.chainTrailer()),
+                            a.p().req().mutation() instanceof WritePipeline.MergeParent mp ? mp.mergeParent() : null));
+                }
+                long t5 = System.nanoTime();
+                s.stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t2);
+                gb.flush();
+                long t6 = System.nanoTime();
+                s.stats.add(PhaseStats.Phase.GIT_FLUSH, t6 - t5);
+                gb.prepareMove();
+                if (s.journal != null) {
+                    // Forced before git commands are kept out, so the lock is held for no fsync of the ledger.
+                    journaled = true;
+                    s.chain.journalPrepared(s.journal);
+                    s.stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - t6);
+                }
+                long r = System.nanoTime();
+                IoAction ready = awaitDurable(staged); // forced before git commands are kept out, too
+                s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - r);
+                long l0 = System.nanoTime();
+                locks.lockIndex();
+                if (rewrittenByGit(b, finalFiles, locks)) {
+                    throw new RedoBatch();
+                }
+                long w = System.nanoTime();
+                s.stats.add(PhaseStats.Phase.INDEX_LOCK, w - l0);
+                if (locks.index != null) {
+                    s.stats.add(PhaseStats.Phase.INDEX_CHECK, w - locks.heldSince);
+                }
+                written = true;
+                s.chain.writePrepared();
+                long sw = System.nanoTime();
+                s.stats.add(PhaseStats.Phase.SEGMENT_WRITE, sw - w);
+                if (s.journal == null) {
+                    s.chain.sync();
+                    s.stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - sw);
+                }
+                long r0 = System.nanoTime();
+                placed = ready;
+                ready.run(); // only now: the ledger holds every line these files reflect
+                s.stats.add(PhaseStats.Phase.FILES_PLACE, System.nanoTime() - r0);
+                long m = System.nanoTime();
+                gb.moveRef().orThrow();
+                s.stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - m);
+            } catch (IOException | RuntimeException | RedoBatch | LockedOut e) {
+                // Never leave the stager running past a failed batch, then undo what was done.
+                abortStaged(staged, placed);
+                if (!written
+                        && (e instanceof RedoBatch || e instanceof LockedOut)
+                        && undo.forgetJournal(journaled, e)) {
+                    s.chain.discardPrepared(); // nothing reached the segment, and the journal holds nothing
+                    throw e;
+                }
+                UnsettledBatch u = undo.undo(rollback, e);
+                if (u != null) {
+                    throw u;
+                }
+                if (e instanceof IOException io) {
+                    throw io;
+                }
+                if (e instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw new IllegalStateException(e);
+            }
+            // Published: from here on nothing may undo it, and every reply says it is recorded.
+            if (s.files.workTree()) {
+                Map<String, ObjectId> clean = new LinkedHashMap<>(gb.written());
+                clean.keySet().removeAll(skipped);
+                recordIndex(locks, clean, sizes, gb.removed());
+            }
+        }
+        // The segment and the renames are made durable after the index lock is let go (git commands
+        // wait for no fsync of ours) and before anyone is answered.
         if (s.journal != null) {
-          // Forced before git commands are kept out, so the lock is held for no fsync of the ledger.
-          journaled = true;
-          s.chain.journalPrepared(s.journal);
-          s.stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - t6);
+            long f0 = System.nanoTime();
+            try {
+                s.chain.sync();
+                s.journal.clear(false); // stale from here on: the segment holds its lines
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // Published already: the journal and the branch's commit both hold the lines.
+                LOG.log(
+                        Level.SEVERE,
+                        "could not force the ledger after a write; its journal and the branch hold it",
+                        e);
+            }
+            s.stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - f0);
         }
-        long r = System.nanoTime();
-        IoAction ready = awaitDurable(staged); // forced before git commands are kept out, too
-        s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - r);
-        long l0 = System.nanoTime();
-        locks.lockIndex();
-        if (rewrittenByGit(b, finalFiles, locks)) {
-          throw new RedoBatch();
+        if (placed != null) {
+            long d0 = System.nanoTime();
+            try {
+                placed.settle();
+            } catch (IOException e) {
+                // Published already; the ledger, fsynced first, lets recovery redo a rename a crash loses.
+                LOG.log(Level.WARNING, "could not fsync the directories of a write; the ledger holds it", e);
+            }
+            s.stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - d0);
         }
-        long w = System.nanoTime();
-        s.stats.add(PhaseStats.Phase.INDEX_LOCK, w - l0);
-        if (locks.index != null) {
-          s.stats.add(PhaseStats.Phase.INDEX_CHECK, w - locks.heldSince);
+        overlay.forEach((p, t) -> {
+            // Memory files are compared with what humans saved; the grammar's files decide the grammar in force.
+            if (RootLayout.isMemoryFile(p) || GrammarFiles.isGrammarFile(p)) {
+                s.recorded.put(p, Optional.ofNullable(t));
+            }
+        });
+        s.captured = s.git.head();
+        s.health.succeeded(); // before any reply: a client that asks right after sees the writer as it is
+        s.stats.batch(accepted.size());
+        // Listeners see the batch before any client hears of it, so a reply never outruns them.
+        for (List<Event> ev : events) {
+            s.notifyListeners(ev);
         }
-        written = true;
-        s.chain.writePrepared();
-        long sw = System.nanoTime();
-        s.stats.add(PhaseStats.Phase.SEGMENT_WRITE, sw - w);
-        if (s.journal == null) {
-          s.chain.sync();
-          s.stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - sw);
+        for (int i = 0; i < accepted.size(); i++) {
+            Accepted a = accepted.get(i);
+            WriteOutcome out = new WriteOutcome.Committed(
+                    commits.get(i).name(),
+                    events.get(i).stream().map(Publisher::ref).toList(),
+                    false,
+                    a.proposal());
+            if (a.p().req().idempotencyKey() != null) {
+                s.idempotent.put(a.p().req().idempotencyKey(), out);
+            }
+            a.p().future().complete(out);
         }
-        long r0 = System.nanoTime();
-        placed = ready;
-        ready.run(); // only now: the ledger holds every line these files reflect
-        s.stats.add(PhaseStats.Phase.FILES_PLACE, System.nanoTime() - r0);
-        long m = System.nanoTime();
-        gb.moveRef().orThrow();
-        s.stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - m);
-      } catch (IOException | RuntimeException | RedoBatch | LockedOut e) {
-        // Never leave the stager running past a failed batch, then undo what was done.
-        abortStaged(staged, placed);
-        if (!written && (e instanceof RedoBatch || e instanceof LockedOut) && undo.forgetJournal(journaled, e)) {
-          s.chain.discardPrepared(); // nothing reached the segment, and the journal holds nothing
-          throw e;
+        if (++batchesSinceCompaction >= COMPACT_EVERY && (compaction == null || compaction.isDone())) {
+            batchesSinceCompaction = 0;
+            compaction = compactor.submit(this::compact);
         }
-        UnsettledBatch u = undo.undo(rollback, e);
-        if (u != null) {
-          throw u;
-        }
-        if (e instanceof IOException io) {
-          throw io;
-        }
-        if (e instanceof RuntimeException re) {
-          throw re;
-        }
-        throw new IllegalStateException(e);
-      }
-      // Published: from here on nothing may undo it, and every reply says it is recorded.
-      if (s.files.workTree()) {
-        Map<String, ObjectId> clean = new LinkedHashMap<>(gb.written());
-        clean.keySet().removeAll(skipped);
-        recordIndex(locks, clean, sizes, gb.removed());
-      }
     }
-    // The segment and the renames are made durable after the index lock is let go (git commands
-    // wait for no fsync of ours) and before anyone is answered.
-    if (s.journal != null) {
-      long f0 = System.nanoTime();
-      try {
-        s.chain.sync();
-        s.journal.clear(false); // stale from here on: the segment holds its lines
-      } catch (IOException | java.io.UncheckedIOException e) {
-        // Published already: the journal and the branch's commit both hold the lines.
-        LOG.log(Level.SEVERE, "could not force the ledger after a write; its journal and the branch hold it", e);
-      }
-      s.stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - f0);
-    }
-    if (placed != null) {
-      long d0 = System.nanoTime();
-      try {
-        placed.settle();
-      } catch (IOException e) {
-        // Published already; the ledger, fsynced first, lets recovery redo a rename a crash loses.
-        LOG.log(Level.WARNING, "could not fsync the directories of a write; the ledger holds it", e);
-      }
-      s.stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - d0);
-    }
-    overlay.forEach((p, t) -> {
-      // Memory files are compared with what humans saved; the grammar's files decide the grammar in force.
-      if (RootLayout.isMemoryFile(p) || GrammarFiles.isGrammarFile(p)) {
-        s.recorded.put(p, Optional.ofNullable(t));
-      }
-    });
-    s.captured = s.git.head();
-    s.health.succeeded(); // before any reply: a client that asks right after sees the writer as it is
-    s.stats.batch(accepted.size());
-    // Listeners see the batch before any client hears of it, so a reply never outruns them.
-    for (List<Event> ev : events) {
-      s.notifyListeners(ev);
-    }
-    for (int i = 0; i < accepted.size(); i++) {
-      Accepted a = accepted.get(i);
-      WriteOutcome out = new WriteOutcome.Committed(commits.get(i).name(),
-          events.get(i).stream().map(Publisher::ref).toList(), false, a.proposal());
-      if (a.p().req().idempotencyKey() != null) {
-        s.idempotent.put(a.p().req().idempotencyKey(), out);
-      }
-      a.p().future().complete(out);
-    }
-    if (++batchesSinceCompaction >= COMPACT_EVERY && (compaction == null || compaction.isDone())) {
-      batchesSinceCompaction = 0;
-      compaction = compactor.submit(this::compact);
-    }
-  }
 
-  /**
-   * Whether a git command (a stash, a reset, a checkout) rewrote the ledger segment or a file this
-   * batch read, between the batch's reading and now: the batch then rests on a state that is
-   * gone and is redone on top of the new one. Git records what it writes in the index, which is
-   * how its rewrite is told from an editor's save (that one is kept and captured next).
-   */
-  private boolean rewrittenByGit(WriteBatch b, Map<String, byte[]> finalFiles, BatchLocks locks) throws IOException {
-    if (s.chain.activeOnDisk() != Chain.DiskState.INTACT) {
-      return true;
-    }
-    if (locks.index == null) {
-      return false;
-    }
-    org.eclipse.jgit.dircache.DirCache dc = locks.index.cache();
-    try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
-      for (String f : finalFiles.keySet()) {
-        Optional<String> seen = b.diskSeen.get(RepoPath.of(f));
-        if (seen == null) {
-          continue;
+    /**
+     * Whether a git command (a stash, a reset, a checkout) rewrote the ledger segment or a file this
+     * batch read, between the batch's reading and now: the batch then rests on a state that is
+     * gone and is redone on top of the new one. Git records what it writes in the index, which is
+     * how its rewrite is told from an editor's save (that one is kept and captured next).
+     */
+    private boolean rewrittenByGit(WriteBatch b, Map<String, byte[]> finalFiles, BatchLocks locks) throws IOException {
+        if (s.chain.activeOnDisk() != Chain.DiskState.INTACT) {
+            return true;
         }
-        java.nio.file.Path file = s.files.root().resolve(f);
-        Optional<byte[]> now = java.nio.file.Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-            ? Optional.of(java.nio.file.Files.readAllBytes(file)) : Optional.empty();
-        if (now.map(x -> new String(x, StandardCharsets.UTF_8)).equals(seen)) {
-          continue;
+        if (locks.index == null) {
+            return false;
         }
-        ObjectId id = now.map(x -> fmt.idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, x)).orElse(null);
-        org.eclipse.jgit.dircache.DirCacheEntry e = dc.getEntry(f);
-        if (e != null ? e.getObjectId().equals(id) : id == null) {
-          return true;
+        org.eclipse.jgit.dircache.DirCache dc = locks.index.cache();
+        try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
+            for (String f : finalFiles.keySet()) {
+                Optional<String> seen = b.diskSeen.get(RepoPath.of(f));
+                if (seen == null) {
+                    continue;
+                }
+                java.nio.file.Path file = s.files.root().resolve(f);
+                Optional<byte[]> now = java.nio.file.Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                        ? Optional.of(java.nio.file.Files.readAllBytes(file))
+                        : Optional.empty();
+                if (now.map(x -> new String(x, StandardCharsets.UTF_8)).equals(seen)) {
+                    continue;
+                }
+                ObjectId id = now.map(x -> fmt.idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, x))
+                        .orElse(null);
+                org.eclipse.jgit.dircache.DirCacheEntry e = dc.getEntry(f);
+                if (e != null ? e.getObjectId().equals(id) : id == null) {
+                    return true;
+                }
+            }
         }
-      }
+        return false;
     }
-    return false;
-  }
 
-  /** What each file the batch writes held before it: the batch's own reading, else the branch head's text. */
-  private Map<String, Optional<byte[]>> before(WriteBatch b, Set<String> paths) throws IOException {
-    Map<String, Optional<byte[]>> out = new HashMap<>();
-    for (String p : paths) {
-      Optional<String> seen = b.diskSeen.get(RepoPath.of(p));
-      out.put(p, seen != null ? seen.map(t -> t.getBytes(StandardCharsets.UTF_8))
-          : s.git.head() == null ? Optional.empty() : s.git.read(s.git.head(), p));
+    /** What each file the batch writes held before it: the batch's own reading, else the branch head's text. */
+    private Map<String, Optional<byte[]>> before(WriteBatch b, Set<String> paths) throws IOException {
+        Map<String, Optional<byte[]>> out = new HashMap<>();
+        for (String p : paths) {
+            Optional<String> seen = b.diskSeen.get(RepoPath.of(p));
+            out.put(
+                    p,
+                    seen != null
+                            ? seen.map(t -> t.getBytes(StandardCharsets.UTF_8))
+                            : s.git.head() == null ? Optional.empty() : s.git.read(s.git.head(), p));
+        }
+        return out;
     }
-    return out;
-  }
 
-  /** Records the batch's files in the index under the lock the batch holds; a failure leaves them for later. */
-  private void recordIndex(BatchLocks locks, Map<String, ObjectId> clean, Map<String, Long> sizes, Set<String> removed) {
-    long t0 = System.nanoTime();
-    try {
-      dev.memoryd.daemon.git.WorkTreeIndex.Held idx = locks.index;
-      locks.index = null; // record releases it
-      if (idx != null) {
-        idx.record(clean, sizes, removed, s.git::modeOf);
-        s.stats.add(PhaseStats.Phase.INDEX_HELD, System.nanoTime() - locks.heldSince);
-      } else {
-        s.indexBacklog.putAll(clean);
-      }
-    } catch (IOException e) {
-      // The batch is published; only humans' `git status` waits for the index, retried when idle.
-      LOG.log(Level.WARNING, "could not update the index after a write; retried when writes pause", e);
-      s.indexBacklog.putAll(clean);
+    /** Records the batch's files in the index under the lock the batch holds; a failure leaves them for later. */
+    private void recordIndex(
+            BatchLocks locks, Map<String, ObjectId> clean, Map<String, Long> sizes, Set<String> removed) {
+        long t0 = System.nanoTime();
+        try {
+            dev.memoryd.daemon.git.WorkTreeIndex.Held idx = locks.index;
+            locks.index = null; // record releases it
+            if (idx != null) {
+                idx.record(clean, sizes, removed, s.git::modeOf);
+                s.stats.add(PhaseStats.Phase.INDEX_HELD, System.nanoTime() - locks.heldSince);
+            } else {
+                s.indexBacklog.putAll(clean);
+            }
+        } catch (IOException e) {
+            // The batch is published; only humans' `git status` waits for the index, retried when idle.
+            LOG.log(Level.WARNING, "could not update the index after a write; retried when writes pause", e);
+            s.indexBacklog.putAll(clean);
+        }
+        s.stats.add(PhaseStats.Phase.INDEX, System.nanoTime() - t0);
     }
-    s.stats.add(PhaseStats.Phase.INDEX, System.nanoTime() - t0);
-  }
 
-
-  /** Waits for the stager and removes the temp files of a batch that never renamed them into place. */
-  private static void abortStaged(Future<IoAction> staged, IoAction placed) {
-    try {
-      IoAction a = staged.get();
-      if (placed == null) {
-        a.abort(); // a batch that failed before its renames leaves the files as they were
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException | IOException | RuntimeException e) {
-      LOG.log(Level.FINE, "I/O of a failed batch also failed", e instanceof ExecutionException ee ? ee.getCause() : e);
+    /** Waits for the stager and removes the temp files of a batch that never renamed them into place. */
+    private static void abortStaged(Future<IoAction> staged, IoAction placed) {
+        try {
+            IoAction a = staged.get();
+            if (placed == null) {
+                a.abort(); // a batch that failed before its renames leaves the files as they were
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | IOException | RuntimeException e) {
+            LOG.log(
+                    Level.FINE,
+                    "I/O of a failed batch also failed",
+                    e instanceof ExecutionException ee ? ee.getCause() : e);
+        }
     }
-  }
 
-  private static <T> T awaitDurable(Future<T> f) throws IOException {
-    try {
-      return f.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while making a batch durable");
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof IOException io) {
-        throw io;
-      }
-      throw new IllegalStateException("making a batch durable failed", e.getCause());
+    private static <T> T awaitDurable(Future<T> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while making a batch durable");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IllegalStateException("making a batch durable failed", e.getCause());
+        }
     }
-  }
 
-  /** Off the writer thread: a failed roll-up leaves more packs, never wrong data. */
-  private void compact() {
-    long t = System.nanoTime();
-    try {
-      s.git.compactPacks();
-    } catch (IOException | RuntimeException e) {
-      LOG.log(Level.WARNING, "pack roll-up failed; packs stay as they are and the next roll-up retries", e);
+    /** Off the writer thread: a failed roll-up leaves more packs, never wrong data. */
+    private void compact() {
+        long t = System.nanoTime();
+        try {
+            s.git.compactPacks();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "pack roll-up failed; packs stay as they are and the next roll-up retries", e);
+        }
+        s.stats.add(PhaseStats.Phase.COMPACT, System.nanoTime() - t);
     }
-    s.stats.add(PhaseStats.Phase.COMPACT, System.nanoTime() - t);
-  }
 
-  /** Stops the stager and lets a running pack roll-up finish. */
-  void close() {
-    stager.shutdown();
-    compactor.shutdown();
-    try {
-      compactor.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    /** Stops the stager and lets a running pack roll-up finish. */
+    void close() {
+        stager.shutdown();
+        compactor.shutdown();
+        try {
+            compactor.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
-  }
 }

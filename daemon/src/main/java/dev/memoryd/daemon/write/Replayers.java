@@ -1,17 +1,15 @@
 package dev.memoryd.daemon.write;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.OpCodec;
 import dev.memoryd.grammar.OpParse;
 import dev.memoryd.grammar.SectionHasher;
 import dev.memoryd.ledger.Event;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How ledger events become mutations again, for recovery, replay and moving proposals onto the
@@ -20,56 +18,56 @@ import dev.memoryd.ledger.Event;
  * look up.
  */
 final class Replayers {
-  private final GrammarFiles grammars;
-  private final SectionHasher hasher;
-  private final Map<String, Replayer> byOp = new ConcurrentHashMap<>();
+    private final GrammarFiles grammars;
+    private final SectionHasher hasher;
+    private final Map<String, Replayer> byOp = new ConcurrentHashMap<>();
 
-  Replayers(GrammarFiles grammars, SectionHasher hasher) {
-    this.grammars = grammars;
-    this.hasher = hasher;
-  }
-
-  /** Registers how to redo events whose op is {@code op}. */
-  void register(String op, Replayer r) {
-    byOp.put(op, r);
-  }
-
-  /** Whether events of {@code op} (not grammar ops) have a replayer. */
-  boolean replays(String op) {
-    return byOp.containsKey(op);
-  }
-
-  /**
-   * The mutation that redoes one declaration's events {@code g}: grammar ops from the ops the
-   * lines carry (their compare-and-swap hashes dropped), anything else through the replayer
-   * registered for the first event's op. IllegalStateException when no one can redo them.
-   */
-  Mutation mutationFor(List<Event> g) {
-    if (g.get(0).payload().path("op").isObject()) {
-      List<Op> ops = new ArrayList<>();
-      List<String> afterHashes = new ArrayList<>();
-      for (Event e : g) {
-        if (!e.payload().path("op").isObject()) {
-          continue; // e.g. a proposal's acceptance: its grammar events carry the ops
-        }
-        afterHashes.add(e.afterHash());
-        // The compare-and-swap was decided when the line was written; hashes of an older key
-        // would not match again after a rotation.
-        ObjectNode opJson = ((ObjectNode) e.payload().get("op")).deepCopy();
-        opJson.remove("before_hash");
-        OpParse parsed = OpCodec.parseRecorded(opJson);
-        if (!(parsed instanceof OpParse.Ok ok)) {
-          throw new IllegalStateException("ledger line " + e.seq() + " holds an op replay cannot parse");
-        }
-        ops.add(ok.op());
-      }
-      return new GrammarMutation(grammars, ops, hasher, true, afterHashes);
+    Replayers(GrammarFiles grammars, SectionHasher hasher) {
+        this.grammars = grammars;
+        this.hasher = hasher;
     }
-    Replayer r = byOp.get(g.get(0).op());
-    if (r == null) {
-      throw new IllegalStateException("ledger line " + g.get(0).seq() + " has op '" + g.get(0).op()
-          + "' that this daemon cannot replay");
+
+    /** Registers how to redo events whose op is {@code op}. */
+    void register(String op, Replayer r) {
+        byOp.put(op, r);
     }
-    return r.fromEvents(g);
-  }
+
+    /** Whether events of {@code op} (not grammar ops) have a replayer. */
+    boolean replays(String op) {
+        return byOp.containsKey(op);
+    }
+
+    /**
+     * The mutation that redoes one declaration's events {@code g}: grammar ops from the ops the
+     * lines carry (their compare-and-swap hashes dropped), anything else through the replayer
+     * registered for the first event's op. IllegalStateException when no one can redo them.
+     */
+    Mutation mutationFor(List<Event> g) {
+        if (g.get(0).payload().path("op").isObject()) {
+            List<Op> ops = new ArrayList<>();
+            List<String> afterHashes = new ArrayList<>();
+            for (Event e : g) {
+                if (!e.payload().path("op").isObject()) {
+                    continue; // e.g. a proposal's acceptance: its grammar events carry the ops
+                }
+                afterHashes.add(e.afterHash());
+                // The compare-and-swap was decided when the line was written; hashes of an older key
+                // would not match again after a rotation.
+                ObjectNode opJson = ((ObjectNode) e.payload().get("op")).deepCopy();
+                opJson.remove("before_hash");
+                OpParse parsed = OpCodec.parseRecorded(opJson);
+                if (!(parsed instanceof OpParse.Ok ok)) {
+                    throw new IllegalStateException("ledger line " + e.seq() + " holds an op replay cannot parse");
+                }
+                ops.add(ok.op());
+            }
+            return new GrammarMutation(grammars, ops, hasher, true, afterHashes);
+        }
+        Replayer r = byOp.get(g.get(0).op());
+        if (r == null) {
+            throw new IllegalStateException(
+                    "ledger line " + g.get(0).seq() + " has op '" + g.get(0).op() + "' that this daemon cannot replay");
+        }
+        return r.fromEvents(g);
+    }
 }

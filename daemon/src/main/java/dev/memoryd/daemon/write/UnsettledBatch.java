@@ -7,9 +7,9 @@ package dev.memoryd.daemon.write;
  * why the undoing failed.
  */
 final class UnsettledBatch extends Exception {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  UnsettledBatch(String whyNotUndone, Throwable cause) {
-    super(whyNotUndone, cause);
-  }
+    UnsettledBatch(String whyNotUndone, Throwable cause) {
+        super(whyNotUndone, cause);
+    }
 }

@@ -1,5 +1,12 @@
 package dev.memoryd.daemon.write;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.grammar.FileSource;
+import dev.memoryd.grammar.Grammar;
+import dev.memoryd.grammar.RepoPath;
+import dev.memoryd.grammar.SectionHasher;
+import dev.memoryd.ledger.EventDraft;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -8,17 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import org.eclipse.jgit.lib.PersonIdent;
-
-import dev.memoryd.grammar.FileSource;
-import dev.memoryd.grammar.Grammar;
-import dev.memoryd.grammar.RepoPath;
-import dev.memoryd.grammar.SectionHasher;
-import dev.memoryd.ledger.EventDraft;
 
 /**
  * The writer's state within one batch, as {@link Contextual} mutations see it: the texts the
@@ -26,134 +23,158 @@ import dev.memoryd.ledger.EventDraft;
  * and the declarations accepted so far. Lives for one batch, on the writer thread only.
  */
 final class WriteBatch implements Contextual.Context {
-  /** A declaration the batch accepted: its events, the files it leaves and its ledger drafts. */
-  record Accepted(Pending p, List<Mutation.EventSpec> specs, Map<RepoPath, String> contents,
-      List<EventDraft> drafts, PersonIdent author, String proposal) {}
+    /** A declaration the batch accepted: its events, the files it leaves and its ledger drafts. */
+    record Accepted(
+            Pending p,
+            List<Mutation.EventSpec> specs,
+            Map<RepoPath, String> contents,
+            List<EventDraft> drafts,
+            PersonIdent author,
+            String proposal) {}
 
-  private final WriterState s;
-  final Map<RepoPath, String> overlay = new HashMap<>(); // a null value: the file is gone
-  final java.util.Set<RepoPath> diskWrites = new java.util.HashSet<>();
-  final Map<RepoPath, Optional<DriftView.Item>> drifts = new HashMap<>();
-  /** What each file on disk held when this batch first read it (the base its writes assume). */
-  final Map<RepoPath, Optional<String>> diskSeen = new HashMap<>();
-  final List<Accepted> accepted = new ArrayList<>();
+    private final WriterState s;
+    final Map<RepoPath, String> overlay = new HashMap<>(); // a null value: the file is gone
+    final java.util.Set<RepoPath> diskWrites = new java.util.HashSet<>();
+    final Map<RepoPath, Optional<DriftView.Item>> drifts = new HashMap<>();
+    /** What each file on disk held when this batch first read it (the base its writes assume). */
+    final Map<RepoPath, Optional<String>> diskSeen = new HashMap<>();
 
-  WriteBatch(WriterState s) {
-    this.s = s;
-  }
+    final List<Accepted> accepted = new ArrayList<>();
 
-  @Override
-  public Optional<String> recorded(RepoPath p) {
-    if (overlay.containsKey(p)) {
-      return Optional.ofNullable(overlay.get(p));
+    WriteBatch(WriterState s) {
+        this.s = s;
     }
-    return s.recordedText(p);
-  }
 
-  @Override
-  public Optional<String> disk(RepoPath p) {
-    if (diskWrites.contains(p)) {
-      return Optional.ofNullable(overlay.get(p));
+    @Override
+    public Optional<String> recorded(RepoPath p) {
+        if (overlay.containsKey(p)) {
+            return Optional.ofNullable(overlay.get(p));
+        }
+        return s.recordedText(p);
     }
-    // One read per file per batch: every decision of the batch rests on the same base, which
-    // is also what the check before each rename compares against.
-    Optional<String> seen = diskSeen.get(p);
-    if (seen != null) {
-      return seen;
+
+    @Override
+    public Optional<String> disk(RepoPath p) {
+        if (diskWrites.contains(p)) {
+            return Optional.ofNullable(overlay.get(p));
+        }
+        // One read per file per batch: every decision of the batch rests on the same base, which
+        // is also what the check before each rename compares against.
+        Optional<String> seen = diskSeen.get(p);
+        if (seen != null) {
+            return seen;
+        }
+        try {
+            Optional<String> t = s.readSettled(p);
+            diskSeen.put(p, t);
+            return t;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-    try {
-      Optional<String> t = s.readSettled(p);
-      diskSeen.put(p, t);
-      return t;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+
+    @Override
+    public DriftView drift() {
+        return new DriftView() {
+            @Override
+            public Optional<Item> openOn(RepoPath path) {
+                Optional<Item> in = drifts.get(path);
+                return in != null ? in : s.drift.openOn(path);
+            }
+
+            @Override
+            public boolean dismissed(RepoPath path, String text) {
+                return s.drift.dismissed(path, text);
+            }
+        };
     }
-  }
 
-  @Override
-  public DriftView drift() {
-    return new DriftView() {
-      @Override
-      public Optional<Item> openOn(RepoPath path) {
-        Optional<Item> in = drifts.get(path);
-        return in != null ? in : s.drift.openOn(path);
-      }
-
-      @Override
-      public boolean dismissed(RepoPath path, String text) {
-        return s.drift.dismissed(path, text);
-      }
-    };
-  }
-
-  @Override
-  public String newId() {
-    return s.ids.next().value();
-  }
-
-  @Override
-  public Grammar grammar() {
-    return s.grammars.inForce(this::recorded);
-  }
-
-  @Override
-  public SectionHasher hasher() {
-    return s.hasher;
-  }
-
-  /** The file source of agents' mutations: this batch's texts, else the working tree. */
-  FileSource source() {
-    return p -> overlay.containsKey(p) ? Optional.ofNullable(overlay.get(p)) : disk(p);
-  }
-
-  void accept(Pending p, Mutation.Done d, WriteRequest req, PersonIdent author, Instant now) {
-    accept(p, d, req, author, now, null);
-  }
-
-  void accept(Pending p, Mutation.Done d, WriteRequest req, PersonIdent author, Instant now, String proposal) {
-    List<EventDraft> ds = drafts(req, d.events(), now); // first: a draft that cannot be a line changes nothing
-    overlay.putAll(d.newContents());
-    for (RepoPath path : d.newContents().keySet()) {
-      if (!d.commitOnly().contains(path)) {
-        diskWrites.add(path);
-      }
+    @Override
+    public String newId() {
+        return s.ids.next().value();
     }
-    for (Mutation.EventSpec e : d.events()) {
-      if (HumanCapture.OP_DRIFT.equals(e.op())) {
-        JsonNode dr = e.payload().path("drift");
-        drifts.put(e.path(), Optional.of(new DriftView.Item(dr.path("id").asText(),
-            dr.path("text").isNull() ? null : dr.path("text").asText())));
-      } else if (HumanCapture.OP_RESOLVED.equals(e.op())) {
-        drifts.put(e.path(), Optional.empty());
-      }
-    }
-    accepted.add(new Accepted(p, d.events(), d.newContents(), ds, author, proposal));
-  }
 
-  private List<EventDraft> drafts(WriteRequest req, List<Mutation.EventSpec> specs, Instant now) {
-    List<EventDraft> out = new ArrayList<>();
-    String declId = null;
-    for (int i = 0; i < specs.size(); i++) {
-      Mutation.EventSpec o = specs.get(i);
-      String eventId = s.ids.next().value();
-      if (declId == null) {
-        declId = eventId;
-      }
-      ObjectNode payload = o.payload().deepCopy();
-      ObjectNode decl = payload.putObject("decl");
-      decl.put("id", declId);
-      decl.put("index", i);
-      decl.put("count", specs.size());
-      if (req.provenance() != null) {
-        payload.set("provenance", req.provenance().toJson());
-      }
-      EntityRef ent = o.path() == null ? new EntityRef(null, null, null) : EntityRef.of(o.path());
-      out.add(new EventDraft(eventId, now.toString(), s.branch.value(), req.actor(), ent.userId(),
-          ent.entityType(), ent.entityId(), o.path() == null ? null : o.path().value(), o.op(),
-          o.sectionAnchor(), o.beforeHash(), o.afterHash(), payload, req.rationale(),
-          o.evidenceRefs() == null ? List.of() : o.evidenceRefs(), req.idempotencyKey(),
-          req.toolCallId()));
+    @Override
+    public Grammar grammar() {
+        return s.grammars.inForce(this::recorded);
     }
-    return out;
-  }
+
+    @Override
+    public SectionHasher hasher() {
+        return s.hasher;
+    }
+
+    /** The file source of agents' mutations: this batch's texts, else the working tree. */
+    FileSource source() {
+        return p -> overlay.containsKey(p) ? Optional.ofNullable(overlay.get(p)) : disk(p);
+    }
+
+    void accept(Pending p, Mutation.Done d, WriteRequest req, PersonIdent author, Instant now) {
+        accept(p, d, req, author, now, null);
+    }
+
+    void accept(Pending p, Mutation.Done d, WriteRequest req, PersonIdent author, Instant now, String proposal) {
+        List<EventDraft> ds = drafts(req, d.events(), now); // first: a draft that cannot be a line changes nothing
+        overlay.putAll(d.newContents());
+        for (RepoPath path : d.newContents().keySet()) {
+            if (!d.commitOnly().contains(path)) {
+                diskWrites.add(path);
+            }
+        }
+        for (Mutation.EventSpec e : d.events()) {
+            if (HumanCapture.OP_DRIFT.equals(e.op())) {
+                JsonNode dr = e.payload().path("drift");
+                drifts.put(
+                        e.path(),
+                        Optional.of(new DriftView.Item(
+                                dr.path("id").asText(),
+                                dr.path("text").isNull()
+                                        ? null
+                                        : dr.path("text").asText())));
+            } else if (HumanCapture.OP_RESOLVED.equals(e.op())) {
+                drifts.put(e.path(), Optional.empty());
+            }
+        }
+        accepted.add(new Accepted(p, d.events(), d.newContents(), ds, author, proposal));
+    }
+
+    private List<EventDraft> drafts(WriteRequest req, List<Mutation.EventSpec> specs, Instant now) {
+        List<EventDraft> out = new ArrayList<>();
+        String declId = null;
+        for (int i = 0; i < specs.size(); i++) {
+            Mutation.EventSpec o = specs.get(i);
+            String eventId = s.ids.next().value();
+            if (declId == null) {
+                declId = eventId;
+            }
+            ObjectNode payload = o.payload().deepCopy();
+            ObjectNode decl = payload.putObject("decl");
+            decl.put("id", declId);
+            decl.put("index", i);
+            decl.put("count", specs.size());
+            if (req.provenance() != null) {
+                payload.set("provenance", req.provenance().toJson());
+            }
+            EntityRef ent = o.path() == null ? new EntityRef(null, null, null) : EntityRef.of(o.path());
+            out.add(new EventDraft(
+                    eventId,
+                    now.toString(),
+                    s.branch.value(),
+                    req.actor(),
+                    ent.userId(),
+                    ent.entityType(),
+                    ent.entityId(),
+                    o.path() == null ? null : o.path().value(),
+                    o.op(),
+                    o.sectionAnchor(),
+                    o.beforeHash(),
+                    o.afterHash(),
+                    payload,
+                    req.rationale(),
+                    o.evidenceRefs() == null ? List.of() : o.evidenceRefs(),
+                    req.idempotencyKey(),
+                    req.toolCallId()));
+        }
+        return out;
+    }
 }

@@ -1,26 +1,25 @@
 package dev.memoryd.daemon.write;
 
-import java.util.List;
-
 import dev.memoryd.daemon.api.Failure;
+import java.util.List;
 
 /** What became of a declaration. Expected refusals are values; I/O failures are exceptions. */
 public sealed interface WriteOutcome {
-  /**
-   * Recorded: events appended and fsynced, files written, one commit on the branch. When the
-   * declaration touched sections marked for review, {@code proposal} names the proposal it became
-   * (its changes are on branch {@code proposals/<id>}, not on this branch).
-   */
-  record Committed(String commit, List<EventRef> events, boolean replayed, String proposal) implements WriteOutcome {
-    public Committed(String commit, List<EventRef> events, boolean replayed) {
-      this(commit, events, replayed, null);
+    /**
+     * Recorded: events appended and fsynced, files written, one commit on the branch. When the
+     * declaration touched sections marked for review, {@code proposal} names the proposal it became
+     * (its changes are on branch {@code proposals/<id>}, not on this branch).
+     */
+    record Committed(String commit, List<EventRef> events, boolean replayed, String proposal) implements WriteOutcome {
+        public Committed(String commit, List<EventRef> events, boolean replayed) {
+            this(commit, events, replayed, null);
+        }
     }
-  }
 
-  /** Every op was valid but none changed a byte: no event, no commit. */
-  record Unchanged(String commit) implements WriteOutcome {}
+    /** Every op was valid but none changed a byte: no event, no commit. */
+    record Unchanged(String commit) implements WriteOutcome {}
 
-  record Rejected(int opIndex, Failure failure) implements WriteOutcome {}
+    record Rejected(int opIndex, Failure failure) implements WriteOutcome {}
 
-  record EventRef(String eventId, String token, String afterHash, String path, String section) {}
+    record EventRef(String eventId, String token, String afterHash, String path, String section) {}
 }

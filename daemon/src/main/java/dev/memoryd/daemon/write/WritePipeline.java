@@ -1,5 +1,15 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.grammar.Op;
+import dev.memoryd.grammar.RepoPath;
+import dev.memoryd.grammar.SectionHasher;
+import dev.memoryd.ledger.BranchName;
+import dev.memoryd.ledger.Chain;
+import dev.memoryd.ledger.Event;
+import dev.memoryd.ledger.IdGenerator;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -11,19 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-
 import org.eclipse.jgit.lib.ObjectId;
-
-import dev.memoryd.daemon.api.ErrorReason;
-import dev.memoryd.daemon.api.Failure;
-import dev.memoryd.daemon.git.GitStore;
-import dev.memoryd.grammar.Op;
-import dev.memoryd.grammar.RepoPath;
-import dev.memoryd.grammar.SectionHasher;
-import dev.memoryd.ledger.BranchName;
-import dev.memoryd.ledger.Chain;
-import dev.memoryd.ledger.Event;
-import dev.memoryd.ledger.IdGenerator;
 
 /**
  * The single writer of one branch. Declarations queue up; the writer takes every declaration
@@ -44,369 +42,393 @@ import dev.memoryd.ledger.IdGenerator;
  * writer thread" only from a task given to {@link #exclusive}.
  */
 public final class WritePipeline implements AutoCloseable {
-  private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
-  private static final long INDEX_DELAY_MS = 50;
+    private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
+    private static final long INDEX_DELAY_MS = 50;
 
-  private final WriterState s;
-  private final HumanIntake intake;
-  private final Publisher publisher;
-  private final Admission admission;
-  private final LedgerReplay replay;
-  private final int maxBatch;
-  private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
-  private final Thread thread;
-  private volatile boolean running = true;
-  private volatile boolean accepting = true;
-  private volatile Throwable broken;
+    private final WriterState s;
+    private final HumanIntake intake;
+    private final Publisher publisher;
+    private final Admission admission;
+    private final LedgerReplay replay;
+    private final int maxBatch;
+    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean accepting = true;
+    private volatile Throwable broken;
 
-  /** Where the writer reads current file text and writes new text (the working tree). */
-  public interface FileStore {
-    Optional<String> read(RepoPath p) throws IOException;
+    /** Where the writer reads current file text and writes new text (the working tree). */
+    public interface FileStore {
+        Optional<String> read(RepoPath p) throws IOException;
 
-    void writeAll(Map<String, byte[]> files) throws IOException;
+        void writeAll(Map<String, byte[]> files) throws IOException;
 
-    /** Writes and fsyncs temp files; the returned action renames them into place. */
-    IoAction stage(Map<String, byte[]> files) throws IOException;
+        /** Writes and fsyncs temp files; the returned action renames them into place. */
+        IoAction stage(Map<String, byte[]> files) throws IOException;
+
+        /**
+         * As {@link #stage}, but a file whose content on disk is no longer {@code expected} (by path;
+         * empty: absent) when its turn to be renamed comes is left alone: a human saved it meanwhile,
+         * and their save wins (it is captured next). {@code skipped} receives such paths.
+         */
+        default IoAction stage(
+                Map<String, byte[]> files,
+                Map<String, Optional<String>> expected,
+                java.util.function.Consumer<String> skipped)
+                throws IOException {
+            return stage(files);
+        }
+
+        java.nio.file.Path root();
+
+        /**
+         * Whether this store is the repository's working tree (the checked-out branch). A store that
+         * is not (a branch written in Git only) makes the writer leave the index alone.
+         */
+        default boolean workTree() {
+            return true;
+        }
+    }
+
+    /** An I/O step that may fail. */
+    public interface IoAction {
+        void run() throws IOException;
+
+        /** Gives up what {@link #run} would have done (e.g. removes staged temp files). */
+        default void abort() throws IOException {}
+
+        /** Makes what {@link #run} did durable where run left that for later (directory fsyncs). */
+        default void settle() throws IOException {}
+    }
+
+    /** A mutation whose commit merges another commit in (a proposal's, when it is accepted). */
+    public interface MergeParent {
+        ObjectId mergeParent();
+    }
+
+    /** Event op of a declaration that became a proposal instead of changing the branch. */
+    public static final String OP_PROPOSAL = "proposal_created";
+
+    /** A mutation that must act on the chain right after its own lines are appended. */
+    public interface ChainHook {
+        void afterAppend(Chain chain);
+
+        /** The batch that appended this mutation's lines was undone: put back what {@link #afterAppend} changed; idempotent. */
+        void afterUndo(Chain chain);
+    }
+
+    /** Tells the writer which files wait in the drift queue (set before {@link #start()}). */
+    public void setDriftView(DriftView v) {
+        s.drift = v;
+    }
+
+    /** Registers how to redo events whose op is {@code op} (extensions; grammar ops are built in). */
+    public void registerReplayer(String op, Replayer r) {
+        s.replayers.register(op, r);
+    }
 
     /**
-     * As {@link #stage}, but a file whose content on disk is no longer {@code expected} (by path;
-     * empty: absent) when its turn to be renamed comes is left alone: a human saved it meanwhile,
-     * and their save wins (it is captured next). {@code skipped} receives such paths.
+     * Called on the writer thread with every batch's events, in ledger order, once they are
+     * published; also with the events a recovery rolled forward. Must be quick and not write.
      */
-    default IoAction stage(Map<String, byte[]> files, Map<String, Optional<String>> expected,
-        java.util.function.Consumer<String> skipped) throws IOException {
-      return stage(files);
+    public void addListener(java.util.function.Consumer<List<Event>> l) {
+        s.listeners.add(l);
     }
 
-    java.nio.file.Path root();
+    public WritePipeline(
+            GrammarFiles grammars,
+            FileStore files,
+            GitStore git,
+            Chain chain,
+            SectionHasher hasher,
+            IdGenerator ids,
+            Clock clock,
+            BranchName branch,
+            int maxBatch) {
+        this.s = new WriterState(grammars, files, git, chain, hasher, ids, clock, branch);
+        this.intake = new HumanIntake(s);
+        this.publisher = new Publisher(s);
+        this.admission = new Admission(s, intake, publisher);
+        this.maxBatch = maxBatch;
+        this.thread = new Thread(this::loop, "memoryd-writer-" + branch.value());
+        this.thread.setDaemon(true);
+        for (String op : List.of(HumanCapture.OP_EDIT, HumanCapture.OP_DRIFT, HumanCapture.OP_RESOLVED)) {
+            s.replayers.register(op, HumanCapture::replay);
+        }
+        // A proposal changes no file of this branch; its acceptance is recorded as grammar events.
+        s.replayers.register(OP_PROPOSAL, evs -> (src, now) -> new Mutation.Done(Map.of(), List.of(), true));
+        this.replay = new LedgerReplay(chain, s.replayers);
+    }
 
     /**
-     * Whether this store is the repository's working tree (the checked-out branch). A store that
-     * is not (a branch written in Git only) makes the writer leave the index alone.
+     * Forces each batch's ledger lines to {@code j} before the index lock is taken, and the segment
+     * only after the lock is let go (before any reply): git commands are kept out for no ledger
+     * fsync. Call before {@link #start}; the caller has applied what {@code j} held.
      */
-    default boolean workTree() {
-      return true;
+    public void useJournal(dev.memoryd.ledger.Journal j) {
+        s.journal = j;
     }
-  }
 
-  /** An I/O step that may fail. */
-  public interface IoAction {
-    void run() throws IOException;
-
-    /** Gives up what {@link #run} would have done (e.g. removes staged temp files). */
-    default void abort() throws IOException {}
-
-    /** Makes what {@link #run} did durable where run left that for later (directory fsyncs). */
-    default void settle() throws IOException {}
-  }
-
-  /** A mutation whose commit merges another commit in (a proposal's, when it is accepted). */
-  public interface MergeParent {
-    ObjectId mergeParent();
-  }
-
-  /** Event op of a declaration that became a proposal instead of changing the branch. */
-  public static final String OP_PROPOSAL = "proposal_created";
-
-  /** A mutation that must act on the chain right after its own lines are appended. */
-  public interface ChainHook {
-    void afterAppend(Chain chain);
-
-    /** The batch that appended this mutation's lines was undone: put back what {@link #afterAppend} changed; idempotent. */
-    void afterUndo(Chain chain);
-  }
-
-  /** Tells the writer which files wait in the drift queue (set before {@link #start()}). */
-  public void setDriftView(DriftView v) {
-    s.drift = v;
-  }
-
-  /** Registers how to redo events whose op is {@code op} (extensions; grammar ops are built in). */
-  public void registerReplayer(String op, Replayer r) {
-    s.replayers.register(op, r);
-  }
-
-  /**
-   * Called on the writer thread with every batch's events, in ledger order, once they are
-   * published; also with the events a recovery rolled forward. Must be quick and not write.
-   */
-  public void addListener(java.util.function.Consumer<List<Event>> l) {
-    s.listeners.add(l);
-  }
-
-  public WritePipeline(GrammarFiles grammars, FileStore files, GitStore git, Chain chain,
-      SectionHasher hasher, IdGenerator ids, Clock clock, BranchName branch, int maxBatch) {
-    this.s = new WriterState(grammars, files, git, chain, hasher, ids, clock, branch);
-    this.intake = new HumanIntake(s);
-    this.publisher = new Publisher(s);
-    this.admission = new Admission(s, intake, publisher);
-    this.maxBatch = maxBatch;
-    this.thread = new Thread(this::loop, "memoryd-writer-" + branch.value());
-    this.thread.setDaemon(true);
-    for (String op : List.of(HumanCapture.OP_EDIT, HumanCapture.OP_DRIFT, HumanCapture.OP_RESOLVED)) {
-      s.replayers.register(op, HumanCapture::replay);
+    /** A mutation applying grammar ops as an agent's write would (for proposals being accepted). */
+    public Mutation grammarOps(List<Op> ops) {
+        return new GrammarMutation(s.grammars, s.withSliceIds(ops), s.hasher);
     }
-    // A proposal changes no file of this branch; its acceptance is recorded as grammar events.
-    s.replayers.register(OP_PROPOSAL, evs -> (src, now) -> new Mutation.Done(Map.of(), List.of(), true));
-    this.replay = new LedgerReplay(chain, s.replayers);
-  }
 
-  /**
-   * Forces each batch's ledger lines to {@code j} before the index lock is taken, and the segment
-   * only after the lock is let go (before any reply): git commands are kept out for no ledger
-   * fsync. Call before {@link #start}; the caller has applied what {@code j} held.
-   */
-  public void useJournal(dev.memoryd.ledger.Journal j) {
-    s.journal = j;
-  }
-
-  /** A mutation applying grammar ops as an agent's write would (for proposals being accepted). */
-  public Mutation grammarOps(List<Op> ops) {
-    return new GrammarMutation(s.grammars, s.withSliceIds(ops), s.hasher);
-  }
-
-  /** Where this writer's grammar comes from. */
-  public GrammarFiles grammars() {
-    return s.grammars;
-  }
-
-  /** The branch this writer writes. */
-  public BranchName branch() {
-    return s.branch;
-  }
-
-  /** The chain this writer appends to: the branch's, or this replica's chain of it. */
-  public BranchName chainName() {
-    return s.chain.branch();
-  }
-
-  /** The branch's Git store (commits and reads; its writes belong to the writer thread). */
-  public GitStore git() {
-    return s.git;
-  }
-
-  /** The content hasher of section hashes. */
-  public SectionHasher hasher() {
-    return s.hasher;
-  }
-
-  public PhaseStats stats() {
-    return s.stats;
-  }
-
-  /** The writer's state and its last failure (for {@code ping}). */
-  public WriterHealth.Snapshot health() {
-    WriterHealth.Snapshot h = s.health.snapshot();
-    Throwable b = broken;
-    return b == null ? h : h.stopped(WriterHealth.describe(b));
-  }
-
-  /** Loads idempotency keys from the chain; rolls an unpublished ledger tail forward. */
-  public void recover() throws IOException {
-    new Recovery(s).run();
-  }
-
-  /**
-   * Commits files under {@code ledger/} that other replicas' chains hold (brought by a sync), with
-   * no event of this branch's chain, as a merge of {@code mergeParent} when it is not null; writes
-   * them to the working tree first. Call on the writer thread ({@link #exclusive}). Returns empty,
-   * changing nothing, when commits made with git since memoryd's last one are still to be
-   * captured (capture first, then call again).
-   */
-  public Optional<ObjectId> commitForeign(Map<String, byte[]> ledgerFiles, String message, ObjectId mergeParent)
-      throws IOException {
-    return new ForeignCommit(s).commit(ledgerFiles, message, mergeParent);
-  }
-
-  public void start() {
-    thread.start();
-  }
-
-  /**
-   * Queues a capture of humans' edits: the given memory files on disk against their recorded
-   * texts, plus any commit a human put on the branch. Unchanged files record nothing; the future
-   * completes with {@link WriteOutcome.Unchanged} when there was nothing to capture.
-   */
-  public CompletableFuture<WriteOutcome> capture(java.util.Collection<RepoPath> paths) {
-    return submit(intake.captureRequest(paths));
-  }
-
-  /**
-   * Queues a capture of every memory file: those on disk and those the branch head records (so
-   * a deletion is seen too). For rescans.
-   */
-  public CompletableFuture<WriteOutcome> captureAll() throws IOException {
-    return capture(intake.memoryFiles());
-  }
-
-  /** Queues a declaration; the future completes once it is durable and published, or refused. */
-  public CompletableFuture<WriteOutcome> submit(WriteRequest req) {
-    CompletableFuture<WriteOutcome> f = new CompletableFuture<>();
-    Throwable b = broken;
-    if (b != null || !running || !accepting) {
-      f.completeExceptionally(new IllegalStateException("the writer has stopped", b));
-      return f;
+    /** Where this writer's grammar comes from. */
+    public GrammarFiles grammars() {
+        return s.grammars;
     }
-    queue.add(new Pending(req, f));
-    return f;
-  }
 
-  private void loop() {
-    List<Pending> batch = new ArrayList<>();
-    while (running) {
-      try {
-        // The index only serves humans' `git status`: refresh it when writes pause.
-        Pending first = s.indexBacklog.isEmpty() ? queue.take()
-            : queue.poll(INDEX_DELAY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
-        if (first == null) {
-          long t0 = System.nanoTime();
-          if (s.git.updateIndex(s.files.root(), s.indexBacklog)) {
-            s.indexBacklog.clear();
-          }
-          s.stats.add(PhaseStats.Phase.INDEX, System.nanoTime() - t0);
-          continue;
+    /** The branch this writer writes. */
+    public BranchName branch() {
+        return s.branch;
+    }
+
+    /** The chain this writer appends to: the branch's, or this replica's chain of it. */
+    public BranchName chainName() {
+        return s.chain.branch();
+    }
+
+    /** The branch's Git store (commits and reads; its writes belong to the writer thread). */
+    public GitStore git() {
+        return s.git;
+    }
+
+    /** The content hasher of section hashes. */
+    public SectionHasher hasher() {
+        return s.hasher;
+    }
+
+    public PhaseStats stats() {
+        return s.stats;
+    }
+
+    /** The writer's state and its last failure (for {@code ping}). */
+    public WriterHealth.Snapshot health() {
+        WriterHealth.Snapshot h = s.health.snapshot();
+        Throwable b = broken;
+        return b == null ? h : h.stopped(WriterHealth.describe(b));
+    }
+
+    /** Loads idempotency keys from the chain; rolls an unpublished ledger tail forward. */
+    public void recover() throws IOException {
+        new Recovery(s).run();
+    }
+
+    /**
+     * Commits files under {@code ledger/} that other replicas' chains hold (brought by a sync), with
+     * no event of this branch's chain, as a merge of {@code mergeParent} when it is not null; writes
+     * them to the working tree first. Call on the writer thread ({@link #exclusive}). Returns empty,
+     * changing nothing, when commits made with git since memoryd's last one are still to be
+     * captured (capture first, then call again).
+     */
+    public Optional<ObjectId> commitForeign(Map<String, byte[]> ledgerFiles, String message, ObjectId mergeParent)
+            throws IOException {
+        return new ForeignCommit(s).commit(ledgerFiles, message, mergeParent);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    /**
+     * Queues a capture of humans' edits: the given memory files on disk against their recorded
+     * texts, plus any commit a human put on the branch. Unchanged files record nothing; the future
+     * completes with {@link WriteOutcome.Unchanged} when there was nothing to capture.
+     */
+    public CompletableFuture<WriteOutcome> capture(java.util.Collection<RepoPath> paths) {
+        return submit(intake.captureRequest(paths));
+    }
+
+    /**
+     * Queues a capture of every memory file: those on disk and those the branch head records (so
+     * a deletion is seen too). For rescans.
+     */
+    public CompletableFuture<WriteOutcome> captureAll() throws IOException {
+        return capture(intake.memoryFiles());
+    }
+
+    /** Queues a declaration; the future completes once it is durable and published, or refused. */
+    public CompletableFuture<WriteOutcome> submit(WriteRequest req) {
+        CompletableFuture<WriteOutcome> f = new CompletableFuture<>();
+        Throwable b = broken;
+        if (b != null || !running || !accepting) {
+            f.completeExceptionally(new IllegalStateException("the writer has stopped", b));
+            return f;
         }
-        if (first == Pending.STOP) {
-          break;
+        queue.add(new Pending(req, f));
+        return f;
+    }
+
+    private void loop() {
+        List<Pending> batch = new ArrayList<>();
+        while (running) {
+            try {
+                // The index only serves humans' `git status`: refresh it when writes pause.
+                Pending first = s.indexBacklog.isEmpty()
+                        ? queue.take()
+                        : queue.poll(INDEX_DELAY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    long t0 = System.nanoTime();
+                    if (s.git.updateIndex(s.files.root(), s.indexBacklog)) {
+                        s.indexBacklog.clear();
+                    }
+                    s.stats.add(PhaseStats.Phase.INDEX, System.nanoTime() - t0);
+                    continue;
+                }
+                if (first == Pending.STOP) {
+                    break;
+                }
+                if (first.task() != null) {
+                    first.task().run();
+                    continue;
+                }
+                batch.add(first);
+                drainWrites(batch);
+                boolean stop = batch.remove(Pending.STOP);
+                admission.process(batch);
+                if (stop) {
+                    running = false;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (IOException | RuntimeException e) {
+                // Whatever of the batch was begun has been undone (publish rolls back before it throws),
+                // so the writer stays up: the next batch is the retry, and heals once the cause is gone.
+                s.health.failed(e);
+                WriteOutcome refused = new WriteOutcome.Rejected(
+                        -1,
+                        new Failure(
+                                ErrorReason.UNAVAILABLE,
+                                "the write could not be made (" + WriterHealth.describe(e)
+                                        + "); nothing was recorded: retry once the" + " cause is gone",
+                                Map.of("cause", WriterHealth.describe(e), "recorded", false)));
+                for (Pending p : batch) {
+                    p.future().complete(refused);
+                }
+            } catch (UnsettledBatch e) {
+                s.health.unsettled(e.getCause());
+                WriteOutcome unknown = new WriteOutcome.Rejected(
+                        -1,
+                        new Failure(
+                                ErrorReason.UNAVAILABLE,
+                                "the write failed (" + WriterHealth.describe(e.getCause())
+                                        + ") and could not be undone (" + e.getMessage()
+                                        + "); it may still be recorded: read before you retry (a restart settles it)",
+                                Map.of("cause", WriterHealth.describe(e.getCause()), "recorded", "unknown")));
+                for (Pending p : batch) {
+                    p.future().complete(unknown);
+                }
+            } catch (Error e) {
+                // The state on disk may be half-applied; stop taking writes. A restart rolls forward.
+                LOG.log(Level.SEVERE, "writer failed; refusing further writes until restart", e);
+                broken = e;
+                running = false;
+                for (Pending p : batch) {
+                    p.future().completeExceptionally(e);
+                }
+            } finally {
+                batch.clear();
+            }
         }
-        if (first.task() != null) {
-          first.task().run();
-          continue;
-        }
-        batch.add(first);
-        drainWrites(batch);
-        boolean stop = batch.remove(Pending.STOP);
-        admission.process(batch);
-        if (stop) {
-          running = false;
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      } catch (IOException | RuntimeException e) {
-        // Whatever of the batch was begun has been undone (publish rolls back before it throws),
-        // so the writer stays up: the next batch is the retry, and heals once the cause is gone.
-        s.health.failed(e);
-        WriteOutcome refused = new WriteOutcome.Rejected(-1, new Failure(ErrorReason.UNAVAILABLE,
-            "the write could not be made (" + WriterHealth.describe(e) + "); nothing was recorded: retry once the"
-                + " cause is gone", Map.of("cause", WriterHealth.describe(e), "recorded", false)));
-        for (Pending p : batch) {
-          p.future().complete(refused);
-        }
-      } catch (UnsettledBatch e) {
-        s.health.unsettled(e.getCause());
-        WriteOutcome unknown = new WriteOutcome.Rejected(-1, new Failure(ErrorReason.UNAVAILABLE,
-            "the write failed (" + WriterHealth.describe(e.getCause()) + ") and could not be undone (" + e.getMessage()
-                + "); it may still be recorded: read before you retry (a restart settles it)",
-            Map.of("cause", WriterHealth.describe(e.getCause()), "recorded", "unknown")));
-        for (Pending p : batch) {
-          p.future().complete(unknown);
-        }
-      } catch (Error e) {
-        // The state on disk may be half-applied; stop taking writes. A restart rolls forward.
-        LOG.log(Level.SEVERE, "writer failed; refusing further writes until restart", e);
-        broken = e;
         running = false;
-        for (Pending p : batch) {
-          p.future().completeExceptionally(e);
+        Throwable cause = broken != null ? broken : new IllegalStateException("memoryd is shutting down");
+        for (Pending p; (p = queue.poll()) != null; ) {
+            if (p.taskDone() != null) {
+                p.taskDone().completeExceptionally(cause);
+            } else if (p != Pending.STOP) {
+                p.future().completeExceptionally(cause);
+            }
         }
-      } finally {
-        batch.clear();
-      }
     }
-    running = false;
-    Throwable cause = broken != null ? broken : new IllegalStateException("memoryd is shutting down");
-    for (Pending p; (p = queue.poll()) != null; ) {
-      if (p.taskDone() != null) {
-        p.taskDone().completeExceptionally(cause);
-      } else if (p != Pending.STOP) {
-        p.future().completeExceptionally(cause);
-      }
+
+    /** Takes waiting declarations up to the batch size, stopping at a task (it runs between batches). */
+    private void drainWrites(List<Pending> batch) {
+        while (batch.size() < maxBatch) {
+            Pending p = queue.peek();
+            if (p == null || p.task() != null) {
+                return;
+            }
+            batch.add(queue.poll());
+        }
     }
-  }
 
-  /** Takes waiting declarations up to the batch size, stopping at a task (it runs between batches). */
-  private void drainWrites(List<Pending> batch) {
-    while (batch.size() < maxBatch) {
-      Pending p = queue.peek();
-      if (p == null || p.task() != null) {
-        return;
-      }
-      batch.add(queue.poll());
+    /**
+     * Runs {@code work} on the writer thread between batches: it sees the files, the ledger and the
+     * branch at rest, with no write half done. For checks that compare them (replay --verify).
+     */
+    public <T> CompletableFuture<T> exclusive(java.util.concurrent.Callable<T> work) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        if (broken != null || !running || !accepting) {
+            f.completeExceptionally(new IllegalStateException("the writer has stopped", broken));
+            return f;
+        }
+        queue.add(new Pending(
+                null,
+                null,
+                () -> {
+                    try {
+                        f.complete(work.call());
+                    } catch (Exception | Error e) {
+                        f.completeExceptionally(e);
+                    }
+                },
+                f));
+        return f;
     }
-  }
 
-  /**
-   * Runs {@code work} on the writer thread between batches: it sees the files, the ledger and the
-   * branch at rest, with no write half done. For checks that compare them (replay --verify).
-   */
-  public <T> CompletableFuture<T> exclusive(java.util.concurrent.Callable<T> work) {
-    CompletableFuture<T> f = new CompletableFuture<>();
-    if (broken != null || !running || !accepting) {
-      f.completeExceptionally(new IllegalStateException("the writer has stopped", broken));
-      return f;
+    /** What {@code replay --onto-latest} did to one file. {@code outcome}: up_to_date, applied or halted. */
+    public record OntoFile(String path, String outcome, int applied, String reanchored, String halt) {}
+
+    /**
+     * {@code replay --onto-latest}: every memory file whose text on disk is not its recorded text
+     * is taken as a snapshot (say, restored from a backup) and brought up to date with the newer
+     * ledger events (see {@link OntoLatest}). Updated files are written to the working tree, then
+     * captured (what the snapshot held beyond the ledger becomes a human's edit); a file that
+     * halts is flagged as drift with the snapshot's text. Call on the writer thread ({@link #exclusive}).
+     */
+    public List<OntoFile> ontoLatest(java.util.function.IntFunction<SectionHasher> hasherFor) throws IOException {
+        return new OntoLatestRun(s, this::submit, this::capture).run(hasherFor);
     }
-    queue.add(new Pending(null, null, () -> {
-      try {
-        f.complete(work.call());
-      } catch (Exception | Error e) {
-        f.completeExceptionally(e);
-      }
-    }, f));
-    return f;
-  }
 
-  /** What {@code replay --onto-latest} did to one file. {@code outcome}: up_to_date, applied or halted. */
-  public record OntoFile(String path, String outcome, int applied, String reanchored, String halt) {}
-
-  /**
-   * {@code replay --onto-latest}: every memory file whose text on disk is not its recorded text
-   * is taken as a snapshot (say, restored from a backup) and brought up to date with the newer
-   * ledger events (see {@link OntoLatest}). Updated files are written to the working tree, then
-   * captured (what the snapshot held beyond the ledger becomes a human's edit); a file that
-   * halts is flagged as drift with the snapshot's text. Call on the writer thread ({@link #exclusive}).
-   */
-  public List<OntoFile> ontoLatest(java.util.function.IntFunction<SectionHasher> hasherFor) throws IOException {
-    return new OntoLatestRun(s, this::submit, this::capture).run(hasherFor);
-  }
-
-  /** How replay finds other branches' chains (a chain that starts with a fork replays its parent first). */
-  public void setChains(java.util.function.Function<BranchName, Optional<Chain>> lookup) {
-    replay.setChains(lookup);
-  }
-
-  /**
-   * Rebuilds every file the ledger writes from the ledger alone ({@link LedgerReplay#fromEmpty}).
-   * Call on the writer thread (see {@link #exclusive}).
-   */
-  public LedgerReplay.ReplayState replayFromEmpty(java.util.function.LongConsumer progress) throws IOException {
-    return replay.fromEmpty(progress);
-  }
-
-  /** Stops taking writes, finishes the batch in hand and flushes the index. */
-  @Override
-  public void close() {
-    accepting = false;
-    queue.add(Pending.STOP);
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    /** How replay finds other branches' chains (a chain that starts with a fork replays its parent first). */
+    public void setChains(java.util.function.Function<BranchName, Optional<Chain>> lookup) {
+        replay.setChains(lookup);
     }
-    publisher.close();
-    if (broken == null && !s.indexBacklog.isEmpty()) {
-      try {
-        s.git.updateIndex(s.files.root(), s.indexBacklog);
-      } catch (IOException e) {
-        LOG.log(Level.WARNING, "could not update the index at shutdown", e);
-      }
+
+    /**
+     * Rebuilds every file the ledger writes from the ledger alone ({@link LedgerReplay#fromEmpty}).
+     * Call on the writer thread (see {@link #exclusive}).
+     */
+    public LedgerReplay.ReplayState replayFromEmpty(java.util.function.LongConsumer progress) throws IOException {
+        return replay.fromEmpty(progress);
     }
-    if (s.journal != null && !thread.isAlive()) {
-      try {
-        s.journal.close(); // what it holds, if anything, is for the next start
-      } catch (IOException e) {
-        LOG.log(Level.WARNING, "could not close the ledger journal", e);
-      }
+
+    /** Stops taking writes, finishes the batch in hand and flushes the index. */
+    @Override
+    public void close() {
+        accepting = false;
+        queue.add(Pending.STOP);
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        publisher.close();
+        if (broken == null && !s.indexBacklog.isEmpty()) {
+            try {
+                s.git.updateIndex(s.files.root(), s.indexBacklog);
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "could not update the index at shutdown", e);
+            }
+        }
+        if (s.journal != null && !thread.isAlive()) {
+            try {
+                s.journal.close(); // what it holds, if anything, is for the next start
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "could not close the ledger journal", e);
+            }
+        }
     }
-  }
 }

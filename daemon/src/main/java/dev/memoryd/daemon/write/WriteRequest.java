@@ -1,8 +1,7 @@
 package dev.memoryd.daemon.write;
 
-import java.util.List;
-
 import dev.memoryd.grammar.Op;
+import java.util.List;
 
 /**
  * One declaration: applied together or not at all, recorded as one commit. Either grammar
@@ -10,37 +9,36 @@ import dev.memoryd.grammar.Op;
  * when not null, is recorded as {@code payload.provenance} of each of its events.
  */
 public record WriteRequest(
-    List<Op> ops,
-    Mutation mutation,
-    String rationale,
-    String actor,
-    String idempotencyKey,
-    String toolCallId,
-    Provenance provenance) {
-  public WriteRequest {
-    ops = List.copyOf(ops);
-    actor = actor == null || actor.isBlank() ? "agent" : actor;
-    if (ops.isEmpty() == (mutation == null)) {
-      throw new IllegalArgumentException("a declaration has either ops or one mutation");
+        List<Op> ops,
+        Mutation mutation,
+        String rationale,
+        String actor,
+        String idempotencyKey,
+        String toolCallId,
+        Provenance provenance) {
+    public WriteRequest {
+        ops = List.copyOf(ops);
+        actor = actor == null || actor.isBlank() ? "agent" : actor;
+        if (ops.isEmpty() == (mutation == null)) {
+            throw new IllegalArgumentException("a declaration has either ops or one mutation");
+        }
     }
-  }
 
-  public WriteRequest(List<Op> ops, Mutation mutation, String rationale, String actor,
-      String idempotencyKey, String toolCallId) {
-    this(ops, mutation, rationale, actor, idempotencyKey, toolCallId, null);
-  }
+    public WriteRequest(
+            List<Op> ops, Mutation mutation, String rationale, String actor, String idempotencyKey, String toolCallId) {
+        this(ops, mutation, rationale, actor, idempotencyKey, toolCallId, null);
+    }
 
-  public WriteRequest(List<Op> ops, String rationale, String actor, String idempotencyKey,
-      String toolCallId) {
-    this(ops, null, rationale, actor, idempotencyKey, toolCallId, null);
-  }
+    public WriteRequest(List<Op> ops, String rationale, String actor, String idempotencyKey, String toolCallId) {
+        this(ops, null, rationale, actor, idempotencyKey, toolCallId, null);
+    }
 
-  public static WriteRequest of(Mutation m, String rationale, String actor) {
-    return new WriteRequest(List.of(), m, rationale, actor, null, null, null);
-  }
+    public static WriteRequest of(Mutation m, String rationale, String actor) {
+        return new WriteRequest(List.of(), m, rationale, actor, null, null, null);
+    }
 
-  /** The same declaration, recording {@code p} (null: none) in its events. */
-  public WriteRequest withProvenance(Provenance p) {
-    return new WriteRequest(ops, mutation, rationale, actor, idempotencyKey, toolCallId, p);
-  }
+    /** The same declaration, recording {@code p} (null: none) in its events. */
+    public WriteRequest withProvenance(Provenance p) {
+        return new WriteRequest(ops, mutation, rationale, actor, idempotencyKey, toolCallId, p);
+    }
 }

@@ -1,5 +1,15 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.grammar.CreateEntity;
+import dev.memoryd.grammar.Grammar;
+import dev.memoryd.grammar.Op;
+import dev.memoryd.grammar.RepoPath;
+import dev.memoryd.grammar.SectionHasher;
+import dev.memoryd.ledger.BranchName;
+import dev.memoryd.ledger.Chain;
+import dev.memoryd.ledger.Event;
+import dev.memoryd.ledger.IdGenerator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -13,19 +23,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-
 import org.eclipse.jgit.lib.ObjectId;
-
-import dev.memoryd.daemon.git.GitStore;
-import dev.memoryd.grammar.CreateEntity;
-import dev.memoryd.grammar.Grammar;
-import dev.memoryd.grammar.Op;
-import dev.memoryd.grammar.RepoPath;
-import dev.memoryd.grammar.SectionHasher;
-import dev.memoryd.ledger.BranchName;
-import dev.memoryd.ledger.Chain;
-import dev.memoryd.ledger.Event;
-import dev.memoryd.ledger.IdGenerator;
 
 /**
  * What the rooms of one branch's writer ({@link Admission}, {@link Publisher}, {@link HumanIntake},
@@ -38,116 +36,129 @@ import dev.memoryd.ledger.IdGenerator;
  * start). The stores are the writer's; other threads only read through them.
  */
 final class WriterState {
-  private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
+    private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
 
-  final GrammarFiles grammars;
-  final WritePipeline.FileStore files;
-  final GitStore git;
-  final Chain chain;
-  final SectionHasher hasher;
-  final IdGenerator ids;
-  final Clock clock;
-  final BranchName branch;
-  final PhaseStats stats = new PhaseStats();
-  final WriterHealth health;
-  final Replayers replayers;
-  /** The working tree's index, kept in step with every batch (null for a branch not checked out). */
-  final dev.memoryd.daemon.git.WorkTreeIndex index;
-  /** Where a batch's ledger lines are forced before git commands are kept out; null: the segment itself. */
-  dev.memoryd.ledger.Journal journal;
-  final Map<String, WriteOutcome> idempotent = new ConcurrentHashMap<>();
-  final Map<String, ObjectId> indexBacklog = new LinkedHashMap<>();
-  volatile DriftView drift = DriftView.NONE;
-  /** Recorded text (what the ledger replays to) of memory files, by path; misses read {@link #captured}. */
-  final Map<RepoPath, Optional<String>> recorded = new HashMap<>();
-  /** The commit whose memory files the recorded texts reflect; null before the first. */
-  ObjectId captured;
-  final List<java.util.function.Consumer<List<Event>>> listeners =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
+    final GrammarFiles grammars;
+    final WritePipeline.FileStore files;
+    final GitStore git;
+    final Chain chain;
+    final SectionHasher hasher;
+    final IdGenerator ids;
+    final Clock clock;
+    final BranchName branch;
+    final PhaseStats stats = new PhaseStats();
+    final WriterHealth health;
+    final Replayers replayers;
+    /** The working tree's index, kept in step with every batch (null for a branch not checked out). */
+    final dev.memoryd.daemon.git.WorkTreeIndex index;
+    /** Where a batch's ledger lines are forced before git commands are kept out; null: the segment itself. */
+    dev.memoryd.ledger.Journal journal;
 
-  WriterState(GrammarFiles grammars, WritePipeline.FileStore files, GitStore git, Chain chain,
-      SectionHasher hasher, IdGenerator ids, Clock clock, BranchName branch) {
-    this.grammars = grammars;
-    this.files = files;
-    this.git = git;
-    this.chain = chain;
-    this.hasher = hasher;
-    this.ids = ids;
-    this.clock = clock;
-    this.branch = branch;
-    this.index = files.workTree() ? new dev.memoryd.daemon.git.WorkTreeIndex(git.repository(), files.root()) : null;
-    this.health = new WriterHealth(clock);
-    this.replayers = new Replayers(grammars, hasher);
-  }
+    final Map<String, WriteOutcome> idempotent = new ConcurrentHashMap<>();
+    final Map<String, ObjectId> indexBacklog = new LinkedHashMap<>();
+    volatile DriftView drift = DriftView.NONE;
+    /** Recorded text (what the ledger replays to) of memory files, by path; misses read {@link #captured}. */
+    final Map<RepoPath, Optional<String>> recorded = new HashMap<>();
+    /** The commit whose memory files the recorded texts reflect; null before the first. */
+    ObjectId captured;
 
-  /** The grammar in force on this branch (its recorded files'): on the writer thread only. */
-  Grammar grammarInForce() {
-    return grammars.inForce(this::recordedText);
-  }
+    final List<java.util.function.Consumer<List<Event>>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  /** The chain-trailer value of this writer's commits: null when the chain is the branch's own. */
-  String chainTrailer() {
-    return chain.branch().equals(branch) ? null : chain.branch().value();
-  }
-
-  /** How long a batch waits for a git command holding the index or the branch's ref lock (read per batch: tests change it). */
-  static long lockWaitMs() {
-    return Long.getLong("memoryd.refLockWaitMs", 2000);
-  }
-
-  Optional<String> recordedText(RepoPath p) {
-    return recorded.computeIfAbsent(p, k -> {
-      try {
-        return captured == null ? Optional.empty()
-            : git.read(captured, k.value()).map(b -> new String(b, StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-  }
-
-  /**
-   * Reads a file of the working tree for a batch. A text that differs from the recorded one is
-   * read again once no git command is rewriting the tree, when one may have been at it during
-   * the read: git deletes and re-creates each file it checks out, and a file caught missing or
-   * half written is not a human's edit.
-   */
-  Optional<String> readSettled(RepoPath p) throws IOException {
-    if (index == null) {
-      return files.read(p);
+    WriterState(
+            GrammarFiles grammars,
+            WritePipeline.FileStore files,
+            GitStore git,
+            Chain chain,
+            SectionHasher hasher,
+            IdGenerator ids,
+            Clock clock,
+            BranchName branch) {
+        this.grammars = grammars;
+        this.files = files;
+        this.git = git;
+        this.chain = chain;
+        this.hasher = hasher;
+        this.ids = ids;
+        this.clock = clock;
+        this.branch = branch;
+        this.index = files.workTree() ? new dev.memoryd.daemon.git.WorkTreeIndex(git.repository(), files.root()) : null;
+        this.health = new WriterHealth(clock);
+        this.replayers = new Replayers(grammars, hasher);
     }
-    for (int tries = 0; ; tries++) {
-      dev.memoryd.daemon.git.WorkTreeIndex.Mark before = index.mark();
-      Optional<String> t = files.read(p);
-      if (tries == 5 || t.equals(recordedText(p)) || !index.mayHaveRaced(before)) {
-        return t;
-      }
-      index.awaitGitDone(lockWaitMs());
-    }
-  }
 
-  void notifyListeners(List<Event> events) {
-    for (java.util.function.Consumer<List<Event>> l : listeners) {
-      try {
-        l.accept(events);
-      } catch (RuntimeException e) {
-        // The events are recorded and published; a listener keeps derived state (search, chunk
-        // graph, queues), and its failure must not turn the reply into "not recorded".
-        LOG.log(Level.SEVERE, "a listener failed on recorded events " + events.get(0).seq() + ".."
-            + events.get(events.size() - 1).seq() + "; its derived state may lag until restart", e);
-      }
+    /** The grammar in force on this branch (its recorded files'): on the writer thread only. */
+    Grammar grammarInForce() {
+        return grammars.inForce(this::recordedText);
     }
-  }
 
-  List<Op> withSliceIds(List<Op> ops) {
-    List<Op> out = new ArrayList<>(ops.size());
-    for (Op op : ops) {
-      if (op instanceof CreateEntity c && (c.sliceIds() == null || c.sliceIds().isEmpty())) {
-        out.add(c.withSliceIds(List.of(ids.next().value(), ids.next().value())));
-      } else {
-        out.add(op);
-      }
+    /** The chain-trailer value of this writer's commits: null when the chain is the branch's own. */
+    String chainTrailer() {
+        return chain.branch().equals(branch) ? null : chain.branch().value();
     }
-    return out;
-  }
+
+    /** How long a batch waits for a git command holding the index or the branch's ref lock (read per batch: tests change it). */
+    static long lockWaitMs() {
+        return Long.getLong("memoryd.refLockWaitMs", 2000);
+    }
+
+    Optional<String> recordedText(RepoPath p) {
+        return recorded.computeIfAbsent(p, k -> {
+            try {
+                return captured == null
+                        ? Optional.empty()
+                        : git.read(captured, k.value()).map(b -> new String(b, StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /**
+     * Reads a file of the working tree for a batch. A text that differs from the recorded one is
+     * read again once no git command is rewriting the tree, when one may have been at it during
+     * the read: git deletes and re-creates each file it checks out, and a file caught missing or
+     * half written is not a human's edit.
+     */
+    Optional<String> readSettled(RepoPath p) throws IOException {
+        if (index == null) {
+            return files.read(p);
+        }
+        for (int tries = 0; ; tries++) {
+            dev.memoryd.daemon.git.WorkTreeIndex.Mark before = index.mark();
+            Optional<String> t = files.read(p);
+            if (tries == 5 || t.equals(recordedText(p)) || !index.mayHaveRaced(before)) {
+                return t;
+            }
+            index.awaitGitDone(lockWaitMs());
+        }
+    }
+
+    void notifyListeners(List<Event> events) {
+        for (java.util.function.Consumer<List<Event>> l : listeners) {
+            try {
+                l.accept(events);
+            } catch (RuntimeException e) {
+                // The events are recorded and published; a listener keeps derived state (search, chunk
+                // graph, queues), and its failure must not turn the reply into "not recorded".
+                LOG.log(
+                        Level.SEVERE,
+                        "a listener failed on recorded events " + events.get(0).seq() + ".."
+                                + events.get(events.size() - 1).seq() + "; its derived state may lag until restart",
+                        e);
+            }
+        }
+    }
+
+    List<Op> withSliceIds(List<Op> ops) {
+        List<Op> out = new ArrayList<>(ops.size());
+        for (Op op : ops) {
+            if (op instanceof CreateEntity c
+                    && (c.sliceIds() == null || c.sliceIds().isEmpty())) {
+                out.add(c.withSliceIds(List.of(ids.next().value(), ids.next().value())));
+            } else {
+                out.add(op);
+            }
+        }
+        return out;
+    }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memoryd.daemon.cli.Main;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -19,13 +20,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.memoryd.daemon.cli.Main;
 
 /**
  * {@code memoryd console} as a child process, as a user starts it: what it prints, the login URL
@@ -34,107 +32,142 @@ import dev.memoryd.daemon.cli.Main;
  */
 @Timeout(120)
 class ConsoleCommandTest {
-  private static final Pattern LOGIN = Pattern.compile("login \\(works once\\): (http://127\\.0\\.0\\.1:(\\d+)/login\\?token=\\S+)");
+    private static final Pattern LOGIN =
+            Pattern.compile("login \\(works once\\): (http://127\\.0\\.0\\.1:(\\d+)/login\\?token=\\S+)");
 
-  @TempDir Path tmp;
-  ConsoleRoot root;
-  final List<Process> started = new ArrayList<>();
+    @TempDir
+    Path tmp;
 
-  @AfterEach
-  void close() throws Exception {
-    for (Process p : started) {
-      p.destroy();
-      p.waitFor(10, TimeUnit.SECONDS);
+    ConsoleRoot root;
+    final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (Process p : started) {
+            p.destroy();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        if (root != null) {
+            root.close();
+        }
     }
-    if (root != null) {
-      root.close();
+
+    private Process console(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "console",
+                "--root",
+                root.dir.toString(),
+                "--actor",
+                ConsoleRoot.ACTOR));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        started.add(p);
+        return p;
     }
-  }
 
-  private Process console(String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "console",
-        "--root", root.dir.toString(), "--actor", ConsoleRoot.ACTOR));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    started.add(p);
-    return p;
-  }
-
-  /** Lines the process prints until one matches {@code p}; that match. */
-  private static Matcher await(BufferedReader out, Pattern p, StringBuilder seen) throws IOException {
-    for (String line; (line = out.readLine()) != null; ) {
-      seen.append(line).append('\n');
-      Matcher m = p.matcher(line);
-      if (m.find()) {
-        return m;
-      }
+    /** Lines the process prints until one matches {@code p}; that match. */
+    private static Matcher await(BufferedReader out, Pattern p, StringBuilder seen) throws IOException {
+        for (String line; (line = out.readLine()) != null; ) {
+            seen.append(line).append('\n');
+            Matcher m = p.matcher(line);
+            if (m.find()) {
+                return m;
+            }
+        }
+        throw new AssertionError("the console ended without printing " + p + ":\n" + seen);
     }
-    throw new AssertionError("the console ended without printing " + p + ":\n" + seen);
-  }
 
-  private static String all(Process p) throws Exception {
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-    return out;
-  }
+    private static String all(Process p) throws Exception {
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        return out;
+    }
 
-  @Test
-  void theConsolePrintsItsLoginUrl_aSecondOneIsRefusedNamingIt_andStoppingRemovesTheTokenFile() throws Exception {
-    root = new ConsoleRoot(tmp).startDaemon();
-    Process first = console("--port", "0");
-    BufferedReader out = new BufferedReader(new InputStreamReader(first.getInputStream(), StandardCharsets.UTF_8));
-    StringBuilder seen = new StringBuilder();
-    Matcher login = await(out, LOGIN, seen);
-    String base = "http://127.0.0.1:" + login.group(2);
-    await(out, Pattern.compile(Pattern.quote("memoryd console for " + root.dir + " at " + base + ", deciding as "
-        + ConsoleRoot.ACTOR)), seen);
-    Path tokenFile = root.dir.resolve(".memoryd/console.token");
-    assertEquals(login.group(1), base + "/login?token=" + Files.readString(tokenFile).strip());
-    HttpClient browser = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
-        .cookieHandler(new java.net.CookieManager()).build();
-    HttpResponse<String> r = browser.send(HttpRequest.newBuilder(URI.create(login.group(1))).build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertEquals(200, r.statusCode(), "logged in and shown the overview");
-    assertTrue(r.body().contains("Overview"), r.body());
-    String tokenNow = Files.readString(tokenFile);
+    @Test
+    void theConsolePrintsItsLoginUrl_aSecondOneIsRefusedNamingIt_andStoppingRemovesTheTokenFile() throws Exception {
+        root = new ConsoleRoot(tmp).startDaemon();
+        Process first = console("--port", "0");
+        BufferedReader out = new BufferedReader(new InputStreamReader(first.getInputStream(), StandardCharsets.UTF_8));
+        StringBuilder seen = new StringBuilder();
+        Matcher login = await(out, LOGIN, seen);
+        String base = "http://127.0.0.1:" + login.group(2);
+        await(
+                out,
+                Pattern.compile(Pattern.quote(
+                        "memoryd console for " + root.dir + " at " + base + ", deciding as " + ConsoleRoot.ACTOR)),
+                seen);
+        Path tokenFile = root.dir.resolve(".memoryd/console.token");
+        assertEquals(
+                login.group(1),
+                base + "/login?token=" + Files.readString(tokenFile).strip());
+        HttpClient browser = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .cookieHandler(new java.net.CookieManager())
+                .build();
+        HttpResponse<String> r = browser.send(
+                HttpRequest.newBuilder(URI.create(login.group(1))).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), "logged in and shown the overview");
+        assertTrue(r.body().contains("Overview"), r.body());
+        String tokenNow = Files.readString(tokenFile);
 
-    Process second = console("--port", "0");
-    String refusal = all(second);
-    assertEquals(1, second.exitValue(), refusal);
-    assertTrue(refusal.contains("a console for " + root.dir + " is already running at " + base), refusal);
-    assertEquals(tokenNow, Files.readString(tokenFile), "the first console's token file is left alone");
+        Process second = console("--port", "0");
+        String refusal = all(second);
+        assertEquals(1, second.exitValue(), refusal);
+        assertTrue(refusal.contains("a console for " + root.dir + " is already running at " + base), refusal);
+        assertEquals(tokenNow, Files.readString(tokenFile), "the first console's token file is left alone");
 
-    first.destroy();
-    assertTrue(first.waitFor(30, TimeUnit.SECONDS));
-    assertFalse(Files.exists(tokenFile), "a stopped console leaves no token behind");
-    Process third = console("--port", "0");
-    await(new BufferedReader(new InputStreamReader(third.getInputStream(), StandardCharsets.UTF_8)), LOGIN, new StringBuilder());
-  }
+        first.destroy();
+        assertTrue(first.waitFor(30, TimeUnit.SECONDS));
+        assertFalse(Files.exists(tokenFile), "a stopped console leaves no token behind");
+        Process third = console("--port", "0");
+        await(
+                new BufferedReader(new InputStreamReader(third.getInputStream(), StandardCharsets.UTF_8)),
+                LOGIN,
+                new StringBuilder());
+    }
 
-  @Test
-  void anAddressOtherThanLoopback_isRefusedWithoutAllowRemote_andWithItWarns() throws Exception {
-    root = new ConsoleRoot(tmp);
-    Process noRoot = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        System.getProperty("java.class.path"), Main.class.getName(), "console", "--root", tmp.resolve("none").toString())
-        .redirectErrorStream(true).start();
-    started.add(noRoot);
-    String none = all(noRoot);
-    assertEquals(1, noRoot.exitValue(), none);
-    assertTrue(none.contains("is not a memory root"), none);
+    @Test
+    void anAddressOtherThanLoopback_isRefusedWithoutAllowRemote_andWithItWarns() throws Exception {
+        root = new ConsoleRoot(tmp);
+        Process noRoot = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "console",
+                        "--root",
+                        tmp.resolve("none").toString())
+                .redirectErrorStream(true)
+                .start();
+        started.add(noRoot);
+        String none = all(noRoot);
+        assertEquals(1, noRoot.exitValue(), none);
+        assertTrue(none.contains("is not a memory root"), none);
 
-    Process refused = console("--port", "0", "--bind", "0.0.0.0");
-    String refusal = all(refused);
-    assertEquals(1, refused.exitValue(), refusal);
-    assertTrue(refusal.contains("refusing to serve the console on 0.0.0.0: only this machine (127.0.0.1) unless you add"
-        + " --allow-remote"), refusal);
-    assertFalse(Files.exists(root.dir.resolve(".memoryd/console.token")), "nothing was started");
+        Process refused = console("--port", "0", "--bind", "0.0.0.0");
+        String refusal = all(refused);
+        assertEquals(1, refused.exitValue(), refusal);
+        assertTrue(
+                refusal.contains(
+                        "refusing to serve the console on 0.0.0.0: only this machine (127.0.0.1) unless you add"
+                                + " --allow-remote"),
+                refusal);
+        assertFalse(Files.exists(root.dir.resolve(".memoryd/console.token")), "nothing was started");
 
-    Process open = console("--port", "0", "--bind", "0.0.0.0", "--allow-remote");
-    BufferedReader out = new BufferedReader(new InputStreamReader(open.getInputStream(), StandardCharsets.UTF_8));
-    StringBuilder seen = new StringBuilder();
-    await(out, Pattern.compile("no daemon serves "), seen);
-    assertTrue(seen.toString().contains("warning: the console listens on 0.0.0.0, not only on this machine"), seen.toString());
-    assertTrue(seen.toString().contains("no daemon serves " + root.dir + " yet; start one: bin/memoryd serve --root "), seen.toString());
-  }
+        Process open = console("--port", "0", "--bind", "0.0.0.0", "--allow-remote");
+        BufferedReader out = new BufferedReader(new InputStreamReader(open.getInputStream(), StandardCharsets.UTF_8));
+        StringBuilder seen = new StringBuilder();
+        await(out, Pattern.compile("no daemon serves "), seen);
+        assertTrue(
+                seen.toString().contains("warning: the console listens on 0.0.0.0, not only on this machine"),
+                seen.toString());
+        assertTrue(
+                seen.toString().contains("no daemon serves " + root.dir + " yet; start one: bin/memoryd serve --root "),
+                seen.toString());
+    }
 }

@@ -68,7 +68,8 @@ public record Frontmatter(int end, JsonNode tree, String error, int errorLine) {
         String t = text == null ? "" : text;
         int fmEnd = fenceEnd(t);
         if (fmEnd <= 0) {
-            String err = t.startsWith("---\n") || t.startsWith("---\r\n") ? "frontmatter has no closing '---' line" : null;
+            String err =
+                    t.startsWith("---\n") || t.startsWith("---\r\n") ? "frontmatter has no closing '---' line" : null;
             return new Frontmatter(-1, null, err, 1);
         }
         int contentStart = t.indexOf('\n') + 1;
@@ -111,7 +112,9 @@ public record Frontmatter(int end, JsonNode tree, String error, int errorLine) {
         } catch (JsonProcessingException | RuntimeException e) {
             String err = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.toString();
             int errLine = 1;
-            if (e instanceof JsonProcessingException j && j.getLocation() != null && j.getLocation().getLineNr() > 0) {
+            if (e instanceof JsonProcessingException j
+                    && j.getLocation() != null
+                    && j.getLocation().getLineNr() > 0) {
                 errLine = j.getLocation().getLineNr() + 1;
             }
             return new Frontmatter(fmEnd, null, err, errLine);

@@ -1,8 +1,7 @@
 package dev.memoryd.grammar.human;
 
-import java.util.Optional;
-
 import dev.memoryd.grammar.MemoryDocument;
+import java.util.Optional;
 
 /**
  * Turns the name a user gives a section into its region key ({@link HumanEdits#regions}): the
@@ -22,7 +21,8 @@ public final class RegionNames {
             return Optional.of(name);
         }
         for (String text : texts) {
-            if (text != null && HumanEdits.regions(text).stream().anyMatch(r -> r.key().equals(name))) {
+            if (text != null
+                    && HumanEdits.regions(text).stream().anyMatch(r -> r.key().equals(name))) {
                 return Optional.of(name);
             }
         }
@@ -33,8 +33,10 @@ public final class RegionNames {
             for (MemoryDocument.Section s : MemoryDocument.parse(text).h2Sections()) {
                 if (s.heading().equals(name)) {
                     // Regions start where their H2 does: that gives the key, repeats' ~n included.
-                    return HumanEdits.regions(text).stream().filter(r -> r.start() == s.start())
-                            .map(HumanEdits.Region::key).findFirst();
+                    return HumanEdits.regions(text).stream()
+                            .filter(r -> r.start() == s.start())
+                            .map(HumanEdits.Region::key)
+                            .findFirst();
                 }
             }
         }

@@ -74,8 +74,7 @@ public final class ContextSelector {
     private ContextSelector() {}
 
     /** One selected turn, with the distance and priority it was selected at. */
-    record Selected(Turn turn, int distance, double priority) {
-    }
+    record Selected(Turn turn, int distance, double priority) {}
 
     /** A frontier entry; {@link #ORDER} puts the next turn to pop first. */
     private record Candidate(Turn turn, int distance, double priority) {
@@ -140,8 +139,9 @@ public final class ContextSelector {
 
     /** The §5 algorithm; returns the selected turns in selection (pop) order. */
     static List<Selected> run(ConversationDag dag, String anchorTurnId, PolicyConfig config) {
-        Turn anchor = dag.turn(anchorTurnId).orElseThrow(() -> new PolicyInputException(
-                PolicyInputException.Kind.NOT_FOUND, "anchor_turn_id", "unknown turn " + anchorTurnId));
+        Turn anchor = dag.turn(anchorTurnId)
+                .orElseThrow(() -> new PolicyInputException(
+                        PolicyInputException.Kind.NOT_FOUND, "anchor_turn_id", "unknown turn " + anchorTurnId));
         List<Selected> selected = new ArrayList<>();
         Set<String> visited = new HashSet<>();
         PriorityQueue<Candidate> frontier = new PriorityQueue<>(Candidate.ORDER);
@@ -172,7 +172,12 @@ public final class ContextSelector {
         return selected;
     }
 
-    private static void push(ConversationDag dag, String id, int distance, PolicyConfig config, Set<String> visited,
+    private static void push(
+            ConversationDag dag,
+            String id,
+            int distance,
+            PolicyConfig config,
+            Set<String> visited,
             PriorityQueue<Candidate> frontier) {
         if (visited.add(id)) {
             Turn t = dag.turn(id).orElseThrow();
@@ -191,8 +196,8 @@ public final class ContextSelector {
      * {@code [anchor, sortedTurnIds, sortedEdges, policy_id, paramsHash, schema_version]}.
      * The caller passes ids and edges already sorted (§6.2).
      */
-    static String sliceId(String anchor, List<String> sortedTurnIds, List<ConversationDag.Edge> sortedEdges,
-            String paramsHash) {
+    static String sliceId(
+            String anchor, List<String> sortedTurnIds, List<ConversationDag.Edge> sortedEdges, String paramsHash) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ArrayNode canonical = f.arrayNode();
         canonical.add(anchor);

@@ -35,13 +35,15 @@ public final class ConversationDag {
     private final Map<String, List<String>> children = new HashMap<>();
     /** Children of each turn in (trajectory_sibling_order, id) order. */
     private final Map<String, List<String>> childrenBySiblingOrder = new HashMap<>();
+
     private final List<Edge> edges;
 
     /** One parent → child edge; the SliceExport edge object of §6.1. */
     public record Edge(String parent, String child, EdgeType edgeType) {
         /** Orders by (parent, child, edge_type wire name), §6.2. */
         public static final Comparator<Edge> ORDER = Comparator.comparing(Edge::parent)
-                .thenComparing(Edge::child).thenComparing(e -> e.edgeType().wire());
+                .thenComparing(Edge::child)
+                .thenComparing(e -> e.edgeType().wire());
     }
 
     private ConversationDag(Collection<Turn> input) {
@@ -63,8 +65,10 @@ public final class ConversationDag {
             for (int j = 0; j < t.parents().size(); j++) {
                 ParentRef p = t.parents().get(j);
                 if (!turns.containsKey(p.id())) {
-                    throw new PolicyInputException(PolicyInputException.Kind.INVALID,
-                            "turns[" + index.get(t.id()) + "].parents[" + j + "].id", "unknown turn " + p.id());
+                    throw new PolicyInputException(
+                            PolicyInputException.Kind.INVALID,
+                            "turns[" + index.get(t.id()) + "].parents[" + j + "].id",
+                            "unknown turn " + p.id());
                 }
                 ps.add(p.id());
                 kids.computeIfAbsent(p.id(), k -> new TreeSet<>()).add(t.id());
@@ -137,8 +141,8 @@ public final class ConversationDag {
                         stack.add(c);
                         next.add(0);
                     } else if (col == 1) {
-                        throw PolicyInputException.invalid("turns[" + index.get(c) + "].parents",
-                                "cycle through turn " + c);
+                        throw PolicyInputException.invalid(
+                                "turns[" + index.get(c) + "].parents", "cycle through turn " + c);
                     }
                 } else {
                     colour.put(node, 2);

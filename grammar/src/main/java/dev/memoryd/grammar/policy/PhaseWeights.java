@@ -10,8 +10,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * <p>Contract: every weight is a finite IEEE double; the spec says weights "should be in
  * [0.0, 1.0] but are not clamped", so any finite value is accepted and used as given.
  */
-public record PhaseWeights(double synthesis, double planning, double consolidation, double debugging,
-        double exploration) {
+public record PhaseWeights(
+        double synthesis, double planning, double consolidation, double debugging, double exploration) {
 
     /** The spec's defaults: 1.0, 0.9, 0.6, 0.5, 0.3. */
     public static final PhaseWeights DEFAULT = new PhaseWeights(1.0, 0.9, 0.6, 0.5, 0.3);

@@ -16,8 +16,14 @@ import dev.memoryd.jcs.Jcs;
  * {@link #paramsHash()} is xxHash64 (seed 0, 16 lowercase hex digits) of its RFC 8785 form
  * (docs/DESIGN.md, "Where the specs are loose").
  */
-public record PolicyConfig(int maxNodes, int maxRadius, PhaseWeights phaseWeights, double salienceWeight,
-        double distanceDecay, boolean includeSiblings, int maxSiblingsPerNode) {
+public record PolicyConfig(
+        int maxNodes,
+        int maxRadius,
+        PhaseWeights phaseWeights,
+        double salienceWeight,
+        double distanceDecay,
+        boolean includeSiblings,
+        int maxSiblingsPerNode) {
 
     /** The policy id, also the config's {@code version} member. */
     public static final String POLICY_ID = "slice_policy_v1";
@@ -72,8 +78,8 @@ public record PolicyConfig(int maxNodes, int maxRadius, PhaseWeights phaseWeight
         boolean includeSiblings = o.bool("include_siblings", DEFAULT.includeSiblings);
         int maxSiblings = o.integer("max_siblings_per_node", 0, max, DEFAULT.maxSiblingsPerNode);
         o.rejectUnknown();
-        return new PolicyConfig(maxNodes, maxRadius, weights, salienceWeight, distanceDecay, includeSiblings,
-                maxSiblings);
+        return new PolicyConfig(
+                maxNodes, maxRadius, weights, salienceWeight, distanceDecay, includeSiblings, maxSiblings);
     }
 
     /** The full configuration object of §12, every member present. */

@@ -25,9 +25,20 @@ import java.util.regex.Pattern;
  * is no part of the fingerprint ({@code slice_id}, §6.3). {@code parents} holds no turn twice with the same edge type
  * and never the turn itself (one parent may be linked by several edge types).
  */
-public record Turn(String id, String sessionId, Role role, Phase phase, double salience, int trajectoryDepth,
-        int trajectorySiblingOrder, double trajectoryHomogeneity, double trajectoryTemporal,
-        double trajectoryComplexity, Instant createdAt, boolean createdAtEpochSeconds, List<ParentRef> parents) {
+public record Turn(
+        String id,
+        String sessionId,
+        Role role,
+        Phase phase,
+        double salience,
+        int trajectoryDepth,
+        int trajectorySiblingOrder,
+        double trajectoryHomogeneity,
+        double trajectoryTemporal,
+        double trajectoryComplexity,
+        Instant createdAt,
+        boolean createdAtEpochSeconds,
+        List<ParentRef> parents) {
 
     private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
@@ -70,18 +81,41 @@ public record Turn(String id, String sessionId, Role role, Phase phase, double s
                 throw PolicyInputException.invalid("parents[" + i + "].id", "a turn cannot be its own parent");
             }
             if (!seen.add(p)) {
-                throw PolicyInputException.invalid("parents[" + i + "]", "duplicate edge " + p.id() + " "
-                        + p.edgeType().wire());
+                throw PolicyInputException.invalid(
+                        "parents[" + i + "]",
+                        "duplicate edge " + p.id() + " " + p.edgeType().wire());
             }
         }
     }
 
     /** A turn whose {@code created_at} is exported as ISO 8601 UTC. */
-    public Turn(String id, String sessionId, Role role, Phase phase, double salience, int trajectoryDepth,
-            int trajectorySiblingOrder, double trajectoryHomogeneity, double trajectoryTemporal,
-            double trajectoryComplexity, Instant createdAt, List<ParentRef> parents) {
-        this(id, sessionId, role, phase, salience, trajectoryDepth, trajectorySiblingOrder, trajectoryHomogeneity,
-                trajectoryTemporal, trajectoryComplexity, createdAt, false, parents);
+    public Turn(
+            String id,
+            String sessionId,
+            Role role,
+            Phase phase,
+            double salience,
+            int trajectoryDepth,
+            int trajectorySiblingOrder,
+            double trajectoryHomogeneity,
+            double trajectoryTemporal,
+            double trajectoryComplexity,
+            Instant createdAt,
+            List<ParentRef> parents) {
+        this(
+                id,
+                sessionId,
+                role,
+                phase,
+                salience,
+                trajectoryDepth,
+                trajectorySiblingOrder,
+                trajectoryHomogeneity,
+                trajectoryTemporal,
+                trajectoryComplexity,
+                createdAt,
+                false,
+                parents);
     }
 
     private static void checkId(String field, String v) {
@@ -115,8 +149,8 @@ public record Turn(String id, String sessionId, Role role, Phase phase, double s
             String phaseText = o.string("phase");
             Phase phase = Phase.fromWire(phaseText);
             if (phase == null) {
-                throw PolicyInputException.invalid("phase",
-                        "must be one of exploration, debugging, planning, consolidation, synthesis");
+                throw PolicyInputException.invalid(
+                        "phase", "must be one of exploration, debugging, planning, consolidation, synthesis");
             }
             double inf = Double.POSITIVE_INFINITY;
             double salience = o.number("salience", 0.0, 1.0, null);
@@ -141,8 +175,8 @@ public record Turn(String id, String sessionId, Role role, Phase phase, double s
                     String et = p.string("edge_type");
                     EdgeType type = EdgeType.fromWire(et);
                     if (type == null) {
-                        throw PolicyInputException.invalid("parents[" + i + "].edge_type",
-                                "must be one of reply, branch, reference, default");
+                        throw PolicyInputException.invalid(
+                                "parents[" + i + "].edge_type", "must be one of reply, branch, reference, default");
                     }
                     p.rejectUnknown();
                     refs[i] = new ParentRef(pid, type);
@@ -150,20 +184,36 @@ public record Turn(String id, String sessionId, Role role, Phase phase, double s
                 parents = List.of(refs);
             }
             o.rejectUnknown();
-            return new Turn(id, sessionId, role, phase, salience, depth, order, homogeneity, temporal, complexity,
-                    createdAt, epoch, parents);
+            return new Turn(
+                    id,
+                    sessionId,
+                    role,
+                    phase,
+                    salience,
+                    depth,
+                    order,
+                    homogeneity,
+                    temporal,
+                    complexity,
+                    createdAt,
+                    epoch,
+                    parents);
         } catch (PolicyInputException e) {
             if (path.isEmpty() || e.field().startsWith(path + ".") || e.field().equals(path)) {
                 throw e;
             }
-            throw PolicyInputException.invalid(path + "." + e.field(), e.getMessage().substring(e.field().length() + 2));
+            throw PolicyInputException.invalid(
+                    path + "." + e.field(), e.getMessage().substring(e.field().length() + 2));
         }
     }
 
     private static Instant epochSeconds(JsonNode n) {
-        if (!n.isIntegralNumber() || !n.canConvertToLong() || n.longValue() < 0
+        if (!n.isIntegralNumber()
+                || !n.canConvertToLong()
+                || n.longValue() < 0
                 || n.longValue() > Instant.MAX.getEpochSecond()) {
-            throw PolicyInputException.invalid("created_at",
+            throw PolicyInputException.invalid(
+                    "created_at",
                     "must be integer epoch seconds >= 0 or an ISO 8601 UTC timestamp ending in Z, got " + n);
         }
         return Instant.ofEpochSecond(n.longValue());
@@ -176,7 +226,8 @@ public record Turn(String id, String sessionId, Role role, Phase phase, double s
             }
             return DateTimeFormatter.ISO_INSTANT.parse(created, Instant::from);
         } catch (DateTimeParseException e) {
-            throw PolicyInputException.invalid("created_at",
+            throw PolicyInputException.invalid(
+                    "created_at",
                     "must be an ISO 8601 UTC timestamp ending in Z or integer epoch seconds, got " + created);
         }
     }

@@ -35,10 +35,20 @@ import java.util.Optional;
 public record Contract(Optional<Write> write, Optional<OverflowPolicy> overflow) {
 
     /** {@code contract.write}. */
-    public enum Write { APPEND, REPLACE, SUPERSEDE, ERROR }
+    public enum Write {
+        APPEND,
+        REPLACE,
+        SUPERSEDE,
+        ERROR
+    }
 
     /** {@code contract.overflow}. */
-    public enum OverflowPolicy { SPLIT, SUMMARIZE, ARCHIVE, ERROR }
+    public enum OverflowPolicy {
+        SPLIT,
+        SUMMARIZE,
+        ARCHIVE,
+        ERROR
+    }
 
     /** The kind of change a writer attempts. */
     public enum Change {
@@ -54,8 +64,7 @@ public record Contract(Optional<Write> write, Optional<OverflowPolicy> overflow)
     public sealed interface WriteCheck permits WriteCheck.Allowed, WriteCheck.Refused, WriteCheck.Overflow {
 
         /** The change may be written. */
-        record Allowed() implements WriteCheck {
-        }
+        record Allowed() implements WriteCheck {}
 
         /**
          * The change must not be written.
@@ -64,8 +73,7 @@ public record Contract(Optional<Write> write, Optional<OverflowPolicy> overflow)
          *                (the mode does not allow this change) or {@code overflow} (too large)
          * @param message human-readable explanation
          */
-        record Refused(String rule, String message) implements WriteCheck {
-        }
+        record Refused(String rule, String message) implements WriteCheck {}
 
         /**
          * The change would exceed the limit and the contract says what to do instead.
@@ -75,8 +83,7 @@ public record Contract(Optional<Write> write, Optional<OverflowPolicy> overflow)
          * @param limitBytes the limit
          * @param message    what the caller must do
          */
-        record Overflow(OverflowPolicy policy, long sizeBytes, long limitBytes, String message) implements WriteCheck {
-        }
+        record Overflow(OverflowPolicy policy, long sizeBytes, long limitBytes, String message) implements WriteCheck {}
     }
 
     /** A contract with neither field set: every change allowed, oversize refused. */
@@ -124,7 +131,8 @@ public record Contract(Optional<Write> write, Optional<OverflowPolicy> overflow)
                 return new WriteCheck.Refused("write-error", "contract.write is error: this slice is immutable");
             }
             if (!ok) {
-                return new WriteCheck.Refused("write-mode", "contract.write is " + name(w) + ": a " + name(change) + " is not allowed");
+                return new WriteCheck.Refused(
+                        "write-mode", "contract.write is " + name(w) + ": a " + name(change) + " is not allowed");
             }
         }
         if (newSizeBytes <= limitBytes) {
@@ -133,10 +141,15 @@ public record Contract(Optional<Write> write, Optional<OverflowPolicy> overflow)
         OverflowPolicy p = overflow.orElse(OverflowPolicy.ERROR);
         String size = newSizeBytes + " bytes exceeds the limit of " + limitBytes;
         return switch (p) {
-            case ERROR -> new WriteCheck.Refused("overflow", size + " and contract.overflow is "
-                    + (overflow.isPresent() ? "error" : "not set") + "; nothing was written");
-            case SPLIT -> new WriteCheck.Overflow(p, newSizeBytes, limitBytes, size + "; start a new slice and write there");
-            case SUMMARIZE -> new WriteCheck.Overflow(p, newSizeBytes, limitBytes, size + "; summarize old content first");
+            case ERROR ->
+                new WriteCheck.Refused(
+                        "overflow",
+                        size + " and contract.overflow is " + (overflow.isPresent() ? "error" : "not set")
+                                + "; nothing was written");
+            case SPLIT ->
+                new WriteCheck.Overflow(p, newSizeBytes, limitBytes, size + "; start a new slice and write there");
+            case SUMMARIZE ->
+                new WriteCheck.Overflow(p, newSizeBytes, limitBytes, size + "; summarize old content first");
             case ARCHIVE -> new WriteCheck.Overflow(p, newSizeBytes, limitBytes, size + "; archive old content first");
         };
     }

@@ -54,8 +54,7 @@ public final class JsonlBody {
      * @param text   the line without its line terminator
      * @param node   the parsed JSON, or null if the line is not JSON
      */
-    public record Line(int number, String text, JsonNode node) {
-    }
+    public record Line(int number, String text, JsonNode node) {}
 
     /**
      * A valid row.
@@ -66,12 +65,10 @@ public final class JsonlBody {
      * @param createdAt  {@code _meta.created_at}
      * @param supersedes {@code _meta.supersedes} (empty if absent)
      */
-    public record Row(int line, JsonNode node, String id, Instant createdAt, List<String> supersedes) {
-    }
+    public record Row(int line, JsonNode node, String id, Instant createdAt, List<String> supersedes) {}
 
     /** The outcome of {@link #appendRow}. */
-    public sealed interface AppendResult permits Appended, Rejected, Blocked {
-    }
+    public sealed interface AppendResult permits Appended, Rejected, Blocked {}
 
     /**
      * The row was appended.
@@ -80,27 +77,23 @@ public final class JsonlBody {
      * @param line the canonical line appended (without {@code \n})
      * @param row  the row as written (with {@code created_at} filled in if it was missing)
      */
-    public record Appended(String body, String line, JsonNode row) implements AppendResult {
-    }
+    public record Appended(String body, String line, JsonNode row) implements AppendResult {}
 
     /**
      * The row (or the existing body) is invalid; nothing was appended.
      *
      * @param problems the row's problems, or the existing body's (rule {@code body-invalid})
      */
-    public record Rejected(List<SliceProblem> problems) implements AppendResult {
-    }
+    public record Rejected(List<SliceProblem> problems) implements AppendResult {}
 
     /**
      * The contract does not allow the append as is; nothing was appended.
      *
      * @param check a {@link Contract.WriteCheck.Refused} or {@link Contract.WriteCheck.Overflow}
      */
-    public record Blocked(Contract.WriteCheck check) implements AppendResult {
-    }
+    public record Blocked(Contract.WriteCheck check) implements AppendResult {}
 
-    private JsonlBody() {
-    }
+    private JsonlBody() {}
 
     /** The non-blank lines of a body, each parsed as JSON where possible ({@code \r\n} accepted). */
     public static List<Line> lines(String body) {
@@ -145,7 +138,12 @@ public final class JsonlBody {
             String id = idOf(l.node());
             if (rowProblems("", l.node(), ids).isEmpty()) {
                 JsonNode meta = l.node().get("_meta");
-                out.add(new Row(l.number(), l.node(), id, parseTime(meta.get("created_at").asText()).orElseThrow(), supersedes(meta)));
+                out.add(new Row(
+                        l.number(),
+                        l.node(),
+                        id,
+                        parseTime(meta.get("created_at").asText()).orElseThrow(),
+                        supersedes(meta)));
             }
             if (id != null) {
                 ids.add(id);
@@ -164,7 +162,10 @@ public final class JsonlBody {
         for (Row r : rows) {
             superseded.addAll(r.supersedes());
         }
-        return rows.stream().filter(r -> !superseded.contains(r.id())).map(Row::node).toList();
+        return rows.stream()
+                .filter(r -> !superseded.contains(r.id()))
+                .map(Row::node)
+                .toList();
     }
 
     /**
@@ -176,7 +177,9 @@ public final class JsonlBody {
         List<SliceProblem> existing = validate(body);
         if (!existing.isEmpty()) {
             List<SliceProblem> ps = existing.stream()
-                    .map(p -> new SliceProblem(p.fieldPath(), "body-invalid", "the existing body is invalid: " + p.message())).toList();
+                    .map(p -> new SliceProblem(
+                            p.fieldPath(), "body-invalid", "the existing body is invalid: " + p.message()))
+                    .toList();
             return new Rejected(ps);
         }
         Set<String> ids = new HashSet<>();
@@ -184,13 +187,16 @@ public final class JsonlBody {
             ids.add(r.id());
         }
         JsonNode toWrite = row;
-        if (row != null && row.isObject() && row.get("_meta") instanceof ObjectNode meta
+        if (row != null
+                && row.isObject()
+                && row.get("_meta") instanceof ObjectNode meta
                 && (meta.get("created_at") == null || meta.get("created_at").isNull())) {
             ObjectNode copy = row.deepCopy();
             ((ObjectNode) copy.get("_meta")).put("created_at", DateTimeFormatter.ISO_INSTANT.format(now));
             toWrite = copy;
         }
-        int lineNo = body.isEmpty() ? 1 : (int) body.chars().filter(c -> c == '\n').count() + (body.endsWith("\n") ? 1 : 2);
+        int lineNo =
+                body.isEmpty() ? 1 : (int) body.chars().filter(c -> c == '\n').count() + (body.endsWith("\n") ? 1 : 2);
         List<SliceProblem> ps = rowProblems("body:" + lineNo, toWrite, ids);
         if (!ps.isEmpty()) {
             return new Rejected(ps);
@@ -210,7 +216,8 @@ public final class JsonlBody {
         if (!(r instanceof Appended a)) {
             return r;
         }
-        Contract.Change change = supersedes(a.row().get("_meta")).isEmpty() ? Contract.Change.APPEND : Contract.Change.SUPERSEDE;
+        Contract.Change change =
+                supersedes(a.row().get("_meta")).isEmpty() ? Contract.Change.APPEND : Contract.Change.SUPERSEDE;
         Contract.WriteCheck check = contract.check(change, a.body(), limitBytes);
         return check instanceof Contract.WriteCheck.Allowed ? a : new Blocked(check);
     }
@@ -258,7 +265,8 @@ public final class JsonlBody {
 
     private static Optional<Instant> parseTime(String s) {
         try {
-            return Optional.of(OffsetDateTime.parse(s, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant());
+            return Optional.of(OffsetDateTime.parse(s, DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                    .toInstant());
         } catch (DateTimeParseException e) {
             return Optional.empty();
         }
@@ -292,12 +300,16 @@ public final class JsonlBody {
         if (ca == null || ca.isNull() || (ca.isValueNode() && ca.asText().isBlank())) {
             out.add(new SliceProblem(at + "._meta.created_at", "required", "_meta.created_at is required"));
         } else if (!ca.isTextual() || parseTime(ca.asText()).isEmpty()) {
-            out.add(new SliceProblem(at + "._meta.created_at", "format", "_meta.created_at " + ca + " is not an ISO-8601 timestamp with a zone"));
+            out.add(new SliceProblem(
+                    at + "._meta.created_at",
+                    "format",
+                    "_meta.created_at " + ca + " is not an ISO-8601 timestamp with a zone"));
         }
         JsonNode sup = meta.get("supersedes");
         if (sup != null && !sup.isNull()) {
             if (!sup.isArray()) {
-                out.add(new SliceProblem(at + "._meta.supersedes", "type", "_meta.supersedes must be a list of row ids"));
+                out.add(new SliceProblem(
+                        at + "._meta.supersedes", "type", "_meta.supersedes must be a list of row ids"));
             } else {
                 for (int i = 0; i < sup.size(); i++) {
                     JsonNode s = sup.get(i);
@@ -305,14 +317,16 @@ public final class JsonlBody {
                     if (!s.isTextual()) {
                         out.add(new SliceProblem(p, "type", p + " must be a row id"));
                     } else if (!earlierIds.contains(s.asText())) {
-                        out.add(new SliceProblem(p, "unknown-supersedes", "'" + s.asText() + "' is not the id of an earlier row"));
+                        out.add(new SliceProblem(
+                                p, "unknown-supersedes", "'" + s.asText() + "' is not the id of an earlier row"));
                     }
                 }
             }
         }
         JsonNode conf = meta.get("confidence");
         if (conf != null && !conf.isNull() && (!conf.isNumber() || conf.asDouble() < 0 || conf.asDouble() > 1)) {
-            out.add(new SliceProblem(at + "._meta.confidence", "range", "_meta.confidence must be a number in [0, 1], not " + conf));
+            out.add(new SliceProblem(
+                    at + "._meta.confidence", "range", "_meta.confidence must be a number in [0, 1], not " + conf));
         }
         return out;
     }

@@ -51,8 +51,7 @@ public final class LinkGraph {
      * @param rel  relation name as written
      * @param to   target id or path as written
      */
-    public record Edge(String from, String rel, String to) {
-    }
+    public record Edge(String from, String rel, String to) {}
 
     /**
      * A link from the explored node.
@@ -71,7 +70,8 @@ public final class LinkGraph {
     }
 
     private static final Comparator<ExploredLink> ORDER = Comparator.comparing(ExploredLink::rel)
-            .thenComparingInt(l -> l.via().size()).thenComparing(ExploredLink::to);
+            .thenComparingInt(l -> l.via().size())
+            .thenComparing(ExploredLink::to);
 
     private final List<Edge> edges;
     /** from → rel → targets, stated only. */
@@ -89,7 +89,9 @@ public final class LinkGraph {
     }
 
     private static void put(Map<String, Map<String, TreeSet<String>>> m, String from, String rel, String to) {
-        m.computeIfAbsent(from, k -> new HashMap<>()).computeIfAbsent(rel, k -> new TreeSet<>()).add(to);
+        m.computeIfAbsent(from, k -> new HashMap<>())
+                .computeIfAbsent(rel, k -> new TreeSet<>())
+                .add(to);
     }
 
     /** A graph of the stated links of {@code slices} ({@code slice:} mappings; ones without an id are skipped). */
@@ -105,7 +107,11 @@ public final class LinkGraph {
                 for (JsonNode l : links) {
                     JsonNode rel = l.get("rel");
                     JsonNode to = l.get("to");
-                    if (rel != null && rel.isTextual() && to != null && to.isValueNode() && !to.asText().isBlank()) {
+                    if (rel != null
+                            && rel.isTextual()
+                            && to != null
+                            && to.isValueNode()
+                            && !to.asText().isBlank()) {
                         es.add(new Edge(id.asText(), rel.asText(), to.asText()));
                     }
                 }
@@ -146,7 +152,8 @@ public final class LinkGraph {
             if (!infer) {
                 continue;
             }
-            boolean transitive = Relations.of(r).map(Relations.Relation::transitive).orElse(false);
+            boolean transitive =
+                    Relations.of(r).map(Relations.Relation::transitive).orElse(false);
             // Breadth-first over r-edges; parent pointers give the shortest path.
             Map<String, String> parent = new TreeMap<>();
             Set<String> seen = new java.util.HashSet<>();

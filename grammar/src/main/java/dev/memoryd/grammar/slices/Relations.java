@@ -26,13 +26,11 @@ public final class Relations {
      * @param symmetric  A r B implies B r A
      * @param forward    whether this is the name in the spec table's first column
      */
-    public record Relation(String name, String inverse, boolean transitive, boolean symmetric, boolean forward) {
-    }
+    public record Relation(String name, String inverse, boolean transitive, boolean symmetric, boolean forward) {}
 
     private static final Map<String, Relation> ALL = build();
 
-    private Relations() {
-    }
+    private Relations() {}
 
     private static Map<String, Relation> build() {
         Map<String, Relation> m = new LinkedHashMap<>();

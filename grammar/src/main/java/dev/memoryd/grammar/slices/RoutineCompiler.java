@@ -96,13 +96,16 @@ public final class RoutineCompiler {
     private void routine(String name, SliceFile file, int level, Deque<String> open, StringBuilder out) throws Stop {
         JsonNode slice = file.slice().orElse(null);
         if (slice == null || !"routine".equals(slice.path("body").path("type").asText())) {
-            throw new Stop(new Refused("not_routine", name, 0, name + " is not a routine slice (slice.body.type: routine)"));
+            throw new Stop(
+                    new Refused("not_routine", name, 0, name + " is not a routine slice (slice.body.type: routine)"));
         }
         if (open.contains(name)) {
-            throw new Stop(new Refused("cycle", name, 0, "routine " + name + " reads itself through " + String.join(" -> ", open)));
+            throw new Stop(new Refused(
+                    "cycle", name, 0, "routine " + name + " reads itself through " + String.join(" -> ", open)));
         }
         if (open.size() >= maxDepth) {
-            throw new Stop(new Refused("too_deep", name, 0, "routines nest more than " + maxDepth + " deep at " + name));
+            throw new Stop(
+                    new Refused("too_deep", name, 0, "routines nest more than " + maxDepth + " deep at " + name));
         }
         open.addLast(name);
         String title = slice.path("title").asText(name);
@@ -115,7 +118,8 @@ public final class RoutineCompiler {
         for (JsonlBody.Line l : JsonlBody.lines(file.body())) {
             JsonNode step = l.node();
             if (step == null || !step.isObject()) {
-                throw new Stop(new Refused("bad_step", name, l.number(), name + " line " + l.number() + " is not a JSON object"));
+                throw new Stop(new Refused(
+                        "bad_step", name, l.number(), name + " line " + l.number() + " is not a JSON object"));
             }
             n++;
             step(name, l.number(), n, step, level + 1, open, out);
@@ -136,11 +140,16 @@ public final class RoutineCompiler {
                 String target = field(name, line, step, "target");
                 Optional<String> text = targets.text(target);
                 if (text.isEmpty()) {
-                    throw new Stop(new Refused("missing_target", name, line,
+                    throw new Stop(new Refused(
+                            "missing_target",
+                            name,
+                            line,
                             name + " line " + line + ": read names " + target + ", which is no slice or memory file"));
                 }
                 SliceFile f = SliceFile.parse(text.get());
-                boolean isRoutine = f.slice().map(s -> "routine".equals(s.path("body").path("type").asText())).orElse(false);
+                boolean isRoutine = f.slice()
+                        .map(s -> "routine".equals(s.path("body").path("type").asText()))
+                        .orElse(false);
                 out.append(h).append("read `").append(target).append("`\n\n");
                 if (isRoutine) {
                     callouts(step, out);
@@ -156,19 +165,29 @@ public final class RoutineCompiler {
                 JsonNode args = step.get("args");
                 if (args != null && !args.isNull()) {
                     if (!args.isArray()) {
-                        throw new Stop(new Refused("bad_step", name, line, name + " line " + line + ": args must be an array of strings"));
+                        throw new Stop(new Refused(
+                                "bad_step", name, line, name + " line " + line + ": args must be an array of strings"));
                     }
                     for (JsonNode a : args) {
                         if (!a.isTextual()) {
-                            throw new Stop(new Refused("bad_step", name, line, name + " line " + line + ": args must be an array of strings"));
+                            throw new Stop(new Refused(
+                                    "bad_step",
+                                    name,
+                                    line,
+                                    name + " line " + line + ": args must be an array of strings"));
                         }
                         cmd.append(' ').append(quote(a.asText()));
                     }
                 }
                 out.append(h).append("run\n\n```sh\n").append(cmd).append("\n```\n\n");
             }
-            default -> throw new Stop(new Refused("unknown_step", name, line, name + " line " + line + ": unknown step type \""
-                    + type + "\" (one of " + String.join(", ", STEP_TYPES) + ")"));
+            default ->
+                throw new Stop(new Refused(
+                        "unknown_step",
+                        name,
+                        line,
+                        name + " line " + line + ": unknown step type \"" + type + "\" (one of "
+                                + String.join(", ", STEP_TYPES) + ")"));
         }
         callouts(step, out);
     }
@@ -176,7 +195,9 @@ public final class RoutineCompiler {
     private static void callouts(JsonNode step, StringBuilder out) {
         JsonNode note = step.get("note");
         if (note != null && note.isTextual() && !note.asText().isBlank()) {
-            out.append("> **Note:** ").append(note.asText().strip().replace("\n", "\n> ")).append("\n\n");
+            out.append("> **Note:** ")
+                    .append(note.asText().strip().replace("\n", "\n> "))
+                    .append("\n\n");
         }
         JsonNode req = step.get("requirements");
         if (req != null && req.isArray() && !req.isEmpty()) {
@@ -191,8 +212,12 @@ public final class RoutineCompiler {
     private static String field(String name, int line, JsonNode step, String field) throws Stop {
         JsonNode v = step.get(field);
         if (v == null || !v.isTextual() || v.asText().isBlank()) {
-            throw new Stop(new Refused("bad_step", name, line, name + " line " + line + ": a " + step.path("type").asText()
-                    + " step needs a non-empty string " + field));
+            throw new Stop(new Refused(
+                    "bad_step",
+                    name,
+                    line,
+                    name + " line " + line + ": a " + step.path("type").asText() + " step needs a non-empty string "
+                            + field));
         }
         return v.asText();
     }

@@ -10,5 +10,4 @@ package dev.memoryd.grammar.slices;
  * @param rule      stable rule id (see {@link SliceValidator})
  * @param message   human-readable explanation
  */
-public record SliceProblem(String fieldPath, String rule, String message) {
-}
+public record SliceProblem(String fieldPath, String rule, String message) {}

@@ -69,20 +69,27 @@ public final class SliceValidator {
     private static final Pattern HEX32 = Pattern.compile("[0-9a-f]{32}");
     private static final Pattern HEX16 = Pattern.compile("[0-9a-f]{16}");
 
-    private static final Set<String> SLICE_KEYS =
-            Set.of("v", "kind", "id", "title", "summary", "body", "payload", "contract", "links", "derived_from", "meta");
+    private static final Set<String> SLICE_KEYS = Set.of(
+            "v", "kind", "id", "title", "summary", "body", "payload", "contract", "links", "derived_from", "meta");
     private static final Set<String> PAYLOAD_KEYS = Set.of("uri", "hash", "size");
-    private static final Set<String> CONTRACT_KEYS = Set.of("purpose", "exclude", "format", "cleanup", "write", "overflow");
+    private static final Set<String> CONTRACT_KEYS =
+            Set.of("purpose", "exclude", "format", "cleanup", "write", "overflow");
     private static final Set<String> LINK_KEYS = Set.of("rel", "to", "label");
     private static final Set<String> DERIVED_KEYS = Set.of("id", "hash");
     private static final Set<String> CODE_KEYS = Set.of("lang", "extension", "args");
-    private static final Set<String> CONVERSATION_KEYS = Set.of("participants", "agent_id", "session_id", "trace_id",
-            "span_id", "format", "includes_tool_calls", "includes_compaction");
+    private static final Set<String> CONVERSATION_KEYS = Set.of(
+            "participants",
+            "agent_id",
+            "session_id",
+            "trace_id",
+            "span_id",
+            "format",
+            "includes_tool_calls",
+            "includes_compaction");
     /** Body sub-objects and the body type each belongs to. */
     private static final Map<String, String> BODY_SUBOBJECTS = Map.of("code", "code", "conversation", "conversation");
 
-    private SliceValidator() {
-    }
+    private SliceValidator() {}
 
     /**
      * Validates a {@code slice:} mapping (the value under {@code slice}, not the whole
@@ -118,9 +125,15 @@ public final class SliceValidator {
         } else {
             JsonNode bt = body == null ? null : body.get("type");
             if (absent(bt)) {
-                out.add(new SliceProblem("slice.body.type", "required", "slice.body.type is required (one of " + sorted(BODY_TYPES) + ")"));
+                out.add(new SliceProblem(
+                        "slice.body.type",
+                        "required",
+                        "slice.body.type is required (one of " + sorted(BODY_TYPES) + ")"));
             } else if (!bt.isTextual() || !BODY_TYPES.contains(bt.asText())) {
-                out.add(new SliceProblem("slice.body.type", "enum", "slice.body.type must be one of " + sorted(BODY_TYPES) + ", not " + bt));
+                out.add(new SliceProblem(
+                        "slice.body.type",
+                        "enum",
+                        "slice.body.type must be one of " + sorted(BODY_TYPES) + ", not " + bt));
             } else {
                 bodyType = bt.asText();
             }
@@ -130,7 +143,8 @@ public final class SliceValidator {
         JsonNode k = slice.get("kind");
         if (k != null && !k.isNull()) {
             if (!k.isTextual() || !KINDS.contains(k.asText())) {
-                out.add(new SliceProblem("slice.kind", "enum", "slice.kind must be one of " + sorted(KINDS) + ", not " + k));
+                out.add(new SliceProblem(
+                        "slice.kind", "enum", "slice.kind must be one of " + sorted(KINDS) + ", not " + k));
                 kind = null;
             } else {
                 kind = k.asText();
@@ -140,7 +154,10 @@ public final class SliceValidator {
             body(body, bodyType, out);
         }
         if ("pointer".equals(kind) && bodyType != null && !bodyType.equals("none")) {
-            out.add(new SliceProblem("slice.body.type", "pointer", "a pointer slice never carries a body: slice.body.type must be none, not " + bodyType));
+            out.add(new SliceProblem(
+                    "slice.body.type",
+                    "pointer",
+                    "a pointer slice never carries a body: slice.body.type must be none, not " + bodyType));
         }
         payload(slice.get("payload"), kind, out);
         contract(slice.get("contract"), out);
@@ -168,7 +185,10 @@ public final class SliceValidator {
             return out;
         }
         if (file.frontmatter().isEmpty()) {
-            out.add(new SliceProblem("slice", "frontmatter", "frontmatter is not valid YAML: " + file.frontmatterError().orElse("?")));
+            out.add(new SliceProblem(
+                    "slice",
+                    "frontmatter",
+                    "frontmatter is not valid YAML: " + file.frontmatterError().orElse("?")));
             return out;
         }
         if (file.slice().isEmpty()) {
@@ -181,7 +201,8 @@ public final class SliceValidator {
         String type = slice.path("body").path("type").asText("");
         String body = file.body();
         if (kind.equals("pointer") && !body.isBlank()) {
-            out.add(new SliceProblem("body", "pointer", "a pointer file never contains its payload; the body must be empty"));
+            out.add(new SliceProblem(
+                    "body", "pointer", "a pointer file never contains its payload; the body must be empty"));
         } else if (type.equals("jsonl")) {
             for (SliceProblem p : JsonlBody.validate(body)) {
                 out.add(new SliceProblem(p.fieldPath(), "body-row", p.message()));
@@ -190,7 +211,10 @@ public final class SliceValidator {
             List<JsonlBody.Line> lines = JsonlBody.lines(body);
             for (JsonlBody.Line l : lines) {
                 if (l.node() == null || !l.node().isObject()) {
-                    out.add(new SliceProblem("body:" + l.number(), "body-row", type + " bodies are JSONL: line " + l.number() + " is not a JSON object"));
+                    out.add(new SliceProblem(
+                            "body:" + l.number(),
+                            "body-row",
+                            type + " bodies are JSONL: line " + l.number() + " is not a JSON object"));
                 }
             }
         }
@@ -198,14 +222,19 @@ public final class SliceValidator {
     }
 
     private static void body(JsonNode body, String bodyType, List<SliceProblem> out) {
-        for (Map.Entry<String, String> e : BODY_SUBOBJECTS.entrySet().stream().sorted(Map.Entry.comparingByKey()).toList()) {
+        for (Map.Entry<String, String> e : BODY_SUBOBJECTS.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .toList()) {
             JsonNode sub = body.get(e.getKey());
             if (sub == null || sub.isNull()) {
                 continue;
             }
             String path = "slice.body." + e.getKey();
             if (bodyType != null && !bodyType.equals(e.getValue())) {
-                out.add(new SliceProblem(path, "kind-mismatch", path + " is only allowed with slice.body.type " + e.getValue() + ", not " + bodyType));
+                out.add(new SliceProblem(
+                        path,
+                        "kind-mismatch",
+                        path + " is only allowed with slice.body.type " + e.getValue() + ", not " + bodyType));
                 continue;
             }
             if (!sub.isObject()) {
@@ -235,10 +264,20 @@ public final class SliceValidator {
         optionalText(c, "agent_id", path + ".agent_id", out);
         optionalText(c, "session_id", path + ".session_id", out);
         if (optionalText(c, "trace_id", path + ".trace_id", out)) {
-            format(c.get("trace_id").asText(), HEX32, path + ".trace_id", "a W3C/OTEL trace id: 32 lowercase hex digits", out);
+            format(
+                    c.get("trace_id").asText(),
+                    HEX32,
+                    path + ".trace_id",
+                    "a W3C/OTEL trace id: 32 lowercase hex digits",
+                    out);
         }
         if (optionalText(c, "span_id", path + ".span_id", out)) {
-            format(c.get("span_id").asText(), HEX16, path + ".span_id", "an OTEL span id: 16 lowercase hex digits", out);
+            format(
+                    c.get("span_id").asText(),
+                    HEX16,
+                    path + ".span_id",
+                    "an OTEL span id: 16 lowercase hex digits",
+                    out);
         }
         enumField(c.get("format"), CONVERSATION_FORMATS, path + ".format", out);
         bool(c.get("includes_tool_calls"), path + ".includes_tool_calls", out);
@@ -250,12 +289,14 @@ public final class SliceValidator {
         boolean pointer = "pointer".equals(kind);
         if (payload == null || payload.isNull()) {
             if (pointer) {
-                out.add(new SliceProblem("slice.payload", "required", "a pointer slice needs slice.payload with a uri"));
+                out.add(new SliceProblem(
+                        "slice.payload", "required", "a pointer slice needs slice.payload with a uri"));
             }
             return;
         }
         if (!pointer && kind != null) {
-            out.add(new SliceProblem("slice.payload", "kind-mismatch", "slice.payload is only allowed on kind pointer, not " + kind));
+            out.add(new SliceProblem(
+                    "slice.payload", "kind-mismatch", "slice.payload is only allowed on kind pointer, not " + kind));
             return;
         }
         if (!payload.isObject()) {
@@ -269,9 +310,13 @@ public final class SliceValidator {
         JsonNode size = payload.get("size");
         if (size != null && !size.isNull()) {
             if (!size.isIntegralNumber()) {
-                out.add(new SliceProblem("slice.payload.size", "range", "slice.payload.size must be a non-negative integer (bytes), not " + size));
+                out.add(new SliceProblem(
+                        "slice.payload.size",
+                        "range",
+                        "slice.payload.size must be a non-negative integer (bytes), not " + size));
             } else if (size.bigIntegerValue().signum() < 0) {
-                out.add(new SliceProblem("slice.payload.size", "range", "slice.payload.size must not be negative, not " + size));
+                out.add(new SliceProblem(
+                        "slice.payload.size", "range", "slice.payload.size must not be negative, not " + size));
             }
         }
         unknown(payload, PAYLOAD_KEYS, "slice.payload", out);
@@ -313,11 +358,18 @@ public final class SliceValidator {
             if (absent(rel)) {
                 out.add(new SliceProblem(path + ".rel", "required", path + ".rel is required"));
             } else if (!rel.isTextual() || !Relations.isKnown(rel.asText())) {
-                out.add(new SliceProblem(path + ".rel", "enum", path + ".rel '" + rel.asText() + "' is not a relation; one of " + Relations.names()));
+                out.add(new SliceProblem(
+                        path + ".rel",
+                        "enum",
+                        path + ".rel '" + rel.asText() + "' is not a relation; one of " + Relations.names()));
             }
-            if (requiredText(l, "to", path + ".to", out) && !isTarget(l.get("to").asText())) {
-                out.add(new SliceProblem(path + ".to", "format", path + ".to '" + l.get("to").asText()
-                        + "' must be an id (ULID recommended) or a relative path starting with ./ or ../"));
+            if (requiredText(l, "to", path + ".to", out)
+                    && !isTarget(l.get("to").asText())) {
+                out.add(new SliceProblem(
+                        path + ".to",
+                        "format",
+                        path + ".to '" + l.get("to").asText()
+                                + "' must be an id (ULID recommended) or a relative path starting with ./ or ../"));
             }
             optionalText(l, "label", path + ".label", out);
             unknown(l, LINK_KEYS, path, out);
@@ -329,7 +381,8 @@ public final class SliceValidator {
             return;
         }
         if (!d.isObject()) {
-            out.add(new SliceProblem("slice.derived_from", "type", "slice.derived_from must be a mapping with id and hash"));
+            out.add(new SliceProblem(
+                    "slice.derived_from", "type", "slice.derived_from must be a mapping with id and hash"));
             return;
         }
         if (requiredText(d, "id", "slice.derived_from.id", out)) {
@@ -427,7 +480,10 @@ public final class SliceValidator {
         for (Iterator<String> it = obj.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!known.contains(f)) {
-                out.add(new SliceProblem(path + "." + f, "unknown-field", path + "." + f + " is not a field of Slices v1 (known: " + sorted(known) + ")"));
+                out.add(new SliceProblem(
+                        path + "." + f,
+                        "unknown-field",
+                        path + "." + f + " is not a field of Slices v1 (known: " + sorted(known) + ")"));
             }
         }
     }

@@ -37,10 +37,17 @@ public final class Staleness {
     public static final double STALE_THRESHOLD = 0.5;
 
     /** Time-based label. */
-    public enum Label { FRESH, STALE }
+    public enum Label {
+        FRESH,
+        STALE
+    }
 
     /** Hash-based status of a derived slice. */
-    public enum DerivedStatus { FRESH, STALE, SOURCE_MISSING }
+    public enum DerivedStatus {
+        FRESH,
+        STALE,
+        SOURCE_MISSING
+    }
 
     /**
      * Time-based staleness.
@@ -64,11 +71,10 @@ public final class Staleness {
      * @param currentHash  the source's current hash, if known
      * @param status       the verdict
      */
-    public record DerivedCheck(String sourceId, String recordedHash, Optional<String> currentHash, DerivedStatus status) {
-    }
+    public record DerivedCheck(
+            String sourceId, String recordedHash, Optional<String> currentHash, DerivedStatus status) {}
 
-    private Staleness() {
-    }
+    private Staleness() {}
 
     /** {@code 1 - 0.5^(days / halfLife days)}; 0 for {@code lastUpdated} at or after {@code now}. */
     public static double decay(Instant lastUpdated, Instant now, Duration halfLife) {
@@ -130,13 +136,17 @@ public final class Staleness {
      */
     public static Optional<DerivedCheck> derived(JsonNode slice, Function<String, Optional<String>> currentHashOf) {
         JsonNode df = slice == null ? null : slice.get("derived_from");
-        if (df == null || !df.isObject() || !df.path("id").isValueNode() || !df.path("hash").isValueNode()) {
+        if (df == null
+                || !df.isObject()
+                || !df.path("id").isValueNode()
+                || !df.path("hash").isValueNode()) {
             return Optional.empty();
         }
         String id = df.get("id").asText();
         String recorded = df.get("hash").asText();
         Optional<String> current = currentHashOf.apply(id);
-        DerivedStatus st = current.isEmpty() ? DerivedStatus.SOURCE_MISSING
+        DerivedStatus st = current.isEmpty()
+                ? DerivedStatus.SOURCE_MISSING
                 : isStale(recorded, current.get()) ? DerivedStatus.STALE : DerivedStatus.FRESH;
         return Optional.of(new DerivedCheck(id, recorded, current, st));
     }
@@ -144,7 +154,9 @@ public final class Staleness {
     /** {@code sha256:} followed by the lowercase hex SHA-256 of {@code bytes}. */
     public static String sha256(byte[] bytes) {
         try {
-            return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return "sha256:"
+                    + HexFormat.of()
+                            .formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JVM", e);
         }

@@ -22,8 +22,7 @@ public final class Base62 {
 
     private static final int RADIX = 62;
 
-    private Base62() {
-    }
+    private Base62() {}
 
     /**
      * The canonical spelling of {@code value}.

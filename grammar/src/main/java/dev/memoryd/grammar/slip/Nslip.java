@@ -30,20 +30,26 @@ public final class Nslip {
 
     /** Header prefixes, in wire order. */
     static final String HEADER = "afcSdT";
+
     private static final String[] HEADER_NAMES = {"act", "frame", "conv_id", "src", "dst", "turn"};
 
-    private Nslip() {
-    }
+    private Nslip() {}
 
     /** The canonical nSLIP form of {@code m}. */
     public static String encode(SlipMessage m) {
         StringBuilder b = new StringBuilder(32 + 8 * m.slots().size());
-        b.append("@a").append(Base62.encode(m.act().code()))
-                .append("|f").append(Base62.encode(m.frame().code()))
-                .append("|c").append(Base62.encode(m.convId()))
-                .append("|S").append(Base62.encode(m.src()))
-                .append("|d").append(Base62.encode(m.dst()))
-                .append("|T").append(Base62.encode(m.turn()));
+        b.append("@a")
+                .append(Base62.encode(m.act().code()))
+                .append("|f")
+                .append(Base62.encode(m.frame().code()))
+                .append("|c")
+                .append(Base62.encode(m.convId()))
+                .append("|S")
+                .append(Base62.encode(m.src()))
+                .append("|d")
+                .append(Base62.encode(m.dst()))
+                .append("|T")
+                .append(Base62.encode(m.turn()));
         for (Map.Entry<Slot, Object> e : m.slots().entrySet()) {
             b.append('|').append(e.getKey().prefix());
             if (e.getKey().isString()) {
@@ -119,8 +125,11 @@ public final class Nslip {
                 if (h > 0) {
                     // The previous value stopped at '|' or '#'.
                     if (s.charAt(i) == '#') {
-                        throw new Fail(i, "missing_field", "header field '" + HEADER.charAt(h) + "' (" + HEADER_NAMES[h]
-                                + ") is missing before '#'");
+                        throw new Fail(
+                                i,
+                                "missing_field",
+                                "header field '" + HEADER.charAt(h) + "' (" + HEADER_NAMES[h]
+                                        + ") is missing before '#'");
                     }
                     i++;
                 }
@@ -128,18 +137,28 @@ public final class Nslip {
                     throw missingHash();
                 }
                 if (s.charAt(i) != HEADER.charAt(h)) {
-                    throw new Fail(i, "missing_field", "expected header field '" + HEADER.charAt(h) + "' (" + HEADER_NAMES[h]
-                            + "), found " + shown(i) + "; the header is a, f, c, S, d, T in that order");
+                    throw new Fail(
+                            i,
+                            "missing_field",
+                            "expected header field '" + HEADER.charAt(h) + "' (" + HEADER_NAMES[h] + "), found "
+                                    + shown(i) + "; the header is a, f, c, S, d, T in that order");
                 }
                 i++;
                 int start = i;
                 header[h] = integer();
                 if (h == 0) {
-                    act = Act.byCode(header[0]).orElseThrow(() -> new Fail(start, "unknown_act",
-                            "act code " + header[0] + " is not one of 0.." + (Act.values().length - 1)));
+                    act = Act.byCode(header[0])
+                            .orElseThrow(() -> new Fail(
+                                    start,
+                                    "unknown_act",
+                                    "act code " + header[0] + " is not one of 0.." + (Act.values().length - 1)));
                 } else if (h == 1) {
-                    frame = FrameType.byCode(header[1]).orElseThrow(() -> new Fail(start, "unknown_frame",
-                            "frame code " + header[1] + " is not one of 0.." + (FrameType.values().length - 1)));
+                    frame = FrameType.byCode(header[1])
+                            .orElseThrow(() -> new Fail(
+                                    start,
+                                    "unknown_frame",
+                                    "frame code " + header[1] + " is not one of 0.."
+                                            + (FrameType.values().length - 1)));
                 }
             }
             Map<Slot, Object> slots = new EnumMap<>(Slot.class);
@@ -155,8 +174,11 @@ public final class Nslip {
                 Slot slot = Slot.byPrefix(c).orElse(null);
                 if (slot == null) {
                     if (HEADER.indexOf(c) >= 0) {
-                        throw new Fail(i, "duplicate_field", "header field '" + c + "' (" + HEADER_NAMES[HEADER.indexOf(c)]
-                                + ") appears again after the header");
+                        throw new Fail(
+                                i,
+                                "duplicate_field",
+                                "header field '" + c + "' (" + HEADER_NAMES[HEADER.indexOf(c)]
+                                        + ") appears again after the header");
                     }
                     throw new Fail(i, "unknown_prefix", "unknown slot prefix " + shown(i));
                 }
@@ -201,7 +223,10 @@ public final class Nslip {
                 throw missingHash();
             }
             if (s.charAt(i) != '"') {
-                throw new Fail(i, "expected_string", "slot " + slot + " holds a string, which starts with '\"', found " + shown(i));
+                throw new Fail(
+                        i,
+                        "expected_string",
+                        "slot " + slot + " holds a string, which starts with '\"', found " + shown(i));
             }
             int open = i++;
             StringBuilder b = new StringBuilder();
@@ -226,8 +251,10 @@ public final class Nslip {
                     i += 2;
                     continue;
                 }
-                if (Character.isISOControl(c) || Character.isLowSurrogate(c)
-                        || Character.isHighSurrogate(c) && (i + 1 >= len || !Character.isLowSurrogate(s.charAt(i + 1)))) {
+                if (Character.isISOControl(c)
+                        || Character.isLowSurrogate(c)
+                        || Character.isHighSurrogate(c)
+                                && (i + 1 >= len || !Character.isLowSurrogate(s.charAt(i + 1)))) {
                     throw new Fail(i, "bad_char", "a string may not hold " + SlipMessage.describeBadChar(s, i));
                 }
                 if (Character.isHighSurrogate(c)) {
@@ -252,7 +279,8 @@ public final class Nslip {
         }
 
         private Fail unterminated(int open) {
-            return new Fail(open, "unterminated_string", "the string opened here is not closed before the end of input");
+            return new Fail(
+                    open, "unterminated_string", "the string opened here is not closed before the end of input");
         }
 
         private String shown(int at) {

@@ -31,8 +31,7 @@ public final class SlipJson {
     private static final List<String> FIELDS = List.of("conv_id", "turn", "src", "dst", "act", "frame", "slots");
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private SlipJson() {
-    }
+    private SlipJson() {}
 
     /** The JSON form of {@code m}. */
     public static ObjectNode toJson(SlipMessage m) {
@@ -86,10 +85,18 @@ public final class SlipJson {
         long src = integer(required(json, "src"), "src");
         long dst = integer(required(json, "dst"), "dst");
         String actName = string(required(json, "act"), "act");
-        Act act = Act.byName(actName).orElseThrow(() -> new Bad("act", "unknown_act", "field 'act': unknown act '" + actName + "'; expected one of " + names(Act.values())));
+        Act act = Act.byName(actName)
+                .orElseThrow(() -> new Bad(
+                        "act",
+                        "unknown_act",
+                        "field 'act': unknown act '" + actName + "'; expected one of " + names(Act.values())));
         String frameName = string(required(json, "frame"), "frame");
         FrameType frame = FrameType.byName(frameName)
-                .orElseThrow(() -> new Bad("frame", "unknown_frame", "field 'frame': unknown frame '" + frameName + "'; expected one of " + names(FrameType.values())));
+                .orElseThrow(() -> new Bad(
+                        "frame",
+                        "unknown_frame",
+                        "field 'frame': unknown frame '" + frameName + "'; expected one of "
+                                + names(FrameType.values())));
         JsonNode slotsNode = required(json, "slots");
         if (!slotsNode.isObject()) {
             throw new Bad("slots", "wrong_type", "field 'slots' must be an object of slot name to value");
@@ -99,13 +106,19 @@ public final class SlipJson {
             Map.Entry<String, JsonNode> e = it.next();
             String path = "slots." + e.getKey();
             Slot slot = Slot.byName(e.getKey())
-                    .orElseThrow(() -> new Bad(path, "unknown_slot", "field '" + path + "': unknown slot '" + e.getKey() + "'; expected one of " + names(Slot.values())));
+                    .orElseThrow(() -> new Bad(
+                            path,
+                            "unknown_slot",
+                            "field '" + path + "': unknown slot '" + e.getKey() + "'; expected one of "
+                                    + names(Slot.values())));
             if (slot.isString()) {
                 String v = string(e.getValue(), path);
                 int bad = SlipMessage.badCharIndex(v);
                 if (bad >= 0) {
-                    throw new Bad(path, "bad_char", "field '" + path + "' has " + SlipMessage.describeBadChar(v, bad)
-                            + " at index " + bad);
+                    throw new Bad(
+                            path,
+                            "bad_char",
+                            "field '" + path + "' has " + SlipMessage.describeBadChar(v, bad) + " at index " + bad);
                 }
                 slots.put(slot, v);
             } else {
@@ -136,7 +149,8 @@ public final class SlipJson {
             throw new Bad(path, "wrong_type", "field '" + path + "' must be a JSON integer");
         }
         if (!n.canConvertToLong() || n.longValue() < 0) {
-            throw new Bad(path, "out_of_range", "field '" + path + "' must be in [0, " + Long.MAX_VALUE + "], got " + n);
+            throw new Bad(
+                    path, "out_of_range", "field '" + path + "' must be in [0, " + Long.MAX_VALUE + "], got " + n);
         }
         return n.longValue();
     }

@@ -22,8 +22,15 @@ import java.util.List;
 public sealed interface SlipJsonParse {
 
     /** Every reason {@link Error#reason()} can take. */
-    List<String> REASONS = List.of("wrong_type", "missing_field", "unknown_field", "out_of_range", "unknown_act",
-            "unknown_frame", "unknown_slot", "bad_char");
+    List<String> REASONS = List.of(
+            "wrong_type",
+            "missing_field",
+            "unknown_field",
+            "out_of_range",
+            "unknown_act",
+            "unknown_frame",
+            "unknown_slot",
+            "bad_char");
 
     /** A well-formed message. */
     record Ok(SlipMessage message) implements SlipJsonParse {

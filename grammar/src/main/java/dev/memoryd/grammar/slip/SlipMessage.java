@@ -19,8 +19,8 @@ import java.util.TreeMap;
  * copied into an unmodifiable map in code order, whatever the comparator of the
  * argument. Violations throw {@link IllegalArgumentException} naming the problem.
  */
-public record SlipMessage(long convId, long turn, long src, long dst, Act act, FrameType frame,
-                          SortedMap<Slot, Object> slots) {
+public record SlipMessage(
+        long convId, long turn, long src, long dst, Act act, FrameType frame, SortedMap<Slot, Object> slots) {
 
     public SlipMessage {
         nonNegative("conv_id", convId);
@@ -39,8 +39,8 @@ public record SlipMessage(long convId, long turn, long src, long dst, Act act, F
     /**
      * Same as the constructor, for any map of slots (e.g. {@code Map.of(Slot.GOAL_ID, 17L)}).
      */
-    public static SlipMessage of(long convId, long turn, long src, long dst, Act act, FrameType frame,
-                                 Map<Slot, ?> slots) {
+    public static SlipMessage of(
+            long convId, long turn, long src, long dst, Act act, FrameType frame, Map<Slot, ?> slots) {
         return new SlipMessage(convId, turn, src, dst, act, frame, copyOf(slots));
     }
 
@@ -68,15 +68,18 @@ public record SlipMessage(long convId, long turn, long src, long dst, Act act, F
         }
         if (slot.isString()) {
             if (!(v instanceof String s)) {
-                throw new IllegalArgumentException("slot " + slot + " needs a String, got " + v.getClass().getSimpleName());
+                throw new IllegalArgumentException(
+                        "slot " + slot + " needs a String, got " + v.getClass().getSimpleName());
             }
             int bad = badCharIndex(s);
             if (bad >= 0) {
-                throw new IllegalArgumentException("slot %s has %s at index %d".formatted(slot, describeBadChar(s, bad), bad));
+                throw new IllegalArgumentException(
+                        "slot %s has %s at index %d".formatted(slot, describeBadChar(s, bad), bad));
             }
         } else {
             if (!(v instanceof Long n)) {
-                throw new IllegalArgumentException("slot " + slot + " needs a Long, got " + v.getClass().getSimpleName());
+                throw new IllegalArgumentException(
+                        "slot " + slot + " needs a Long, got " + v.getClass().getSimpleName());
             }
             if (n < 0) {
                 throw new IllegalArgumentException("slot " + slot + " must be non-negative, got " + n);

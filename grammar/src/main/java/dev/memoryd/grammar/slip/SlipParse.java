@@ -32,9 +32,24 @@ import java.util.List;
 public sealed interface SlipParse {
 
     /** Every reason {@link Error#reason()} can take. */
-    List<String> REASONS = List.of("missing_at", "missing_hash", "missing_field", "empty_field", "unknown_prefix",
-            "duplicate_field", "duplicate_slot", "bad_base62", "overflow", "unknown_act", "unknown_frame",
-            "expected_string", "unterminated_string", "bad_escape", "bad_char", "expected_separator", "trailing_input");
+    List<String> REASONS = List.of(
+            "missing_at",
+            "missing_hash",
+            "missing_field",
+            "empty_field",
+            "unknown_prefix",
+            "duplicate_field",
+            "duplicate_slot",
+            "bad_base62",
+            "overflow",
+            "unknown_act",
+            "unknown_frame",
+            "expected_string",
+            "unterminated_string",
+            "bad_escape",
+            "bad_char",
+            "expected_separator",
+            "trailing_input");
 
     /** A well-formed message. */
     record Ok(SlipMessage message) implements SlipParse {

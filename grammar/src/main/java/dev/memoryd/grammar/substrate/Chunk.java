@@ -1,8 +1,7 @@
 package dev.memoryd.grammar.substrate;
 
-import java.util.Objects;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Objects;
 
 /**
  * A unit of meaning with identity: id, optional name (unique among the instances of each scope it
@@ -14,8 +13,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * file. {@code created} and {@code updated} are ISO-8601 instants (opaque here). The body must
  * not be mutated once in a chunk.
  */
-public record Chunk(String id, String name, Spec spec, ObjectNode body, String file, String section,
-        boolean derived, String created, String updated) {
+public record Chunk(
+        String id,
+        String name,
+        Spec spec,
+        ObjectNode body,
+        String file,
+        String section,
+        boolean derived,
+        String created,
+        String updated) {
     public Chunk {
         Objects.requireNonNull(id, "id");
         spec = spec == null ? Spec.EMPTY : spec;

@@ -1,19 +1,17 @@
 package dev.memoryd.grammar.substrate;
 
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-
-import dev.memoryd.jcs.Jcs;
 import dev.memoryd.grammar.slices.SliceFile;
+import dev.memoryd.jcs.Jcs;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * The file of a declared chunk, {@code .slices/<id>.slice}: a valid Slices v1 context slice whose
@@ -41,7 +39,9 @@ public final class ChunkFile {
 
     public static String render(ChunkRecord r) {
         Chunk c = r.chunk();
-        ObjectNode slice = head(c.id(), c.name() != null ? c.name() : "chunk " + c.id(),
+        ObjectNode slice = head(
+                c.id(),
+                c.name() != null ? c.name() : "chunk " + c.id(),
                 "Substrate chunk" + (c.name() != null ? " '" + c.name() + "'" : "") + ", placed on "
                         + r.placements().size() + " scope(s).");
         ObjectNode meta = slice.putObject("meta");
@@ -73,8 +73,8 @@ public final class ChunkFile {
     }
 
     public static String renderRemoved(String id, String removedAt) {
-        ObjectNode slice = head(id, "removed chunk " + id,
-                "A removed substrate chunk; its last state is in the Git history.");
+        ObjectNode slice =
+                head(id, "removed chunk " + id, "A removed substrate chunk; its last state is in the Git history.");
         ObjectNode meta = slice.putObject("meta");
         meta.put("substrate", MARKER);
         meta.put("removed_at", removedAt);
@@ -132,11 +132,22 @@ public final class ChunkFile {
                 if (t.isEmpty() || !p.path("scope").isTextual()) {
                     return Optional.empty();
                 }
-                ps.add(new Placement(id, p.get("scope").asText(), t.get(),
+                ps.add(new Placement(
+                        id,
+                        p.get("scope").asText(),
+                        t.get(),
                         p.hasNonNull("seq") ? p.get("seq").asLong() : null));
             }
-            Chunk c = new Chunk(id, meta.hasNonNull("name") ? meta.get("name").asText() : null, spec, (ObjectNode) body,
-                    path, null, false, meta.path("created_at").asText(null), meta.path("last_updated").asText(null));
+            Chunk c = new Chunk(
+                    id,
+                    meta.hasNonNull("name") ? meta.get("name").asText() : null,
+                    spec,
+                    (ObjectNode) body,
+                    path,
+                    null,
+                    false,
+                    meta.path("created_at").asText(null),
+                    meta.path("last_updated").asText(null));
             return Optional.of(new Parsed.Live(new ChunkRecord(c, ps)));
         } catch (IOException | Spec.Invalid e) {
             return Optional.empty();
@@ -169,7 +180,10 @@ public final class ChunkFile {
         String id = o.get("id").asText();
         List<Placement> ps = new ArrayList<>();
         for (JsonNode p : o.path("placements")) {
-            ps.add(new Placement(id, p.get("scope").asText(), PlacementType.parse(p.get("type").asText()).orElseThrow(),
+            ps.add(new Placement(
+                    id,
+                    p.get("scope").asText(),
+                    PlacementType.parse(p.get("type").asText()).orElseThrow(),
                     p.hasNonNull("seq") ? p.get("seq").asLong() : null));
         }
         Spec spec;
@@ -178,8 +192,17 @@ public final class ChunkFile {
         } catch (Spec.Invalid e) {
             throw new IllegalArgumentException("bad spec in chunk " + id + ": " + e.getMessage(), e);
         }
-        return new ChunkRecord(new Chunk(id, o.hasNonNull("name") ? o.get("name").asText() : null, spec,
-                (ObjectNode) o.get("body"), Declare.fileOf(id), null, false, o.path("created_at").asText(null),
-                o.path("last_updated").asText(null)), ps);
+        return new ChunkRecord(
+                new Chunk(
+                        id,
+                        o.hasNonNull("name") ? o.get("name").asText() : null,
+                        spec,
+                        (ObjectNode) o.get("body"),
+                        Declare.fileOf(id),
+                        null,
+                        false,
+                        o.path("created_at").asText(null),
+                        o.path("last_updated").asText(null)),
+                ps);
     }
 }

@@ -80,8 +80,10 @@ public final class ChunkGraph {
             mine.put(p.scope(), p);
             in.computeIfAbsent(p.scope(), k -> new HashMap<>()).put(c.id(), p);
             if (c.name() != null) {
-                memberNames.computeIfAbsent(p.scope(), k -> new HashMap<>())
-                        .computeIfAbsent(c.name(), k -> new HashSet<>()).add(c.id());
+                memberNames
+                        .computeIfAbsent(p.scope(), k -> new HashMap<>())
+                        .computeIfAbsent(c.name(), k -> new HashSet<>())
+                        .add(c.id());
             }
         }
         if (!mine.isEmpty()) {
@@ -365,8 +367,10 @@ public final class ChunkGraph {
             }
             where.add(id + (scopes.isEmpty() ? " (root)" : " (on " + String.join(", ", scopes) + ")"));
         }
-        return new Resolution.Ambiguous("'" + what + "' names " + c.size() + " chunks; use an id or a path"
-                + " such as scope/name: " + String.join("; ", where), c);
+        return new Resolution.Ambiguous(
+                "'" + what + "' names " + c.size() + " chunks; use an id or a path" + " such as scope/name: "
+                        + String.join("; ", where),
+                c);
     }
 
     /**

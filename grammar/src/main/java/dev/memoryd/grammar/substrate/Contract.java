@@ -8,8 +8,8 @@ import java.util.Set;
  * non-propagating spec and the propagating specs of every archetype the scope is (transitively)
  * an instance of. Each {@code accepts} name is already resolved within its archetype's own scope.
  */
-public record Contract(boolean ordered, List<TypeRef> accepts, Set<String> required, Set<String> unique,
-        List<String> sources) {
+public record Contract(
+        boolean ordered, List<TypeRef> accepts, Set<String> required, Set<String> unique, List<String> sources) {
     public static final Contract NONE = new Contract(false, List.of(), Set.of(), Set.of(), List.of());
 
     public Contract {

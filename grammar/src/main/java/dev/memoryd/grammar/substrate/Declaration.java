@@ -1,8 +1,7 @@
 package dev.memoryd.grammar.substrate;
 
-import java.util.List;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 
 /**
  * One atomic declaration: chunks to create or update, placements to record, and removals (of a
@@ -21,8 +20,8 @@ public record Declaration(List<ChunkDecl> chunks, List<PlacementDecl> placements
      * ({@code id} names an existing chunk; a null {@code name}/{@code spec}/{@code body} with its
      * {@code set} flag false keeps the current value).
      */
-    public record ChunkDecl(String ref, String id, boolean create, String name, boolean nameSet, Spec spec,
-            ObjectNode body) {}
+    public record ChunkDecl(
+            String ref, String id, boolean create, String name, boolean nameSet, Spec spec, ObjectNode body) {}
 
     /** {@code seq} null means none, or the next one when the scope's contract is ordered. */
     public record PlacementDecl(String chunk, String scope, PlacementType type, Long seq) {}

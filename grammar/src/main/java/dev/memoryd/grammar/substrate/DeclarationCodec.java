@@ -1,14 +1,13 @@
 package dev.memoryd.grammar.substrate;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Reads a {@code declare} request's {@code chunks}, {@code placements} and {@code removals} into a
@@ -68,7 +67,9 @@ public final class DeclarationCodec {
                     try {
                         spec = Spec.fromJson(c.get("spec"));
                     } catch (Spec.Invalid e) {
-                        throw new Bad(f + ".spec" + (e.field().isEmpty() ? "" : "." + e.field()), f + ".spec: " + e.getMessage());
+                        throw new Bad(
+                                f + ".spec" + (e.field().isEmpty() ? "" : "." + e.field()),
+                                f + ".spec: " + e.getMessage());
                     }
                 }
                 ObjectNode body = null;
@@ -93,7 +94,8 @@ public final class DeclarationCodec {
             for (JsonNode p : array(placements, "placements")) {
                 String f = "placements[" + i++ + "]";
                 object(p, f, Set.of("chunk", "scope", "type", "seq"));
-                ps.add(new Declaration.PlacementDecl(text(p, "chunk", f, true), text(p, "scope", f, true), type(p, f), seq(p, f)));
+                ps.add(new Declaration.PlacementDecl(
+                        text(p, "chunk", f, true), text(p, "scope", f, true), type(p, f), seq(p, f)));
             }
             i = 0;
             for (JsonNode r : array(removals, "removals")) {
@@ -127,7 +129,10 @@ public final class DeclarationCodec {
         for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
             String k = it.next();
             if (!keys.contains(k)) {
-                throw new Bad(f + "." + k, f + ": unknown field '" + k + "'; expected " + String.join(", ", new java.util.TreeSet<>(keys)));
+                throw new Bad(
+                        f + "." + k,
+                        f + ": unknown field '" + k + "'; expected "
+                                + String.join(", ", new java.util.TreeSet<>(keys)));
             }
         }
     }
@@ -151,7 +156,8 @@ public final class DeclarationCodec {
         if (t == null) {
             return PlacementType.INSTANCE;
         }
-        return PlacementType.parse(t).orElseThrow(() -> new Bad(f + ".type", f + ".type must be instance or relates, not " + t));
+        return PlacementType.parse(t)
+                .orElseThrow(() -> new Bad(f + ".type", f + ".type must be instance or relates, not " + t));
     }
 
     private static Long seq(JsonNode n, String f) throws Bad {

@@ -1,5 +1,6 @@
 package dev.memoryd.grammar.substrate;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -12,8 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Applies one declaration to a graph atomically, validating on the post-write state as the
@@ -48,7 +47,11 @@ public final class Declare {
 
     /** Not a spec rule: an unknown reference, a derived chunk changed, a malformed combination. */
     public record Refusal(Kind kind, String field, String message) implements Result {
-        public enum Kind { NOT_FOUND, INVALID, PROHIBITED }
+        public enum Kind {
+            NOT_FOUND,
+            INVALID,
+            PROHIBITED
+        }
     }
 
     private static final class Stop extends Exception {
@@ -205,7 +208,10 @@ public final class Declare {
                 String f = "removals[" + i + "]";
                 String chunk = ref(r.chunk(), f + ".chunk");
                 if (!g.exists(chunk)) {
-                    throw refuse(Refusal.Kind.NOT_FOUND, f + ".chunk", f + ": chunk " + chunk + " is new in this declaration; nothing to remove");
+                    throw refuse(
+                            Refusal.Kind.NOT_FOUND,
+                            f + ".chunk",
+                            f + ": chunk " + chunk + " is new in this declaration; nothing to remove");
                 }
                 derivedGuard(g.chunk(chunk), f + ".chunk");
                 if (updated.contains(chunk) || placedPairs.stream().anyMatch(s -> s.startsWith(chunk + " "))) {
@@ -236,14 +242,24 @@ public final class Declare {
             Set<String> retyped = new LinkedHashSet<>(); // chunks whose types changed without being touched
             for (Declaration.ChunkDecl c : d.chunks()) {
                 if (c.create()) {
-                    g.put(new ChunkRecord(new Chunk(c.id(), c.name(), c.spec(), c.body(), fileOf(c.id()), null,
-                            false, now, now), List.of()));
+                    g.put(new ChunkRecord(
+                            new Chunk(c.id(), c.name(), c.spec(), c.body(), fileOf(c.id()), null, false, now, now),
+                            List.of()));
                 } else {
                     ChunkRecord r = g.record(c.id());
                     Chunk o = r.chunk();
-                    g.put(new ChunkRecord(new Chunk(o.id(), c.nameSet() ? c.name() : o.name(),
-                            c.spec() != null ? c.spec() : o.spec(), c.body() != null ? c.body() : o.body(),
-                            o.file(), o.section(), false, o.created(), o.updated()), r.placements()));
+                    g.put(new ChunkRecord(
+                            new Chunk(
+                                    o.id(),
+                                    c.nameSet() ? c.name() : o.name(),
+                                    c.spec() != null ? c.spec() : o.spec(),
+                                    c.body() != null ? c.body() : o.body(),
+                                    o.file(),
+                                    o.section(),
+                                    false,
+                                    o.created(),
+                                    o.updated()),
+                            r.placements()));
                     if (!java.util.Objects.equals(o.spec(), g.chunk(o.id()).spec())) {
                         dirtyScopes.add(o.id());
                     }
@@ -270,7 +286,11 @@ public final class Declare {
             }
             for (Placement p : removePlacements) {
                 ChunkRecord r = g.record(p.chunk());
-                g.put(new ChunkRecord(r.chunk(), r.placements().stream().filter(q -> !q.scope().equals(p.scope())).toList()));
+                g.put(new ChunkRecord(
+                        r.chunk(),
+                        r.placements().stream()
+                                .filter(q -> !q.scope().equals(p.scope()))
+                                .toList()));
                 dirtyScopes.add(p.scope());
             }
             for (String id : removeChunks) {
@@ -284,8 +304,11 @@ public final class Declare {
             }
             for (int i = 0; i < placements.size(); i++) {
                 if (!g.exists(placements.get(i).scope())) {
-                    throw refuse(Refusal.Kind.NOT_FOUND, "placements[" + i + "].scope", "placements[" + i
-                            + "]: scope " + placements.get(i).scope() + " is removed by this declaration");
+                    throw refuse(
+                            Refusal.Kind.NOT_FOUND,
+                            "placements[" + i + "].scope",
+                            "placements[" + i + "]: scope " + placements.get(i).scope()
+                                    + " is removed by this declaration");
                 }
             }
 
@@ -293,12 +316,18 @@ public final class Declare {
             Map<String, Long> next = new HashMap<>();
             for (Placement p : placements) {
                 Placement cur = g.placement(p.chunk(), p.scope());
-                if (p.isInstance() && cur != null && cur.seq() == null && checker.contract(p.scope()).ordered()) {
+                if (p.isInstance()
+                        && cur != null
+                        && cur.seq() == null
+                        && checker.contract(p.scope()).ordered()) {
                     long seq = next.computeIfAbsent(p.scope(), s -> g.maxSeq(s) + 1);
                     next.put(p.scope(), seq + 1);
                     ChunkRecord r = g.record(p.chunk());
-                    g.put(new ChunkRecord(r.chunk(), r.placements().stream()
-                            .map(q -> q.scope().equals(p.scope()) ? q.withSeq(seq) : q).toList()));
+                    g.put(new ChunkRecord(
+                            r.chunk(),
+                            r.placements().stream()
+                                    .map(q -> q.scope().equals(p.scope()) ? q.withSeq(seq) : q)
+                                    .toList()));
                 }
             }
 
@@ -320,8 +349,18 @@ public final class Declare {
                     }
                 } else if (old == null || !old.equals(cur)) {
                     Chunk c = cur.chunk();
-                    ChunkRecord stamped = new ChunkRecord(new Chunk(c.id(), c.name(), c.spec(), c.body(), c.file(),
-                            c.section(), false, c.created(), now), cur.placements());
+                    ChunkRecord stamped = new ChunkRecord(
+                            new Chunk(
+                                    c.id(),
+                                    c.name(),
+                                    c.spec(),
+                                    c.body(),
+                                    c.file(),
+                                    c.section(),
+                                    false,
+                                    c.created(),
+                                    now),
+                            cur.placements());
                     g.put(stamped);
                     put.add(stamped);
                 }
@@ -344,14 +383,20 @@ public final class Declare {
             if (res instanceof ChunkGraph.Resolution.Ambiguous a) {
                 throw refuse(Refusal.Kind.INVALID, field, field + ": " + a.message());
             }
-            throw refuse(Refusal.Kind.NOT_FOUND, field, field + ": " + ((ChunkGraph.Resolution.Missing) res).message()
-                    + " (nor a ref of this declaration)");
+            throw refuse(
+                    Refusal.Kind.NOT_FOUND,
+                    field,
+                    field + ": " + ((ChunkGraph.Resolution.Missing) res).message()
+                            + " (nor a ref of this declaration)");
         }
 
         private void derivedGuard(Chunk c, String field) throws Stop {
             if (c.derived()) {
-                throw refuse(Refusal.Kind.PROHIBITED, field, field + ": " + label(c) + " is derived from " + c.file()
-                        + "; change it with write, not declare");
+                throw refuse(
+                        Refusal.Kind.PROHIBITED,
+                        field,
+                        field + ": " + label(c) + " is derived from " + c.file()
+                                + "; change it with write, not declare");
             }
         }
     }
@@ -436,15 +481,22 @@ public final class Declare {
             if (c.name() != null) {
                 List<String> same = g.instancesNamed(p.scope(), c.name());
                 if (same.size() > 1) {
-                    return violation("name", c, p, "name '" + c.name() + "' is taken" + on + " by another instance ("
-                            + String.join(", ", new TreeSet<>(same)) + ")");
+                    return violation(
+                            "name",
+                            c,
+                            p,
+                            "name '" + c.name() + "' is taken" + on + " by another instance ("
+                                    + String.join(", ", new TreeSet<>(same)) + ")");
                 }
             }
             Contract k = contract(p.scope());
             if (k.isEmpty()) {
                 return null;
             }
-            String from = " (contract of " + String.join(", ", k.sources().stream().map(x -> label(g.chunk(x))).toList()) + ")";
+            String from = " (contract of "
+                    + String.join(
+                            ", ",
+                            k.sources().stream().map(x -> label(g.chunk(x))).toList()) + ")";
             if (k.ordered() && p.seq() == null) {
                 return violation("ordered", c, p, label(c) + " has no seq" + on + ", which is ordered" + from);
             }
@@ -466,13 +518,24 @@ public final class Declare {
                     }
                 }
                 if (matched.isEmpty()) {
-                    return violation("accepts", c, p, label(c) + " is not an instance of any type accepted" + on
-                            + ": " + names + from);
+                    return violation(
+                            "accepts",
+                            c,
+                            p,
+                            label(c) + " is not an instance of any type accepted" + on + ": " + names + from);
                 }
                 if (matched.size() > 1) {
-                    return violation("accepts", c, p, label(c) + " is an instance of " + matched.size()
-                            + " types accepted" + on + " (" + String.join(", ", matched.stream()
-                                    .map(x -> label(g.chunk(x))).toList()) + "): type ambiguity" + from);
+                    return violation(
+                            "accepts",
+                            c,
+                            p,
+                            label(c) + " is an instance of " + matched.size()
+                                    + " types accepted" + on + " ("
+                                    + String.join(
+                                            ", ",
+                                            matched.stream()
+                                                    .map(x -> label(g.chunk(x)))
+                                                    .toList()) + "): type ambiguity" + from);
                 }
             }
             for (String key : k.unique()) {
@@ -494,8 +557,12 @@ public final class Declare {
                 if (holders.size() > 1) {
                     List<String> others = new ArrayList<>(new TreeSet<>(holders));
                     others.remove(c.id());
-                    return violation("unique", c, p, label(c) + " has body." + key + " = " + v + ", already held" + on
-                            + " by " + String.join(", ", others) + from);
+                    return violation(
+                            "unique",
+                            c,
+                            p,
+                            label(c) + " has body." + key + " = " + v + ", already held" + on + " by "
+                                    + String.join(", ", others) + from);
                 }
             }
             return null;

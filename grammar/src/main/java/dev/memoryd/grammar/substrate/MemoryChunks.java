@@ -1,17 +1,15 @@
 package dev.memoryd.grammar.substrate;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.grammar.MemoryDocument;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import dev.memoryd.grammar.MemoryDocument;
 
 /**
  * The chunks a memory file stands for, so memory and declared chunks share one graph:
@@ -41,7 +39,8 @@ public final class MemoryChunks {
         if (s.length == 3 && (s[2].equals("overview.md") || s[2].equals("notes.md"))) {
             return Optional.of("users/" + s[1] + "/overview.md");
         }
-        if (s.length == 5 && (s[2].equals("parts") || s[2].equals("relationships"))
+        if (s.length == 5
+                && (s[2].equals("parts") || s[2].equals("relationships"))
                 && (s[4].equals("profile.md") || s[4].equals("notes.md"))) {
             return Optional.of("users/" + s[1] + "/" + s[2] + "/" + s[3] + "/profile.md");
         }
@@ -74,7 +73,9 @@ public final class MemoryChunks {
         if (notes) {
             name = "notes";
             body.put("entity_type", "notes");
-            sliceIdOf.apply(entityFile.get()).ifPresent(e -> ps.add(new Placement(id, e, PlacementType.INSTANCE, null)));
+            sliceIdOf
+                    .apply(entityFile.get())
+                    .ifPresent(e -> ps.add(new Placement(id, e, PlacementType.INSTANCE, null)));
         } else if (s.length == 3) {
             name = user;
             body.put("entity_type", "user");
@@ -82,11 +83,15 @@ public final class MemoryChunks {
             name = s[3];
             boolean part = s[2].equals("parts");
             body.put("entity_type", part ? "part" : "relationship");
-            sliceIdOf.apply("users/" + user + "/overview.md").ifPresent(u -> ps.add(new Placement(id, u, PlacementType.INSTANCE, null)));
+            sliceIdOf
+                    .apply("users/" + user + "/overview.md")
+                    .ifPresent(u -> ps.add(new Placement(id, u, PlacementType.INSTANCE, null)));
             if (!part) {
                 for (String p : participants(slice, doc)) {
-                    sliceIdOf.apply("users/" + user + "/parts/" + p + "/profile.md")
-                            .filter(x -> !x.equals(id) && ps.stream().noneMatch(q -> q.scope().equals(x)))
+                    sliceIdOf
+                            .apply("users/" + user + "/parts/" + p + "/profile.md")
+                            .filter(x -> !x.equals(id)
+                                    && ps.stream().noneMatch(q -> q.scope().equals(x)))
                             .ifPresent(x -> ps.add(new Placement(id, x, PlacementType.RELATES, null)));
                 }
             }
@@ -105,7 +110,8 @@ public final class MemoryChunks {
             ObjectNode sb = F.objectNode();
             sb.put("heading", sec.heading());
             sb.put("text", doc.canonicalBody(sec));
-            out.add(new ChunkRecord(new Chunk(sid, sec.anchor(), Spec.EMPTY, sb, path, sec.heading(), true, null, updated),
+            out.add(new ChunkRecord(
+                    new Chunk(sid, sec.anchor(), Spec.EMPTY, sb, path, sec.heading(), true, null, updated),
                     List.of(new Placement(sid, id, PlacementType.INSTANCE, seq))));
         }
         return out;

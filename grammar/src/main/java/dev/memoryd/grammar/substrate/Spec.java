@@ -1,13 +1,12 @@
 package dev.memoryd.grammar.substrate;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * A chunk's structural contract for its instances (substrate spec language): {@code ordered},
@@ -15,8 +14,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code unique} body keys, and {@code propagate} (enforced on instances' children instead of
  * direct placements). A chunk with a non-empty spec is an archetype. Immutable.
  */
-public record Spec(boolean ordered, List<String> accepts, List<String> required, List<String> unique,
-        boolean propagate) {
+public record Spec(
+        boolean ordered, List<String> accepts, List<String> required, List<String> unique, boolean propagate) {
     public static final Spec EMPTY = new Spec(false, List.of(), List.of(), List.of(), false);
     static final Set<String> KEYS = Set.of("ordered", "accepts", "required", "unique", "propagate");
 
@@ -60,10 +59,16 @@ public record Spec(boolean ordered, List<String> accepts, List<String> required,
         }
         for (Map.Entry<String, JsonNode> e : (Iterable<Map.Entry<String, JsonNode>>) n::fields) {
             if (!KEYS.contains(e.getKey())) {
-                throw new Invalid(e.getKey(), "unknown spec key '" + e.getKey() + "'; known: accepts, ordered, propagate, required, unique");
+                throw new Invalid(
+                        e.getKey(),
+                        "unknown spec key '" + e.getKey() + "'; known: accepts, ordered, propagate, required, unique");
             }
         }
-        return new Spec(bool(n, "ordered"), strings(n, "accepts"), strings(n, "required"), strings(n, "unique"),
+        return new Spec(
+                bool(n, "ordered"),
+                strings(n, "accepts"),
+                strings(n, "required"),
+                strings(n, "unique"),
                 bool(n, "propagate"));
     }
 

@@ -65,14 +65,16 @@ class ConversationDagTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "id|ABC|turns[0].id",
-        "session_id|''|turns[0].session_id",
-        "role|robot|turns[0].role",
-        "phase|reflection|turns[0].phase",
-        "created_at|2026-01-01T00:00:00+01:00|turns[0].created_at",
-        "created_at|1704067200|turns[0].created_at",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "id|ABC|turns[0].id",
+                "session_id|''|turns[0].session_id",
+                "role|robot|turns[0].role",
+                "phase|reflection|turns[0].phase",
+                "created_at|2026-01-01T00:00:00+01:00|turns[0].created_at",
+                "created_at|1704067200|turns[0].created_at",
+            })
     void badTextFieldsAreNamed(String field, String value, String path) {
         ObjectNode t = turn(1);
         t.put(field, value);
@@ -110,8 +112,8 @@ class ConversationDagTest {
     @Test
     void unknownAnchorIsNotFound() {
         ConversationDag g = ConversationDag.fromJson(dag(turn(1)));
-        PolicyInputException e = assertThrows(PolicyInputException.class,
-                () -> ContextSelector.select(g, id(2), PolicyConfig.DEFAULT));
+        PolicyInputException e =
+                assertThrows(PolicyInputException.class, () -> ContextSelector.select(g, id(2), PolicyConfig.DEFAULT));
         assertEquals(PolicyInputException.Kind.NOT_FOUND, e.kind());
         assertEquals("anchor_turn_id", e.field());
     }
@@ -122,9 +124,18 @@ class ConversationDagTest {
         ObjectNode s = ContextSelector.select(g, id(1), PolicyConfig.DEFAULT);
         assertEquals(1, s.get("turns").size());
         assertEquals(0, s.get("edges").size());
-        assertEquals(List.of("anchor_turn_id", "turns", "edges", "policy_id", "policy_params_hash",
-                "schema_version", "slice_id"), iterable(s));
-        assertEquals("2026-01-01T00:00:00Z", s.get("turns").get(0).get("created_at").textValue());
+        assertEquals(
+                List.of(
+                        "anchor_turn_id",
+                        "turns",
+                        "edges",
+                        "policy_id",
+                        "policy_params_hash",
+                        "schema_version",
+                        "slice_id"),
+                iterable(s));
+        assertEquals(
+                "2026-01-01T00:00:00Z", s.get("turns").get(0).get("created_at").textValue());
     }
 
     private static List<String> iterable(ObjectNode n) {

@@ -52,7 +52,9 @@ class PolicyConfigTest {
     void defaultParamsHashIsStable() throws Exception {
         assertEquals(DEFAULT_JCS, Jcs.canonicalize(PolicyConfig.DEFAULT.toJson()));
         assertEquals(DEFAULT_PARAMS_HASH, PolicyConfig.DEFAULT.paramsHash());
-        assertEquals(DEFAULT_PARAMS_HASH, PolicyConfig.fromJson(JSON.readTree(APPENDIX)).paramsHash());
+        assertEquals(
+                DEFAULT_PARAMS_HASH,
+                PolicyConfig.fromJson(JSON.readTree(APPENDIX)).paramsHash());
     }
 
     @Test
@@ -65,9 +67,10 @@ class PolicyConfigTest {
 
     @Test
     void partialConfigKeepsOtherDefaults() throws Exception {
-        PolicyConfig c = PolicyConfig.fromJson(JSON.readTree(
-                "{\"max_nodes\":32,\"max_radius\":3,\"salience_weight\":0.5,\"distance_decay\":0.8,"
-                        + "\"include_siblings\":false,\"max_siblings_per_node\":0,\"phase_weights\":{\"planning\":2}}"));
+        PolicyConfig c = PolicyConfig.fromJson(
+                JSON.readTree(
+                        "{\"max_nodes\":32,\"max_radius\":3,\"salience_weight\":0.5,\"distance_decay\":0.8,"
+                                + "\"include_siblings\":false,\"max_siblings_per_node\":0,\"phase_weights\":{\"planning\":2}}"));
         assertEquals(new PolicyConfig(32, 3, new PhaseWeights(1.0, 2.0, 0.6, 0.5, 0.3), 0.5, 0.8, false, 0), c);
     }
 
@@ -78,7 +81,8 @@ class PolicyConfigTest {
         hashes.add(d.paramsHash());
         hashes.add(new PolicyConfig(255, 10, d.phaseWeights(), 0.3, 0.9, true, 5).paramsHash());
         hashes.add(new PolicyConfig(256, 11, d.phaseWeights(), 0.3, 0.9, true, 5).paramsHash());
-        hashes.add(new PolicyConfig(256, 10, new PhaseWeights(1.0, 0.9, 0.6, 0.5, 0.31), 0.3, 0.9, true, 5).paramsHash());
+        hashes.add(
+                new PolicyConfig(256, 10, new PhaseWeights(1.0, 0.9, 0.6, 0.5, 0.31), 0.3, 0.9, true, 5).paramsHash());
         hashes.add(new PolicyConfig(256, 10, d.phaseWeights(), 0.31, 0.9, true, 5).paramsHash());
         hashes.add(new PolicyConfig(256, 10, d.phaseWeights(), 0.3, 0.91, true, 5).paramsHash());
         hashes.add(new PolicyConfig(256, 10, d.phaseWeights(), 0.3, 0.9, false, 5).paramsHash());
@@ -90,31 +94,33 @@ class PolicyConfigTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "{\"max_nodes\":0}|max_nodes",
-        "{\"max_nodes\":-1}|max_nodes",
-        "{\"max_nodes\":2.5}|max_nodes",
-        "{\"max_nodes\":256.0}|max_nodes",
-        "{\"max_nodes\":\"256\"}|max_nodes",
-        "{\"max_nodes\":99999999999}|max_nodes",
-        "{\"max_radius\":-1}|max_radius",
-        "{\"max_radius\":true}|max_radius",
-        "{\"salience_weight\":1.5}|salience_weight",
-        "{\"salience_weight\":-0.1}|salience_weight",
-        "{\"distance_decay\":1.01}|distance_decay",
-        "{\"distance_decay\":\"0.9\"}|distance_decay",
-        "{\"include_siblings\":1}|include_siblings",
-        "{\"max_siblings_per_node\":-2}|max_siblings_per_node",
-        "{\"phase_weights\":[]}|phase_weights",
-        "{\"phase_weights\":{\"planning\":\"high\"}}|phase_weights.planning",
-        "{\"phase_weights\":{\"reflection\":0.5}}|phase_weights.reflection",
-        "{\"version\":\"slice_policy_v2\"}|version",
-        "{\"max_node\":3}|max_node",
-        "[]|$",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"max_nodes\":0}|max_nodes",
+                "{\"max_nodes\":-1}|max_nodes",
+                "{\"max_nodes\":2.5}|max_nodes",
+                "{\"max_nodes\":256.0}|max_nodes",
+                "{\"max_nodes\":\"256\"}|max_nodes",
+                "{\"max_nodes\":99999999999}|max_nodes",
+                "{\"max_radius\":-1}|max_radius",
+                "{\"max_radius\":true}|max_radius",
+                "{\"salience_weight\":1.5}|salience_weight",
+                "{\"salience_weight\":-0.1}|salience_weight",
+                "{\"distance_decay\":1.01}|distance_decay",
+                "{\"distance_decay\":\"0.9\"}|distance_decay",
+                "{\"include_siblings\":1}|include_siblings",
+                "{\"max_siblings_per_node\":-2}|max_siblings_per_node",
+                "{\"phase_weights\":[]}|phase_weights",
+                "{\"phase_weights\":{\"planning\":\"high\"}}|phase_weights.planning",
+                "{\"phase_weights\":{\"reflection\":0.5}}|phase_weights.reflection",
+                "{\"version\":\"slice_policy_v2\"}|version",
+                "{\"max_node\":3}|max_node",
+                "[]|$",
+            })
     void strictValidationNamesTheField(String json, String field) throws Exception {
-        PolicyInputException e = assertThrows(PolicyInputException.class,
-                () -> PolicyConfig.fromJson(JSON.readTree(json)));
+        PolicyInputException e =
+                assertThrows(PolicyInputException.class, () -> PolicyConfig.fromJson(JSON.readTree(json)));
         assertEquals(field, e.field(), e.getMessage());
         assertEquals(PolicyInputException.Kind.INVALID, e.kind());
         assertTrue(e.getMessage().startsWith(field + ": "), e.getMessage());
@@ -123,12 +129,18 @@ class PolicyConfigTest {
     @Test
     void constructorRefusesInvalidValuesToo() {
         PhaseWeights w = PhaseWeights.DEFAULT;
-        assertEquals("max_nodes", assertThrows(PolicyInputException.class,
-                () -> new PolicyConfig(0, 1, w, 0.3, 0.9, true, 5)).field());
-        assertEquals("distance_decay", assertThrows(PolicyInputException.class,
-                () -> new PolicyConfig(1, 1, w, 0.3, Double.NaN, true, 5)).field());
-        assertEquals("phase_weights.debugging", assertThrows(PolicyInputException.class,
-                () -> new PhaseWeights(1, 1, 1, Double.POSITIVE_INFINITY, 1)).field());
+        assertEquals(
+                "max_nodes",
+                assertThrows(PolicyInputException.class, () -> new PolicyConfig(0, 1, w, 0.3, 0.9, true, 5))
+                        .field());
+        assertEquals(
+                "distance_decay",
+                assertThrows(PolicyInputException.class, () -> new PolicyConfig(1, 1, w, 0.3, Double.NaN, true, 5))
+                        .field());
+        assertEquals(
+                "phase_weights.debugging",
+                assertThrows(PolicyInputException.class, () -> new PhaseWeights(1, 1, 1, Double.POSITIVE_INFINITY, 1))
+                        .field());
     }
 
     @Test

@@ -11,8 +11,7 @@ import java.util.UUID;
 final class RandomDags {
     private static final double[] SALIENCE = {0.0, 0.25, 0.5, 1.0};
 
-    private RandomDags() {
-    }
+    private RandomDags() {}
 
     /** Turns in creation order (a turn's parents always come earlier, so the graph is acyclic). */
     static List<Turn> turns(Random r) {
@@ -33,9 +32,19 @@ final class RandomDags {
                 }
             }
             double salience = r.nextInt(4) == 0 ? r.nextDouble() : SALIENCE[r.nextInt(SALIENCE.length)];
-            out.add(new Turn(id, "s" + r.nextInt(2), Role.values()[r.nextInt(4)], Phase.values()[r.nextInt(5)],
-                    salience, r.nextInt(5), r.nextInt(4), r.nextDouble(), r.nextDouble(), r.nextDouble() * 3,
-                    Instant.ofEpochSecond(1704067200L + r.nextInt(1_000_000)), parents));
+            out.add(new Turn(
+                    id,
+                    "s" + r.nextInt(2),
+                    Role.values()[r.nextInt(4)],
+                    Phase.values()[r.nextInt(5)],
+                    salience,
+                    r.nextInt(5),
+                    r.nextInt(4),
+                    r.nextDouble(),
+                    r.nextDouble(),
+                    r.nextDouble() * 3,
+                    Instant.ofEpochSecond(1704067200L + r.nextInt(1_000_000)),
+                    parents));
         }
         return out;
     }
@@ -47,8 +56,14 @@ final class RandomDags {
         double[] decays = {0.0, 0.5, 0.9, 1.0, r.nextDouble()};
         double[] weights = {0.0, 0.3, 1.0, r.nextDouble()};
         PhaseWeights pw = r.nextInt(3) == 0 ? new PhaseWeights(0.5, 0.5, 0.5, 0.5, 0.5) : PhaseWeights.DEFAULT;
-        return new PolicyConfig(1 + r.nextInt(n + 2), r.nextInt(7), pw, weights[r.nextInt(weights.length)],
-                decays[r.nextInt(decays.length)], r.nextInt(4) != 0, r.nextInt(5));
+        return new PolicyConfig(
+                1 + r.nextInt(n + 2),
+                r.nextInt(7),
+                pw,
+                weights[r.nextInt(weights.length)],
+                decays[r.nextInt(decays.length)],
+                r.nextInt(4) != 0,
+                r.nextInt(5));
     }
 
     /** The same turns in another order, each parent list permuted too. */
@@ -57,9 +72,19 @@ final class RandomDags {
         for (Turn t : turns) {
             List<ParentRef> ps = new ArrayList<>(t.parents());
             Collections.shuffle(ps, r);
-            out.add(new Turn(t.id(), t.sessionId(), t.role(), t.phase(), t.salience(), t.trajectoryDepth(),
-                    t.trajectorySiblingOrder(), t.trajectoryHomogeneity(), t.trajectoryTemporal(),
-                    t.trajectoryComplexity(), t.createdAt(), ps));
+            out.add(new Turn(
+                    t.id(),
+                    t.sessionId(),
+                    t.role(),
+                    t.phase(),
+                    t.salience(),
+                    t.trajectoryDepth(),
+                    t.trajectorySiblingOrder(),
+                    t.trajectoryHomogeneity(),
+                    t.trajectoryTemporal(),
+                    t.trajectoryComplexity(),
+                    t.createdAt(),
+                    ps));
         }
         Collections.shuffle(out, r);
         return out;

@@ -26,7 +26,10 @@ class SelectorGoldenTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static Path goldenDir() throws URISyntaxException {
-        return Path.of(SelectorGoldenTest.class.getClassLoader().getResource("policy/golden").toURI());
+        return Path.of(SelectorGoldenTest.class
+                .getClassLoader()
+                .getResource("policy/golden")
+                .toURI());
     }
 
     static Stream<String> cases() throws IOException, URISyntaxException {
@@ -42,7 +45,8 @@ class SelectorGoldenTest {
         JsonNode input = JSON.readTree(Files.readString(dir.resolve("input.json")));
         ConversationDag dag = ConversationDag.fromJson(input.get("dag"));
         PolicyConfig config = PolicyConfig.fromJson(input.get("config"));
-        ObjectNode slice = ContextSelector.select(dag, input.get("anchor_turn_id").textValue(), config);
+        ObjectNode slice =
+                ContextSelector.select(dag, input.get("anchor_turn_id").textValue(), config);
         String actual = JSON.writerWithDefaultPrettyPrinter().writeValueAsString(slice) + "\n";
         if (Boolean.getBoolean("golden.update")) {
             Files.writeString(Path.of("src/test/resources/policy/golden", name, "expected.json"), actual);

@@ -120,7 +120,9 @@ class SelectorPropertyTest {
                     }
                     String x = e.turn().id();
                     boolean hop = dag.parents(x).contains(id) || dag.children(x).contains(id);
-                    boolean sib = config.includeSiblings() && refSiblings(turns, x, config.maxSiblingsPerNode()).contains(id);
+                    boolean sib = config.includeSiblings()
+                            && refSiblings(turns, x, config.maxSiblingsPerNode())
+                                    .contains(id);
                     if ((hop && s.distance() == e.distance() + 1) || (sib && s.distance() == e.distance())) {
                         found = true;
                         break;
@@ -144,21 +146,42 @@ class SelectorPropertyTest {
         assertArrayEquals(plain, JSON.writeValueAsBytes(ContextSelector.select(reordered, anchor, config)));
         // A larger node budget only extends the selection order (max_nodes stops the loop, nothing else).
         if (config.maxNodes() < Integer.MAX_VALUE) {
-            PolicyConfig bigger = new PolicyConfig(config.maxNodes() + 1, config.maxRadius(), config.phaseWeights(),
-                    config.salienceWeight(), config.distanceDecay(), config.includeSiblings(),
+            PolicyConfig bigger = new PolicyConfig(
+                    config.maxNodes() + 1,
+                    config.maxRadius(),
+                    config.phaseWeights(),
+                    config.salienceWeight(),
+                    config.distanceDecay(),
+                    config.includeSiblings(),
                     config.maxSiblingsPerNode());
             List<ContextSelector.Selected> more = ContextSelector.run(dag, anchor, bigger);
             assertEquals(run, more.subList(0, run.size()));
         }
         // Unbounded budgets select exactly the anchor's weakly connected component.
-        PolicyConfig unbounded = new PolicyConfig(turns.size(), turns.size(), config.phaseWeights(),
-                config.salienceWeight(), config.distanceDecay(), config.includeSiblings(), config.maxSiblingsPerNode());
+        PolicyConfig unbounded = new PolicyConfig(
+                turns.size(),
+                turns.size(),
+                config.phaseWeights(),
+                config.salienceWeight(),
+                config.distanceDecay(),
+                config.includeSiblings(),
+                config.maxSiblingsPerNode());
         Set<String> all = new TreeSet<>();
-        ContextSelector.run(dag, anchor, unbounded).forEach(s -> all.add(s.turn().id()));
-        assertEquals(new TreeSet<>(shortestExpansionDistances(turns, anchor, unbounded).keySet()), all);
+        ContextSelector.run(dag, anchor, unbounded)
+                .forEach(s -> all.add(s.turn().id()));
+        assertEquals(
+                new TreeSet<>(
+                        shortestExpansionDistances(turns, anchor, unbounded).keySet()),
+                all);
         // Radius 0: the anchor only.
-        PolicyConfig zero = new PolicyConfig(config.maxNodes(), 0, config.phaseWeights(), config.salienceWeight(),
-                config.distanceDecay(), config.includeSiblings(), config.maxSiblingsPerNode());
+        PolicyConfig zero = new PolicyConfig(
+                config.maxNodes(),
+                0,
+                config.phaseWeights(),
+                config.salienceWeight(),
+                config.distanceDecay(),
+                config.includeSiblings(),
+                config.maxSiblingsPerNode());
         assertEquals(1, ContextSelector.select(dag, anchor, zero).get("turns").size());
         return ids.size() > 1;
     }

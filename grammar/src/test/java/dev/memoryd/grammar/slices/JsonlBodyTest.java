@@ -28,7 +28,8 @@ class JsonlBodyTest {
     }
 
     private static String decisionsBody() {
-        return SliceFile.parse(SliceValidatorTest.resource("slices/examples/decisions-log.slice")).body();
+        return SliceFile.parse(SliceValidatorTest.resource("slices/examples/decisions-log.slice"))
+                .body();
     }
 
     private static List<String> ids(List<JsonNode> rows) {
@@ -40,7 +41,8 @@ class JsonlBodyTest {
     }
 
     private static List<String> rejected(JsonlBody.AppendResult r) {
-        return SliceValidatorTest.summary(assertInstanceOf(JsonlBody.Rejected.class, r, r::toString).problems());
+        return SliceValidatorTest.summary(
+                assertInstanceOf(JsonlBody.Rejected.class, r, r::toString).problems());
     }
 
     @Test
@@ -54,11 +56,14 @@ class JsonlBodyTest {
     @Test
     void appendRow_addsOneCanonicalLineAndKeepsEveryExistingByte() {
         String body = decisionsBody();
-        JsonNode row = json("{\"text\":\"Use Kafka.\",\"_meta\":{\"id\":\"01JROW4\",\"created_at\":\"2026-03-01T00:00:00Z\"}}");
+        JsonNode row = json(
+                "{\"text\":\"Use Kafka.\",\"_meta\":{\"id\":\"01JROW4\",\"created_at\":\"2026-03-01T00:00:00Z\"}}");
         JsonlBody.Appended a = appended(JsonlBody.appendRow(body, row, NOW));
         assertTrue(a.body().startsWith(body));
         assertEquals(body + a.line() + "\n", a.body());
-        assertEquals("{\"_meta\":{\"created_at\":\"2026-03-01T00:00:00Z\",\"id\":\"01JROW4\"},\"text\":\"Use Kafka.\"}", a.line());
+        assertEquals(
+                "{\"_meta\":{\"created_at\":\"2026-03-01T00:00:00Z\",\"id\":\"01JROW4\"},\"text\":\"Use Kafka.\"}",
+                a.line());
         assertEquals(List.of(), JsonlBody.validate(a.body()));
     }
 
@@ -87,17 +92,24 @@ class JsonlBodyTest {
     @Test
     void appendRow_rejectsSupersedingAnUnknownRow() {
         JsonNode row = json("{\"_meta\":{\"id\":\"r9\",\"supersedes\":[\"01JROW00000000000000002\",\"nope\"]}}");
-        assertEquals(List.of("body:4._meta.supersedes[1]/unknown-supersedes"), rejected(JsonlBody.appendRow(decisionsBody(), row, NOW)));
+        assertEquals(
+                List.of("body:4._meta.supersedes[1]/unknown-supersedes"),
+                rejected(JsonlBody.appendRow(decisionsBody(), row, NOW)));
     }
 
     @Test
     void appendRow_rejectsRowsWithoutIdOrWithABadTimestampOrNotObjects() {
-        assertEquals(List.of("body:1._meta.id/required"), rejected(JsonlBody.appendRow("", json("{\"_meta\":{}}"), NOW)));
-        assertEquals(List.of("body:1._meta/required"), rejected(JsonlBody.appendRow("", json("{\"text\":\"x\"}"), NOW)));
-        assertEquals(List.of("body:1._meta.created_at/format"),
-                rejected(JsonlBody.appendRow("", json("{\"_meta\":{\"id\":\"a\",\"created_at\":\"yesterday\"}}"), NOW)));
+        assertEquals(
+                List.of("body:1._meta.id/required"), rejected(JsonlBody.appendRow("", json("{\"_meta\":{}}"), NOW)));
+        assertEquals(
+                List.of("body:1._meta/required"), rejected(JsonlBody.appendRow("", json("{\"text\":\"x\"}"), NOW)));
+        assertEquals(
+                List.of("body:1._meta.created_at/format"),
+                rejected(
+                        JsonlBody.appendRow("", json("{\"_meta\":{\"id\":\"a\",\"created_at\":\"yesterday\"}}"), NOW)));
         assertEquals(List.of("body:1/json"), rejected(JsonlBody.appendRow("", json("[1]"), NOW)));
-        assertEquals(List.of("body:1._meta.confidence/range"),
+        assertEquals(
+                List.of("body:1._meta.confidence/range"),
                 rejected(JsonlBody.appendRow("", json("{\"_meta\":{\"id\":\"a\",\"confidence\":1.5}}"), NOW)));
     }
 
@@ -110,10 +122,16 @@ class JsonlBodyTest {
     @Test
     void supersessionChain_activeRowIsTheNewest() {
         String body = "";
-        body = appended(JsonlBody.appendRow(body, json("{\"_meta\":{\"id\":\"a\"},\"v\":1}"), NOW)).body();
-        body = appended(JsonlBody.appendRow(body, json("{\"_meta\":{\"id\":\"b\",\"supersedes\":[\"a\"]},\"v\":2}"), NOW)).body();
-        body = appended(JsonlBody.appendRow(body, json("{\"_meta\":{\"id\":\"x\"}}"), NOW)).body();
-        body = appended(JsonlBody.appendRow(body, json("{\"_meta\":{\"id\":\"c\",\"supersedes\":[\"b\"]},\"v\":3}"), NOW)).body();
+        body = appended(JsonlBody.appendRow(body, json("{\"_meta\":{\"id\":\"a\"},\"v\":1}"), NOW))
+                .body();
+        body = appended(JsonlBody.appendRow(
+                        body, json("{\"_meta\":{\"id\":\"b\",\"supersedes\":[\"a\"]},\"v\":2}"), NOW))
+                .body();
+        body = appended(JsonlBody.appendRow(body, json("{\"_meta\":{\"id\":\"x\"}}"), NOW))
+                .body();
+        body = appended(JsonlBody.appendRow(
+                        body, json("{\"_meta\":{\"id\":\"c\",\"supersedes\":[\"b\"]},\"v\":3}"), NOW))
+                .body();
         assertEquals(List.of("x", "c"), ids(JsonlBody.activeRows(body)));
         assertEquals(4, JsonlBody.rows(body).size());
     }
@@ -124,7 +142,8 @@ class JsonlBodyTest {
                 + "{\"_meta\":{\"id\":\"a\",\"created_at\":\"2026-01-01T00:00:00+02:00\"}}\n"
                 + "{\"_meta\":{\"id\":\"b\",\"created_at\":\"2026-01-01\"}}\n"
                 + "{\"a\":1,\"a\":2}\n";
-        assertEquals(List.of("body:3._meta.id/duplicate-id", "body:4._meta.created_at/format", "body:5/json"),
+        assertEquals(
+                List.of("body:3._meta.id/duplicate-id", "body:4._meta.created_at/format", "body:5/json"),
                 SliceValidatorTest.summary(JsonlBody.validate(body)));
     }
 
@@ -145,13 +164,22 @@ class JsonlBodyTest {
         assertEquals("overflow", refusedRule(contract("append", "error").check(Change.APPEND, 101, 100)));
         assertEquals("overflow", refusedRule(contract("append", null).check(Change.APPEND, 101, 100)));
         assertInstanceOf(WriteCheck.Allowed.class, contract("append", "error").check(Change.APPEND, 100, 100));
-        WriteCheck.Overflow split = assertInstanceOf(WriteCheck.Overflow.class, contract("append", "split").check(Change.APPEND, 101, 100));
+        WriteCheck.Overflow split = assertInstanceOf(
+                WriteCheck.Overflow.class, contract("append", "split").check(Change.APPEND, 101, 100));
         assertEquals(Contract.OverflowPolicy.SPLIT, split.policy());
         assertTrue(split.message().contains("new slice"), split.message());
-        assertEquals(Contract.OverflowPolicy.SUMMARIZE,
-                assertInstanceOf(WriteCheck.Overflow.class, contract("replace", "summarize").check(Change.REPLACE, 101, 100)).policy());
-        assertEquals(Contract.OverflowPolicy.ARCHIVE,
-                assertInstanceOf(WriteCheck.Overflow.class, contract(null, "archive").check(Change.APPEND, 101, 100)).policy());
+        assertEquals(
+                Contract.OverflowPolicy.SUMMARIZE,
+                assertInstanceOf(
+                                WriteCheck.Overflow.class,
+                                contract("replace", "summarize").check(Change.REPLACE, 101, 100))
+                        .policy());
+        assertEquals(
+                Contract.OverflowPolicy.ARCHIVE,
+                assertInstanceOf(
+                                WriteCheck.Overflow.class,
+                                contract(null, "archive").check(Change.APPEND, 101, 100))
+                        .policy());
     }
 
     @Test
@@ -159,12 +187,21 @@ class JsonlBodyTest {
         String body = decisionsBody();
         JsonNode row = json("{\"_meta\":{\"id\":\"r4\"}}");
         JsonNode sup = json("{\"_meta\":{\"id\":\"r5\",\"supersedes\":[\"01JROW00000000000000002\"]}}");
-        Contract fromExample = Contract.of(SliceFile.parse(SliceValidatorTest.resource("slices/examples/decisions-log.slice")).slice().orElseThrow());
-        assertEquals(new Contract(java.util.Optional.of(Contract.Write.APPEND), java.util.Optional.of(Contract.OverflowPolicy.SPLIT)), fromExample);
+        Contract fromExample =
+                Contract.of(SliceFile.parse(SliceValidatorTest.resource("slices/examples/decisions-log.slice"))
+                        .slice()
+                        .orElseThrow());
+        assertEquals(
+                new Contract(
+                        java.util.Optional.of(Contract.Write.APPEND),
+                        java.util.Optional.of(Contract.OverflowPolicy.SPLIT)),
+                fromExample);
         appended(JsonlBody.appendRow(body, row, NOW, fromExample, 1 << 20));
-        JsonlBody.Blocked b = assertInstanceOf(JsonlBody.Blocked.class, JsonlBody.appendRow(body, sup, NOW, fromExample, 1 << 20));
+        JsonlBody.Blocked b =
+                assertInstanceOf(JsonlBody.Blocked.class, JsonlBody.appendRow(body, sup, NOW, fromExample, 1 << 20));
         assertEquals("write-mode", refusedRule(b.check()));
-        JsonlBody.Blocked full = assertInstanceOf(JsonlBody.Blocked.class, JsonlBody.appendRow(body, row, NOW, fromExample, body.length()));
+        JsonlBody.Blocked full = assertInstanceOf(
+                JsonlBody.Blocked.class, JsonlBody.appendRow(body, row, NOW, fromExample, body.length()));
         assertInstanceOf(WriteCheck.Overflow.class, full.check());
         appended(JsonlBody.appendRow(body, sup, NOW, contract("supersede", null), 1 << 20));
     }

@@ -50,12 +50,14 @@ class RoutineCompilerTest {
 
     @Test
     void compilingTwiceGivesTheSameBytes() {
-        assertEquals(compile(nested(), "01JROUTINE00000000000000W1", 4), compile(nested(), "01JROUTINE00000000000000W1", 4));
+        assertEquals(
+                compile(nested(), "01JROUTINE00000000000000W1", 4), compile(nested(), "01JROUTINE00000000000000W1", 4));
     }
 
     @Test
     void anUnknownStepTypeIsRefusedNamingItsLine() {
-        Map<String, String> t = Map.of("A", routine("A", "{\"type\":\"instruction\",\"text\":\"x\"}\n\n{\"type\":\"dance\"}\n"));
+        Map<String, String> t =
+                Map.of("A", routine("A", "{\"type\":\"instruction\",\"text\":\"x\"}\n\n{\"type\":\"dance\"}\n"));
         RoutineCompiler.Refused r = assertInstanceOf(RoutineCompiler.Refused.class, compile(t, "A", 4));
         assertEquals("unknown_step", r.rule());
         assertEquals(3, r.line());
@@ -88,16 +90,24 @@ class RoutineCompilerTest {
             t.put("R" + i, routine("R" + i, "{\"type\":\"read\",\"target\":\"R" + (i + 1) + "\"}\n"));
         }
         t.put("R6", routine("R6", "{\"type\":\"instruction\",\"text\":\"done\"}\n"));
-        assertEquals("too_deep", assertInstanceOf(RoutineCompiler.Refused.class, compile(t, "R0", 3)).rule());
+        assertEquals(
+                "too_deep",
+                assertInstanceOf(RoutineCompiler.Refused.class, compile(t, "R0", 3))
+                        .rule());
         assertInstanceOf(RoutineCompiler.Compiled.class, compile(t, "R0", 7));
     }
 
     @Test
     void stepsMissingTheirFieldOrWithBadArgsAreRefused() {
-        for (String body : new String[] {"{\"type\":\"instruction\"}", "{\"type\":\"run\",\"command\":\"ls\",\"args\":\"-l\"}",
-                "{\"type\":\"run\",\"command\":\"ls\",\"args\":[1]}", "[1,2]", "{\"type\":\"read\",\"target\":\"\"}"}) {
-            RoutineCompiler.Refused r = assertInstanceOf(RoutineCompiler.Refused.class,
-                    compile(Map.of("A", routine("A", body + "\n")), "A", 4), body);
+        for (String body : new String[] {
+            "{\"type\":\"instruction\"}",
+            "{\"type\":\"run\",\"command\":\"ls\",\"args\":\"-l\"}",
+            "{\"type\":\"run\",\"command\":\"ls\",\"args\":[1]}",
+            "[1,2]",
+            "{\"type\":\"read\",\"target\":\"\"}"
+        }) {
+            RoutineCompiler.Refused r = assertInstanceOf(
+                    RoutineCompiler.Refused.class, compile(Map.of("A", routine("A", body + "\n")), "A", 4), body);
             assertEquals("bad_step", r.rule(), body);
         }
     }
@@ -105,9 +115,14 @@ class RoutineCompilerTest {
     @Test
     void aSliceThatIsNoRoutineIsRefused() {
         Map<String, String> t = Map.of("users/sam/overview.md", golden("overview.md"));
-        assertEquals("not_routine", assertInstanceOf(RoutineCompiler.Refused.class,
-                compile(t, "users/sam/overview.md", 4)).rule());
-        assertEquals("missing_target", assertInstanceOf(RoutineCompiler.Refused.class, compile(t, "nothing", 4)).rule());
+        assertEquals(
+                "not_routine",
+                assertInstanceOf(RoutineCompiler.Refused.class, compile(t, "users/sam/overview.md", 4))
+                        .rule());
+        assertEquals(
+                "missing_target",
+                assertInstanceOf(RoutineCompiler.Refused.class, compile(t, "nothing", 4))
+                        .rule());
     }
 
     @Test

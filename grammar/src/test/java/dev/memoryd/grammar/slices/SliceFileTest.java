@@ -28,7 +28,14 @@ class SliceFileTest {
     @Test
     void memoryFileFrontmatter_parsesToo() {
         String text = "---\nslice:\n  v: \"1\"\n  meta:\n    user_id: sam\n---\n# Sam\n";
-        assertEquals("sam", SliceFile.parse(text).slice().orElseThrow().path("meta").path("user_id").asText());
+        assertEquals(
+                "sam",
+                SliceFile.parse(text)
+                        .slice()
+                        .orElseThrow()
+                        .path("meta")
+                        .path("user_id")
+                        .asText());
     }
 
     @Test

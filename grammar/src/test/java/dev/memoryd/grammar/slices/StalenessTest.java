@@ -38,7 +38,9 @@ class StalenessTest {
     void label_isStaleFromOneHalfLife() {
         assertEquals(Staleness.Label.FRESH, Staleness.time(daysAgo(89.9), NOW).label());
         assertEquals(Staleness.Label.STALE, Staleness.time(daysAgo(90), NOW).label());
-        assertEquals(Staleness.Label.STALE, Staleness.time(daysAgo(10), NOW, Duration.ofDays(7)).label());
+        assertEquals(
+                Staleness.Label.STALE,
+                Staleness.time(daysAgo(10), NOW, Duration.ofDays(7)).label());
     }
 
     @Test
@@ -70,13 +72,28 @@ class StalenessTest {
     void derivedSlice_isStaleWhenTheSourceHashChanged() {
         String recorded = "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
         assertEquals(recorded, Staleness.sha256(new byte[0]));
-        var slice = SliceFile.parse(SliceValidatorTest.resource("slices/examples/derived-summary.slice")).slice().orElseThrow();
+        var slice = SliceFile.parse(SliceValidatorTest.resource("slices/examples/derived-summary.slice"))
+                .slice()
+                .orElseThrow();
         Map<String, String> same = Map.of("01JDUMP00000000000000001", recorded);
-        Map<String, String> changed = Map.of("01JDUMP00000000000000001", Staleness.sha256("new dump".getBytes(StandardCharsets.UTF_8)));
-        assertEquals(Staleness.DerivedStatus.FRESH, Staleness.derived(slice, id -> Optional.ofNullable(same.get(id))).orElseThrow().status());
-        assertEquals(Staleness.DerivedStatus.STALE, Staleness.derived(slice, id -> Optional.ofNullable(changed.get(id))).orElseThrow().status());
-        assertEquals(Staleness.DerivedStatus.SOURCE_MISSING, Staleness.derived(slice, id -> Optional.empty()).orElseThrow().status());
-        assertTrue(Staleness.derived(SliceValidatorTest.base(""), id -> Optional.empty()).isEmpty());
-        assertTrue(!Staleness.isStale(recorded, recorded.toUpperCase(java.util.Locale.ROOT).replace("SHA256", "sha256")));
+        Map<String, String> changed =
+                Map.of("01JDUMP00000000000000001", Staleness.sha256("new dump".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(
+                Staleness.DerivedStatus.FRESH,
+                Staleness.derived(slice, id -> Optional.ofNullable(same.get(id)))
+                        .orElseThrow()
+                        .status());
+        assertEquals(
+                Staleness.DerivedStatus.STALE,
+                Staleness.derived(slice, id -> Optional.ofNullable(changed.get(id)))
+                        .orElseThrow()
+                        .status());
+        assertEquals(
+                Staleness.DerivedStatus.SOURCE_MISSING,
+                Staleness.derived(slice, id -> Optional.empty()).orElseThrow().status());
+        assertTrue(Staleness.derived(SliceValidatorTest.base(""), id -> Optional.empty())
+                .isEmpty());
+        assertTrue(!Staleness.isStale(
+                recorded, recorded.toUpperCase(java.util.Locale.ROOT).replace("SHA256", "sha256")));
     }
 }

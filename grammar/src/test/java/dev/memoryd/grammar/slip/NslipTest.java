@@ -41,8 +41,11 @@ class NslipTest {
         for (String ex : examples) {
             assertEquals(ex, Nslip.encode(ok(ex)));
         }
-        SlipMessage logical = assertInstanceOf(SlipJsonParse.Ok.class, SlipJson.parse(
-                new ObjectMapper().readTree(SlipTestSupport.resource("slip/spec-example-request-task.json")))).message();
+        SlipMessage logical = assertInstanceOf(
+                        SlipJsonParse.Ok.class,
+                        SlipJson.parse(new ObjectMapper()
+                                .readTree(SlipTestSupport.resource("slip/spec-example-request-task.json"))))
+                .message();
         assertEquals(logical, ok(examples.get(0)));
         assertEquals(SPEC, examples.get(0));
     }
@@ -50,21 +53,58 @@ class NslipTest {
     @Test
     void specRequestExample_hasTheSpecsLogicalValues() {
         SlipMessage m = ok(SPEC);
-        assertEquals(SlipMessage.of(3, 1, 0, 1, Act.REQUEST, FrameType.TASK,
-                Map.of(Slot.GOAL_ID, 17L, Slot.TASK_ID, 42L, Slot.PRIORITY, 2L, Slot.TAG, "refactor_auth")), m);
+        assertEquals(
+                SlipMessage.of(
+                        3,
+                        1,
+                        0,
+                        1,
+                        Act.REQUEST,
+                        FrameType.TASK,
+                        Map.of(Slot.GOAL_ID, 17L, Slot.TASK_ID, 42L, Slot.PRIORITY, 2L, Slot.TAG, "refactor_auth")),
+                m);
     }
 
     @Test
     void encode_writesHeaderInOrderThenSlotsInCodeOrder() {
-        SlipMessage m = SlipMessage.of(62, 61, 10, 0, Act.META, FrameType.CONTROL,
-                Map.of(Slot.TAG, "x", Slot.ERROR_CODE, 1L, Slot.STATUS, "s", Slot.SCORE, 2L, Slot.PRIORITY, 3L,
-                        Slot.RESULT_ID, 4L, Slot.PARENT_TASK_ID, 5L, Slot.TASK_ID, 6L, Slot.GOAL_ID, 7L));
+        SlipMessage m = SlipMessage.of(
+                62,
+                61,
+                10,
+                0,
+                Act.META,
+                FrameType.CONTROL,
+                Map.of(
+                        Slot.TAG,
+                        "x",
+                        Slot.ERROR_CODE,
+                        1L,
+                        Slot.STATUS,
+                        "s",
+                        Slot.SCORE,
+                        2L,
+                        Slot.PRIORITY,
+                        3L,
+                        Slot.RESULT_ID,
+                        4L,
+                        Slot.PARENT_TASK_ID,
+                        5L,
+                        Slot.TASK_ID,
+                        6L,
+                        Slot.GOAL_ID,
+                        7L));
         assertEquals("@aA|f4|c10|SA|d0|Tz|g7|k6|p5|r4|q3|s2|u\"s\"|e1|t\"x\"#", Nslip.encode(m));
     }
 
     @Test
     void encode_escapesOnlyBackslashAndQuote() {
-        SlipMessage m = SlipMessage.of(0, 0, 0, 0, Act.OBSERVE, FrameType.TASK,
+        SlipMessage m = SlipMessage.of(
+                0,
+                0,
+                0,
+                0,
+                Act.OBSERVE,
+                FrameType.TASK,
                 Map.of(Slot.TAG, "a\\b\"c|#@ \u00e9\ud83d\ude00", Slot.STATUS, ""));
         String wire = Nslip.encode(m);
         assertEquals("@a0|f0|c0|S0|d0|T0|u\"\"|t\"a\\\\b\\\"c|#@ \u00e9\ud83d\ude00\"#", wire);

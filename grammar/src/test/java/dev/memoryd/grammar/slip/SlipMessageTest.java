@@ -56,7 +56,9 @@ class SlipMessageTest {
         rejected(() -> withSlots(Map.of(Slot.TAG, "\u007f")), "U+007F");
         rejected(() -> withSlots(Map.of(Slot.STATUS, "x\ud800")), "unpaired surrogate U+D800 at index 1");
         rejected(() -> withSlots(Map.of(Slot.STATUS, "\udc00x")), "unpaired surrogate");
-        assertEquals("\ud83d\ude00", withSlots(Map.of(Slot.TAG, "\ud83d\ude00")).slots().get(Slot.TAG));
+        assertEquals(
+                "\ud83d\ude00",
+                withSlots(Map.of(Slot.TAG, "\ud83d\ude00")).slots().get(Slot.TAG));
     }
 
     @Test
@@ -66,7 +68,9 @@ class SlipMessageTest {
         reversed.put(Slot.TAG, "t");
         reversed.put(Slot.SCORE, 9L);
         SlipMessage m = new SlipMessage(0, 0, 0, 0, Act.EVAL, FrameType.EVALUATION, reversed);
-        assertEquals(List.of(Slot.GOAL_ID, Slot.SCORE, Slot.TAG), List.copyOf(m.slots().keySet()));
+        assertEquals(
+                List.of(Slot.GOAL_ID, Slot.SCORE, Slot.TAG),
+                List.copyOf(m.slots().keySet()));
         reversed.put(Slot.TASK_ID, 2L);
         assertEquals(3, m.slots().size());
         assertThrows(UnsupportedOperationException.class, () -> m.slots().put(Slot.TASK_ID, 2L));
@@ -74,7 +78,8 @@ class SlipMessageTest {
 
     @Test
     void equalContent_isEqualWhateverTheArgumentMapType() {
-        assertEquals(withSlots(Map.of(Slot.GOAL_ID, 1L, Slot.TAG, "x")),
+        assertEquals(
+                withSlots(Map.of(Slot.GOAL_ID, 1L, Slot.TAG, "x")),
                 withSlots(new HashMap<>(Map.of(Slot.TAG, "x", Slot.GOAL_ID, 1L))));
     }
 }

@@ -110,7 +110,8 @@ class SlipPropertyTest {
         String header = Nslip.encode(headerOnly);
         List<String> fields = new ArrayList<>();
         for (Map.Entry<Slot, Object> e : m.slots().entrySet()) {
-            String one = Nslip.encode(SlipMessage.of(0, 0, 0, 0, Act.OBSERVE, FrameType.TASK, Map.of(e.getKey(), e.getValue())));
+            String one = Nslip.encode(
+                    SlipMessage.of(0, 0, 0, 0, Act.OBSERVE, FrameType.TASK, Map.of(e.getKey(), e.getValue())));
             fields.add(one.substring("@a0|f0|c0|S0|d0|T0".length(), one.length() - 1));
         }
         Collections.shuffle(fields, rnd);

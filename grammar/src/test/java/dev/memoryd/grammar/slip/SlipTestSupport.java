@@ -14,11 +14,28 @@ import java.util.TreeMap;
 final class SlipTestSupport {
 
     /** Chars string slots are drawn from: the escapes, the nSLIP delimiters, non-ASCII, a surrogate pair. */
-    private static final String[] PIECES = {"a", "z", "_", "ok", " ", "\"", "\\", "|", "#", "@", "\\\"", "\u00e9",
-            "\u4e2d", "\ud83d\ude00", "'", "\u00a0", "0", "t"};
+    private static final String[] PIECES = {
+        "a",
+        "z",
+        "_",
+        "ok",
+        " ",
+        "\"",
+        "\\",
+        "|",
+        "#",
+        "@",
+        "\\\"",
+        "\u00e9",
+        "\u4e2d",
+        "\ud83d\ude00",
+        "'",
+        "\u00a0",
+        "0",
+        "t"
+    };
 
-    private SlipTestSupport() {
-    }
+    private SlipTestSupport() {}
 
     static String resource(String name) {
         try (InputStream in = SlipTestSupport.class.getClassLoader().getResourceAsStream(name)) {
@@ -33,7 +50,9 @@ final class SlipTestSupport {
 
     /** Non-empty lines of a resource, without line terminators. */
     static List<String> lines(String name) {
-        return Arrays.stream(resource(name).split("\n", -1)).filter(l -> !l.isEmpty()).toList();
+        return Arrays.stream(resource(name).split("\n", -1))
+                .filter(l -> !l.isEmpty())
+                .toList();
     }
 
     /** Integers biased to the interesting places: 0, digit boundaries, Long.MAX_VALUE. */

@@ -14,8 +14,9 @@ class VocabularyTest {
 
     @Test
     void acts_areCodedByTheirPositionInTheSpec() {
-        List<String> spec = List.of("OBSERVE", "INFORM", "ASK", "REQUEST", "PROPOSE", "COMMIT", "ACCEPT", "REJECT", "EVAL",
-                "ERROR", "META");
+        List<String> spec = List.of(
+                "OBSERVE", "INFORM", "ASK", "REQUEST", "PROPOSE", "COMMIT", "ACCEPT", "REJECT", "EVAL", "ERROR",
+                "META");
         assertEquals(spec.size(), Act.values().length);
         for (int i = 0; i < spec.size(); i++) {
             Act a = Act.byName(spec.get(i)).orElseThrow();
@@ -42,8 +43,16 @@ class VocabularyTest {
 
     @Test
     void slots_areCodedByPositionWithTheSpecsPrefixesAndTypes() {
-        List<String> spec = List.of("GOAL_ID g", "TASK_ID k", "PARENT_TASK_ID p", "RESULT_ID r", "PRIORITY q", "SCORE s",
-                "STATUS u", "ERROR_CODE e", "TAG t");
+        List<String> spec = List.of(
+                "GOAL_ID g",
+                "TASK_ID k",
+                "PARENT_TASK_ID p",
+                "RESULT_ID r",
+                "PRIORITY q",
+                "SCORE s",
+                "STATUS u",
+                "ERROR_CODE e",
+                "TAG t");
         assertEquals(spec.size(), Slot.values().length);
         for (int i = 0; i < spec.size(); i++) {
             String[] p = spec.get(i).split(" ");

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.junit.jupiter.api.Test;
 
 /** Shape errors of a declaration name the offending field. */
@@ -29,7 +28,8 @@ class DeclarationCodecTest {
         assertEquals("chunks[0].spec.orderd", field("{'chunks':[{'spec':{'orderd':true}}]}"));
         assertEquals("chunks[1].body", field("{'chunks':[{},{'body':[1]}]}"));
         assertEquals("chunks[0].name", field("{'chunks':[{'name':'a/b'}]}"));
-        assertEquals("chunks[0].placements[0].type", field("{'chunks':[{'placements':[{'scope':'s','type':'member'}]}]}"));
+        assertEquals(
+                "chunks[0].placements[0].type", field("{'chunks':[{'placements':[{'scope':'s','type':'member'}]}]}"));
         assertEquals("placements[0].seq", field("{'placements':[{'chunk':'a','scope':'b','seq':-1}]}"));
         assertEquals("placements[0].scope", field("{'placements':[{'chunk':'a'}]}"));
         assertEquals("removals[0].colour", field("{'removals':[{'chunk':'a','colour':'red'}]}"));
@@ -39,7 +39,8 @@ class DeclarationCodecTest {
 
     @Test
     void newChunks_getSuppliedIds_andDefaultInstancePlacements() throws Exception {
-        Declaration d = ((DeclarationCodec.Parse.Ok) parse("{'chunks':[{'ref':'r','placements':[{'scope':'s'}]}]}")).declaration();
+        Declaration d = ((DeclarationCodec.Parse.Ok) parse("{'chunks':[{'ref':'r','placements':[{'scope':'s'}]}]}"))
+                .declaration();
         assertEquals("NEW", d.chunks().get(0).id());
         assertEquals(PlacementType.INSTANCE, d.placements().get(0).type());
         assertEquals("NEW", d.placements().get(0).chunk());

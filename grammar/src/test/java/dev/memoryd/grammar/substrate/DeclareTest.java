@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +25,10 @@ class DeclareTest {
 
     private Declare.Result declare(String json) throws Exception {
         JsonNode n = M.readTree(json.replace('\'', '"'));
-        DeclarationCodec.Parse p = DeclarationCodec.parse(n.get("chunks"), n.get("placements"), n.get("removals"),
+        DeclarationCodec.Parse p = DeclarationCodec.parse(
+                n.get("chunks"),
+                n.get("placements"),
+                n.get("removals"),
                 () -> String.format("C%025d", ids.incrementAndGet()));
         assertInstanceOf(DeclarationCodec.Parse.Ok.class, p, p.toString());
         return Declare.apply(g, ((DeclarationCodec.Parse.Ok) p).declaration(), "2026-11-20T10:00:00Z");
@@ -74,8 +75,9 @@ class DeclareTest {
     @Test
     void sessionExample_dualPlacementInOneDeclaration_isAccepted_andSeqAutoAssigned() throws Exception {
         sessionArchetype();
-        ok("{'chunks':[{'ref':'q','body':{'text':'Why duplicates?'},'placements':[{'scope':'my-session'},{'scope':'session/prompt'}]},"
-                + "{'ref':'t','body':{'text':'grep','program':'filesystem'},'placements':[{'scope':'my-session'},{'scope':'session/tool-call'}]}]}");
+        ok(
+                "{'chunks':[{'ref':'q','body':{'text':'Why duplicates?'},'placements':[{'scope':'my-session'},{'scope':'session/prompt'}]},"
+                        + "{'ref':'t','body':{'text':'grep','program':'filesystem'},'placements':[{'scope':'my-session'},{'scope':'session/tool-call'}]}]}");
         List<String> events = g.scope(List.of(id("my-session")), List.of());
         assertEquals(2, events.size());
         assertEquals(1L, g.placement(events.get(0), id("my-session")).seq());
@@ -86,7 +88,8 @@ class DeclareTest {
 
     @Test
     void ordered_explicitSeqIsKept() throws Exception {
-        ok("{'chunks':[{'ref':'ctx','name':'context','spec':{'ordered':true}},{'name':'x','placements':[{'scope':'ctx','seq':10}]}]}");
+        ok(
+                "{'chunks':[{'ref':'ctx','name':'context','spec':{'ordered':true}},{'name':'x','placements':[{'scope':'ctx','seq':10}]}]}");
         assertEquals(10L, g.placement(id("context/x"), id("context")).seq());
         ok("{'chunks':[{'name':'y','placements':[{'scope':'context'}]}]}");
         assertEquals(11L, g.placement(id("context/y"), id("context")).seq());
@@ -94,8 +97,9 @@ class DeclareTest {
 
     @Test
     void ordered_placingAgainWithoutSeq_keepsThePosition() throws Exception {
-        ok("{'chunks':[{'ref':'ctx','name':'context','spec':{'ordered':true}},{'name':'x','placements':[{'scope':'ctx'}]},"
-                + "{'name':'y','placements':[{'scope':'ctx'}]}]}");
+        ok(
+                "{'chunks':[{'ref':'ctx','name':'context','spec':{'ordered':true}},{'name':'x','placements':[{'scope':'ctx'}]},"
+                        + "{'name':'y','placements':[{'scope':'ctx'}]}]}");
         ok("{'placements':[{'chunk':'context/x','scope':'context'}]}");
         assertEquals(1L, g.placement(id("context/x"), id("context")).seq());
         assertEquals(List.of(id("context/x"), id("context/y")), g.scope(List.of(id("context")), List.of()));
@@ -111,8 +115,10 @@ class DeclareTest {
     @Test
     void accepts_instanceOfNoAcceptedType_isRejected() throws Exception {
         sessionArchetype();
-        Declare.Violation v = violation("{'chunks':[{'ref':'x','name':'stray','body':{'text':'untyped'},"
-                + "'placements':[{'scope':'my-session'}]}]}", "accepts");
+        Declare.Violation v = violation(
+                "{'chunks':[{'ref':'x','name':'stray','body':{'text':'untyped'},"
+                        + "'placements':[{'scope':'my-session'}]}]}",
+                "accepts");
         assertEquals("stray", v.chunkName());
         assertTrue(v.message().contains("prompt"), v.message());
     }
@@ -120,8 +126,10 @@ class DeclareTest {
     @Test
     void accepts_instanceOfTwoAcceptedTypes_isRejected() throws Exception {
         sessionArchetype();
-        Declare.Violation v = violation("{'chunks':[{'ref':'x','body':{'text':'both'},'placements':[{'scope':'my-session'},"
-                + "{'scope':'session/prompt'},{'scope':'session/answer'}]}]}", "accepts");
+        Declare.Violation v = violation(
+                "{'chunks':[{'ref':'x','body':{'text':'both'},'placements':[{'scope':'my-session'},"
+                        + "{'scope':'session/prompt'},{'scope':'session/answer'}]}]}",
+                "accepts");
         assertTrue(v.message().contains("ambiguity"), v.message());
     }
 
@@ -130,16 +138,23 @@ class DeclareTest {
         sessionArchetype();
         // A root-level chunk also named 'prompt' is not the session's prompt type.
         ok("{'chunks':[{'name':'prompt','body':{'text':'an unrelated prompt concept'}}]}");
-        String globalPrompt = g.named("prompt").stream().filter(x -> g.placementsOf(x).isEmpty()).findFirst().orElseThrow();
-        violation("{'chunks':[{'body':{'text':'wrong type'},'placements':[{'scope':'my-session'},{'scope':'" + globalPrompt + "'}]}]}",
+        String globalPrompt = g.named("prompt").stream()
+                .filter(x -> g.placementsOf(x).isEmpty())
+                .findFirst()
+                .orElseThrow();
+        violation(
+                "{'chunks':[{'body':{'text':'wrong type'},'placements':[{'scope':'my-session'},{'scope':'"
+                        + globalPrompt + "'}]}]}",
                 "accepts");
     }
 
     @Test
     void required_missingBodyKey_isRejected_presentIsAccepted() throws Exception {
         sessionArchetype();
-        Declare.Violation v = violation("{'chunks':[{'body':{'text':'grep'},'placements':[{'scope':'my-session'},"
-                + "{'scope':'session/tool-call'}]}]}", "required");
+        Declare.Violation v = violation(
+                "{'chunks':[{'body':{'text':'grep'},'placements':[{'scope':'my-session'},"
+                        + "{'scope':'session/tool-call'}]}]}",
+                "required");
         assertTrue(v.message().contains("program"), v.message());
         ok("{'chunks':[{'body':{'text':'grep','program':'fs'},'placements':[{'scope':'session/tool-call'}]}]}");
     }
@@ -149,14 +164,17 @@ class DeclareTest {
         ok("{'chunks':[{'ref':'u','name':'users','spec':{'unique':['email']}},"
                 + "{'body':{'email':'a@x'},'placements':[{'scope':'u'}]}]}");
         violation("{'chunks':[{'body':{'email':'a@x'},'placements':[{'scope':'users'}]}]}", "unique");
-        ok("{'chunks':[{'body':{'email':'b@x'},'placements':[{'scope':'users'}]},{'body':{'other':1},'placements':[{'scope':'users'}]}]}");
+        ok(
+                "{'chunks':[{'body':{'email':'b@x'},'placements':[{'scope':'users'}]},{'body':{'other':1},'placements':[{'scope':'users'}]}]}");
     }
 
     @Test
     void unique_twoNewChunksCollidingInOneDeclaration_isRejected() throws Exception {
         ok("{'chunks':[{'name':'users','spec':{'unique':['email']}}]}");
-        violation("{'chunks':[{'body':{'email':'a'},'placements':[{'scope':'users'}]},"
-                + "{'body':{'email':'a'},'placements':[{'scope':'users'}]}]}", "unique");
+        violation(
+                "{'chunks':[{'body':{'email':'a'},'placements':[{'scope':'users'}]},"
+                        + "{'body':{'email':'a'},'placements':[{'scope':'users'}]}]}",
+                "unique");
     }
 
     @Test
@@ -169,7 +187,8 @@ class DeclareTest {
 
     @Test
     void propagate_unionOfTwoArchetypes_composes() throws Exception {
-        ok("{'chunks':[{'name':'a','spec':{'propagate':true,'required':['x']}},{'name':'b','spec':{'propagate':true,'required':['y']}}]}");
+        ok(
+                "{'chunks':[{'name':'a','spec':{'propagate':true,'required':['x']}},{'name':'b','spec':{'propagate':true,'required':['y']}}]}");
         ok("{'chunks':[{'name':'both','placements':[{'scope':'a'},{'scope':'b'}]}]}");
         violation("{'chunks':[{'body':{'x':1},'placements':[{'scope':'a/both'}]}]}", "required");
         ok("{'chunks':[{'body':{'x':1,'y':2},'placements':[{'scope':'a/both'}]}]}");
@@ -203,7 +222,8 @@ class DeclareTest {
 
     @Test
     void name_sameChunkMayCarryItsNameOnManyScopes() throws Exception {
-        ok("{'chunks':[{'ref':'a','name':'a'},{'ref':'b','name':'b'},{'name':'n','placements':[{'scope':'a'},{'scope':'b'}]}]}");
+        ok(
+                "{'chunks':[{'ref':'a','name':'a'},{'ref':'b','name':'b'},{'name':'n','placements':[{'scope':'a'},{'scope':'b'}]}]}");
         assertEquals(id("a/n"), id("b/n"));
     }
 
@@ -211,7 +231,9 @@ class DeclareTest {
     void atomic_oneViolation_recordsNothingOfTheDeclaration() throws Exception {
         sessionArchetype();
         int before = g.size();
-        violation("{'chunks':[{'name':'fine','body':{}},{'body':{'text':'bad'},'placements':[{'scope':'my-session'}]}]}", "accepts");
+        violation(
+                "{'chunks':[{'name':'fine','body':{}},{'body':{'text':'bad'},'placements':[{'scope':'my-session'}]}]}",
+                "accepts");
         assertEquals(before, g.size());
         assertTrue(g.named("fine").isEmpty());
     }
@@ -229,7 +251,8 @@ class DeclareTest {
 
     @Test
     void removal_ofOnePlacement_keepsTheChunk() throws Exception {
-        ok("{'chunks':[{'ref':'a','name':'a'},{'ref':'b','name':'b'},{'name':'n','placements':[{'scope':'a'},{'scope':'b'}]}]}");
+        ok(
+                "{'chunks':[{'ref':'a','name':'a'},{'ref':'b','name':'b'},{'name':'n','placements':[{'scope':'a'},{'scope':'b'}]}]}");
         ok("{'removals':[{'chunk':'a/n','scope':'a'}]}");
         assertTrue(g.scope(List.of(id("a")), List.of()).isEmpty());
         assertEquals(1, g.scope(List.of(id("b")), List.of()).size());
@@ -256,14 +279,17 @@ class DeclareTest {
     @Test
     void redeclaringTheSameState_changesNothing() throws Exception {
         ok("{'chunks':[{'ref':'a','name':'a'},{'name':'n','body':{'k':1},'placements':[{'scope':'a'}]}]}");
-        Declare.Applied a = ok("{'chunks':[{'id':'" + id("a/n") + "','body':{'k':1}}],'placements':[{'chunk':'a/n','scope':'a'}]}");
+        Declare.Applied a =
+                ok("{'chunks':[{'id':'" + id("a/n") + "','body':{'k':1}}],'placements':[{'chunk':'a/n','scope':'a'}]}");
         assertTrue(!a.changed(), a.toString());
     }
 
     @Test
     void derivedChunks_areReadOnly() throws Exception {
-        g.put(new ChunkRecord(new Chunk("U1", "sam", Spec.EMPTY, M.createObjectNode(), "users/sam/overview.md", null, true,
-                null, null), List.of()));
+        g.put(new ChunkRecord(
+                new Chunk(
+                        "U1", "sam", Spec.EMPTY, M.createObjectNode(), "users/sam/overview.md", null, true, null, null),
+                List.of()));
         Declare.Result r = declare("{'chunks':[{'id':'U1','body':{'x':1}}]}");
         assertEquals(Declare.Refusal.Kind.PROHIBITED, ((Declare.Refusal) r).kind());
         ok("{'chunks':[{'name':'note','placements':[{'scope':'sam','type':'relates'}]}]}"); // placing onto it is fine
@@ -276,8 +302,18 @@ class DeclareTest {
         for (String s : scopes) {
             ps.add(new Placement(id, s, PlacementType.INSTANCE, null));
         }
-        return new ChunkRecord(new Chunk(id, name, Spec.EMPTY, (com.fasterxml.jackson.databind.node.ObjectNode)
-                M.readTree(bodyJson.replace('\'', '"')), Declare.fileOf(id), null, false, null, null), ps);
+        return new ChunkRecord(
+                new Chunk(
+                        id,
+                        name,
+                        Spec.EMPTY,
+                        (com.fasterxml.jackson.databind.node.ObjectNode) M.readTree(bodyJson.replace('\'', '"')),
+                        Declare.fileOf(id),
+                        null,
+                        false,
+                        null,
+                        null),
+                ps);
     }
 
     @Test
@@ -294,8 +330,18 @@ class DeclareTest {
         assertNull(Declare.check(g, List.of(record("THEIRS", "y", "{}", id("topic"))), List.of()));
         assertEquals(snapshot, snapshot(), "nor does a check that passes");
         // The one that holds the name leaving (renamed, on the other side) clears it.
-        ChunkRecord renamed = new ChunkRecord(new Chunk(ours, "x-ours", Spec.EMPTY, M.createObjectNode(),
-                Declare.fileOf(ours), null, false, null, null), g.record(ours).placements());
+        ChunkRecord renamed = new ChunkRecord(
+                new Chunk(
+                        ours,
+                        "x-ours",
+                        Spec.EMPTY,
+                        M.createObjectNode(),
+                        Declare.fileOf(ours),
+                        null,
+                        false,
+                        null,
+                        null),
+                g.record(ours).placements());
         assertNull(Declare.check(g, List.of(record("THEIRS", "x", "{}", id("topic")), renamed), List.of()));
     }
 
@@ -304,9 +350,18 @@ class DeclareTest {
         ok("{'chunks':[{'name':'users','spec':{'unique':['email'],'required':['email']}},"
                 + "{'name':'log','spec':{'ordered':true}}]}");
         ok("{'chunks':[{'body':{'email':'a@x'},'placements':[{'scope':'users'}]}]}");
-        assertEquals("unique", Declare.check(g, List.of(record("M1", null, "{'email':'a@x'}", id("users"))), List.of()).rule());
-        assertEquals("required", Declare.check(g, List.of(record("M1", null, "{}", id("users"))), List.of()).rule());
-        assertEquals("ordered", Declare.check(g, List.of(record("M1", null, "{}", id("log"))), List.of()).rule(),
+        assertEquals(
+                "unique",
+                Declare.check(g, List.of(record("M1", null, "{'email':'a@x'}", id("users"))), List.of())
+                        .rule());
+        assertEquals(
+                "required",
+                Declare.check(g, List.of(record("M1", null, "{}", id("users"))), List.of())
+                        .rule());
+        assertEquals(
+                "ordered",
+                Declare.check(g, List.of(record("M1", null, "{}", id("log"))), List.of())
+                        .rule(),
                 "a merged placement gets no seq assigned");
         assertNull(Declare.check(g, List.of(record("M1", null, "{'email':'b@x'}", id("users"))), List.of()));
     }
@@ -316,7 +371,9 @@ class DeclareTest {
         sessionArchetype();
         ok("{'chunks':[{'body':{'text':'q'},'placements':[{'scope':'my-session'},{'scope':'session/prompt'}]}]}");
         String snapshot = snapshot();
-        assertEquals("accepts", Declare.check(g, List.of(), List.of(id("session/prompt"))).rule());
+        assertEquals(
+                "accepts",
+                Declare.check(g, List.of(), List.of(id("session/prompt"))).rule());
         assertEquals(snapshot, snapshot());
     }
 }

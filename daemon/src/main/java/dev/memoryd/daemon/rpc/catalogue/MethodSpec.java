@@ -1,10 +1,8 @@
 package dev.memoryd.daemon.rpc.catalogue;
 
-import java.util.List;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.memoryd.daemon.api.ErrorReason;
+import java.util.List;
 
 /**
  * One socket protocol method as the catalogue declares it.
@@ -22,28 +20,37 @@ import dev.memoryd.daemon.api.ErrorReason;
  * @param destructive it may overwrite or remove recorded text (meaningless when read-only)
  * @param idempotent a repeat with the same params has no further effect
  */
-public record MethodSpec(String name, String group, String summary, String description, ObjectNode params,
-    String returns, ObjectNode result, List<ErrorReason> errors, boolean readOnly, boolean destructive,
-    boolean idempotent) {
+public record MethodSpec(
+        String name,
+        String group,
+        String summary,
+        String description,
+        ObjectNode params,
+        String returns,
+        ObjectNode result,
+        List<ErrorReason> errors,
+        boolean readOnly,
+        boolean destructive,
+        boolean idempotent) {
 
-  /** The reasons every method may answer, whatever it declares. */
-  public static final List<ErrorReason> ANY_METHOD =
-      List.of(ErrorReason.INVALID_REQUEST, ErrorReason.UNAVAILABLE, ErrorReason.INTERNAL);
+    /** The reasons every method may answer, whatever it declares. */
+    public static final List<ErrorReason> ANY_METHOD =
+            List.of(ErrorReason.INVALID_REQUEST, ErrorReason.UNAVAILABLE, ErrorReason.INTERNAL);
 
-  /** The MCP tool name: the method name with {@code _} for {@code .} ({@code drift_list}). */
-  public String toolName() {
-    return name.replace('.', '_');
-  }
+    /** The MCP tool name: the method name with {@code _} for {@code .} ({@code drift_list}). */
+    public String toolName() {
+        return name.replace('.', '_');
+    }
 
-  /** The parameter names, in declaration order. */
-  public List<String> paramNames() {
-    java.util.ArrayList<String> out = new java.util.ArrayList<>();
-    params.path("properties").fieldNames().forEachRemaining(out::add);
-    return out;
-  }
+    /** The parameter names, in declaration order. */
+    public List<String> paramNames() {
+        java.util.ArrayList<String> out = new java.util.ArrayList<>();
+        params.path("properties").fieldNames().forEachRemaining(out::add);
+        return out;
+    }
 
-  /** Whether {@code name} is one of its parameters. */
-  public boolean takes(String param) {
-    return params.path("properties").has(param);
-  }
+    /** Whether {@code name} is one of its parameters. */
+    public boolean takes(String param) {
+        return params.path("properties").has(param);
+    }
 }
