@@ -18,6 +18,9 @@ class ImportTest extends ServedRootTest {
         Files.createDirectories(d.resolve(".obsidian"));
         Files.writeString(d.resolve("groceries.md"), "Oat milk, rye bread\nand coffee beans.\n");
         Files.writeString(d.resolve("trips/lisbon.md"), "Trams before nine; *pasteis* at Belem.\n");
+        Files.writeString(
+                d.resolve("trips/porto.md"),
+                "Day one: the river.\n\n\nDay two: the tiles,\nthen the train.\n\n### Costs\nLow.\n");
         Files.writeString(d.resolve("titled.md"), "# My title\nSome text.\n");
         Files.writeString(d.resolve("empty.md"), "  \n");
         Files.write(d.resolve("latin1.md"), new byte[] {'c', 'a', 'f', (byte) 0xe9});
@@ -32,19 +35,24 @@ class ImportTest extends ServedRootTest {
         Cli.Run r = Cli.run(root.cliArgs("import", notes().toString(), "--user", "sam", "--json"));
         assertEquals(1, r.code(), r.toString()); // some were refused
         JsonNode res = JsonRpc.MAPPER.readTree(r.out());
-        assertEquals(5, res.get("files").asInt(), r.out()); // .txt and the hidden directory are not notes
-        assertEquals(2, res.get("imported").asInt(), r.out());
+        assertEquals(6, res.get("files").asInt(), r.out()); // .txt and the hidden directory are not notes
+        assertEquals(3, res.get("imported").asInt(), r.out());
         assertEquals(3, res.get("refused").asInt(), r.out());
         String refusals = res.get("results").toString();
         assertTrue(refusals.contains("titled: line 1 is an H1 heading"), refusals);
         assertTrue(refusals.contains("empty: the note is empty"), refusals);
         assertTrue(refusals.contains("latin1: not UTF-8 text"), refusals);
 
-        assertEquals("2", root.git("rev-list", "--count", head + "..HEAD").strip()); // one commit per note
+        assertEquals("3", root.git("rev-list", "--count", head + "..HEAD").strip()); // one commit per note
         JsonNode drafts = ok("read", "{\"path\":\"users/sam/notes.md\",\"section\":\"Drafts\"}");
         String text = drafts.get("content").asText();
         assertTrue(text.contains("### groceries\nOat milk, rye bread\nand coffee beans."), text);
         assertTrue(text.contains("### trips/lisbon\nTrams before nine"), text);
+        // paragraphs survive (a run of blank lines made one), and stay in the one commit of their note
+        assertTrue(
+                text.contains(
+                        "### trips/porto\nDay one: the river.\n\nDay two: the tiles,\nthen the train.\n\n### Costs\nLow."),
+                text);
         assertFalse(text.contains("My title"), text);
     }
 

@@ -5,6 +5,7 @@ import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WriteRequest;
 import dev.memoryd.grammar.AppendSection;
+import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.RepoPath;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,7 @@ import java.util.regex.Pattern;
  * What an imported markdown note becomes: one declaration appending it to a section of an
  * entity's notes file ({@code users/<user>/notes.md}, or a part's or relationship's), as an H3
  * subsection headed by the note's name ({@code ### trips/lisbon} for {@code trips/lisbon.md}),
- * its text below, trimmed. A note the grammar cannot take as a subsection is refused here with
+ * its text below, trimmed (paragraphs kept, a run of blank lines between them made one). A note the grammar cannot take as a subsection is refused here with
  * its line; the writer validates the rest (text rules, caps, locks) as for any write. Pure.
  */
 public final class NoteImport {
@@ -136,13 +137,25 @@ public final class NoteImport {
                                 + " heading, which would end the notes section; a note may use H3 and below");
             }
         }
-        String content = "### " + note.name() + "\n" + body; // append_section takes one paragraph: no blank line
-        WriteRequest req = new WriteRequest(
-                List.of(new AppendSection(notesFile, section, content, null, List.of(), overCap)),
-                "imported the note " + note.name(),
-                actor,
-                null,
-                null);
+        // append_section takes one paragraph: a note of several is one op per paragraph, all in
+        // one declaration, so it is still one commit; a run of blank lines becomes one.
+        List<Op> ops = new ArrayList<>();
+        StringBuilder para = new StringBuilder("### " + note.name() + "\n");
+        for (String l : lines) {
+            if (l.isBlank()) {
+                if (!para.isEmpty()) {
+                    ops.add(new AppendSection(
+                            notesFile, section, para.toString().strip(), null, List.of(), overCap));
+                    para.setLength(0);
+                }
+            } else {
+                para.append(l).append('\n');
+            }
+        }
+        if (!para.isEmpty()) {
+            ops.add(new AppendSection(notesFile, section, para.toString().strip(), null, List.of(), overCap));
+        }
+        WriteRequest req = new WriteRequest(List.copyOf(ops), "imported the note " + note.name(), actor, null, null);
         return new Ready(note.name(), req);
     }
 
