@@ -271,36 +271,10 @@ class PromotionsTest extends ServedRootTest {
                         "promotions.accept",
                         "{\"file_type\":\"part\",\"heading\":\"X\"," + "\"kind\":\"table\",\"actor\":\"" + MAINTAINER
                                 + "\"}")));
-        String cap = "{\"file_type\":\"part\",\"section\":\"SECTION\",\"cap\":\"CAP\",\"value\":VALUE,\"actor\":\""
-                + MAINTAINER + "\"}";
-        assertEquals(
-                "unknown_section",
-                reason(root.call(
-                        "grammar.set_cap",
-                        cap.replace("SECTION", "Nope")
-                                .replace("CAP", "max_items")
-                                .replace("VALUE", "3"))));
-        assertEquals(
-                "invalid_request",
-                reason(root.call(
-                        "grammar.set_cap",
-                        cap.replace("SECTION", "Role")
-                                .replace("CAP", "max_items")
-                                .replace("VALUE", "3"))));
-        assertEquals(
-                "invalid_request",
-                reason(root.call(
-                        "grammar.set_cap",
-                        cap.replace("SECTION", "Role")
-                                .replace("CAP", "max_words")
-                                .replace("VALUE", "0"))));
-        assertEquals(
-                "invalid_request",
-                reason(root.call(
-                        "grammar.set_cap",
-                        cap.replace("SECTION", "Role")
-                                .replace("CAP", "max_lines")
-                                .replace("VALUE", "3"))));
+        assertEquals("unknown_section", setCapReason("Nope", "max_items", 3));
+        assertEquals("invalid_request", setCapReason("Role", "max_items", 3));
+        assertEquals("invalid_request", setCapReason("Role", "max_words", 0));
+        assertEquals("invalid_request", setCapReason("Role", "max_lines", 3));
         assertEquals("invalid_request", reason(root.call("promotions.list", "{\"min_files\":0}")));
         assertEquals(head, root.git("rev-parse", "HEAD").strip());
         assertFalse(Files.exists(root.dir.resolve("templates/grammar.yaml")));
@@ -460,5 +434,13 @@ class PromotionsTest extends ServedRootTest {
         assertEquals(1, dirty.code(), dirty.toString());
         assertTrue(dirty.err().contains("lint-dirty"), dirty.toString());
         assertReplayVerifies();
+    }
+
+    /** The refusal reason of a maintainer's {@code grammar.set_cap} on a part's section. */
+    private String setCapReason(String section, String cap, int value) throws Exception {
+        return reason(root.call(
+                "grammar.set_cap",
+                "{\"file_type\":\"part\",\"section\":\"" + section + "\",\"cap\":\"" + cap + "\",\"value\":" + value
+                        + ",\"actor\":\"" + MAINTAINER + "\"}"));
     }
 }
