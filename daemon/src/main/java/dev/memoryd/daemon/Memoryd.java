@@ -199,10 +199,16 @@ public final class Memoryd implements AutoCloseable {
                     java.util.function.Consumer<String> skipped)
                     throws IOException {
                 WorkTree.Staged st = tree.stage(files);
+                st.precheck(expected);
                 return new WritePipeline.IoAction() {
                     @Override
                     public void run() throws IOException {
                         st.publish(expected, skipped, false);
+                    }
+
+                    @Override
+                    public Map<String, java.nio.file.attribute.FileTime> modified() {
+                        return st.modified();
                     }
 
                     @Override

@@ -136,7 +136,15 @@ final class WorkTree {
             }
             throw e;
         }
-        return new Staged(moves, dirs);
+        Map<String, java.nio.file.attribute.FileTime> modified = new java.util.HashMap<>();
+        for (Path[] m : moves) {
+            modified.put(rel(m[1]), Files.getLastModifiedTime(m[0], LinkOption.NOFOLLOW_LINKS));
+        }
+        return new Staged(moves, dirs, modified);
+    }
+
+    private String rel(Path target) {
+        return root.relativize(target).toString().replace('\\', '/');
     }
 
     /**
@@ -217,18 +225,56 @@ final class WorkTree {
                 return t;
             });
 
-    /** Temp files of {@link #stage}, waiting to be renamed into place. */
+    /**
+     * Temp files of {@link #stage}, waiting to be renamed into place. {@link #precheck} may run
+     * first, before git commands are kept out: it reads each target once, and {@link #publish}
+     * then needs only a stat to tell that a target is still as it was read.
+     */
     final class Staged {
         private final List<Path[]> moves;
         private final Set<Path> dirs;
+        private final Map<String, java.nio.file.attribute.FileTime> modified;
+        /** By target: what {@link #precheck} saw; absent: not checked ahead. */
+        private final Map<Path, Seen> seen = new java.util.HashMap<>();
 
-        private Staged(List<Path[]> moves, Set<Path> dirs) {
+        private Staged(List<Path[]> moves, Set<Path> dirs, Map<String, java.nio.file.attribute.FileTime> modified) {
             this.moves = moves;
             this.dirs = dirs;
+            this.modified = modified;
+        }
+
+        /** Each staged file's modification time (by repository path): what it keeps once renamed into place. */
+        Map<String, java.nio.file.attribute.FileTime> modified() {
+            return modified;
         }
 
         void publish() throws IOException {
             publish(Map.of(), p -> {});
+        }
+
+        /**
+         * Compares each target with what the writer based its change on ({@code expected}, by
+         * repository path) ahead of {@link #publish}, so that publish needs only a stat for a target
+         * that still matches: its stat is noted, and the inode it will replace is linked into the
+         * spare pool now. A target that differs is only read again by publish: a git command may
+         * have been rewriting it (a stash, a reset), which publish's lock rules out.
+         */
+        void precheck(Map<String, Optional<String>> expected) throws IOException {
+            for (Path[] m : moves) {
+                Optional<String> want = expected.get(rel(m[1]));
+                if (want == null) {
+                    continue;
+                }
+                Object[] before = stat(m[1]);
+                if (!want.equals(readIfFile(m[1]))) {
+                    continue;
+                }
+                Object[] after = stat(m[1]);
+                if (!java.util.Arrays.equals(before, after) || racy(after)) {
+                    continue; // being written right now: publish reads it again
+                }
+                seen.put(m[1], new Seen(after, linkSpare(m[1])));
+            }
         }
 
         /**
@@ -244,7 +290,9 @@ final class WorkTree {
         /**
          * As {@link #publish(Map, java.util.function.Consumer)}; with {@code syncDirs} false the
          * directories are not fsynced here but by {@link #syncDirs()} later (so a caller holding a
-         * lock others wait for can make the renames durable after letting it go).
+         * lock others wait for can make the renames durable after letting it go). A target
+         * {@link #precheck} found changed is left alone; one it found as expected is renamed over
+         * when its stat is still what precheck saw, and read again otherwise.
          */
         void publish(
                 Map<String, Optional<String>> expected, java.util.function.Consumer<String> skipped, boolean syncDirs)
@@ -259,14 +307,19 @@ final class WorkTree {
             }
             forEach(dirs, dir -> {
                 for (Path[] m : byDir.getOrDefault(dir, List.of())) {
-                    String rel = root.relativize(m[1]).toString().replace('\\', '/');
+                    String rel = rel(m[1]);
+                    Seen s = seen.get(m[1]);
+                    boolean unchanged = s != null && java.util.Arrays.equals(s.stat(), stat(m[1]));
                     Optional<String> want = expected.get(rel);
-                    if (want != null && !want.equals(readIfFile(m[1]))) {
+                    if (!unchanged && want != null && !want.equals(readIfFile(m[1]))) {
                         giveBack(m[0]);
+                        if (s != null && s.keep() != null) {
+                            Files.deleteIfExists(s.keep());
+                        }
                         skipped.accept(rel);
                         continue;
                     }
-                    replace(m[0], m[1]);
+                    replace(m[0], m[1], s == null ? null : s.keep());
                 }
                 if (syncDirs) {
                     fsyncDir(dir);
@@ -282,7 +335,56 @@ final class WorkTree {
         void abort() throws IOException {
             for (Path[] m : moves) {
                 giveBack(m[0]);
+                Seen s = seen.get(m[1]);
+                if (s != null && s.keep() != null) {
+                    Files.deleteIfExists(s.keep());
+                }
             }
+        }
+    }
+
+    /** A target as {@link Staged#precheck} found it as expected: its stat, and the spare-pool link to its inode made ahead (null: none). */
+    private record Seen(Object[] stat, Path keep) {}
+
+    /** A file's identity, size and modification time; null when there is none. */
+    private static Object[] stat(Path f) throws IOException {
+        try {
+            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(
+                    f, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return new Object[] {a.fileKey(), a.size(), a.lastModifiedTime(), a.isRegularFile()};
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Whether a stat cannot vouch for the file's content: it was modified within the file
+     * system's timestamp granularity of now, so a write in the same tick would leave the same
+     * stat (JGit's racily clean snapshot).
+     */
+    private static boolean racy(Object[] stat) {
+        return stat != null
+                && ((java.nio.file.attribute.FileTime) stat[2]).toMillis() > System.currentTimeMillis() - RACY_MS;
+    }
+
+    /** Coarser than any kernel's timestamp tick (a jiffy is 1-10 ms). */
+    private static final long RACY_MS = 20;
+
+    /** Links {@code target}'s inode into the spare pool ahead of its replacement; null when there is no pool or no file. */
+    private Path linkSpare(Path target) throws IOException {
+        if (spareDir == null || !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        if (!spareDirMade) {
+            Files.createDirectories(spareDir);
+            spareDirMade = true;
+        }
+        Path k = newSpareName();
+        try {
+            Files.createLink(k, target);
+            return k;
+        } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
+            return null; // no hard links here: the replaced inode is simply freed
         }
     }
 
@@ -345,9 +447,9 @@ final class WorkTree {
      * start (a kill between the link and the rename leaves a spare that is still a name of the
      * target, which must never be truncated).
      */
-    private void replace(Path tmp, Path target) throws IOException {
-        Path keep = null;
-        if (spareDir != null && Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+    private void replace(Path tmp, Path target, Path linkedAhead) throws IOException {
+        Path keep = linkedAhead;
+        if (keep == null && spareDir != null && Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
             Path k = newSpareName();
             try {
                 Files.createLink(k, target);

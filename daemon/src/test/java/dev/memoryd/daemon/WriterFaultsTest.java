@@ -211,6 +211,49 @@ class WriterFaultsTest extends ServedRootTest {
         }
     }
 
+    private JsonNode appendTo(String path, String item) throws Exception {
+        JsonNode r = root.call(
+                "write",
+                "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + path
+                        + "\",\"section\":\"Triggers\",\"item\":\"" + item + "\"}]}");
+        assertTrue(r.has("result"), r.toString());
+        return r;
+    }
+
+    @Test
+    void anIndexThatCouldNotBeWritten_isBroughtInStepByTheNextWrite() throws Exception {
+        String young = "users/sam/parts/young-one/profile.md";
+        appendTo(CRITIC, "before");
+        Path index = root.dir.resolve(".git/index");
+        chattr("+i", index); // the batch publishes; only the index cannot be replaced
+        try {
+            appendTo(young, "while the index is stuck");
+        } finally {
+            chattr("-i", index);
+        }
+        assertTrue(root.file(young).contains("- while the index is stuck\n"));
+        appendTo(CRITIC, "after");
+        assertEquals("", root.git("status", "--porcelain"), "right after the next write's acknowledgement");
+    }
+
+    @Test
+    void anIndexThatCouldNotBeWritten_isBroughtInStepOnceWritesPause() throws Exception {
+        Path index = root.dir.resolve(".git/index");
+        chattr("+i", index);
+        try {
+            appendTo(CRITIC, "while the index is stuck");
+        } finally {
+            chattr("-i", index);
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        String status = root.git("status", "--porcelain");
+        while (!status.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            status = root.git("status", "--porcelain");
+        }
+        assertEquals("", status, "once writes pause");
+    }
+
     @Test
     void modesHumansCommitted_surviveMemorydsCommits() throws Exception {
         Path script = root.dir.resolve("tools/run.sh");

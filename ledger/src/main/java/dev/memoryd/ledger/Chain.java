@@ -372,6 +372,15 @@ public final class Chain {
         return out;
     }
 
+    /** The segment files {@link #writePrepared} will append to, as repository paths. */
+    public java.util.Set<String> preparedFiles() {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (int i = 0; i < preparedLines.size(); i++) {
+            out.add(relPath((headSeq + i) / n));
+        }
+        return out;
+    }
+
     /**
      * Writes every prepared line at the end of its segment (no fsync: {@link #sync} is the
      * durability point) and moves the head to the last. The segments' new bytes are not reported

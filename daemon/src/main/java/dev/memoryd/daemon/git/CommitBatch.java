@@ -124,7 +124,7 @@ public final class CommitBatch implements AutoCloseable {
     /** Readies {@link #moveRef} (see {@link GitStore#prepareRef}); call once the batch's commits are flushed. */
     public void prepareMove() throws IOException {
         if (tip != null && !tip.equals(base)) {
-            store.prepareRef(tip);
+            store.prepareRef(base, tip);
         }
     }
 

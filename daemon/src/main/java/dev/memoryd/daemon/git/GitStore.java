@@ -399,10 +399,12 @@ public final class GitStore implements AutoCloseable {
      * Writes {@code target} into the ref lock {@link #holdRef} holds and forces it, ahead of the
      * move: renaming a file whose bytes are on disk already costs the file system no writeback
      * (ext4 flushes a file renamed over another), so the rename under git's index lock is quick.
-     * Nothing changes for git until the move; a no-op without a held lock.
+     * The ref's value is checked against {@code expected} here too, and since the lock is held
+     * from then on, the move need not read it again. Nothing changes for git until the move; a
+     * no-op without a held lock.
      */
-    public void prepareRef(ObjectId target) throws IOException {
-        refLock.prepare(target);
+    public void prepareRef(ObjectId expected, ObjectId target) throws IOException {
+        refLock.prepare(expected, target, this::refNow);
     }
 
     /**
@@ -435,6 +437,12 @@ public final class GitStore implements AutoCloseable {
      */
     public boolean updateIndex(Path workTree, Map<String, ObjectId> blobs) throws IOException {
         return updateIndex(workTree, blobs, Set.of());
+    }
+
+    /** See {@link IndexSync#stillAt}. */
+    public Map<String, ObjectId> stillAt(Path workTree, Map<String, ObjectId> blobs, Map<String, Long> sizes)
+            throws IOException {
+        return IndexSync.stillAt(workTree, blobs, sizes);
     }
 
     /** As {@link #updateIndex(Path, Map)}, also removing {@code removed} from the index. */

@@ -40,10 +40,39 @@ final class IndexSync {
         if (held.isEmpty()) {
             return false;
         }
+        Map<String, Long> sizes = new java.util.HashMap<>();
+        Map<String, ObjectId> still = stillAt(workTree, blobs, sizes);
         try (WorkTreeIndex.Held h = held.get()) {
-            h.record(blobs, Map.of(), removed, modeOf);
+            h.record(still, sizes, removed, modeOf);
         }
         return true;
+    }
+
+    /**
+     * The entries of {@code blobs} that may still be recorded, with their sizes put in {@code
+     * sizes}: those whose working-tree file holds exactly that blob now (recorded clean), and those
+     * whose file a human changed since (size {@link WorkTreeIndex#NOT_THE_FILE}: the index follows
+     * the branch and {@code git status} shows the human's change). A missing file is left out.
+     */
+    static Map<String, ObjectId> stillAt(Path workTree, Map<String, ObjectId> blobs, Map<String, Long> sizes)
+            throws IOException {
+        Map<String, ObjectId> out = new LinkedHashMap<>();
+        try (ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
+            for (Map.Entry<String, ObjectId> e : blobs.entrySet()) {
+                Path f = workTree.resolve(e.getKey());
+                if (!Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                byte[] now = Files.readAllBytes(f);
+                out.put(e.getKey(), e.getValue());
+                sizes.put(
+                        e.getKey(),
+                        fmt.idFor(Constants.OBJ_BLOB, now).equals(e.getValue())
+                                ? (long) now.length
+                                : WorkTreeIndex.NOT_THE_FILE);
+            }
+        }
+        return out;
     }
 
     /** The head-tree files whose working copy has exactly the head's bytes, with their blobs. */

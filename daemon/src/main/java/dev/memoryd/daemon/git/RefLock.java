@@ -31,6 +31,10 @@ final class RefLock {
     private FileChannel held;
     /** What {@link #prepare} wrote into {@link #held}; null when nothing was. */
     private ObjectId preparedTarget;
+    /** Whether {@link #prepare} found the ref at {@link #checkedAt} under the held lock. */
+    private boolean checked;
+
+    private ObjectId checkedAt;
     /** The file key of a lock this store took and could not remove; removed by the next {@link #hold}. */
     private Object leftLock;
 
@@ -66,6 +70,8 @@ final class RefLock {
             try {
                 removeLeftLock();
                 preparedTarget = null;
+                checked = false;
+                checkedAt = null;
                 held = FileChannel.open(lock, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 return true;
             } catch (FileAlreadyExistsException e) {
@@ -88,6 +94,8 @@ final class RefLock {
         if (h != null) {
             held = null;
             preparedTarget = null;
+            checked = false;
+            checkedAt = null;
             Object key = Files.readAttributes(lock, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
                     .fileKey();
             h.close();
@@ -102,14 +110,23 @@ final class RefLock {
         }
     }
 
-    /** See {@link GitStore#prepareRef}. */
-    void prepare(ObjectId target) throws IOException {
+    /**
+     * See {@link GitStore#prepareRef}: the lock's bytes are written and forced and its channel
+     * closed, and the ref's value read under the lock; the move then only renames.
+     */
+    void prepare(ObjectId expected, ObjectId target, IoSupplier<ObjectId> current) throws IOException {
         if (held == null || target == null) {
             return;
         }
-        write(held, target);
-        held.force(false);
+        FileChannel ch = held.isOpen() ? held : FileChannel.open(lock, StandardOpenOption.WRITE);
+        held = ch;
+        write(ch, target);
+        ch.force(false);
+        ch.close();
         preparedTarget = target;
+        ObjectId now = current.get();
+        checkedAt = Objects.equals(now, expected) ? expected : null;
+        checked = checkedAt != null || now == null && expected == null;
     }
 
     /**
@@ -120,14 +137,19 @@ final class RefLock {
     RefMove swap(ObjectId expected, ObjectId target, IoSupplier<ObjectId> current) throws IOException {
         FileChannel h = held;
         boolean written = h != null && target.equals(preparedTarget);
+        // The lock was held from the check on: no one who respects it moved the ref since.
+        boolean stillChecked = written && checked && Objects.equals(checkedAt, expected);
         held = null; // consumed here, whatever happens
         preparedTarget = null;
+        checked = false;
+        checkedAt = null;
         if (h == null) {
             Files.createDirectories(refFile.getParent());
         }
-        try (FileChannel ch =
-                h != null ? h : FileChannel.open(lock, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ObjectId now = current.get();
+        try (FileChannel ch = h == null
+                ? FileChannel.open(lock, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
+                : h.isOpen() || written ? h : FileChannel.open(lock, StandardOpenOption.WRITE)) {
+            ObjectId now = stillChecked ? expected : current.get();
             if (!Objects.equals(now, expected)) {
                 Files.deleteIfExists(lock);
                 return new RefMove(RefMove.Result.MOVED_UNDER_US, ref, now, lock);

@@ -23,12 +23,27 @@ import org.eclipse.jgit.lib.Repository;
  * working tree and the ref move that publishes it, and never sees a branch whose files the index
  * lacks.
  *
+ * <p>A batch builds its new index before it takes the lock ({@link #prepare}): the lock is then
+ * taken by linking the prepared file as {@code index.lock} (as exclusive as git's create) and
+ * released by renaming it over the index, so git commands are kept out for two metadata
+ * operations instead of a read, an edit and a write of the whole index. When the index changed
+ * since it was prepared from, the batch falls back to the edit under the lock.
+ *
  * <p>Lock order is git's: the index first, then the branch ref. A lock is held by one thread (the
  * writer) and released by {@link Held#record} or {@link Held#close}.
  */
 public final class WorkTreeIndex {
+    /**
+     * A size that records a path's blob with a stat no file has: for a blob the branch holds whose
+     * working-tree file a human changed since, so that the index follows the branch and {@code git
+     * status} still shows the change as not staged.
+     */
+    public static final long NOT_THE_FILE = -2;
+
     private final Repository repo;
     private final Path workTree;
+    /** The index file memoryd put in place last (its identity); null: none, or unknown. */
+    private Identity installed;
     /** The index as last read or written under the lock (one writer thread uses it). */
     private DirCache cached;
 
@@ -85,6 +100,138 @@ public final class WorkTreeIndex {
                 pause();
             }
         }
+    }
+
+    /** A file's identity, size and modification time: what tells one version of the index from another. */
+    private record Identity(Object key, long size, java.nio.file.attribute.FileTime modified) {
+        static Identity of(Path f) throws IOException {
+            try {
+                BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                return a.fileKey() == null ? null : new Identity(a.fileKey(), a.size(), a.lastModifiedTime());
+            } catch (java.nio.file.NoSuchFileException e) {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * A new index built before the lock: the index as it was ({@code basedOn}) with a batch's
+     * files recorded, written to a private file beside it ({@code memoryd-index}).
+     */
+    public static final class Prepared {
+        private final Identity basedOn;
+        private final Identity built;
+        private final Map<String, ObjectId> blobs;
+        private final Set<String> removed;
+
+        private Prepared(Identity basedOn, Identity built, Map<String, ObjectId> blobs, Set<String> removed) {
+            this.basedOn = basedOn;
+            this.built = built;
+            this.blobs = Map.copyOf(blobs);
+            this.removed = Set.copyOf(removed);
+        }
+
+        /** Whether it records exactly these files: a batch whose renames left some out needs another. */
+        boolean records(Map<String, ObjectId> blobs, Set<String> removed) {
+            return this.blobs.equals(blobs) && this.removed.equals(removed);
+        }
+    }
+
+    private Path preparedFile() {
+        return repo.getDirectory().toPath().resolve("memoryd-index");
+    }
+
+    /**
+     * Builds, without any lock, the index that records each path of {@code blobs} as clean at its
+     * blob, with the size {@code sizes} gives and the modification time {@code modified} gives (the
+     * time the file will have once in place; a path missing there is stat'ed now), and removes
+     * {@code removed}; empty when there is no index to build on, or it changed while it was read.
+     */
+    public Optional<Prepared> prepare(
+            Map<String, ObjectId> blobs,
+            Map<String, Long> sizes,
+            Map<String, java.nio.file.attribute.FileTime> modified,
+            Set<String> removed,
+            Function<String, FileMode> modes)
+            throws IOException {
+        try {
+            Path index = repo.getIndexFile().toPath();
+            Path next = preparedFile();
+            Identity base = Identity.of(index);
+            if (base == null) {
+                return Optional.empty();
+            }
+            if (!base.equals(installed) || !Files.exists(next, LinkOption.NOFOLLOW_LINKS)) {
+                // Someone else wrote the index last (or this writer is new): start from a copy of it.
+                Path copy = next.resolveSibling("memoryd-index.copy");
+                Files.copy(index, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                if (!base.equals(Identity.of(index))) {
+                    Files.deleteIfExists(copy);
+                    return Optional.empty(); // rewritten while it was copied
+                }
+                Files.move(
+                        copy,
+                        next,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+            // Only this writer uses the file: a lock left on it was left by a writer that was killed.
+            Files.deleteIfExists(next.resolveSibling("memoryd-index.lock"));
+            DirCache d;
+            try {
+                d = DirCache.lock(next.toFile(), repo.getFS());
+            } catch (org.eclipse.jgit.errors.LockFailedException e) {
+                return Optional.empty();
+            }
+            try {
+                edit(d, blobs, sizes, modified, removed, modes);
+            } catch (IOException | RuntimeException e) {
+                d.unlock();
+                throw e;
+            }
+            return Optional.of(new Prepared(base, Identity.of(next), blobs, removed));
+        } catch (IOException e) {
+            // Only an optimisation failed (say, the prepared file shares its inode with an index made
+            // immutable): this batch edits the index under the lock, and the next starts from a copy.
+            installed = null;
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Takes {@code index.lock} for a {@link Prepared} index, waiting up to {@code waitMs} as
+     * {@link #lock(long)} does: the prepared file becomes the lock. When the index is no longer
+     * the one it was prepared from, the lock is taken the ordinary way instead (a {@link Held}
+     * that edits under the lock).
+     */
+    public Optional<Held> lock(Prepared p, long waitMs) throws IOException {
+        long deadline = System.nanoTime() + waitMs * 1_000_000;
+        while (true) {
+            if (stashing()) {
+                if (System.nanoTime() > deadline) {
+                    return Optional.empty();
+                }
+                pause();
+                continue;
+            }
+            try {
+                Files.createLink(lockFile(), preparedFile());
+                break;
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                if (System.nanoTime() > deadline) {
+                    return Optional.empty();
+                }
+                pause();
+            } catch (UnsupportedOperationException | java.nio.file.NoSuchFileException e) {
+                return lock(Math.max(0, (deadline - System.nanoTime()) / 1_000_000));
+            }
+        }
+        if (!p.basedOn.equals(Identity.of(repo.getIndexFile().toPath()))) {
+            Files.delete(lockFile()); // the index changed since: edit it under the lock
+            return lock(Math.max(0, (deadline - System.nanoTime()) / 1_000_000));
+        }
+        held = true;
+        return Optional.of(new Held(p));
     }
 
     /**
@@ -157,6 +304,8 @@ public final class WorkTreeIndex {
     /** A held index lock with the index as it was read under it. */
     public final class Held implements AutoCloseable {
         private DirCache dc;
+        /** The index this lock puts in place; null: one edited under the lock ({@link #dc}). */
+        private Prepared prepared;
         /** Entries to record with the next {@link #record} (or on {@link #close}). */
         private final Map<String, ObjectId> pendingBlobs = new java.util.LinkedHashMap<>();
 
@@ -166,8 +315,28 @@ public final class WorkTreeIndex {
             this.dc = dc;
         }
 
-        /** The index as read under the lock. */
-        public DirCache cache() {
+        private Held(Prepared p) {
+            this.prepared = p;
+        }
+
+        /** Whether this lock puts an index prepared before it in place (see {@link WorkTreeIndex#prepare}). */
+        public boolean prepared() {
+            return prepared != null;
+        }
+
+        /**
+         * Whether the index is still the one memoryd put in place last: no git command wrote it
+         * since, so none rewrote a working-tree file through it either.
+         */
+        public boolean untouchedSinceMemoryd() {
+            return prepared != null && prepared.basedOn.equals(installed);
+        }
+
+        /** The index as read under the lock (read now when the lock came with a prepared index). */
+        public DirCache cache() throws IOException {
+            if (dc == null && prepared != null) {
+                return DirCache.read(repo.getIndexFile(), repo.getFS());
+            }
             return dc;
         }
 
@@ -189,6 +358,10 @@ public final class WorkTreeIndex {
                 Set<String> removed,
                 Function<String, FileMode> modes)
                 throws IOException {
+            if (prepared != null) {
+                install(blobs, sizes, removed, modes);
+                return;
+            }
             if (!pendingBlobs.isEmpty()) {
                 Map<String, ObjectId> all = new java.util.LinkedHashMap<>(pendingBlobs);
                 all.putAll(blobs);
@@ -201,35 +374,7 @@ public final class WorkTreeIndex {
             DirCache d = dc;
             dc = null;
             try {
-                DirCacheEditor ed = d.editor();
-                for (String p : removed) {
-                    ed.add(new DirCacheEditor.DeletePath(p));
-                }
-                for (Map.Entry<String, ObjectId> b : blobs.entrySet()) {
-                    BasicFileAttributes a;
-                    try {
-                        a = Files.readAttributes(
-                                workTree.resolve(b.getKey()), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                    } catch (IOException e) {
-                        continue;
-                    }
-                    Long want = sizes.get(b.getKey());
-                    if (!a.isRegularFile() || (want != null && want != a.size())) {
-                        continue;
-                    }
-                    FileMode m = modes.apply(b.getKey());
-                    FileMode mode = m == FileMode.EXECUTABLE_FILE ? m : FileMode.REGULAR_FILE;
-                    ed.add(new DirCacheEditor.PathEdit(b.getKey()) {
-                        @Override
-                        public void apply(DirCacheEntry ent) {
-                            ent.setFileMode(mode);
-                            ent.setObjectId(b.getValue());
-                            ent.setLength(a.size());
-                            ent.setLastModified(a.lastModifiedTime().toInstant());
-                        }
-                    });
-                }
-                ed.commit();
+                edit(d, blobs, sizes, Map.of(), removed, modes);
             } catch (IOException | RuntimeException e) {
                 parsed = false; // what is on disk is unknown now: read it again next time
                 throw e;
@@ -239,9 +384,60 @@ public final class WorkTreeIndex {
             }
         }
 
+        /**
+         * Puts the prepared index in place (one rename), or, when the batch records other files
+         * than it was prepared with (a rename left out), an index prepared again from the same
+         * base, which the lock keeps still.
+         */
+        private void install(
+                Map<String, ObjectId> blobs,
+                Map<String, Long> sizes,
+                Set<String> removed,
+                Function<String, FileMode> modes)
+                throws IOException {
+            Prepared p = prepared;
+            prepared = null;
+            Path index = repo.getIndexFile().toPath();
+            try {
+                if (!p.records(blobs, removed)) {
+                    installed = null; // the prepared file is this batch's: prepare the next from the index
+                    Prepared again = prepare(blobs, sizes, Map.of(), removed, modes)
+                            .orElseThrow(() -> new IOException("the index went missing under memoryd's lock"));
+                    Files.move(
+                            preparedFile(),
+                            lockFile(),
+                            java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    p = again;
+                }
+                Files.move(
+                        lockFile(),
+                        index,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                installed = p.built;
+            } catch (IOException | RuntimeException e) {
+                installed = null;
+                Files.deleteIfExists(lockFile());
+                throw e;
+            } finally {
+                held = false;
+            }
+        }
+
         /** Releases the lock if {@link #record} did not, recording what {@link #note} noted. */
         @Override
         public void close() {
+            if (prepared != null) {
+                prepared = null;
+                held = false;
+                try {
+                    Files.deleteIfExists(lockFile());
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException("cannot release " + lockFile(), e);
+                }
+                return;
+            }
             if (dc != null && !pendingBlobs.isEmpty()) {
                 try {
                     record(Map.of(), Map.of(), Set.of(), p -> FileMode.REGULAR_FILE);
@@ -256,6 +452,66 @@ public final class WorkTreeIndex {
                 d.unlock();
                 held = false;
             }
+        }
+    }
+
+    /**
+     * Records each path of {@code blobs} as clean at its blob in {@code d} (locked), with its size
+     * and modification time ({@code modified}, else the file's as it is now), removes
+     * {@code removed}, and writes and commits {@code d}. A path whose file is missing or not the
+     * size of its blob is left as it was: a human replaced it meanwhile and {@code git status}
+     * must show it.
+     */
+    private void edit(
+            DirCache d,
+            Map<String, ObjectId> blobs,
+            Map<String, Long> sizes,
+            Map<String, java.nio.file.attribute.FileTime> modified,
+            Set<String> removed,
+            Function<String, FileMode> modes)
+            throws IOException {
+        DirCacheEditor ed = d.editor();
+        for (String p : removed) {
+            ed.add(new DirCacheEditor.DeletePath(p));
+        }
+        for (Map.Entry<String, ObjectId> b : blobs.entrySet()) {
+            Long want = sizes.get(b.getKey());
+            java.nio.file.attribute.FileTime time = modified.get(b.getKey());
+            long size;
+            if (want != null && want == NOT_THE_FILE) {
+                size = 0; // with the epoch as its time: git reads the file again, and shows the human's change
+                time = java.nio.file.attribute.FileTime.fromMillis(0);
+            } else if (time != null && want != null) {
+                size = want;
+            } else {
+                BasicFileAttributes a;
+                try {
+                    a = Files.readAttributes(
+                            workTree.resolve(b.getKey()), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                } catch (IOException e) {
+                    continue;
+                }
+                if (!a.isRegularFile() || (want != null && want != a.size())) {
+                    continue;
+                }
+                size = a.size();
+                time = a.lastModifiedTime();
+            }
+            FileMode m = modes.apply(b.getKey());
+            FileMode mode = m == FileMode.EXECUTABLE_FILE ? m : FileMode.REGULAR_FILE;
+            java.time.Instant at = time.toInstant();
+            ed.add(new DirCacheEditor.PathEdit(b.getKey()) {
+                @Override
+                public void apply(DirCacheEntry ent) {
+                    ent.setFileMode(mode);
+                    ent.setObjectId(b.getValue());
+                    ent.setLength(size);
+                    ent.setLastModified(at);
+                }
+            });
+        }
+        if (!ed.commit()) {
+            throw new IOException("cannot write " + d + ": its lock was lost");
         }
     }
 }

@@ -31,13 +31,36 @@ final class BatchLocks implements AutoCloseable {
      * it does not fail on it, and the batch is redone when the branch moved meanwhile.
      */
     void lockIndex() throws IOException, RedoBatch, LockedOut {
+        lockIndex(null);
+    }
+
+    /**
+     * The worktree's index with a batch's files recorded, built before the lock (see {@link
+     * dev.memoryd.daemon.git.WorkTreeIndex#prepare}); empty when the index is not this batch's to
+     * prepare (a branch not checked out, a lock held already, no index to build on).
+     */
+    Optional<dev.memoryd.daemon.git.WorkTreeIndex.Prepared> prepareIndex(
+            java.util.Map<String, org.eclipse.jgit.lib.ObjectId> blobs,
+            java.util.Map<String, Long> sizes,
+            java.util.Map<String, java.nio.file.attribute.FileTime> modified,
+            java.util.Set<String> removed)
+            throws IOException {
+        if (worktree == null || index != null) {
+            return Optional.empty();
+        }
+        return worktree.prepare(blobs, sizes, modified, removed, git::modeOf);
+    }
+
+    /** As {@link #lockIndex()}, putting {@code prepared} (when not null) in place when the lock is let go. */
+    void lockIndex(dev.memoryd.daemon.git.WorkTreeIndex.Prepared prepared) throws IOException, RedoBatch, LockedOut {
         if (worktree == null || index != null) {
             return;
         }
-        Optional<dev.memoryd.daemon.git.WorkTreeIndex.Held> h = worktree.lock(0);
+        Optional<dev.memoryd.daemon.git.WorkTreeIndex.Held> h =
+                prepared == null ? worktree.lock(0) : worktree.lock(prepared, 0);
         if (h.isEmpty()) {
             git.releaseRef();
-            h = worktree.lock(waitMs);
+            h = prepared == null ? worktree.lock(waitMs) : worktree.lock(prepared, waitMs);
             if (h.isEmpty()) {
                 throw new LockedOut(worktree.lockFile());
             }

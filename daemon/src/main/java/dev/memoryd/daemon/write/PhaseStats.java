@@ -23,7 +23,8 @@ public final class PhaseStats {
         INDEX_CHECK,
         SEGMENT_WRITE,
         INDEX_HELD,
-        COMPACT
+        COMPACT,
+        INDEX_PREPARE
     }
 
     private final LongAdder[] nanos = new LongAdder[Phase.values().length];

@@ -3,6 +3,7 @@ package dev.memoryd.daemon.write;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.git.CommitBatch;
 import dev.memoryd.daemon.git.CommitFormat;
+import dev.memoryd.daemon.git.WorkTreeIndex;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.daemon.write.BatchLocks.LockedOut;
 import dev.memoryd.daemon.write.BatchLocks.RedoBatch;
@@ -147,6 +148,7 @@ final class Publisher {
         });
         List<ObjectId> commits = new ArrayList<>();
         Map<String, Long> sizes = new HashMap<>();
+        Map<String, ObjectId> indexed = Map.of();
         try (CommitBatch gb = s.git.batch()) {
             boolean written = false;
             boolean journaled = false;
@@ -192,8 +194,13 @@ final class Publisher {
                 long r = System.nanoTime();
                 IoAction ready = awaitDurable(staged); // forced before git commands are kept out, too
                 s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - r);
+                long p0 = System.nanoTime();
+                indexed = s.files.workTree() ? toRecord(gb, skipped, sizes) : Map.of();
+                WorkTreeIndex.Prepared prepared =
+                        s.files.workTree() ? prepareIndex(gb, locks, ready, indexed, sizes) : null;
+                s.stats.add(PhaseStats.Phase.INDEX_PREPARE, System.nanoTime() - p0);
                 long l0 = System.nanoTime();
-                locks.lockIndex();
+                locks.lockIndex(prepared);
                 if (rewrittenByGit(b, finalFiles, locks)) {
                     throw new RedoBatch();
                 }
@@ -240,8 +247,8 @@ final class Publisher {
             }
             // Published: from here on nothing may undo it, and every reply says it is recorded.
             if (s.files.workTree()) {
-                Map<String, ObjectId> clean = new LinkedHashMap<>(gb.written());
-                clean.keySet().removeAll(skipped);
+                Map<String, ObjectId> clean = new LinkedHashMap<>(indexed);
+                clean.keySet().removeAll(skipped); // a human's save, met at the rename
                 recordIndex(locks, clean, sizes, gb.removed());
             }
         }
@@ -303,6 +310,44 @@ final class Publisher {
     }
 
     /**
+     * The index with the batch's files recorded, built before git commands are kept out; null
+     * when it cannot be (see {@link BatchLocks#prepareIndex}). A file a human saved meanwhile is
+     * left out, as its rename is.
+     */
+    private WorkTreeIndex.Prepared prepareIndex(
+            CommitBatch gb, BatchLocks locks, IoAction ready, Map<String, ObjectId> indexed, Map<String, Long> sizes)
+            throws IOException {
+        Map<String, Long> stats = new HashMap<>(sizes);
+        for (String seg : s.chain.preparedFiles()) {
+            // Appended under the lock, after this index is built: git reads the segment again to
+            // tell it clean (its stat is not known ahead).
+            stats.put(seg, WorkTreeIndex.NOT_THE_FILE);
+        }
+        return locks.prepareIndex(indexed, stats, ready.modified(), gb.removed())
+                .orElse(null);
+    }
+
+    /**
+     * What the batch records in the index: what earlier published batches could not record yet
+     * (the backlog), then the batch's own files over it, less those a human saved meanwhile.
+     */
+    private Map<String, ObjectId> toRecord(CommitBatch gb, Set<String> skipped, Map<String, Long> sizes)
+            throws IOException {
+        Map<String, ObjectId> clean = new LinkedHashMap<>();
+        if (!s.indexBacklog.isEmpty()) {
+            Map<String, Long> backlogSizes = new HashMap<>();
+            clean.putAll(s.git.stillAt(s.files.root(), s.indexBacklog, backlogSizes));
+            backlogSizes.forEach(sizes::putIfAbsent); // the batch's own files keep their own sizes
+        }
+        clean.putAll(gb.written());
+        clean.keySet().removeAll(skipped);
+        for (String p : gb.removed()) {
+            clean.remove(p);
+        }
+        return clean;
+    }
+
+    /**
      * Whether a git command (a stash, a reset, a checkout) rewrote the ledger segment or a file this
      * batch read, between the batch's reading and now: the batch then rests on a state that is
      * gone and is redone on top of the new one. Git records what it writes in the index, which is
@@ -312,8 +357,8 @@ final class Publisher {
         if (s.chain.activeOnDisk() != Chain.DiskState.INTACT) {
             return true;
         }
-        if (locks.index == null) {
-            return false;
+        if (locks.index == null || locks.index.untouchedSinceMemoryd()) {
+            return false; // git writes the index after what it rewrites: none did since memoryd's batch before
         }
         org.eclipse.jgit.dircache.DirCache dc = locks.index.cache();
         try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
@@ -364,6 +409,7 @@ final class Publisher {
             if (idx != null) {
                 idx.record(clean, sizes, removed, s.git::modeOf);
                 s.stats.add(PhaseStats.Phase.INDEX_HELD, System.nanoTime() - locks.heldSince);
+                s.indexBacklog.clear(); // recorded with the batch's own files
             } else {
                 s.indexBacklog.putAll(clean);
             }

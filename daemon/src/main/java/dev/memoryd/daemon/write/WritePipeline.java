@@ -99,6 +99,14 @@ public final class WritePipeline implements AutoCloseable {
 
         /** Makes what {@link #run} did durable where run left that for later (directory fsyncs). */
         default void settle() throws IOException {}
+
+        /**
+         * The modification time each file {@link #run} puts in place will have there, by repository
+         * path; empty when unknown ahead.
+         */
+        default Map<String, java.nio.file.attribute.FileTime> modified() {
+            return Map.of();
+        }
     }
 
     /** A mutation whose commit merges another commit in (a proposal's, when it is accepted). */
