@@ -61,6 +61,10 @@ import java.util.logging.Logger;
  * (a peer's {@code NAME:} reference is read from that peer); every other read is {@link #reads()},
  * the root's own read-only view. Reads are thread-safe and may run while writes are in flight;
  * writes go through the writers. The caller holds the root's daemon lock.
+ *
+ * <p>Longer than a room: it is the one place the serving rooms are opened in order, wired to each
+ * other and closed in reverse, and the handlers reach each room through it; every room's logic is
+ * its own class.
  */
 public final class ServingRoot implements RootReads, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ServingRoot.class.getName());

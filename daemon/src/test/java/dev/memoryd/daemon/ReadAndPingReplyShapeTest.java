@@ -87,6 +87,30 @@ class ReadAndPingReplyShapeTest {
     }
 
     @Test
+    void aWatchingDaemonsPingNamesEachWatcherFieldInOrder_unseenOnesAsNull() throws Exception {
+        try (TestRoot a = new TestRoot(tmp.resolve("a")).serveWatching()) {
+            JsonNode w = ok(a, "ping", "{}").get("watcher");
+            assertEquals(
+                    List.of(
+                            "state",
+                            "quiet_ms",
+                            "rescan_every_s",
+                            "pending",
+                            "events",
+                            "captures",
+                            "rescans",
+                            "restarts",
+                            "last_event",
+                            "last_capture",
+                            "last_rescan",
+                            "last_error"),
+                    keys(w));
+            assertTrue(w.get("last_error").isNull(), w.toString());
+            assertTrue(w.get("quiet_ms").isIntegralNumber(), w.toString());
+        }
+    }
+
+    @Test
     void readJsonWithoutADaemonHasTheSocketsKeysAndOrder() throws Exception {
         try (TestRoot a = new TestRoot(tmp.resolve("a"))) {
             Cli.Run run = Cli.run(a.cliArgs("read", OVERVIEW, "--section", "Identity", "--json"));

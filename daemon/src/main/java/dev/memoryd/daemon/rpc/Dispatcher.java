@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.ReplayCheck;
 import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
@@ -150,7 +151,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         return r;
     }
 
-    public static ObjectNode replayJson(dev.memoryd.daemon.ReplayCheck.ReplayReport rep) {
+    public static ObjectNode replayJson(ReplayCheck.ReplayReport rep) {
         ObjectNode r = F.objectNode();
         r.put("ok", rep.ok());
         r.put("events", rep.events());
@@ -158,7 +159,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         r.put("files", rep.files());
         r.put("millis", rep.nanos() / 1_000_000);
         ArrayNode d = r.putArray("differences");
-        for (dev.memoryd.daemon.ReplayCheck.Difference x : rep.differences()) {
+        for (ReplayCheck.Difference x : rep.differences()) {
             ObjectNode o =
                     d.addObject().put("path", x.path()).put("kind", x.kind()).put("detail", x.detail());
             x.sections().forEach(o.putArray("sections")::add);
