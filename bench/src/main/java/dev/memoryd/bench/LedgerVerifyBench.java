@@ -3,6 +3,7 @@ package dev.memoryd.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.MemorydConfig;
+import dev.memoryd.daemon.ReadOnlyRoot;
 import dev.memoryd.ledger.VerifyResult;
 
 /**
@@ -14,7 +15,7 @@ final class LedgerVerifyBench {
     private LedgerVerifyBench() {}
 
     static void run(MemorydConfig cfg, ObjectNode out) throws Exception {
-        try (Memoryd m = Memoryd.openReadOnly(cfg)) {
+        try (ReadOnlyRoot m = Memoryd.openReadOnly(cfg)) {
             long bytes = Disk.size(cfg.ledgerDir());
             double first = 0;
             double best = Double.MAX_VALUE;

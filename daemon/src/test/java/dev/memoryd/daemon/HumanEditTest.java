@@ -418,14 +418,7 @@ class HumanEditTest {
         root(true);
         root.daemon.service().watcher().orElseThrow().killWatchForTest();
         await(
-                () -> root.daemon
-                                .service()
-                                .watcher()
-                                .get()
-                                .health()
-                                .get("restarts")
-                                .asLong()
-                        == 1,
+                () -> ((Number) root.daemon.service().watcher().get().health().get("restarts")).longValue() == 1,
                 "a restart");
         long before = ledgerLines();
         String headBefore = head();

@@ -2,6 +2,7 @@ package dev.memoryd.daemon.app;
 
 import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.MemorydConfig;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.rpc.Dispatcher;
 import dev.memoryd.daemon.rpc.SocketServer;
 import java.io.IOException;
@@ -30,12 +31,12 @@ public final class Daemon implements AutoCloseable {
 
     private final FileChannel lockChannel;
     private final FileLock lock;
-    private final Memoryd svc;
+    private final ServingRoot svc;
     private final SocketServer server;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean closed;
 
-    private Daemon(FileChannel lockChannel, FileLock lock, Memoryd svc, SocketServer server) {
+    private Daemon(FileChannel lockChannel, FileLock lock, ServingRoot svc, SocketServer server) {
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.svc = svc;
@@ -74,7 +75,7 @@ public final class Daemon implements AutoCloseable {
             throw new AlreadyServing("memoryd is already serving " + cfg.root() + " (pid " + pid
                     + "); stop it first (kill " + pid + ")");
         }
-        Memoryd svc = null;
+        ServingRoot svc = null;
         SocketServer server = null;
         try {
             Files.writeString(pidFile, ProcessHandle.current().pid() + "\n", StandardCharsets.UTF_8);
@@ -99,7 +100,7 @@ public final class Daemon implements AutoCloseable {
         }
     }
 
-    public Memoryd service() {
+    public ServingRoot service() {
         return svc;
     }
 

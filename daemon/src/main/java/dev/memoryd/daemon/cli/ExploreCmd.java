@@ -1,6 +1,7 @@
 package dev.memoryd.daemon.cli;
 
 import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ReadOnlyRoot;
 import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.rpc.Dispatcher;
 import java.io.IOException;
@@ -54,7 +55,7 @@ final class ExploreCmd extends Printing implements Callable<Integer> {
             }
             return Main.OK;
         }
-        try (Memoryd m = Memoryd.openReadOnly(config())) {
+        try (ReadOnlyRoot m = Memoryd.openReadOnly(config())) {
             var o = m.explore(id, rel, infer);
             if (o instanceof Outcome.Failed<?> f) {
                 return Main.fail(f.failure());

@@ -1,6 +1,7 @@
 package dev.memoryd.daemon.cli;
 
 import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ReadOnlyRoot;
 import dev.memoryd.daemon.rpc.Dispatcher;
 import dev.memoryd.ledger.VerifyResult;
 import java.io.IOException;
@@ -13,7 +14,7 @@ final class LedgerVerify extends Printing implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         boolean tty = System.console() != null;
-        try (Memoryd m = Memoryd.openReadOnly(config())) {
+        try (ReadOnlyRoot m = Memoryd.openReadOnly(config())) {
             VerifyResult v = m.verify(n -> {
                 if (tty) {
                     System.err.print("\rverified " + n + " lines");

@@ -2,6 +2,7 @@ package dev.memoryd.daemon.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ReadOnlyRoot;
 import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import dev.memoryd.grammar.LintProblem;
@@ -21,7 +22,7 @@ final class LintCmd extends Printing implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        try (Memoryd m = Memoryd.openReadOnly(config())) {
+        try (ReadOnlyRoot m = Memoryd.openReadOnly(config())) {
             Outcome<List<LintProblem>> o = m.lint(path);
             if (o instanceof Outcome.Failed<List<LintProblem>> f) {
                 return Main.fail(f.failure());

@@ -1,8 +1,10 @@
 package dev.memoryd.daemon.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ReadOnlyRoot;
 import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.read.ReadResult;
+import dev.memoryd.daemon.rpc.MemoryReplies;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -30,16 +32,16 @@ final class ReadCmd extends Printing implements Callable<Integer> {
         if (served != null) {
             return served;
         }
-        try (Memoryd m = Memoryd.openReadOnly(config())) {
-            Outcome<ObjectNode> o = m.read(path, section, at, out.on()); // printing text needs no key
-            if (o instanceof Outcome.Failed<ObjectNode> f) {
+        try (ReadOnlyRoot m = Memoryd.openReadOnly(config())) {
+            Outcome<ReadResult> o = m.read(path, section, at, out.on()); // printing text needs no key
+            if (o instanceof Outcome.Failed<ReadResult> f) {
                 return Main.fail(f.failure());
             }
-            ObjectNode r = ((Outcome.Ok<ObjectNode>) o).value();
+            ReadResult r = ((Outcome.Ok<ReadResult>) o).value();
             if (out.on()) {
-                JsonOutput.line(r);
+                JsonOutput.line(MemoryReplies.read(r));
             } else {
-                System.out.print(r.get("content").asText());
+                System.out.print(r.content());
             }
             return Main.OK;
         }

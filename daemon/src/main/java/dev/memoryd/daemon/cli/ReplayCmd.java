@@ -2,6 +2,8 @@ package dev.memoryd.daemon.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ReplayCheckRoot;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.app.Daemon;
 import dev.memoryd.daemon.client.SocketClient;
 import dev.memoryd.daemon.rpc.Dispatcher;
@@ -16,7 +18,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code memoryd replay}: through the serving daemon, or, when none serves the root, in this
  * process. {@code --verify} is a check: it opens the root without lock, recovery or writer
- * ({@link Memoryd#openForCheck}) and changes nothing. {@code --onto-latest} writes, so it runs
+ * ({@link Memoryd#openForCheck}, a {@link ReplayCheckRoot}) and changes nothing. {@code --onto-latest} writes, so it runs
  * under the root's lock, as a daemon would.
  */
 @Command(
@@ -41,54 +43,35 @@ final class ReplayCmd extends Printing implements Callable<Integer> {
         boolean ontoLatest;
     }
 
-    /** The replay itself, run in this process when no daemon serves the root. */
-    private interface Offline {
-        JsonNode run(Memoryd m, boolean tty) throws IOException, InterruptedException, ExecutionException;
+    /** {@code replay --onto-latest} in this process, under the root's lock, when no daemon serves the root. */
+    private static JsonNode ontoLatest(ServingRoot m) throws InterruptedException, ExecutionException, IOException {
+        JsonNode r = Dispatcher.ontoJson(m.replayOntoLatest().get());
+        m.captureNow(java.util.List.of()).get(); // what it queued is recorded before this process exits
+        return r;
+    }
 
-        /** Whether it writes (and so needs the root's lock, and its recovery, first). */
-        default boolean writes() {
-            return false;
+    /** {@code replay --verify} in this process, changing nothing, when no daemon serves the root. */
+    private static JsonNode verify(ReplayCheckRoot m, boolean tty) throws IOException {
+        JsonNode r;
+        try {
+            r = Dispatcher.replayJson(m.verify(n -> {
+                if (tty) {
+                    System.err.print("\rreplayed " + n + " events");
+                }
+            }));
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("replay failed: " + e.getMessage(), e);
         }
+        if (tty) {
+            System.err.println();
+        }
+        return r;
     }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
         boolean tty = System.console() != null;
-        JsonNode result = mode.ontoLatest
-                ? replay(
-                        "onto_latest",
-                        new Offline() {
-                            @Override
-                            public JsonNode run(Memoryd m, boolean t)
-                                    throws IOException, InterruptedException, ExecutionException {
-                                JsonNode r =
-                                        Dispatcher.ontoJson(m.replayOntoLatest().get());
-                                m.captureNow(java.util.List.of())
-                                        .get(); // what it queued is recorded before this process exits
-                                return r;
-                            }
-
-                            @Override
-                            public boolean writes() {
-                                return true;
-                            }
-                        },
-                        tty)
-                : replay(
-                        "verify",
-                        (m, t) -> {
-                            JsonNode r = Dispatcher.replayJson(m.replayVerify(n -> {
-                                        if (t) {
-                                            System.err.print("\rreplayed " + n + " events");
-                                        }
-                                    })
-                                    .get());
-                            if (t) {
-                                System.err.println();
-                            }
-                            return r;
-                        },
-                        tty);
+        JsonNode result = replay(mode.ontoLatest ? "onto_latest" : "verify", tty);
         if (result == null) {
             return Main.PROBLEMS; // the daemon refused; print() said why
         }
@@ -102,8 +85,8 @@ final class ReplayCmd extends Printing implements Callable<Integer> {
         return result.get("ok").asBoolean() ? Main.OK : Main.PROBLEMS;
     }
 
-    /** Through the serving daemon, or in this process under the root's lock when none serves it. */
-    private JsonNode replay(String flag, Offline offline, boolean tty) throws IOException, InterruptedException {
+    /** Through the serving daemon, or in this process when none serves it (under the root's lock to write). */
+    private JsonNode replay(String flag, boolean tty) throws IOException, InterruptedException {
         if (Files.exists(config().socket())) {
             if (tty) {
                 System.err.println("replaying the ledger in the daemon ...");
@@ -118,15 +101,13 @@ final class ReplayCmd extends Printing implements Callable<Integer> {
                 return reply.get("result");
             }
         }
-        if (!offline.writes()) {
-            try (Memoryd m = Memoryd.openForCheck(config())) {
-                return offline.run(m, tty);
-            } catch (ExecutionException e) {
-                throw new IOException("replay failed: " + e.getCause().getMessage(), e.getCause());
+        if (!mode.ontoLatest) {
+            try (ReplayCheckRoot m = Memoryd.openForCheck(config())) {
+                return verify(m, tty);
             }
         }
         try (Daemon d = Daemon.start(config(), false)) {
-            return offline.run(d.service(), tty);
+            return ontoLatest(d.service());
         } catch (ExecutionException e) {
             throw new IOException("replay failed: " + e.getCause().getMessage(), e.getCause());
         }

@@ -2,6 +2,7 @@ package dev.memoryd.daemon.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ReadOnlyRoot;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
 import java.util.List;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
 final class SlicesList extends Printing implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
-        try (Memoryd m = Memoryd.openReadOnly(config())) {
+        try (ReadOnlyRoot m = Memoryd.openReadOnly(config())) {
             List<ObjectNode> items =
                     m.slices().list(java.time.Instant.now(), m.config().halfLife());
             if (out.on()) {

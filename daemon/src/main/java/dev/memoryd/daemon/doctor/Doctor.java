@@ -3,6 +3,7 @@ package dev.memoryd.daemon.doctor;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.MemorydConfig;
+import dev.memoryd.daemon.ReadOnlyRoot;
 import dev.memoryd.ledger.VerifyResult;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -109,7 +110,7 @@ public final class Doctor {
                     Finding.notChecked("ledger", "not verified: no key file"));
         }
         VerifyResult v;
-        try (Memoryd m = Memoryd.openReadOnly(cfg)) {
+        try (ReadOnlyRoot m = Memoryd.openReadOnly(cfg)) {
             v = m.verify();
         }
         if (v.ok()) {

@@ -7,16 +7,16 @@ import static dev.memoryd.daemon.rpc.Replies.unwrap;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.branch.Branches;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The {@code branch} group: branches, section-level merge, and {@code sync} with Git remotes. */
 final class BranchRpc implements Namespace {
-    private final Memoryd svc;
+    private final ServingRoot svc;
 
-    BranchRpc(Memoryd svc) {
+    BranchRpc(ServingRoot svc) {
         this.svc = svc;
     }
 

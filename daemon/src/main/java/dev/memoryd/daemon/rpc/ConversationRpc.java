@@ -6,7 +6,7 @@ import static dev.memoryd.daemon.rpc.Params.str;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -18,9 +18,9 @@ import java.util.concurrent.ExecutionException;
 
 /** The {@code conversation} group: storing turns and SlicePolicy v1 context over them. */
 final class ConversationRpc implements Namespace {
-    private final Memoryd svc;
+    private final ServingRoot svc;
 
-    ConversationRpc(Memoryd svc) {
+    ConversationRpc(ServingRoot svc) {
         this.svc = svc;
     }
 

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ReplayCheck;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.rpc.catalogue.MethodCatalogue;
@@ -18,7 +19,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Maps one JSON-RPC request line to one {@link Memoryd} call and its outcome to a reply: the
+ * Maps one JSON-RPC request line to one {@link ServingRoot} call and its outcome to a reply: the
  * envelope's checks, then the method's handler as the {@link MethodCatalogue} routes it (one
  * namespace class per catalogue group). Thread-safe; called from every connection thread.
  */
@@ -29,7 +30,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
     private final Routes routes;
 
     /** Serves {@code svc}; routes exactly the methods of {@link MethodCatalogue#get()}. */
-    public Dispatcher(Memoryd svc) {
+    public Dispatcher(ServingRoot svc) {
         this.routes = routes(svc, MethodCatalogue.get());
     }
 
@@ -37,7 +38,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
      * The method table over {@code svc}: one namespace class per catalogue group. Building it calls
      * nothing on {@code svc}; it fails when the catalogue and the handlers disagree.
      */
-    static Routes routes(Memoryd svc, MethodCatalogue catalogue) {
+    static Routes routes(ServingRoot svc, MethodCatalogue catalogue) {
         ReadPoint points = new ReadPoint(svc);
         return Routes.build(
                 catalogue,
@@ -150,7 +151,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         return r;
     }
 
-    public static ObjectNode replayJson(Memoryd.ReplayReport rep) {
+    public static ObjectNode replayJson(ReplayCheck.ReplayReport rep) {
         ObjectNode r = F.objectNode();
         r.put("ok", rep.ok());
         r.put("events", rep.events());
@@ -158,7 +159,7 @@ public final class Dispatcher implements Function<String, Optional<String>> {
         r.put("files", rep.files());
         r.put("millis", rep.nanos() / 1_000_000);
         ArrayNode d = r.putArray("differences");
-        for (Memoryd.Difference x : rep.differences()) {
+        for (ReplayCheck.Difference x : rep.differences()) {
             ObjectNode o =
                     d.addObject().put("path", x.path()).put("kind", x.kind()).put("detail", x.detail());
             x.sections().forEach(o.putArray("sections")::add);

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.drift.DriftQueue;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -20,9 +20,9 @@ import java.util.Map;
 final class DriftRpc implements Namespace {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private final Memoryd svc;
+    private final ServingRoot svc;
 
-    DriftRpc(Memoryd svc) {
+    DriftRpc(ServingRoot svc) {
         this.svc = svc;
     }
 
@@ -75,7 +75,7 @@ final class DriftRpc implements Namespace {
                 "diff",
                 e.kind().startsWith(dev.memoryd.daemon.refs.RefStore.KIND_PREFIX)
                         ? e.text() + "\n"
-                        : svc.diffFromRecorded(e.path(), e.text()));
+                        : svc.reads().commits().diffFromRecorded(e.path(), e.text()));
         return r;
     }
 

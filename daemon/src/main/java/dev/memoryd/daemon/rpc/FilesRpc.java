@@ -7,7 +7,7 @@ import static dev.memoryd.daemon.rpc.Replies.unwrap;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.git.TreeChanges;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,9 +20,9 @@ import java.util.Map;
 final class FilesRpc implements Namespace {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private final Memoryd svc;
+    private final ServingRoot svc;
 
-    FilesRpc(Memoryd svc) {
+    FilesRpc(ServingRoot svc) {
         this.svc = svc;
     }
 
@@ -36,7 +36,7 @@ final class FilesRpc implements Namespace {
         Map<String, Handler> r = new LinkedHashMap<>();
         r.put("files", p -> {
             only(p);
-            TreeChanges.Listing l = svc.memoryFiles();
+            TreeChanges.Listing l = svc.reads().commits().memoryFiles();
             ObjectNode o = F.objectNode();
             o.put("commit", l.commit());
             ArrayNode files = o.putArray("files");
@@ -45,7 +45,7 @@ final class FilesRpc implements Namespace {
         });
         r.put("changes", p -> {
             only(p, "since");
-            TreeChanges.Delta d = unwrap(svc.memoryFileChanges(str(p, "since", true)));
+            TreeChanges.Delta d = unwrap(svc.reads().commits().memoryFileChanges(str(p, "since", true)));
             ObjectNode o = F.objectNode();
             o.put("since", d.since());
             o.put("head", d.head());

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.promotions.Promotions;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -26,9 +26,9 @@ import java.util.concurrent.CompletableFuture;
 final class GrammarRpc implements Namespace {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private final Memoryd svc;
+    private final ServingRoot svc;
 
-    GrammarRpc(Memoryd svc) {
+    GrammarRpc(ServingRoot svc) {
         this.svc = svc;
     }
 

@@ -6,16 +6,16 @@ import static dev.memoryd.daemon.rpc.Replies.await;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.write.WriteOutcome;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The {@code ledger} group: {@code ledger.verify}, {@code ledger.rotate_key}. */
 final class LedgerRpc implements Namespace {
-    private final Memoryd svc;
+    private final ServingRoot svc;
 
-    LedgerRpc(Memoryd svc) {
+    LedgerRpc(ServingRoot svc) {
         this.svc = svc;
     }
 
@@ -29,7 +29,7 @@ final class LedgerRpc implements Namespace {
         Map<String, Handler> r = new LinkedHashMap<>();
         r.put("ledger.verify", p -> {
             only(p);
-            return Dispatcher.verifyJson(svc.verify());
+            return Dispatcher.verifyJson(svc.reads().verify());
         });
         r.put("ledger.rotate_key", p -> {
             only(p, "actor");

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.notes.NoteImport;
@@ -36,10 +36,10 @@ import java.util.Map;
 final class MemoryRpc implements Namespace {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private final Memoryd svc;
+    private final ServingRoot svc;
     private final ReadPoint points;
 
-    MemoryRpc(Memoryd svc, ReadPoint points) {
+    MemoryRpc(ServingRoot svc, ReadPoint points) {
         this.svc = svc;
         this.points = points;
     }
@@ -54,20 +54,21 @@ final class MemoryRpc implements Namespace {
         Map<String, Handler> r = new LinkedHashMap<>();
         r.put("ping", p -> {
             only(p);
-            return svc.ping();
+            return MemoryReplies.ping(svc.ping());
         });
         r.put("write", this::write);
         r.put("notes.import", this::importNotes);
         r.put("read", p -> {
             only(p, "path", "section", "branch", "at");
-            return unwrap(svc.read(str(p, "path", true), str(p, "section", false), points.at(p, str(p, "path", true))));
+            return MemoryReplies.read(unwrap(
+                    svc.read(str(p, "path", true), str(p, "section", false), points.at(p, str(p, "path", true)))));
         });
         r.put("lint", this::lint);
         r.put("history", this::history);
         r.put("resolve", p -> {
             only(p, "token");
-            Event e = unwrap(svc.resolve(str(p, "token", true)));
-            return e.toJson().put("commit", svc.commitOf(e.eventId()).orElse(null));
+            Event e = unwrap(svc.reads().resolve(str(p, "token", true)));
+            return e.toJson().put("commit", svc.reads().commitOf(e.eventId()).orElse(null));
         });
         r.put("search", this::search);
         r.put("capture", this::capture);
@@ -78,7 +79,7 @@ final class MemoryRpc implements Namespace {
     private JsonNode lint(ObjectNode p) throws BadRequest, IOException {
         only(p, "path");
         ArrayNode probs = F.arrayNode();
-        for (LintProblem lp : unwrap(svc.lint(str(p, "path", false)))) {
+        for (LintProblem lp : unwrap(svc.reads().lint(str(p, "path", false)))) {
             ObjectNode o = probs.addObject();
             o.put("path", lp.path());
             o.put("line", lp.line());
@@ -95,7 +96,7 @@ final class MemoryRpc implements Namespace {
         String b = points.branch(p);
         int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 100;
         ArrayNode evs = F.arrayNode();
-        for (Event e : unwrap(svc.history(str(p, "path", true), str(p, "section", false), limit, b))) {
+        for (Event e : unwrap(svc.reads().history(str(p, "path", true), str(p, "section", false), limit, b))) {
             evs.add(e.toJson());
         }
         ObjectNode r = F.objectNode();
@@ -119,7 +120,7 @@ final class MemoryRpc implements Namespace {
             ObjectNode r = F.objectNode();
             ArrayNode hits = r.putArray("hits");
             if (at != null) { // a past commit, or another branch's head: indexed for this query
-                unwrap(svc.searchAt(str(p, "q", true), limit, points.branch(p), at, source))
+                unwrap(svc.reads().commits().searchAt(str(p, "q", true), limit, points.branch(p), at, source))
                         .forEach(hits::add);
                 r.put("commit", at);
                 return r;
@@ -256,7 +257,7 @@ final class MemoryRpc implements Namespace {
         String rationale = str(p, "rationale", false);
         Failure agentRule = AgentWriteCheck.rationale(rationale);
         try {
-            agentRule = agentRule != null ? agentRule : AgentWriteCheck.evidence(ops, svc::resolve);
+            agentRule = agentRule != null ? agentRule : AgentWriteCheck.evidence(ops, svc.reads()::resolve);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.proposals.ProposalBook;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -19,9 +19,9 @@ import java.util.Map;
 final class ProposalsRpc implements Namespace {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private final Memoryd svc;
+    private final ServingRoot svc;
 
-    ProposalsRpc(Memoryd svc) {
+    ProposalsRpc(ServingRoot svc) {
         this.svc = svc;
     }
 

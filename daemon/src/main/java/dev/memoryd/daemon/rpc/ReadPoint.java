@@ -1,15 +1,15 @@
 package dev.memoryd.daemon.rpc;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import java.io.IOException;
 
 /** The {@code branch} and {@code at} parameters: which branch a method acts on, which commit a read answers from. */
 final class ReadPoint {
-    private final Memoryd svc;
+    private final ServingRoot svc;
 
-    ReadPoint(Memoryd svc) {
+    ReadPoint(ServingRoot svc) {
         this.svc = svc;
     }
 
@@ -20,7 +20,8 @@ final class ReadPoint {
             return null;
         }
         try {
-            Replies.unwrap(svc.readPoint(b, null)); // not_found / invalid_request for a branch that is not there
+            Replies.unwrap(
+                    svc.reads().readPoint(b, null)); // not_found / invalid_request for a branch that is not there
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -29,7 +30,7 @@ final class ReadPoint {
 
     /** The commit a read answers from: {@code at}, else a non-checked-out branch's head, else null. */
     String at(ObjectNode p) throws BadRequest, IOException {
-        return Replies.unwrap(svc.readPoint(branch(p), Params.str(p, "at", false)));
+        return Replies.unwrap(svc.reads().readPoint(branch(p), Params.str(p, "at", false)));
     }
 
     /**

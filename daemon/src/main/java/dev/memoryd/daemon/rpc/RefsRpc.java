@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.refs.AddedRef;
@@ -41,9 +41,9 @@ final class RefsRpc implements Namespace {
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private final Memoryd svc;
+    private final ServingRoot svc;
 
-    RefsRpc(Memoryd svc) {
+    RefsRpc(ServingRoot svc) {
         this.svc = svc;
     }
 

@@ -10,11 +10,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.history.SectionBodies;
 import dev.memoryd.daemon.history.SectionIndex;
 import dev.memoryd.daemon.locks.SectionLocks;
+import dev.memoryd.daemon.read.ReadResult;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.ledger.Event;
 import java.io.IOException;
@@ -29,9 +30,9 @@ import java.util.Map;
 final class SectionsRpc implements Namespace {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private final Memoryd svc;
+    private final ServingRoot svc;
 
-    SectionsRpc(Memoryd svc) {
+    SectionsRpc(ServingRoot svc) {
         this.svc = svc;
     }
 
@@ -53,29 +54,24 @@ final class SectionsRpc implements Namespace {
     private JsonNode list(ObjectNode p) throws BadRequest, IOException {
         only(p, "path");
         String path = str(p, "path", true);
-        ObjectNode file = unwrap(svc.read(path, null, null, false));
+        ReadResult file = unwrap(svc.read(path, null, null, false));
         Map<String, Event> last = svc.sections().lastChanges(path);
         ObjectNode o = F.objectNode();
         o.put("path", path);
-        if (file.has("peer")) {
-            o.set("peer", file.get("peer")); // read at its mounted commit; its ledger is not read, so no last_change
-        }
-        o.set("commit", file.get("commit"));
-        Map<String, String> bodies = SectionBodies.of(file.path("content").asText());
-        java.util.Set<String> locked =
-                SectionLocks.lockedIn(file.path("content").asText());
+        // A peer's file is read at its mounted commit; its ledger is not read, so no last_change.
+        file.peer().ifPresent(peer -> o.put("peer", peer));
+        o.put("commit", file.commit());
+        Map<String, String> bodies = SectionBodies.of(file.content());
+        java.util.Set<String> locked = SectionLocks.lockedIn(file.content());
         ArrayNode out = o.putArray("sections");
-        for (JsonNode s : file.path("sections")) {
-            String anchor = s.path("anchor").asText();
+        for (ReadResult.Section s : file.sections()) {
+            String anchor = String.valueOf(s.anchor()); // "null" for a heading without one, as the wire has always said
             Event e = last.get(anchor);
             out.addObject()
-                    .put("name", s.path("name").asText())
+                    .put("name", s.name())
                     .put("anchor", anchor)
                     .put("content", bodies.get(anchor))
-                    .put(
-                            "locked",
-                            locked.contains(anchor)
-                                    || locked.contains(s.path("name").asText()))
+                    .put("locked", locked.contains(anchor) || locked.contains(s.name()))
                     .set("last_change", e == null ? F.nullNode() : e.toJson());
         }
         return o;
@@ -129,15 +125,12 @@ final class SectionsRpc implements Namespace {
     }
 
     /** The anchor of the section {@code section} names (its anchor or its heading); unknown_section if none. */
-    private static String anchorOf(ObjectNode file, String section) throws BadRequest {
-        for (JsonNode s : file.path("sections")) {
-            if (section.equals(s.path("anchor").asText())
-                    || section.equals(s.path("name").asText())) {
-                return s.path("anchor").asText();
+    private static String anchorOf(ReadResult file, String section) throws BadRequest {
+        for (ReadResult.Section s : file.sections()) {
+            if (section.equals(String.valueOf(s.anchor())) || section.equals(s.name())) {
+                return String.valueOf(s.anchor());
             }
         }
-        throw new BadRequest(
-                ErrorReason.UNKNOWN_SECTION,
-                "no section '" + section + "' in " + file.path("path").asText());
+        throw new BadRequest(ErrorReason.UNKNOWN_SECTION, "no section '" + section + "' in " + file.path());
     }
 }

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.write.Provenance;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -22,9 +22,9 @@ import java.util.Map;
 final class SlicesRpc implements Namespace {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private final Memoryd svc;
+    private final ServingRoot svc;
 
-    SlicesRpc(Memoryd svc) {
+    SlicesRpc(ServingRoot svc) {
         this.svc = svc;
     }
 
@@ -53,7 +53,7 @@ final class SlicesRpc implements Namespace {
             int depth = p.has("depth")
                     ? Params.intParam(p, "depth", 1, 32)
                     : dev.memoryd.grammar.slices.RoutineCompiler.DEFAULT_DEPTH;
-            return F.objectNode().put("markdown", unwrap(svc.routines().compile(str(p, "id", true), depth)));
+            return F.objectNode().put("markdown", unwrap(svc.reads().routines().compile(str(p, "id", true), depth)));
         });
         r.put("append_row", p -> {
             only(p, ProvenanceParams.with("id", "row", "actor"));

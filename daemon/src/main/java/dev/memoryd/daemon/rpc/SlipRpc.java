@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.slip.SlipRelay;
@@ -26,9 +26,9 @@ import java.util.concurrent.ExecutionException;
 
 /** The {@code slip} group: the SLIP relay between agents. */
 final class SlipRpc implements Namespace {
-    private final Memoryd svc;
+    private final ServingRoot svc;
 
-    SlipRpc(Memoryd svc) {
+    SlipRpc(ServingRoot svc) {
         this.svc = svc;
     }
 

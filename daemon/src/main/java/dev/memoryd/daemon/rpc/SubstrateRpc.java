@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.Memoryd;
+import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.substrate.ChunkStore;
 import dev.memoryd.daemon.write.Provenance;
@@ -26,10 +26,10 @@ import java.util.Map;
  * and derived chunks' staleness ({@code stale}).
  */
 final class SubstrateRpc implements Namespace {
-    private final Memoryd svc;
+    private final ServingRoot svc;
     private final ReadPoint points;
 
-    SubstrateRpc(Memoryd svc, ReadPoint points) {
+    SubstrateRpc(ServingRoot svc, ReadPoint points) {
         this.svc = svc;
         this.points = points;
     }

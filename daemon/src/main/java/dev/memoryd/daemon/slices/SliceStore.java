@@ -57,6 +57,11 @@ public final class SliceStore {
     private final Path root;
     private final long maxBodyBytes;
 
+    /** A store that reads and lists the working tree's slices; it has no writer, so it creates and appends nothing. */
+    public static SliceStore readOnly(Path root, long maxBodyBytes) {
+        return new SliceStore(null, null, root, maxBodyBytes);
+    }
+
     public SliceStore(WritePipeline writer, IdGenerator ids, Path root, long maxBodyBytes) {
         this.writer = writer;
         this.ids = ids;

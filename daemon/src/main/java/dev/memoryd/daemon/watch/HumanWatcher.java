@@ -1,7 +1,5 @@
 package dev.memoryd.daemon.watch;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -17,7 +15,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -351,9 +351,9 @@ public final class HumanWatcher implements AutoCloseable {
         }
     }
 
-    /** The watcher's state for {@code ping}. */
-    public ObjectNode health() {
-        ObjectNode o = JsonNodeFactory.instance.objectNode();
+    /** The watcher's state for {@code ping}, in the wire's key order; a last time or error not yet seen is null. */
+    public Map<String, Object> health() {
+        Map<String, Object> o = new LinkedHashMap<>();
         CompletableFuture<Void> w = watching;
         o.put("state", closing ? "stopped" : w != null && w.isDone() ? "restarting" : state);
         o.put("quiet_ms", quietNanos / 1_000_000);
