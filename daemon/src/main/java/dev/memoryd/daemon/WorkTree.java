@@ -24,6 +24,9 @@ import java.util.Set;
  * existing prefix is a symlink is refused, so nothing outside the root is read or written.
  * Writes are atomic and durable: temp file in the same directory, fsync, rename, fsync of the
  * directory (JGit LockFile's discipline). Thread-safe for reads; writes come from the writer.
+ *
+ * <p>Longer than a room: staging, checking and renaming into place share the spare-inode pool
+ * and the confinement rules, which are this class's private state.
  */
 final class WorkTree {
     static final String TMP_SUFFIX = ".memoryd-tmp";

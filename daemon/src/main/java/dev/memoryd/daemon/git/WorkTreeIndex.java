@@ -31,6 +31,10 @@ import org.eclipse.jgit.lib.Repository;
  *
  * <p>Lock order is git's: the index first, then the branch ref. A lock is held by one thread (the
  * writer) and released by {@link Held#record} or {@link Held#close}.
+ *
+ * <p>Longer than a room: the two ways to hold the lock (an index prepared ahead, an index edited
+ * under it) share what tells memoryd's index from anyone else's, and must fall back on each
+ * other.
  */
 public final class WorkTreeIndex {
     /**

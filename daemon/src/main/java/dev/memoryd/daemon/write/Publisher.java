@@ -41,6 +41,9 @@ import org.eclipse.jgit.lib.ObjectId;
  *
  * <p>Thread-safety: called on the writer thread only; its stager and compactor threads touch
  * only the files and packs handed to them.
+ *
+ * <p>Longer than a room: the order of a publication (what is made durable before git commands are
+ * kept out, what is done while they are, what is undone when it fails) reads in one place.
  */
 final class Publisher {
     private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
