@@ -8,8 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memoryd.daemon.cli.Main;
 import dev.memoryd.daemon.rpc.catalogue.MethodCatalogue;
 import dev.memoryd.daemon.rpc.catalogue.MethodSpec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -25,7 +29,8 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * method's command names a parameter the method declares (its name with {@code _} for {@code -}),
  * or is one of the command line's own inputs listed here with what it stands for. A method added
  * to the catalogue, a command option renamed or a parameter dropped fails here until the command
- * and the lists agree.
+ * and the lists agree. A method's command opens its description with the method's summary, from
+ * the generated {@code MethodSummaries}.
  */
 class CliCatalogueTest {
     /** The command of each method that has one (the command's words, as typed). */
@@ -127,6 +132,38 @@ class CliCatalogueTest {
 
     private static final CommandLine TREE = Main.commandLine();
 
+    static final Path SUMMARIES = Path.of("src/main/java/dev/memoryd/daemon/cli/MethodSummaries.java");
+
+    /** The source of {@code MethodSummaries}: each method's summary as a constant, for annotations. */
+    static String summariesSource(MethodCatalogue cat) {
+        StringBuilder b = new StringBuilder();
+        b.append("package dev.memoryd.daemon.cli;\n\n");
+        b.append("/**\n");
+        b.append(" * Each protocol method's one-line summary from the method catalogue, as constants a command's\n");
+        b.append(" * {@code @Command(description)} can name (an annotation takes only constants, and reading the\n");
+        b.append(" * catalogue itself at start would cost a command its fast start). Generated from\n");
+        b.append(" * {@code methods.yaml} by {@code CliCatalogueTest}, which fails when this file and the catalogue\n");
+        b.append(" * differ and rewrites it when run with {@code -Dmemoryd.cli.write=true}; do not edit by hand.\n");
+        b.append(" */\n");
+        b.append("final class MethodSummaries {\n");
+        b.append("    private MethodSummaries() {}\n");
+        for (MethodSpec m : cat.methods()) {
+            b.append("\n    /** {@code ").append(m.name()).append("}. */\n");
+            b.append("    static final String ")
+                    .append(constant(m.name()))
+                    .append(" = \"")
+                    .append(m.summary().replace("\\", "\\\\").replace("\"", "\\\""))
+                    .append("\";\n");
+        }
+        b.append("}\n");
+        return b.toString();
+    }
+
+    /** {@code slices.create} as {@code SLICES_CREATE}. */
+    static String constant(String method) {
+        return method.replace('.', '_').toUpperCase(Locale.ROOT);
+    }
+
     private static CommandSpec command(String words) {
         CommandLine cl = TREE;
         for (String w : words.split(" ")) {
@@ -186,5 +223,47 @@ class CliCatalogueTest {
             }
         }
         assertEquals(List.of(), wrong, "command inputs that name no parameter of their method");
+    }
+
+    @Test
+    void committedSummaries_areWhatTheCatalogueSays() throws Exception {
+        MethodCatalogue cat = MethodCatalogue.get();
+        if (Boolean.getBoolean("memoryd.cli.write")) {
+            Files.writeString(SUMMARIES, summariesSource(cat), StandardCharsets.UTF_8);
+        }
+        // Compared as values, not as text: the formatter may wrap the generated lines.
+        Map<String, String> committed = new java.util.TreeMap<>();
+        for (java.lang.reflect.Field f :
+                Class.forName("dev.memoryd.daemon.cli.MethodSummaries").getDeclaredFields()) {
+            f.setAccessible(true);
+            committed.put(f.getName(), (String) f.get(null));
+        }
+        Map<String, String> expected = new java.util.TreeMap<>();
+        cat.methods().forEach(m -> expected.put(constant(m.name()), m.summary()));
+        assertEquals(
+                expected,
+                committed,
+                SUMMARIES + " differs from the catalogue; regenerate it with mvn -q -o -pl daemon -am test"
+                        + " -Dtest=CliCatalogueTest -Dmemoryd.cli.write=true -Dsurefire.failIfNoSpecifiedTests=false,"
+                        + " then mvn -q -o spotless:apply");
+    }
+
+    @Test
+    void aMethodsCommand_opensItsDescriptionWithTheMethodsSummary() {
+        List<String> wrong = new ArrayList<>();
+        for (MethodSpec m : MethodCatalogue.get().methods()) {
+            String words = COMMAND.get(m.name());
+            if (words == null) {
+                continue;
+            }
+            String[] description = command(words).usageMessage().description();
+            if (description.length == 0 || !description[0].equals(m.summary())) {
+                wrong.add("memoryd " + words + " (" + m.name() + ")");
+            }
+        }
+        assertEquals(
+                List.of(),
+                wrong,
+                "commands whose description does not open with MethodSummaries.<METHOD> (their method's summary)");
     }
 }

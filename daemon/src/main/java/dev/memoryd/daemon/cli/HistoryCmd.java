@@ -18,7 +18,10 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "history",
-        description = "Recorded events of one memory file (or one section), newest first (needs the daemon).")
+        description = {
+            MethodSummaries.HISTORY,
+            "Recorded events of one memory file (or one section), newest first (needs the daemon)."
+        })
 final class HistoryCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "path relative to the root, e.g. users/sam/overview.md")
     String path;

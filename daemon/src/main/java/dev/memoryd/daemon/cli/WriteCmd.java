@@ -17,7 +17,12 @@ import picocli.CommandLine.Option;
  * {@code memoryd write}: the socket method {@code write}, its declaration read from stdin or
  * {@code --file}; input that is not a JSON object is a usage error (exit 2).
  */
-@Command(name = "write", description = "Send one declaration (JSON {ops, rationale, ...}) read from stdin or --file.")
+@Command(
+        name = "write",
+        description = {
+            MethodSummaries.WRITE,
+            "Send one declaration (JSON {ops, rationale, ...}) read from stdin or --file."
+        })
 final class WriteCmd extends Printing implements Callable<Integer> {
     @Option(names = "--file", description = "read the declaration from this file instead of stdin")
     Path file;
