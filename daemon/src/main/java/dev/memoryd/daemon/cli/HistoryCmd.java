@@ -1,9 +1,9 @@
 package dev.memoryd.daemon.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.client.SocketClient;
-import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -37,7 +37,7 @@ final class HistoryCmd extends Printing implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("path", path).put("limit", limit);
+        ObjectNode p = JsonNodeFactory.instance.objectNode().put("path", path).put("limit", limit);
         if (section != null) {
             p.put("section", section);
         }

@@ -1,6 +1,6 @@
 package dev.memoryd.daemon.cli;
 
-import dev.memoryd.daemon.rpc.JsonRpc;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,6 +19,7 @@ final class ResolveCmd extends Printing implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        return out.call(config(), "resolve", JsonRpc.MAPPER.createObjectNode().put("token", token));
+        return out.call(
+                config(), "resolve", JsonNodeFactory.instance.objectNode().put("token", token));
     }
 }

@@ -1,9 +1,9 @@
 package dev.memoryd.daemon.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.client.SocketClient;
-import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,7 +33,7 @@ final class SearchCmd extends Printing implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        ObjectNode params = JsonRpc.MAPPER.createObjectNode();
+        ObjectNode params = JsonNodeFactory.instance.objectNode();
         params.put("q", q);
         params.put("limit", limit);
         if (source != null) {
