@@ -9,7 +9,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code memoryd branch create}: the socket method {@code branch.create}. */
-@Command(name = "create", description = "Create a branch from a branch (default: the checked-out one) or any commit.")
+@Command(
+        name = "create",
+        description = {
+            MethodSummaries.BRANCH_CREATE,
+            "Create a branch from a branch (default: the checked-out one) or any commit."
+        })
 final class BranchCreate extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the new branch's name")
     String name;

@@ -10,7 +10,10 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd branch delete}: the socket method {@code branch.delete}. */
 @Command(
         name = "delete",
-        description = "Delete a branch: its ref goes (to refs/memoryd/deleted/), history and ledger stay.")
+        description = {
+            MethodSummaries.BRANCH_DELETE,
+            "Delete a branch: its ref goes (to refs/memoryd/deleted/), history and ledger stay."
+        })
 final class BranchDelete extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the branch to delete")
     String name;

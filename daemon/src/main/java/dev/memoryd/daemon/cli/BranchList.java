@@ -7,7 +7,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
 /** {@code memoryd branch list}: the socket method {@code branch.list}. */
-@Command(name = "list", description = "Every branch: head, whether checked out, ledger lines.")
+@Command(
+        name = "list",
+        description = {MethodSummaries.BRANCH_LIST, "Every branch: head, whether checked out, ledger lines."})
 final class BranchList extends Printing implements Callable<Integer> {
 
     @Override

@@ -16,8 +16,11 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "capture",
-        description = "Record humans' edits of these memory files (all when none is named), and any"
-                + " commit made with git, now rather than when the tree is quiet (needs the daemon).")
+        description = {
+            MethodSummaries.CAPTURE,
+            "Record humans' edits of these memory files (all when none is named), and any"
+                    + " commit made with git, now rather than when the tree is quiet (needs the daemon)."
+        })
 final class CaptureCmd extends Printing implements Callable<Integer> {
     @Parameters(arity = "0..*", description = "memory files, relative to the root")
     List<String> paths = List.of();

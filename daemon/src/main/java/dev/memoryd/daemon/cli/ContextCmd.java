@@ -17,7 +17,10 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "context",
-        description = "SlicePolicy v1 context for an anchor turn (SliceExport, printed as RFC 8785 JSON).")
+        description = {
+            MethodSummaries.CONTEXT,
+            "SlicePolicy v1 context for an anchor turn (SliceExport, printed as RFC 8785 JSON)."
+        })
 final class ContextCmd extends Printing implements Callable<Integer> {
     @Option(names = "--anchor", required = true, description = "the anchor turn id")
     String anchor;

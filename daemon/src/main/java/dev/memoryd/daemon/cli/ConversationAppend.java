@@ -20,8 +20,10 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "append",
-        description =
-                "Append turns (a JSON array of turn objects, from stdin or --file) to a session (needs the daemon).")
+        description = {
+            MethodSummaries.CONVERSATION_APPEND,
+            "Append turns (a JSON array of turn objects, from stdin or --file) to a session (needs the daemon)."
+        })
 final class ConversationAppend extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the session id")
     String session;

@@ -1,10 +1,10 @@
 package dev.memoryd.daemon.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.MemorydConfig;
 import dev.memoryd.daemon.client.SocketClient;
-import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.nio.file.Files;
@@ -24,7 +24,7 @@ final class DaemonRead {
      * the result as one line); the exit code, or null when no daemon listens on the root's socket.
      */
     static Integer read(MemorydConfig cfg, String path, String section, String at, boolean json) throws IOException {
-        ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("path", path);
+        ObjectNode p = JsonNodeFactory.instance.objectNode().put("path", path);
         if (section != null) {
             p.put("section", section);
         }

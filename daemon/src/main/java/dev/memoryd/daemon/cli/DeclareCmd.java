@@ -16,7 +16,10 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "declare",
-        description = "Send one declaration (JSON {chunks, placements, removals, rationale}) from stdin or --file.")
+        description = {
+            MethodSummaries.DECLARE,
+            "Send one declaration (JSON {chunks, placements, removals, rationale}) from stdin or --file."
+        })
 final class DeclareCmd extends Printing implements Callable<Integer> {
     @Option(names = "--file", description = "read the declaration from this file instead of stdin")
     Path file;

@@ -9,7 +9,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code memoryd drift resolve}: the socket method {@code drift.resolve}, with exactly one resolution. */
-@Command(name = "resolve", description = "Resolve an item; each resolution is an event and a commit.")
+@Command(
+        name = "resolve",
+        description = {MethodSummaries.DRIFT_RESOLVE, "Resolve an item; each resolution is an event and a commit."})
 final class DriftResolve extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "drift item id")
     String id;

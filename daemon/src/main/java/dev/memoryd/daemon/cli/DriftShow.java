@@ -10,7 +10,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code memoryd drift show}: the socket method {@code drift.show}. */
-@Command(name = "show", description = "What drifted and why, with a diff from the recorded text.")
+@Command(
+        name = "show",
+        description = {MethodSummaries.DRIFT_SHOW, "What drifted and why, with a diff from the recorded text."})
 final class DriftShow extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "drift item id")
     String id;

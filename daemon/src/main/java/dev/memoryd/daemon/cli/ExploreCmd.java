@@ -18,7 +18,10 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "explore",
-        description = "Typed links from a slice id, with --infer for inferred ones (works without a daemon).")
+        description = {
+            MethodSummaries.EXPLORE,
+            "Typed links from a slice id, with --infer for inferred ones (works without a daemon)."
+        })
 final class ExploreCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "a slice id")
     String id;

@@ -5,7 +5,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code memoryd grammar set-cap}. */
-@Command(name = "set-cap", description = "Set a section's soft cap: max_words (narrative) or max_items (list).")
+@Command(
+        name = "set-cap",
+        description = {
+            MethodSummaries.GRAMMAR_SET_CAP,
+            "Set a section's soft cap: max_words (narrative) or max_items (list)."
+        })
 final class GrammarSetCap extends GrammarChange {
     @Option(names = "--file-type", required = true, description = "user, part, relationship or notes")
     String fileType;

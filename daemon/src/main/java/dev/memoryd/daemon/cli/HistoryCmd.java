@@ -1,9 +1,9 @@
 package dev.memoryd.daemon.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.client.SocketClient;
-import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -18,7 +18,10 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "history",
-        description = "Recorded events of one memory file (or one section), newest first (needs the daemon).")
+        description = {
+            MethodSummaries.HISTORY,
+            "Recorded events of one memory file (or one section), newest first (needs the daemon)."
+        })
 final class HistoryCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "path relative to the root, e.g. users/sam/overview.md")
     String path;
@@ -34,7 +37,7 @@ final class HistoryCmd extends Printing implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("path", path).put("limit", limit);
+        ObjectNode p = JsonNodeFactory.instance.objectNode().put("path", path).put("limit", limit);
         if (section != null) {
             p.put("section", section);
         }

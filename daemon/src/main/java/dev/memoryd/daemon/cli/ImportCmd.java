@@ -31,8 +31,11 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "import",
-        description = "Import a directory of markdown notes into a user's notes file, one declaration"
-                + " per file (needs the daemon).")
+        description = {
+            MethodSummaries.NOTES_IMPORT,
+            "Import a directory of markdown notes into a user's notes file, one declaration"
+                    + " per file (needs the daemon)."
+        })
 final class ImportCmd extends Printing implements Callable<Integer> {
     /** What one request carries at most: well under the daemon's 1 MiB line limit after JSON escaping. */
     private static final int PART_CHARS = 384 * 1024;

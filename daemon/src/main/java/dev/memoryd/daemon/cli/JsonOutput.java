@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memoryd.daemon.MemorydConfig;
 import dev.memoryd.daemon.client.SocketClient;
-import dev.memoryd.daemon.rpc.JsonRpc;
+import dev.memoryd.daemon.client.TreeJson;
 import java.io.IOException;
 import picocli.CommandLine.Option;
 
@@ -38,6 +38,6 @@ final class JsonOutput {
 
     /** Prints {@code result} as one line of JSON: the {@code --json} form of a result made in this process. */
     static void line(JsonNode result) throws JsonProcessingException {
-        System.out.println(JsonRpc.MAPPER.writeValueAsString(result));
+        System.out.println(TreeJson.write(result));
     }
 }

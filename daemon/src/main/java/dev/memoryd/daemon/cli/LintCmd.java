@@ -15,7 +15,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code memoryd lint}: lints one memory file or all of them, here; exit 1 when there are problems. */
-@Command(name = "lint", description = "Lint one memory file or all of users/ (works without a daemon).")
+@Command(
+        name = "lint",
+        description = {MethodSummaries.LINT, "Lint one memory file or all of users/ (works without a daemon)."})
 final class LintCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", description = "path relative to the root")
     String path;

@@ -6,7 +6,7 @@ import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.MemorydConfig;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.client.SocketClient;
-import dev.memoryd.daemon.rpc.JsonRpc;
+import dev.memoryd.daemon.client.TreeJson;
 import dev.memoryd.ledger.KeyRing;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -153,10 +153,7 @@ public final class Main implements Runnable {
                     + e.path("message").asText());
             return PROBLEMS;
         }
-        System.out.println(
-                oneLine
-                        ? JsonRpc.MAPPER.writeValueAsString(reply.get("result"))
-                        : JsonRpc.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(reply.get("result")));
+        System.out.println(oneLine ? TreeJson.write(reply.get("result")) : TreeJson.pretty(reply.get("result")));
         return OK;
     }
 

@@ -7,7 +7,10 @@ import picocli.CommandLine.Option;
 /** {@code memoryd promotions accept}. */
 @Command(
         name = "accept",
-        description = "Promote a heading to a core section and migrate every file of its type (one commit).")
+        description = {
+            MethodSummaries.PROMOTIONS_ACCEPT,
+            "Promote a heading to a core section and migrate every file of its type (one commit)."
+        })
 final class PromotionsAccept extends GrammarChange {
     @Option(names = "--file-type", required = true, description = "user, part or relationship")
     String fileType;

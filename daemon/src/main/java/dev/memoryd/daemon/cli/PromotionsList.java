@@ -10,7 +10,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code memoryd promotions list}. */
-@Command(name = "list", description = "Headings of Extensions subsections recurring in at least N files of one type.")
+@Command(
+        name = "list",
+        description = {
+            MethodSummaries.PROMOTIONS_LIST,
+            "Headings of Extensions subsections recurring in at least N files of one type."
+        })
 final class PromotionsList extends Printing implements Callable<Integer> {
     @Option(
             names = "--min-files",

@@ -5,7 +5,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code memoryd promotions reject}. */
-@Command(name = "reject", description = "Record that a heading is not to be promoted, so it is not proposed again.")
+@Command(
+        name = "reject",
+        description = {
+            MethodSummaries.PROMOTIONS_REJECT,
+            "Record that a heading is not to be promoted, so it is not proposed again."
+        })
 final class PromotionsReject extends GrammarChange {
     @Option(names = "--file-type", required = true, description = "user, part or relationship")
     String fileType;

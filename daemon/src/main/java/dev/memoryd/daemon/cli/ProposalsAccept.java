@@ -3,7 +3,12 @@ package dev.memoryd.daemon.cli;
 import picocli.CommandLine.Command;
 
 /** {@code memoryd proposals accept}: the socket method {@code proposals.accept}. */
-@Command(name = "accept", description = "Apply a proposal onto the branch as it is now (a merge commit).")
+@Command(
+        name = "accept",
+        description = {
+            MethodSummaries.PROPOSALS_ACCEPT,
+            "Apply a proposal onto the branch as it is now (a merge commit)."
+        })
 final class ProposalsAccept extends Decision {
     @Override
     String method() {

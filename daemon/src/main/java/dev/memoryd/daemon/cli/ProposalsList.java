@@ -9,7 +9,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code memoryd proposals list}: the socket method {@code proposals.list}. */
-@Command(name = "list", description = "Open proposals (--all: also accepted and rejected ones).")
+@Command(
+        name = "list",
+        description = {MethodSummaries.PROPOSALS_LIST, "Open proposals (--all: also accepted and rejected ones)."})
 final class ProposalsList extends Printing implements Callable<Integer> {
     @Option(names = "--all", description = "accepted and rejected proposals too")
     boolean all;

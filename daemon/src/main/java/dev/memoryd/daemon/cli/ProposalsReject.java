@@ -3,7 +3,9 @@ package dev.memoryd.daemon.cli;
 import picocli.CommandLine.Command;
 
 /** {@code memoryd proposals reject}: the socket method {@code proposals.reject}. */
-@Command(name = "reject", description = "Reject a proposal (recorded; its branch stays in history).")
+@Command(
+        name = "reject",
+        description = {MethodSummaries.PROPOSALS_REJECT, "Reject a proposal (recorded; its branch stays in history)."})
 final class ProposalsReject extends Decision {
     @Override
     String method() {

@@ -15,7 +15,9 @@ import picocli.CommandLine.Parameters;
  * {@code memoryd read}: a memory file or one section, through the daemon when one serves the root
  * ({@link DaemonRead}), read here otherwise.
  */
-@Command(name = "read", description = "Print a memory file or one section (works without a daemon).")
+@Command(
+        name = "read",
+        description = {MethodSummaries.READ, "Print a memory file or one section (works without a daemon)."})
 final class ReadCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "path relative to the root, e.g. users/sam/overview.md")
     String path;

@@ -10,7 +10,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code memoryd refs add}: the socket method {@code refs.add}. */
-@Command(name = "add", description = "Reference a committed file, pinned to its repository's HEAD.")
+@Command(
+        name = "add",
+        description = {MethodSummaries.REFS_ADD, "Reference a committed file, pinned to its repository's HEAD."})
 final class RefsAdd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the file: relative to the repository's top, or absolute inside it")
     String path;

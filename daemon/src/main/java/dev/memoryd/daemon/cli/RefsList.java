@@ -7,7 +7,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code memoryd refs list}: the socket method {@code refs.list}. */
-@Command(name = "list", description = "File references and their pins.")
+@Command(
+        name = "list",
+        description = {MethodSummaries.REFS_LIST, "File references and their pins."})
 final class RefsList extends Printing implements Callable<Integer> {
     @Option(names = "--all", description = "retired references too")
     boolean all;

@@ -13,8 +13,11 @@ import picocli.CommandLine.Command;
  */
 @Command(
         name = "reconcile",
-        description = "Walk history since each pin; changed, renamed and deleted references"
-                + " go to the drift queue (exit 1 when there are any).")
+        description = {
+            MethodSummaries.REFS_RECONCILE,
+            "Walk history since each pin; changed, renamed and deleted references"
+                    + " go to the drift queue (exit 1 when there are any)."
+        })
 final class RefsReconcile extends Printing implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {

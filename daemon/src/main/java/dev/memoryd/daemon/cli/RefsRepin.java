@@ -5,8 +5,11 @@ import picocli.CommandLine.Command;
 /** {@code memoryd refs repin}: the socket method {@code refs.repin}. */
 @Command(
         name = "repin",
-        description = "Pin a reference to where its file stands now (after a rename: its new"
-                + " name); closes its drift item. <id>: the reference id, or its drift item id.")
+        description = {
+            MethodSummaries.REFS_REPIN,
+            "Pin a reference to where its file stands now (after a rename: its new"
+                    + " name); closes its drift item. <id>: the reference id, or its drift item id."
+        })
 final class RefsRepin extends Decision {
     @Override
     String method() {

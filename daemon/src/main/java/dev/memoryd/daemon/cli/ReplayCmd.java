@@ -23,8 +23,11 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "replay",
-        description = "Rebuild memory files from the ledger: --verify compares with the working tree;"
-                + " --onto-latest brings files restored from a snapshot up to date.")
+        description = {
+            MethodSummaries.REPLAY,
+            "Rebuild memory files from the ledger: --verify compares with the working tree;"
+                    + " --onto-latest brings files restored from a snapshot up to date."
+        })
 final class ReplayCmd extends Printing implements Callable<Integer> {
     @picocli.CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
     Mode mode;

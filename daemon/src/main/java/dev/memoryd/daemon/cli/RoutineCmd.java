@@ -10,7 +10,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code memoryd routine <id>}: the socket method {@code routine.compile}; prints the routine as markdown. */
-@Command(name = "routine", description = "Print a routine slice compiled into executable markdown (needs the daemon).")
+@Command(
+        name = "routine",
+        description = {
+            MethodSummaries.ROUTINE_COMPILE,
+            "Print a routine slice compiled into executable markdown (needs the daemon)."
+        })
 final class RoutineCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the routine's slice id or memory file path")
     String id;

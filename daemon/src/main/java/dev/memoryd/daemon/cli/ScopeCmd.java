@@ -1,7 +1,7 @@
 package dev.memoryd.daemon.cli;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -10,7 +10,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code memoryd scope}: the socket method {@code scope}. */
-@Command(name = "scope", description = "Chunks placed on every given scope (ids or names like session/prompt).")
+@Command(
+        name = "scope",
+        description = {MethodSummaries.SCOPE, "Chunks placed on every given scope (ids or names like session/prompt)."})
 final class ScopeCmd extends Printing implements Callable<Integer> {
     @Parameters(arity = "1..*", description = "scopes: chunk ids or name paths")
     List<String> scopes;
@@ -29,7 +31,7 @@ final class ScopeCmd extends Printing implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        ObjectNode p = JsonRpc.MAPPER.createObjectNode();
+        ObjectNode p = JsonNodeFactory.instance.objectNode();
         scopes.forEach(p.putArray("scopes")::add);
         minus.forEach(p.putArray("minus")::add);
         if (at != null) {

@@ -1,9 +1,9 @@
 package dev.memoryd.daemon.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.client.SocketClient;
-import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -13,8 +13,11 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd search}: the socket method {@code search}; exit 1 when nothing matches. */
 @Command(
         name = "search",
-        description = "Full-text search over memory sections and slices, with FRESH/STALE ages"
-                + " (exit 1 when nothing matches).")
+        description = {
+            MethodSummaries.SEARCH,
+            "Full-text search over memory sections and slices, with FRESH/STALE ages"
+                    + " (exit 1 when nothing matches)."
+        })
 final class SearchCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the query (Lucene syntax: words, \"phrases\", OR, -not, field:word)")
     String q;
@@ -30,7 +33,7 @@ final class SearchCmd extends Printing implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        ObjectNode params = JsonRpc.MAPPER.createObjectNode();
+        ObjectNode params = JsonNodeFactory.instance.objectNode();
         params.put("q", q);
         params.put("limit", limit);
         if (source != null) {

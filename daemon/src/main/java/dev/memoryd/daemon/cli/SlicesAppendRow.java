@@ -10,7 +10,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code memoryd slices append-row}: the socket method {@code append_row}. */
-@Command(name = "append-row", description = "Append one JSONL row (a JSON object with _meta.id) to a jsonl slice.")
+@Command(
+        name = "append-row",
+        description = {
+            MethodSummaries.APPEND_ROW,
+            "Append one JSONL row (a JSON object with _meta.id) to a jsonl slice."
+        })
 final class SlicesAppendRow extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the slice id")
     String id;

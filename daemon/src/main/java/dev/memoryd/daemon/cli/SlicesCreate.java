@@ -21,7 +21,10 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "create",
-        description = "Create a generic slice from its slice: mapping as JSON (the id is assigned; needs the daemon).")
+        description = {
+            MethodSummaries.SLICES_CREATE,
+            "Create a generic slice from its slice: mapping as JSON (the id is assigned; needs the daemon)."
+        })
 final class SlicesCreate extends Printing implements Callable<Integer> {
     @Parameters(
             index = "0",

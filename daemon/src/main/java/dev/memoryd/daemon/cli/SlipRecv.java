@@ -8,7 +8,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code memoryd slip recv}: the socket method {@code slip.recv}. */
-@Command(name = "recv", description = "Receive the messages queued for an agent (each is delivered once).")
+@Command(
+        name = "recv",
+        description = {MethodSummaries.SLIP_RECV, "Receive the messages queued for an agent (each is delivered once)."})
 final class SlipRecv extends Printing implements Callable<Integer> {
     @Option(names = "--agent", required = true, description = "the destination agent id")
     long agent;

@@ -1,10 +1,10 @@
 package dev.memoryd.daemon.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.MemorydConfig;
 import dev.memoryd.daemon.doctor.DaemonProbe;
-import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -25,7 +25,8 @@ final class StatusCmd extends Printing implements Callable<Integer> {
     public Integer call() throws IOException {
         MemorydConfig cfg = config();
         DaemonProbe.State s = DaemonProbe.probe(cfg.socket(), cfg.stateDir().resolve("daemon.pid"));
-        ObjectNode j = JsonRpc.MAPPER.createObjectNode().put("root", cfg.root().toString());
+        ObjectNode j =
+                JsonNodeFactory.instance.objectNode().put("root", cfg.root().toString());
         if (s instanceof DaemonProbe.Serving serving) {
             JsonNode ping = serving.ping();
             j.put("serving", true);

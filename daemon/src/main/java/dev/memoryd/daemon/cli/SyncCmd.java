@@ -14,9 +14,12 @@ import picocli.CommandLine.Option;
 /** {@code memoryd sync}: the socket method {@code sync}; exit 1 when a branch did not sync cleanly. */
 @Command(
         name = "sync",
-        description = "Fetch from a Git remote, merge section by section, push (branches and"
-                + " ledger chains). Exit 1 when a branch has conflicts or a merge that would break a spec rule, or a push"
-                + " was refused.")
+        description = {
+            MethodSummaries.SYNC,
+            "Fetch from a Git remote, merge section by section, push (branches and"
+                    + " ledger chains). Exit 1 when a branch has conflicts or a merge that would break a spec rule, or a push"
+                    + " was refused."
+        })
 final class SyncCmd extends Printing implements Callable<Integer> {
     @Option(names = "--remote", defaultValue = "origin", description = "a Git remote of the root")
     String remote;

@@ -11,7 +11,10 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd traverse}: the socket method {@code traverse}. */
 @Command(
         name = "traverse",
-        description = "Follow connections from a chunk: what is placed on it, and where else those are placed.")
+        description = {
+            MethodSummaries.TRAVERSE,
+            "Follow connections from a chunk: what is placed on it, and where else those are placed."
+        })
 final class TraverseCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the chunk: an id or a name path")
     String from;

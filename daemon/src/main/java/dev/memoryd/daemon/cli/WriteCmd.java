@@ -3,7 +3,7 @@ package dev.memoryd.daemon.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.rpc.JsonRpc;
+import dev.memoryd.daemon.client.TreeJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +17,12 @@ import picocli.CommandLine.Option;
  * {@code memoryd write}: the socket method {@code write}, its declaration read from stdin or
  * {@code --file}; input that is not a JSON object is a usage error (exit 2).
  */
-@Command(name = "write", description = "Send one declaration (JSON {ops, rationale, ...}) read from stdin or --file.")
+@Command(
+        name = "write",
+        description = {
+            MethodSummaries.WRITE,
+            "Send one declaration (JSON {ops, rationale, ...}) read from stdin or --file."
+        })
 final class WriteCmd extends Printing implements Callable<Integer> {
     @Option(names = "--file", description = "read the declaration from this file instead of stdin")
     Path file;
@@ -32,7 +37,7 @@ final class WriteCmd extends Printing implements Callable<Integer> {
                 : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
         JsonNode decl;
         try {
-            decl = JsonRpc.MAPPER.readTree(text);
+            decl = TreeJson.read(text);
         } catch (JsonProcessingException e) {
             System.err.println("memoryd: the declaration is not valid JSON: " + e.getOriginalMessage());
             return Main.USAGE;

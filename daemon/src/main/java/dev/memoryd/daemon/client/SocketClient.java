@@ -1,8 +1,8 @@
 package dev.memoryd.daemon.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -60,18 +60,19 @@ public final class SocketClient implements AutoCloseable {
 
     /** Sends a request and returns the whole reply object ({@code result} or {@code error}). */
     public JsonNode call(String method, JsonNode params) throws IOException {
-        ObjectNode req = JsonRpc.MAPPER.createObjectNode();
+        // No ObjectMapper on this path: a one-call command would pay for its first one (TreeJson).
+        ObjectNode req = JsonNodeFactory.instance.objectNode();
         req.put("jsonrpc", "2.0");
         req.put("id", ids.incrementAndGet());
         req.put("method", method);
         if (params != null) {
             req.set("params", params);
         }
-        String reply = raw(JsonRpc.MAPPER.writeValueAsString(req));
+        String reply = raw(TreeJson.write(req));
         if (reply == null) {
             throw new java.io.EOFException("the daemon closed the connection without a reply");
         }
-        return JsonRpc.MAPPER.readTree(reply);
+        return TreeJson.read(reply);
     }
 
     /**

@@ -5,7 +5,6 @@ import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.MemorydConfig;
 import dev.memoryd.daemon.rpc.catalogue.MethodCatalogue;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
-import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
@@ -14,7 +13,6 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -52,12 +50,7 @@ public final class McpCommand implements Callable<Integer> {
         System.setOut(System.err); // nothing but protocol messages may reach the client's stdout
         Path abs = root.toAbsolutePath().normalize();
         DaemonLink link = new DaemonLink(abs, MemorydConfig.defaults(abs, null).socket());
-        DrainingStdio stdio;
-        try {
-            stdio = new DrainingStdio(System.in, protocol);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        DrainingStdio stdio = new DrainingStdio(System.in, protocol);
         CountDownLatch closed = new CountDownLatch(1);
         InputStream in = new FilterInputStream(stdio.in()) {
             @Override
@@ -122,7 +115,7 @@ public final class McpCommand implements Callable<Integer> {
                         .resources(true, true)
                         .build())
                 .jsonMapper(new JacksonMcpJsonMapper(mapper))
-                .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
+                .jsonSchemaValidator(new ResultSchemas(mapper))
                 // The daemon judges params and answers the precise reason; the schemas describe, it enforces.
                 .validateToolInputs(false)
                 // Tool calls run on the thread reading stdin, one at a time: the SDK's stdio transport

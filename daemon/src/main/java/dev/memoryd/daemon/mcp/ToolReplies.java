@@ -27,7 +27,7 @@ final class ToolReplies {
         if (reply instanceof DaemonReply.Result r) {
             return CallToolResult.builder()
                     .content(List.of(new McpSchema.TextContent(r.value().toString())))
-                    .structuredContent(r.value().isObject() ? JSON.convertValue(r.value(), MAP) : r.value())
+                    .structuredContent(r.value())
                     .isError(false)
                     .build();
         }
