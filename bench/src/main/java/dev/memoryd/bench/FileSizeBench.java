@@ -11,8 +11,8 @@ import java.util.Arrays;
 
 /**
  * {@code bench --mode filesize}: whether a write's cost follows the change or the file. Two parts
- * of the bench user, {@code part-0} left at its template's size (~5 KB once written to) and
- * {@code part-1} whose Needs list is first filled to {@code fileKb} KB (one {@code replace_section});
+ * of the bench user, {@code part-0} whose Needs list is first filled to 4 KB (the file ~5 KB) and
+ * {@code part-1} whose Needs list is filled to {@code fileKb} KB (one {@code replace_section} each);
  * then the same small change, one {@code append_item} to the part's Triggers, goes to each,
  * alternating in blocks of {@link #BLOCK} (which file starts a block alternates too), {@code warmup}
  * of each first, {@code writes} of each measured. After each block the Triggers are set back to
@@ -23,13 +23,17 @@ import java.util.Arrays;
  */
 record FileSizeBench(int writes, int warmup, int fileKb) implements Scenario {
     static final int BLOCK = 50;
+    /** What the small file's Needs are filled to, which makes it about 5 KB. */
+    static final int SMALL_KB = 4;
+
     private static final String PROFILE = "users/bench/parts/part-%d/profile.md";
 
     @Override
     public void run(MemorydConfig cfg, ObjectNode out) throws Exception {
         try (SocketClient c = SocketClient.connect(cfg.socket())) {
             Requests.check(c.call("write", Requests.decl("bench-setup", Requests.createOps(2))));
-            Requests.check(c.call("write", Requests.decl("bench-setup", fill(fileKb))));
+            Requests.check(c.call("write", Requests.decl("bench-setup", fill(0, SMALL_KB))));
+            Requests.check(c.call("write", Requests.decl("bench-setup", fill(1, fileKb))));
             measure(c, warmup, null, null);
             Disk.settle();
             long[] small = new long[writes];
@@ -51,8 +55,8 @@ record FileSizeBench(int writes, int warmup, int fileKb) implements Scenario {
         }
     }
 
-    /** One {@code replace_section} that makes {@code part-1}'s Needs about {@code kb} KB of bullets. */
-    private static ArrayNode fill(int kb) {
+    /** One {@code replace_section} that makes the part's Needs about {@code kb} KB of bullets. */
+    private static ArrayNode fill(int part, int kb) {
         StringBuilder items = new StringBuilder();
         for (int i = 0; items.length() < kb * 1024; i++) {
             items.append("- need ")
@@ -62,7 +66,7 @@ record FileSizeBench(int writes, int warmup, int fileKb) implements Scenario {
         ArrayNode ops = JsonRpc.MAPPER.createArrayNode();
         ops.addObject()
                 .put("op", "replace_section")
-                .put("path", String.format(PROFILE, 1))
+                .put("path", String.format(PROFILE, part))
                 .put("section", "Needs")
                 .put("content", items.toString());
         return ops;
