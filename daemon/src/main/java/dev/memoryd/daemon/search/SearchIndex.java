@@ -223,8 +223,12 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
         return Files.readString(f, StandardCharsets.UTF_8);
     }
 
-    /** One memory section's document as indexed: two alike index the same. */
-    private record IndexedSection(String id, String title, String heading, String anchor, String text) {}
+    /**
+     * One memory section as indexed, its body as written: two alike index the same (the body is
+     * made canonical only for a section indexed again, which spares splitting a large file's
+     * unchanged sections into lines on every write).
+     */
+    private record IndexedSection(String id, String title, String heading, String anchor, String body) {}
 
     /** The sections indexed for each memory file, in file order; a document's key is its file and place. */
     private final java.util.Map<String, List<IndexedSection>> memorySections = new java.util.HashMap<>();
@@ -314,7 +318,7 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
         MemoryDocument doc = MemoryDocument.parse(text);
         List<IndexedSection> now = new ArrayList<>();
         for (MemoryDocument.Section s : doc.h2Sections()) {
-            now.add(new IndexedSection(id, title, s.heading(), s.anchor(), s.heading() + "\n" + doc.canonicalBody(s)));
+            now.add(new IndexedSection(id, title, s.heading(), s.anchor(), s.body(text)));
         }
         slice.map(SearchIndex::updated)
                 .ifPresentOrElse(u -> memoryUpdated.put(rel, u), () -> memoryUpdated.remove(rel));
@@ -334,7 +338,7 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
                         is.title(),
                         is.heading(),
                         is.anchor(),
-                        is.text(),
+                        is.heading() + "\n" + MemoryDocument.canonicalize(is.body()),
                         null,
                         is.id() == null || is.anchor() == null ? null : is.id() + "#" + is.anchor());
                 d.add(new StringField(SECTION_KEY, sectionKey(rel, i), Field.Store.NO));
