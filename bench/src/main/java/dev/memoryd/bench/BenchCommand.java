@@ -194,7 +194,7 @@ public final class BenchCommand implements Callable<Integer> {
             case "sync" -> new SyncBench(writes, child);
             case "mcp" -> new McpBench(writes, warmup);
             case "peer" -> new PeerBench(writes, warmup);
-            case "filesize" -> new FileSizeBench(writes, warmup, fileKb);
+            case "filesize" -> new FileSizeBench(writes, warmup, fileKb, daemon);
             default -> throw new IllegalStateException("unknown mode " + mode); // MODES was checked in call()
         };
     }

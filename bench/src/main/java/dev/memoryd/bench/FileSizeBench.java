@@ -18,10 +18,14 @@ import java.util.Arrays;
  * of each first, {@code writes} of each measured. After each block the Triggers are set back to
  * one item (not timed), so neither file grows over the run and the only difference between the
  * two is the text the change does not touch. One client, closed loop; a
- * latency runs from the request's first byte sent to the reply read. Reports each side's p50 and
- * p99, the files' sizes at the end and {@code p50_ratio} (large over small).
+ * latency runs from the request's first byte sent to the reply read. The daemon's CPU time (all
+ * its threads, {@code /proc}) is taken around each block, after a {@code search} that waits for the
+ * block's index updates, so each side's CPU per write counts the work a write leaves behind too;
+ * on a loaded machine it varies far less than the latencies. Reports each side's p50 and p99 and
+ * CPU per write, the files' sizes at the end, {@code p50_ratio} and {@code cpu_ratio} (large over
+ * small).
  */
-record FileSizeBench(int writes, int warmup, int fileKb) implements Scenario {
+record FileSizeBench(int writes, int warmup, int fileKb, Process daemon) implements Scenario {
     static final int BLOCK = 50;
     /** What the small file's Needs are filled to, which makes it about 5 KB. */
     static final int SMALL_KB = 4;
@@ -34,11 +38,12 @@ record FileSizeBench(int writes, int warmup, int fileKb) implements Scenario {
             Requests.check(c.call("write", Requests.decl("bench-setup", Requests.createOps(2))));
             Requests.check(c.call("write", Requests.decl("bench-setup", fill(0, SMALL_KB))));
             Requests.check(c.call("write", Requests.decl("bench-setup", fill(1, fileKb))));
-            measure(c, warmup, null, null);
+            measure(c, warmup, null, null, null);
             Disk.settle();
             long[] small = new long[writes];
             long[] large = new long[writes];
-            measure(c, writes, small, large);
+            double[] cpu = new double[2];
+            measure(c, writes, small, large, cpu);
             Arrays.sort(small);
             Arrays.sort(large);
             out.put("mode", "filesize");
@@ -52,6 +57,9 @@ record FileSizeBench(int writes, int warmup, int fileKb) implements Scenario {
             out.put("large_p50_ms", Stats.ms(Stats.p50(large)));
             out.put("large_p99_ms", Stats.ms(Stats.p99(large)));
             out.put("p50_ratio", Stats.round((double) Stats.p50(large) / Stats.p50(small)));
+            out.put("small_cpu_ms_per_write", Stats.round(cpu[0] * 1000 / writes));
+            out.put("large_cpu_ms_per_write", Stats.round(cpu[1] * 1000 / writes));
+            out.put("cpu_ratio", Stats.round(cpu[1] / cpu[0]));
         }
     }
 
@@ -72,13 +80,17 @@ record FileSizeBench(int writes, int warmup, int fileKb) implements Scenario {
         return ops;
     }
 
-    /** {@code n} appends to each part, alternating in blocks; latencies into the arrays when given. */
-    private static void measure(SocketClient c, int n, long[] small, long[] large) throws IOException {
+    /**
+     * {@code n} appends to each part, alternating in blocks; latencies into the arrays and the
+     * daemon's CPU seconds per part into {@code cpu} when given.
+     */
+    private void measure(SocketClient c, int n, long[] small, long[] large, double[] cpu) throws IOException {
         for (int start = 0; start < n; start += BLOCK) {
             int end = Math.min(n, start + BLOCK);
             boolean smallFirst = (start / BLOCK) % 2 == 0;
             for (int side = 0; side < 2; side++) {
                 int part = (side == 0) == smallFirst ? 0 : 1;
+                double cpu0 = DaemonChild.cpuSeconds(daemon.pid());
                 for (int i = start; i < end; i++) {
                     ArrayNode ops = JsonRpc.MAPPER.createArrayNode();
                     ops.addObject()
@@ -96,7 +108,14 @@ record FileSizeBench(int writes, int warmup, int fileKb) implements Scenario {
                         into[i] = t;
                     }
                 }
+                Requests.check(
+                        c.call("search", JsonRpc.MAPPER.createObjectNode().put("q", "trigger"))); // indexed
+                if (cpu != null) {
+                    cpu[part] += DaemonChild.cpuSeconds(daemon.pid()) - cpu0;
+                }
                 reset(c, part);
+                Requests.check(
+                        c.call("search", JsonRpc.MAPPER.createObjectNode().put("q", "trigger")));
             }
         }
     }
