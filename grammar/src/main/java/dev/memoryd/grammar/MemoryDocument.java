@@ -23,6 +23,10 @@ import java.util.regex.Pattern;
  * are not sections; only top-level ATX headings count. Offsets are char offsets into
  * {@link #text()}, and every edit is a splice by span ({@link #splice}), so all other
  * characters survive exactly. Immutable and thread-safe.
+ *
+ * <p>Longer than most classes: the parse and {@link #splice(int, int, String)}, which must find what
+ * a parse of the spliced text would, share the heading scan, the line index and the recent-parse
+ * cache, and keeping them together keeps that agreement in one place.
  */
 public final class MemoryDocument {
 

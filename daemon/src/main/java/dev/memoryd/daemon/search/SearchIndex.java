@@ -64,7 +64,9 @@ import org.apache.lucene.store.Directory;
  * daemon's CPU on a write. The file's {@code last_updated}, which every write changes, is kept
  * beside the index rather than in each section's document. Hits carry their file, section, slice
  * id, branch and FRESH/STALE age. Thread-safe: the index changes under this object's lock, from
- * the constructor and the update thread.
+ * the constructor and the update thread. Longer than most classes: building the index, updating
+ * it per section and querying it share the Lucene writer, the documents' fields and the section
+ * keys, which would otherwise cross class boundaries.
  */
 public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SearchIndex.class.getName());
