@@ -22,8 +22,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench", description = "Benchmark the write path against a real daemon; prints one JSON line.")
 public final class BenchCommand implements Callable<Integer> {
-    static final List<String> MODES =
-            List.of("write", "slip", "context", "human", "replay", "scope", "refs", "merge", "sync", "mcp", "peer");
+    static final List<String> MODES = List.of(
+            "write", "slip", "context", "human", "replay", "scope", "refs", "merge", "sync", "mcp", "peer", "filesize");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -71,9 +71,14 @@ public final class BenchCommand implements Callable<Integer> {
                 "mcp: a write (and a read) as an MCP tool call through memoryd mcp against the same call over the"
                         + " socket, --writes of each, interleaved in blocks, after --warmup of each",
                 "peer: append_item to a growing list against the MCP reference memory server's add_observations (npm),"
+                        + " --writes of each, interleaved in blocks, after --warmup of each",
+                "filesize: append_item to a small section of a ~5 KB file against the same in a --file-kb KB file,"
                         + " --writes of each, interleaved in blocks, after --warmup of each"
             })
     String mode;
+
+    @Option(names = "--file-kb", defaultValue = "200", description = "filesize mode: size of the large file in KB")
+    int fileKb;
 
     @Option(names = "--turns", defaultValue = "100000", description = "context mode: turns in the stored DAG")
     int turns;
@@ -189,6 +194,7 @@ public final class BenchCommand implements Callable<Integer> {
             case "sync" -> new SyncBench(writes, child);
             case "mcp" -> new McpBench(writes, warmup);
             case "peer" -> new PeerBench(writes, warmup);
+            case "filesize" -> new FileSizeBench(writes, warmup, fileKb, daemon);
             default -> throw new IllegalStateException("unknown mode " + mode); // MODES was checked in call()
         };
     }

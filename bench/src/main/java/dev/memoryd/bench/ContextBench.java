@@ -24,7 +24,7 @@ record ContextBench(int turns, int perAppendOpt, int sessions, int writes, int w
         java.util.Random rnd = new java.util.Random(42);
         int perAppend = perAppendOpt > 0 ? perAppendOpt : Math.max(1, turns / 200);
         long tLoad = System.nanoTime();
-        double cpu0 = cpuSeconds(daemon.pid());
+        double cpu0 = DaemonChild.cpuSeconds(daemon.pid());
         try (SocketClient c = SocketClient.connect(cfg.socket())) {
             String[] phases = {"exploration", "debugging", "planning", "consolidation", "synthesis"};
             for (int start = 0; start < turns; start += perAppend) {
@@ -62,7 +62,7 @@ record ContextBench(int turns, int perAppendOpt, int sessions, int writes, int w
                 Requests.check(c.call("conversation.append", req));
             }
             double loadSecs = (System.nanoTime() - tLoad) / 1e9;
-            out.put("load_daemon_cpu_s", Math.round((cpuSeconds(daemon.pid()) - cpu0) * 100) / 100.0);
+            out.put("load_daemon_cpu_s", Math.round((DaemonChild.cpuSeconds(daemon.pid()) - cpu0) * 100) / 100.0);
             out.put("turns_per_append", perAppend);
             ObjectNode warm = JsonRpc.MAPPER.createObjectNode().put("anchor_turn_id", uuid(turns / 2));
             long tFirst = System.nanoTime();
@@ -96,12 +96,5 @@ record ContextBench(int turns, int perAppendOpt, int sessions, int writes, int w
 
     private static String uuid(int i) {
         return String.format("%08x-0000-4000-8000-%012x", i >>> 16, (long) i);
-    }
-
-    /** CPU seconds (user + system) the process has used so far, from {@code /proc/<pid>/stat}. */
-    private static double cpuSeconds(long pid) throws java.io.IOException {
-        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", String.valueOf(pid), "stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // USER_HZ is 100 on Linux
     }
 }

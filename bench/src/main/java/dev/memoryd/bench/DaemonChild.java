@@ -86,6 +86,13 @@ record DaemonChild(List<String> jvm, long quietMs) {
         daemon.waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** CPU seconds (user + system) the process has used so far, from {@code /proc/<pid>/stat}. */
+    static double cpuSeconds(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // USER_HZ is 100 on Linux
+    }
+
     /** A line of the daemon's /proc status ({@code VmRSS}, {@code VmHWM}, {@code RssAnon}) in MB. */
     static double rssMb(Process daemon, String field) throws IOException {
         for (String l : Files.readAllLines(Path.of("/proc", String.valueOf(daemon.pid()), "status"))) {

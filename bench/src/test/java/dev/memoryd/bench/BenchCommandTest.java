@@ -43,7 +43,7 @@ class BenchCommandTest {
         assertTrue(
                 r.err()
                         .startsWith(
-                                "--mode must be write, slip, context, human, replay, scope, refs, merge, sync, mcp or peer\n"
+                                "--mode must be write, slip, context, human, replay, scope, refs, merge, sync, mcp, peer or filesize\n"
                                         + "Usage: memoryd bench"),
                 r.err());
         assertFalse(Files.exists(root), "nothing made");
@@ -68,6 +68,35 @@ class BenchCommandTest {
         assertTrue(
                 Files.exists(root.resolveSibling("root.daemon.log")),
                 "the daemon ran as a child, logging beside the root");
+    }
+
+    @Test
+    void filesizeRun_comparesASmallAndALargeFile_onTheSameChange() throws Exception {
+        Path root = tmp.resolve("root");
+        Run r = run(
+                "bench",
+                "--mode",
+                "filesize",
+                "--writes",
+                "10",
+                "--warmup",
+                "0",
+                "--file-kb",
+                "64",
+                "--root",
+                root.toString());
+        assertEquals(0, r.code(), r.toString());
+        JsonNode out = JsonRpc.MAPPER.readTree(r.out().lines().toList().get(0));
+        assertEquals("filesize", out.get("mode").asText(), r.out());
+        long small = out.get("small_bytes").asLong();
+        long large = out.get("large_bytes").asLong();
+        assertTrue(small > 4_000 && small < 8_000, "the small file is about 5 KB: " + r.out());
+        assertTrue(large > 64 * 1024 && large < 72 * 1024, "the large file is the size asked for: " + r.out());
+        assertTrue(
+                out.get("large_p50_ms").asDouble() > 0
+                        && out.get("small_p50_ms").asDouble() > 0,
+                r.out());
+        assertTrue(out.has("cpu_ratio") && out.has("p50_ratio"), r.out());
     }
 
     private static Run run(String... args) {

@@ -47,6 +47,45 @@ class SearchTest extends ServedRootTest {
     }
 
     @Test
+    void sectionsUpdatedInPlace_searchAsAFreshIndexOfTheSameFilesDoes() throws Exception {
+        String path = "users/sam/parts/inner-critic/profile.md";
+        for (String op : new String[] {
+            "{\"op\":\"append_item\",\"path\":\"" + path + "\",\"section\":\"Triggers\",\"item\":\"Quince jam\"}",
+            "{\"op\":\"replace_section\",\"path\":\"" + path
+                    + "\",\"section\":\"Role\",\"content\":\"Keeps quince lists.\"}",
+            "{\"op\":\"append_item\",\"path\":\"" + path + "\",\"section\":\"Needs\",\"item\":\"More quince\"}",
+            "{\"op\":\"replace_section\",\"path\":\"" + path + "\",\"section\":\"Role\",\"content\":\"Keeps lists.\"}"
+        }) {
+            JsonNode w = root.call("write", "{\"rationale\":\"t\",\"ops\":[" + op + "]}");
+            assertTrue(w.has("result"), w.toString());
+        }
+        String[] queries = {"quince", "lists", "critic", "sam", "family"};
+        java.util.List<java.util.Set<String>> updated = new java.util.ArrayList<>();
+        for (String q : queries) {
+            updated.add(found(q));
+        }
+        assertEquals(
+                java.util.List.of(path + " Needs FRESH", path + " Triggers FRESH"),
+                updated.get(0).stream().map(h -> h.substring(0, h.indexOf('|'))).toList(),
+                "the Role no longer says quince; the other two sections still do");
+        root.close();
+        root.serve(); // a fresh index of the same files
+        for (int i = 0; i < queries.length; i++) {
+            assertEquals(found(queries[i]), updated.get(i), queries[i]);
+        }
+    }
+
+    /** Each hit as its path, section, label, then after a {@code |} its snippet. */
+    private java.util.Set<String> found(String q) throws Exception {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (JsonNode h : hits(q)) {
+            out.add(h.path("path").asText() + " " + h.path("section").asText() + " "
+                    + h.path("label").asText() + "|" + h.path("snippet").asText());
+        }
+        return out;
+    }
+
+    @Test
     void jsonlRowStrings_areSearchable_andStaleRowsSaySo() throws Exception {
         JsonNode c = root.call(
                 "slices.create",

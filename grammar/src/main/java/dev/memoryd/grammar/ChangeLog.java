@@ -23,26 +23,27 @@ final class ChangeLog {
 
     private ChangeLog() {}
 
-    /** The text with {@code line} appended to its Change Log as a bullet of its own. */
-    static String addLine(String text, FileType type, RepoPath path, String line) {
+    /** The document with {@code line} appended to its Change Log as a bullet of its own. */
+    static MemoryDocument addLine(MemoryDocument doc, FileType type, RepoPath path, String line) {
         Optional<SectionDef> cl = type.changeLog();
         if (cl.isEmpty()) {
-            return text; // notes files have no Change Log
+            return doc; // notes files have no Change Log
         }
-        MemoryDocument doc = MemoryDocument.parse(text);
+        String text = doc.text();
         MemoryDocument.Section s = changeLogOf(doc, cl.get(), path);
         String body = s.body(text);
         String newBody = OpText.appendBullet(body, doc.canonicalBody(s), line, s.end() == text.length());
-        return MemoryDocument.splice(text, s.bodyStart(), s.end(), newBody);
+        return doc.splice(s.bodyStart(), s.end(), newBody);
     }
 
     /** Merges a declaration's phrases into the rollup bullet of {@code date} (yyyy-mm-dd). */
-    static String rollup(String text, FileType type, RepoPath path, String date, List<String> newPhrases) {
+    static MemoryDocument rollup(
+            MemoryDocument doc, FileType type, RepoPath path, String date, List<String> newPhrases) {
         Optional<SectionDef> cl = type.changeLog();
         if (cl.isEmpty() || newPhrases.isEmpty()) {
-            return text;
+            return doc;
         }
-        MemoryDocument doc = MemoryDocument.parse(text);
+        String text = doc.text();
         MemoryDocument.Section s = changeLogOf(doc, cl.get(), path);
         String body = s.body(text);
         String prefix = date + ": ";
@@ -57,12 +58,12 @@ final class ChangeLog {
                 String newBody = body.substring(0, b.start())
                         + Bodies.bullet(prefix + mergePhrases(merged))
                         + body.substring(b.end());
-                return MemoryDocument.splice(text, s.bodyStart(), s.end(), newBody);
+                return doc.splice(s.bodyStart(), s.end(), newBody);
             }
         }
         String newBody = OpText.appendBullet(
                 body, doc.canonicalBody(s), prefix + mergePhrases(newPhrases), s.end() == text.length());
-        return MemoryDocument.splice(text, s.bodyStart(), s.end(), newBody);
+        return doc.splice(s.bodyStart(), s.end(), newBody);
     }
 
     private static MemoryDocument.Section changeLogOf(MemoryDocument doc, SectionDef cl, RepoPath path) {

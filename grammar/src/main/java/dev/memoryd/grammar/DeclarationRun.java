@@ -46,6 +46,11 @@ final class DeclarationRun {
     private final Map<RepoPath, List<String>> phrases = new LinkedHashMap<>();
     /** Index of the last op that touched each file (for post-checks). */
     private final Map<RepoPath, Integer> lastOp = new LinkedHashMap<>();
+    /**
+     * The parsed document of a file's current text, when an op left one: the next op, the Change
+     * Log and the lint go on from it instead of parsing the whole text again.
+     */
+    private final Map<RepoPath, MemoryDocument> docs = new LinkedHashMap<>();
 
     DeclarationRun(
             Grammar g, FileSource files, Instant now, SectionHasher hasher, boolean trusted, Set<Integer> unlinked) {
@@ -70,8 +75,29 @@ final class DeclarationRun {
 
     void write(RepoPath p, String text, int opIndex) {
         working.put(p, Optional.of(text));
+        docs.remove(p);
         touched.add(p);
         lastOp.put(p, opIndex);
+    }
+
+    /** As {@link #write(RepoPath, String, int)}, keeping the text's parsed document. */
+    void write(RepoPath p, MemoryDocument doc, int opIndex) {
+        write(p, doc.text(), opIndex);
+        docs.put(p, doc);
+    }
+
+    /**
+     * The parsed document of {@code text}, the file's current text: the one an op left, else a
+     * parse (a replayed declaration's texts are each parsed once, so not through the cache).
+     */
+    MemoryDocument doc(RepoPath p, String text) {
+        MemoryDocument d = docs.get(p);
+        if (d != null && d.text() == text) { // identity: the text this document was made for
+            return d;
+        }
+        d = trusted ? MemoryDocument.parseUncached(text) : MemoryDocument.parse(text);
+        docs.put(p, d);
+        return d;
     }
 
     /** Adds a phrase to the file's Change Log rollup. */
@@ -112,16 +138,18 @@ final class DeclarationRun {
                 continue;
             }
             FileType type = g.fileTypeOf(p).orElseThrow();
+            MemoryDocument doc;
             try {
-                text = ChangeLog.rollup(text, type, p, date, phrases.getOrDefault(p, List.of()));
-                text = setLastUpdated(text);
+                doc = ChangeLog.rollup(doc(p, text), type, p, date, phrases.getOrDefault(p, List.of()));
+                doc = setLastUpdated(doc);
             } catch (OpRejected r) {
                 throw withOp(r, p);
             }
             if (!trusted) {
-                ResultLint.check(g, p, orig, text, lastOp.get(p));
+                ResultLint.check(g, p, orig, doc, lastOp.get(p));
+                MemoryDocument.remember(doc); // the next write to the file starts from it
             }
-            out.put(p, text);
+            out.put(p, doc.text());
         }
         return out;
     }
@@ -132,18 +160,19 @@ final class DeclarationRun {
         return new OpRejected(r.reason, r.getMessage(), d);
     }
 
-    private String setLastUpdated(String text) {
+    private MemoryDocument setLastUpdated(MemoryDocument doc) {
+        String text = doc.text();
         int fmEnd = MemoryDocument.frontmatterEnd(text);
         if (fmEnd < 0) {
-            return text;
+            return doc;
         }
         Matcher m = LAST_UPDATED.matcher(text).region(0, fmEnd);
         if (!m.find()) {
-            return text;
+            return doc;
         }
         String old = m.group(2);
         String value =
                 old.startsWith("\"") ? "\"" + nowText + "\"" : old.startsWith("'") ? "'" + nowText + "'" : nowText;
-        return MemoryDocument.splice(text, m.start(2), m.end(2), value);
+        return doc.splice(m.start(2), m.end(2), value);
     }
 }

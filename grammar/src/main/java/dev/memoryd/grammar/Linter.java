@@ -46,6 +46,11 @@ public final class Linter {
 
     /** Lints one file. */
     public List<LintProblem> lint(Grammar grammar, RepoPath path, String text) {
+        return lint(grammar, path, MemoryDocument.parse(text));
+    }
+
+    /** Lints one file, already parsed. */
+    public List<LintProblem> lint(Grammar grammar, RepoPath path, MemoryDocument doc) {
         List<LintProblem> out = new ArrayList<>();
         String p = path.value();
         Optional<PathMatch> match = grammar.match(path);
@@ -55,7 +60,6 @@ public final class Linter {
         }
         PathMatch pm = match.get();
         FileType type = pm.fileType();
-        MemoryDocument doc = MemoryDocument.parse(text);
 
         lintFrontmatter(doc, pm, p, out);
 

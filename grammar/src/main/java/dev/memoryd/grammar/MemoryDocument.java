@@ -23,6 +23,10 @@ import java.util.regex.Pattern;
  * are not sections; only top-level ATX headings count. Offsets are char offsets into
  * {@link #text()}, and every edit is a splice by span ({@link #splice}), so all other
  * characters survive exactly. Immutable and thread-safe.
+ *
+ * <p>Longer than most classes: the parse and {@link #splice(int, int, String)}, which must find what
+ * a parse of the spliced text would, share the heading scan, the line index and the recent-parse
+ * cache, and keeping them together keeps that agreement in one place.
  */
 public final class MemoryDocument {
 
@@ -61,13 +65,18 @@ public final class MemoryDocument {
     private final int titleLine;
     private final List<Section> sections;
     private final int[] lineStarts;
+    /** The headings as found (level 1 to 3), kept so that a splice can shift them instead of scanning. */
+    private final List<RawHeading> rawHeadings;
+    /** The headings came from the line scan, so each line's part in them is the line's alone. */
+    private final boolean scanned;
 
     private MemoryDocument(String text) {
-        this.text = text;
-        this.lineStarts = lineStarts(text);
-        int fmEnd = frontmatterEnd(text);
-        frontmatterSpan = fmEnd > 0 ? new Span(0, fmEnd) : null;
+        this(text, scan(text));
+    }
 
+    /** The headings of a text, by the line scan where it can tell, else by flexmark; null: flexmark's. */
+    private static Scan scan(String text) {
+        int fmEnd = frontmatterEnd(text);
         // Blank the frontmatter (same length, newlines kept) so flexmark offsets stay
         // valid and the YAML is not mistaken for a setext heading or thematic break.
         String md = text;
@@ -80,7 +89,21 @@ public final class MemoryDocument {
             }
             md = b.toString();
         }
-        List<RawHeading> headings = headings(md);
+        List<RawHeading> fast = scanHeadings(md);
+        return fast != null ? new Scan(fast, true) : new Scan(flexmarkHeadings(md), false);
+    }
+
+    /** A text's headings and whether the line scan found them. */
+    private record Scan(List<RawHeading> headings, boolean scanned) {}
+
+    private MemoryDocument(String text, Scan scan) {
+        this.text = text;
+        this.lineStarts = lineStarts(text);
+        int fmEnd = frontmatterEnd(text);
+        frontmatterSpan = fmEnd > 0 ? new Span(0, fmEnd) : null;
+        List<RawHeading> headings = List.copyOf(scan.headings());
+        this.rawHeadings = headings;
+        this.scanned = scan.scanned();
         String t = null;
         int tl = 0;
         List<Section> secs = new ArrayList<>();
@@ -235,6 +258,16 @@ public final class MemoryDocument {
             RECENT.put(t, d);
         }
         return d;
+    }
+
+    /**
+     * Keeps {@code doc} among the recent parses, for the next {@link #parse} of its text (the next
+     * write to the file, the derived indexes reading it).
+     */
+    public static void remember(MemoryDocument doc) {
+        synchronized (RECENT) {
+            RECENT.put(doc.text, doc);
+        }
     }
 
     /**
@@ -419,6 +452,63 @@ public final class MemoryDocument {
             b.append(lines[i]).append('\n');
         }
         return b.toString();
+    }
+
+    /**
+     * The document of this text with {@code [start, end)} replaced by {@code replacement}: the same
+     * as parsing the new text, found without scanning it again where that is sure to give the same
+     * answer. That is when this text's headings came from the line scan and the change either stays
+     * within one line of the frontmatter (its fences kept) or, after it, replaces lines none of which
+     * is a heading or follows one (where its anchor would be) with lines the scan finds no heading
+     * in; the headings are then this document's, shifted. Anything else is parsed whole. A write
+     * changes one section and the Change Log, so its result is found at the cost of the lines it
+     * changed, not of the file.
+     */
+    public MemoryDocument splice(int start, int end, String replacement) {
+        String next = splice(text, start, end, replacement);
+        List<RawHeading> shifted = scanned ? shiftedHeadings(start, end, replacement, next) : null;
+        return shifted != null ? new MemoryDocument(next, new Scan(shifted, true)) : new MemoryDocument(next);
+    }
+
+    /** This document's headings moved by the splice, or null when the splice may change them. */
+    private List<RawHeading> shiftedHeadings(int start, int end, String replacement, String next) {
+        if (frontmatterSpan == null || start < 0 || end < start || end > text.length()) {
+            return null;
+        }
+        int delta = replacement.length() - (end - start);
+        int fmEnd = frontmatterSpan.end();
+        if (start < fmEnd) {
+            // Within the frontmatter, which the scan blanks: one line, not a fence, and the fences where they were.
+            int closing = lineStartOf(fmEnd - 1);
+            boolean oneLine = text.substring(start, end).indexOf('\n') < 0
+                    && text.substring(start, end).indexOf('\r') < 0
+                    && replacement.indexOf('\n') < 0
+                    && replacement.indexOf('\r') < 0;
+            if (!oneLine || lineStartOf(start) == 0 || lineStartOf(start) >= closing) {
+                return null;
+            }
+            if (frontmatterEnd(next) != fmEnd + delta) {
+                return null;
+            }
+        } else {
+            int from = lineStartOf(start);
+            int to = end == text.length() ? end : lineEnd(end);
+            for (RawHeading h : rawHeadings) {
+                int after = lineEnd(h.offset()); // the line that may carry its anchor
+                if ((h.offset() >= from && h.offset() < to) || (after >= from && after <= to)) {
+                    return null;
+                }
+            }
+            List<RawHeading> inNew = scanHeadings(next.substring(from, to + delta));
+            if (inNew == null || !inNew.isEmpty()) {
+                return null;
+            }
+        }
+        List<RawHeading> out = new ArrayList<>(rawHeadings.size());
+        for (RawHeading h : rawHeadings) {
+            out.add(h.offset() < start ? h : new RawHeading(h.offset() + delta, h.level(), h.text()));
+        }
+        return out;
     }
 
     /** The text with {@code [start, end)} replaced by {@code replacement}. */

@@ -32,17 +32,17 @@ final class ResultLint {
     private ResultLint() {}
 
     /**
-     * Refuses ({@code spec_violation}, naming {@code opIndex}) a result {@code text} of {@code p}
+     * Refuses ({@code spec_violation}, naming {@code opIndex}) a result {@code result} of {@code p}
      * with a lint problem its original {@code orig} (null for a new file) did not have.
      */
-    static void check(Grammar g, RepoPath p, String orig, String text, int opIndex) {
+    static void check(Grammar g, RepoPath p, String orig, MemoryDocument result, int opIndex) {
         Linter linter = new Linter();
         List<String> before = orig == null ? List.of() : lintKeys(g, linter, p, orig);
         List<String> remaining = new ArrayList<>(before);
-        List<LintProblem> after = linter.lint(g, p, text);
+        List<LintProblem> after = linter.lint(g, p, result);
         synchronized (LINTED) {
             LINTED.put(
-                    new LintKey(g, p, text),
+                    new LintKey(g, p, result.text()),
                     after.stream().map(x -> x.rule() + ": " + x.message()).toList());
         }
         for (LintProblem x : after) {

@@ -25,7 +25,7 @@ final class SectionOpApplier {
                         Reason.INVALID_OP, "path '" + path + "' is not a memory file of any known type"));
         FileType type = pm.fileType();
         String text = run.read(path).orElseThrow(() -> new OpRejected(Reason.NOT_FOUND, "no file at " + path));
-        MemoryDocument doc = trusted ? MemoryDocument.parseUncached(text) : MemoryDocument.parse(text);
+        MemoryDocument doc = run.doc(path, text);
         if (!trusted && doc.frontmatter() == null) {
             throw new OpRejected(Reason.DRIFT, path + " has no valid frontmatter; it waits for a maintainer");
         }
@@ -111,12 +111,15 @@ final class SectionOpApplier {
         SectionEdit edit = edit(op, t);
         List<String> inline = new ArrayList<>(edit.inline());
 
-        String newText = MemoryDocument.splice(text, target.bodyStart(), target.end(), edit.newBody());
+        // Replay needs the new document only for an override's Change Log line: it splices text alone.
+        MemoryDocument newDoc = trusted ? null : doc.splice(target.bodyStart(), target.end(), edit.newBody());
+        String newText = newDoc != null
+                ? newDoc.text()
+                : MemoryDocument.splice(text, target.bodyStart(), target.end(), edit.newBody());
         boolean changed = !newText.equals(text);
         boolean capped = op instanceof ReplaceSection || op instanceof AppendSection || op instanceof AppendItem;
         String afterHash = null;
         if (!trusted) {
-            MemoryDocument newDoc = MemoryDocument.parse(newText);
             checkStructure(doc, newDoc);
             MemoryDocument.Section after = newDoc.sections().stream()
                     .filter(s -> s.start() == target.start())
@@ -129,16 +132,23 @@ final class SectionOpApplier {
             }
         } else if (changed && capped && op.overrideRationale() != null) {
             // The Change Log line of an override is part of the text replay must reproduce.
-            MemoryDocument newDoc = MemoryDocument.parse(newText);
-            MemoryDocument.Section after = newDoc.sections().stream()
+            MemoryDocument replayed = MemoryDocument.parse(newText);
+            MemoryDocument.Section after = replayed.sections().stream()
                     .filter(s -> s.start() == target.start())
                     .findFirst()
                     .orElseThrow();
             CapsAndLocks.checkCaps(op, def, after.body(newText), path, run.date).ifPresent(inline::add);
         }
-        if (changed) {
+        if (changed && newDoc != null) {
             for (String l : inline) {
-                newText = ChangeLog.addLine(newText, type, path, l);
+                newDoc = ChangeLog.addLine(newDoc, type, path, l);
+            }
+            run.write(path, newDoc, index);
+            run.addPhrase(path, edit.summary());
+        } else if (changed) {
+            for (String l : inline) {
+                newText = ChangeLog.addLine(MemoryDocument.parseUncached(newText), type, path, l)
+                        .text();
             }
             run.write(path, newText, index);
             run.addPhrase(path, edit.summary());

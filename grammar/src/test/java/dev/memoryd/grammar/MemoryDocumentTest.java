@@ -78,4 +78,62 @@ class MemoryDocumentTest {
         assertEquals("a", a.anchor());
         assertEquals("body a\n\n```\n## Not a section\n```\n\n### Sub\n\nsub body\n", d.canonicalBody(a));
     }
+
+    /** A plain memory file: frontmatter, title, anchored sections, list items; the line scan reads it. */
+    private static final String PLAIN = "---\nslice:\n  v: \"1\"\n  meta:\n    last_updated: 2026-01-01T00:00:00Z\n"
+            + "---\n# Title\n\n## A\n<!-- @anchor: a v1 -->\n\nbody a\nmore a\n\n### Sub\n\nsub body\n\n"
+            + "## B\n<!-- @anchor: b v1 -->\n\n- x\n- y\n\n## Change Log\n<!-- @anchor: change-log v1 -->\n\n"
+            + "- 2026-01-01: created part\n";
+
+    @Test
+    void splice_givesTheDocumentAParseOfTheSplicedTextGives() {
+        String[] pieces = {
+            "",
+            "\n",
+            "word",
+            "- item\n",
+            "\n## New\n",
+            "## New\n<!-- @anchor: new v1 -->\n",
+            "<!-- @anchor: z v1 -->\n",
+            "```\n",
+            "<div>\n",
+            "\t",
+            "# T\n",
+            "---\n",
+            "last_updated: x",
+            "### Deeper\n",
+            "\r\n",
+            "text\n\n"
+        };
+        java.util.Random r = new java.util.Random(7);
+        for (String base : List.of(PLAIN, PLAIN.replace("\n", "\r\n"))) {
+            for (int n = 0; n < 2_000; n++) {
+                int start = r.nextInt(base.length() + 1);
+                int end = Math.min(base.length(), start + (r.nextBoolean() ? 0 : r.nextInt(12)));
+                String with =
+                        pieces[r.nextInt(pieces.length)] + (r.nextBoolean() ? pieces[r.nextInt(pieces.length)] : "");
+                MemoryDocument spliced = MemoryDocument.parseUncached(base).splice(start, end, with);
+                MemoryDocument parsed = MemoryDocument.parseUncached(MemoryDocument.splice(base, start, end, with));
+                String what = "splice(" + start + ", " + end + ", " + with.replace("\n", "\\n") + ")";
+                assertEquals(parsed.text(), spliced.text(), what);
+                assertEquals(parsed.sections(), spliced.sections(), what);
+                assertEquals(parsed.title(), spliced.title(), what);
+                assertEquals(parsed.titleLine(), spliced.titleLine(), what);
+                assertEquals(parsed.frontmatterSpan(), spliced.frontmatterSpan(), what);
+                assertEquals(parsed.lineCount(), spliced.lineCount(), what);
+            }
+        }
+    }
+
+    @Test
+    void spliceOfASectionBody_keepsTheOtherSectionsShifted() {
+        MemoryDocument d = MemoryDocument.parseUncached(PLAIN);
+        MemoryDocument.Section b = d.sections().get(2);
+        MemoryDocument after = d.splice(b.bodyStart(), b.end(), "\n- x\n- y\n- z\n\n");
+        assertEquals(
+                List.of("A", "Sub", "B", "Change Log"),
+                after.sections().stream().map(MemoryDocument.Section::heading).toList());
+        assertEquals(d.sections().get(3).start() + 4, after.sections().get(3).start());
+        assertEquals("\n- x\n- y\n- z\n\n", after.sections().get(2).body(after.text()));
+    }
 }

@@ -58,8 +58,15 @@ import org.apache.lucene.store.Directory;
  * built from the working tree at start, kept in memory, and updated after every published batch
  * from the paths its events touched (in batch order, on its own thread); {@link #search} first
  * re-indexes what was published before it, so a search after an acknowledged write sees it
- * (updates otherwise wait {@value #COALESCE_MS} ms and merge). Hits carry
- * their file, section, slice id, branch and FRESH/STALE age. Thread-safe.
+ * (updates otherwise wait {@value #COALESCE_MS} ms and merge). A memory file is indexed as one
+ * document per section, and an update re-indexes only the sections whose text (or the file's id or
+ * title) changed: analysing a whole large file again for a change to one section was most of the
+ * daemon's CPU on a write. The file's {@code last_updated}, which every write changes, is kept
+ * beside the index rather than in each section's document. Hits carry their file, section, slice
+ * id, branch and FRESH/STALE age. Thread-safe: the index changes under this object's lock, from
+ * the constructor and the update thread. Longer than most classes: building the index, updating
+ * it per section and querying it share the Lucene writer, the documents' fields and the section
+ * keys, which would otherwise cross class boundaries.
  */
 public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SearchIndex.class.getName());
@@ -99,8 +106,10 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
     }
 
     /** Drops everything and indexes the working tree again. */
-    public void rebuild() throws IOException {
+    public synchronized void rebuild() throws IOException {
         writer.deleteAll();
+        memorySections.clear();
+        memoryUpdated.clear();
         for (String rel : files()) {
             index(rel);
         }
@@ -184,11 +193,15 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
         }
     }
 
-    private void reindex(Collection<String> paths) {
+    private synchronized void reindex(Collection<String> paths) {
         try {
             for (String p : paths) {
-                writer.deleteDocuments(new Term("path", p));
-                index(p);
+                if (memorySections.containsKey(p)) {
+                    reindexMemory(p); // only its changed sections
+                } else {
+                    writer.deleteDocuments(new Term("path", p));
+                    index(p);
+                }
             }
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, "search index update failed for " + paths + "; rebuilding", e);
@@ -200,40 +213,53 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
         }
     }
 
-    private void index(String rel) throws IOException {
-        String text;
+    /** The file's text, or null when there is none (removed, or not a regular file). */
+    private String read(String rel) throws IOException {
         if (snapshot != null) {
-            text = snapshot.get(rel);
-            if (text == null) {
-                return;
-            }
-        } else {
-            Path f = root.resolve(rel);
-            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-                return;
-            }
-            text = Files.readString(f, StandardCharsets.UTF_8);
+            return snapshot.get(rel);
+        }
+        Path f = root.resolve(rel);
+        if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        return Files.readString(f, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * One memory section as indexed, its body as written: two alike index the same (the body is
+     * made canonical only for a section indexed again, which spares splitting a large file's
+     * unchanged sections into lines on every write).
+     */
+    private record IndexedSection(String id, String title, String heading, String anchor, String body) {}
+
+    /** The sections indexed for each memory file, in file order; a document's key is its file and place. */
+    private final java.util.Map<String, List<IndexedSection>> memorySections = new java.util.HashMap<>();
+
+    /** Each memory file's {@code last_updated} (absent: none), read by searches without the lock. */
+    private final java.util.Map<String, String> memoryUpdated = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The field naming a memory section's document: its path and its place among the file's sections. */
+    private static final String SECTION_KEY = "section_key";
+
+    private static String sectionKey(String rel, int place) {
+        return rel + "#" + place;
+    }
+
+    private void index(String rel) throws IOException {
+        String text = read(rel);
+        if (text == null) {
+            return;
+        }
+        if (rel.endsWith(".md")) {
+            indexMemory(rel, text, List.of());
+            return;
         }
         SliceFile sf = SliceFile.parse(text);
         Optional<JsonNode> slice = sf.slice();
         String id = slice.map(s -> s.path("id").asText(null)).orElse(null);
         String title = slice.map(s -> s.path("title").asText("")).orElse("");
         String updated = slice.map(SearchIndex::updated).orElse(null);
-        if (rel.endsWith(".md")) {
-            MemoryDocument doc = MemoryDocument.parse(text);
-            for (MemoryDocument.Section s : doc.h2Sections()) {
-                String body = doc.canonicalBody(s);
-                writer.addDocument(doc(
-                        rel,
-                        id,
-                        title,
-                        s.heading(),
-                        s.anchor(),
-                        s.heading() + "\n" + body,
-                        updated,
-                        id == null || s.anchor() == null ? null : id + "#" + s.anchor()));
-            }
-        } else if (slice.isPresent() && dev.memoryd.grammar.substrate.ChunkFile.isChunk(slice.get())) {
+        if (slice.isPresent() && dev.memoryd.grammar.substrate.ChunkFile.isChunk(slice.get())) {
             indexChunk(rel, slice.get(), sf, updated);
         } else {
             StringBuilder all = new StringBuilder();
@@ -269,6 +295,59 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
                 writer.addDocument(d);
             }
         }
+    }
+
+    /** A memory file indexed before: its sections that changed are indexed again, the others kept. */
+    private void reindexMemory(String rel) throws IOException {
+        String text = read(rel);
+        if (text == null) {
+            writer.deleteDocuments(new Term("path", rel));
+            memorySections.remove(rel);
+            memoryUpdated.remove(rel);
+            return;
+        }
+        indexMemory(rel, text, memorySections.get(rel));
+    }
+
+    /**
+     * Indexes a memory file's sections; {@code before} (empty when none are indexed) is what was
+     * indexed for it last, whose documents are replaced where they differ.
+     */
+    private void indexMemory(String rel, String text, List<IndexedSection> before) throws IOException {
+        Optional<JsonNode> slice = SliceFile.parse(text).slice();
+        String id = slice.map(s -> s.path("id").asText(null)).orElse(null);
+        String title = slice.map(s -> s.path("title").asText("")).orElse("");
+        MemoryDocument doc = MemoryDocument.parse(text);
+        List<IndexedSection> now = new ArrayList<>();
+        for (MemoryDocument.Section s : doc.h2Sections()) {
+            now.add(new IndexedSection(id, title, s.heading(), s.anchor(), s.body(text)));
+        }
+        slice.map(SearchIndex::updated)
+                .ifPresentOrElse(u -> memoryUpdated.put(rel, u), () -> memoryUpdated.remove(rel));
+        for (int i = 0; i < Math.max(now.size(), before.size()); i++) {
+            IndexedSection was = i < before.size() ? before.get(i) : null;
+            IndexedSection is = i < now.size() ? now.get(i) : null;
+            if (java.util.Objects.equals(was, is)) {
+                continue;
+            }
+            if (was != null) {
+                writer.deleteDocuments(new Term(SECTION_KEY, sectionKey(rel, i)));
+            }
+            if (is != null) {
+                Document d = doc(
+                        rel,
+                        is.id(),
+                        is.title(),
+                        is.heading(),
+                        is.anchor(),
+                        is.heading() + "\n" + MemoryDocument.canonicalize(is.body()),
+                        null,
+                        is.id() == null || is.anchor() == null ? null : is.id() + "#" + is.anchor());
+                d.add(new StringField(SECTION_KEY, sectionKey(rel, i), Field.Store.NO));
+                writer.addDocument(d);
+            }
+        }
+        memorySections.put(rel, List.copyOf(now));
     }
 
     /** The provenance source of a document holding only the rows recorded with that source. */
@@ -440,7 +519,7 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
                 o.put("score", Math.round(sd.score * 1000) / 1000.0);
                 String text = d.get("text");
                 o.put("snippet", text.length() > 160 ? text.substring(0, 160) + "..." : text);
-                String updated = d.get("updated");
+                String updated = d.get("section") != null ? memoryUpdated.get(d.get("path")) : d.get("updated");
                 if (updated != null) {
                     Staleness.TimeStaleness t = Staleness.time(Instant.parse(updated), now, halfLife);
                     o.put("label", t.label().name());

@@ -126,7 +126,13 @@ final class WriterState {
         for (int tries = 0; ; tries++) {
             dev.memoryd.daemon.git.WorkTreeIndex.Mark before = index.mark();
             Optional<String> t = files.read(p);
-            if (tries == 5 || t.equals(recordedText(p)) || !index.mayHaveRaced(before)) {
+            Optional<String> recorded = recordedText(p);
+            if (t.equals(recorded)) {
+                // The recorded instance: the text the last write made, whose parse, lint and hash are
+                // kept by it, so the next write finds them without hashing a fresh copy of the file.
+                return recorded;
+            }
+            if (tries == 5 || !index.mayHaveRaced(before)) {
                 return t;
             }
             index.awaitGitDone(lockWaitMs());
