@@ -190,8 +190,7 @@ class DerivedDataTest extends ServedRootTest {
         assertEquals(List.of("created", "commit", "changed", "changed_paths"), keys(declared));
         assertEquals(List.of("ref", "id", "path"), keys(declared.get("created").get(0)));
         String kinds = declared.get("created").get(0).get("id").asText();
-        JsonNode unchanged =
-                okQuoted("declare", "{'chunks':[{'id':'" + kinds + "','body':{'text':'Kinds'}}]}");
+        JsonNode unchanged = okQuoted("declare", "{'chunks':[{'id':'" + kinds + "','body':{'text':'Kinds'}}]}");
         assertFalse(unchanged.get("changed").asBoolean(), unchanged.toString());
         assertEquals(List.of("created", "commit", "changed", "changed_paths"), keys(unchanged));
         String summary = summarize(f.get("p"), "0123456789abcdef0123456789abcdef01234567");
@@ -203,14 +202,15 @@ class DerivedDataTest extends ServedRootTest {
         assertEquals(ref, keys(scope.get("scopes").get(0)));
         assertEquals(ref, keys(scope.get("minus").get(0)));
         JsonNode plain = inScope("project", f.get("t"));
+        assertEquals(List.of("id", "name", "file", "section", "branch", "body", "placements", "derived"), keys(plain));
         assertEquals(
-                List.of("id", "name", "file", "section", "branch", "body", "placements", "derived"), keys(plain));
-        assertEquals(List.of("chunk", "scope", "type"), keys(plain.get("placements").get(0)));
+                List.of("chunk", "scope", "type"), keys(plain.get("placements").get(0)));
         JsonNode specd = inScope("project", kinds);
         assertEquals(
                 List.of("id", "name", "file", "section", "branch", "spec", "body", "placements", "derived"),
                 keys(specd));
-        assertEquals(List.of("chunk", "scope", "type"), keys(specd.get("placements").get(0)));
+        assertEquals(
+                List.of("chunk", "scope", "type"), keys(specd.get("placements").get(0)));
         JsonNode derived = inScope("summaries/opus-4.6", summary);
         assertEquals(
                 List.of(
@@ -229,8 +229,7 @@ class DerivedDataTest extends ServedRootTest {
                 keys(derived));
 
         JsonNode t = okQuoted("traverse", "{'from':'summaries/opus-4.6','depth':2}");
-        assertEquals(
-                List.of("branch", "commit", "from", "chunks", "placements", "connections", "truncated"), keys(t));
+        assertEquals(List.of("branch", "commit", "from", "chunks", "placements", "connections", "truncated"), keys(t));
         assertEquals(ref, keys(t.get("from")));
         assertEquals(
                 List.of(
