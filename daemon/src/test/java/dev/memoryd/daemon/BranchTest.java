@@ -651,8 +651,7 @@ class BranchTest extends ServedRootTest {
     @Test
     void everyBranchResult_keepsItsWireKeysInOrder() throws Exception {
         JsonNode created = ok(root.call("branch.create", "{\"name\":\"feature\"}"));
-        assertEquals(
-                java.util.List.of("name", "head", "from", "from_commit", "event_id", "link"), keys(created));
+        assertEquals(java.util.List.of("name", "head", "from", "from_commit", "event_id", "link"), keys(created));
         assertEquals(java.util.List.of("branch", "seq", "line_hash"), keys(created.get("link")));
         JsonNode list = ok(root.call("branch.list", null));
         assertEquals(java.util.List.of("branches"), keys(list));
@@ -674,8 +673,7 @@ class BranchTest extends ServedRootTest {
         JsonNode again = ok(root.call("branch.merge", "{\"from\":\"feature\"}"));
         assertEquals(java.util.List.of("commit", "changed", "message"), keys(again));
         JsonNode deleted = ok(root.call("branch.delete", "{\"name\":\"feature\"}"));
-        assertEquals(
-                java.util.List.of("name", "head", "retired_ref", "event_id", "chain_lines"), keys(deleted));
+        assertEquals(java.util.List.of("name", "head", "retired_ref", "event_id", "chain_lines"), keys(deleted));
     }
 
     private static java.util.List<String> keys(JsonNode o) {

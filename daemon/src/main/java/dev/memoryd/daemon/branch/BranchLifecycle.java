@@ -150,13 +150,13 @@ final class BranchLifecycle {
      * any commit), whose chain starts with a {@code branch_fork} line linked to the line the
      * from-commit records, and whose first commit (on top of the from-commit) holds that line.
      */
-    Outcome<ObjectNode> create(String name, String from, String actor) throws IOException {
+    Outcome<Forked> create(String name, String from, String actor) throws IOException {
         synchronized (writers) {
             return createLocked(name, from, actor);
         }
     }
 
-    private Outcome<ObjectNode> createLocked(String name, String from, String actor) throws IOException {
+    private Outcome<Forked> createLocked(String name, String from, String actor) throws IOException {
         BranchName b;
         try {
             b = new BranchName(name);
@@ -212,7 +212,13 @@ final class BranchLifecycle {
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         ObjectNode payload = JsonNodeFactory.instance.objectNode();
-        putLink(payload, fromCommit.get());
+        Forked.Link link = linkOf(fromCommit.get());
+        if (link != null) {
+            payload.putObject("link")
+                    .put("branch", link.branch())
+                    .put("seq", link.seq())
+                    .put("line_hash", link.lineHash());
+        }
         payload.putObject("fork")
                 .put("from", fromSpec)
                 .put("from_commit", fromCommit.get().name());
@@ -240,14 +246,8 @@ final class BranchLifecycle {
         c.sync(); // the write-ahead log first: load() finishes a fork whose commit never came
         Event fork = ev.get(0);
         ObjectId commit = forkCommit(b, fromCommit.get(), c.dirtySegments(), fork);
-        ObjectNode r = JsonNodeFactory.instance.objectNode();
-        r.put("name", name)
-                .put("head", commit.name())
-                .put("from", fromSpec)
-                .put("from_commit", fromCommit.get().name())
-                .put("event_id", eventId);
-        r.set("link", payload.get("link"));
-        return Outcome.ok(r);
+        return Outcome.ok(
+                new Forked(name, commit.name(), fromSpec, fromCommit.get().name(), eventId, link));
     }
 
     private ObjectId forkCommit(BranchName b, ObjectId from, Map<String, byte[]> segments, Event fork)
@@ -290,19 +290,15 @@ final class BranchLifecycle {
         }
     }
 
-    /** {@code payload.link}: the chain line {@code commit} records as its ledger head, when there is one. */
-    private void putLink(ObjectNode payload, ObjectId commit) throws IOException {
+    /** The chain line {@code commit} records as its ledger head, when there is one (else null). */
+    private Forked.Link linkOf(ObjectId commit) throws IOException {
         Optional<Head> h = LedgerTrailers.publishedHeadAt(git, commit, null);
         if (h.isEmpty()) {
-            return;
+            return null;
         }
-        Optional<BranchName> holder = chainHolding(h.get());
-        if (holder.isPresent()) {
-            payload.putObject("link")
-                    .put("branch", holder.get().value())
-                    .put("seq", h.get().seq())
-                    .put("line_hash", h.get().lineHash());
-        }
+        return chainHolding(h.get())
+                .map(b -> new Forked.Link(b.value(), h.get().seq(), h.get().lineHash()))
+                .orElse(null);
     }
 
     /** The chain whose line at {@code h.seq} has {@code h.lineHash} (commit trailers do not name their chain). */
@@ -327,7 +323,7 @@ final class BranchLifecycle {
      * deletion's turn on the writer comes; otherwise {@code conflict} and nothing recorded. Payload
      * {@code retired_elsewhere} names that commit.
      */
-    Outcome<ObjectNode> delete(String name, String actor, ObjectId retired) throws IOException {
+    Outcome<Deleted> delete(String name, String actor, ObjectId retired) throws IOException {
         WritePipeline w;
         BranchName b;
         synchronized (writers) {
@@ -392,13 +388,12 @@ final class BranchLifecycle {
             ObjectId tip = ObjectId.fromString(c.commit());
             git.retireRef(Constants.R_HEADS + name, DELETED_PREFIX + name, tip);
             writers.deleting(b, false);
-            ObjectNode r = JsonNodeFactory.instance.objectNode();
-            r.put("name", name)
-                    .put("head", tip.name())
-                    .put("retired_ref", DELETED_PREFIX + name)
-                    .put("event_id", c.events().get(0).eventId())
-                    .put("chain_lines", ledger.chain(b).head().seq());
-            return Outcome.ok(r);
+            return Outcome.ok(new Deleted(
+                    name,
+                    tip.name(),
+                    DELETED_PREFIX + name,
+                    c.events().get(0).eventId(),
+                    ledger.chain(b).head().seq()));
         }
     }
 }

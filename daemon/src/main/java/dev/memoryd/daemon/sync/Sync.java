@@ -1,12 +1,16 @@
 package dev.memoryd.daemon.sync;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.branch.Branches;
+import dev.memoryd.daemon.branch.Deleted;
+import dev.memoryd.daemon.branch.Forked;
+import dev.memoryd.daemon.branch.MergeConflict;
+import dev.memoryd.daemon.branch.Resolutions;
+import dev.memoryd.daemon.branch.SyncMerged;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.ledger.BranchName;
 import dev.memoryd.ledger.Ledger;
@@ -80,7 +84,8 @@ public final class Sync {
      * {@code ok} is false when a branch has conflicts, a merge that would break a spec rule
      * ({@code spec_violation}: not merged, not pushed) or a push was refused.
      */
-    public synchronized Outcome<ObjectNode> run(String remote, JsonNode resolutions, String actor) throws IOException {
+    public synchronized Outcome<ObjectNode> run(String remote, SyncResolutions resolutions, String actor)
+            throws IOException {
         if (remote == null || remote.isBlank()) {
             return Outcome.fail(ErrorReason.INVALID_REQUEST, "sync needs a remote name (see 'git remote -v')");
         }
@@ -90,7 +95,7 @@ public final class Sync {
                     "no remote '" + remote + "' in " + root + "; add one with 'git -C " + root + " remote add " + remote
                             + " <url>'");
         }
-        if (resolutions != null && !resolutions.isNull() && !resolutions.isArray() && !resolutions.isObject()) {
+        if (resolutions instanceof SyncResolutions.Malformed) {
             return Outcome.fail(
                     ErrorReason.INVALID_REQUEST,
                     "resolutions must be an array (for the checked-out branch)"
@@ -177,41 +182,26 @@ public final class Sync {
     }
 
     /** A branch that resolutions are given for but the remote does not have, or null. */
-    private String unmatchedBranch(JsonNode all, java.util.Set<String> remoteBranches) {
-        if (all == null || all.isNull() || all.isEmpty()) {
-            return null;
-        }
-        List<String> named = new ArrayList<>();
-        if (all.isArray()) {
-            named.add(branches.checkedOutName());
-        } else {
-            all.fieldNames().forEachRemaining(named::add);
-        }
-        return named.stream()
+    private String unmatchedBranch(SyncResolutions all, java.util.Set<String> remoteBranches) {
+        return all.named(branches.checkedOutName()).stream()
                 .filter(b -> !remoteBranches.contains(b))
                 .findFirst()
                 .orElse(null);
     }
 
     /** An array is the checked-out branch's; an object maps branch names to arrays. */
-    private JsonNode resolutionsFor(JsonNode all, String branch) {
-        if (all == null || all.isNull()) {
-            return null;
-        }
-        if (all.isArray()) {
-            return branch.equals(branches.checkedOutName()) ? all : null;
-        }
-        return all.get(branch);
+    private Resolutions resolutionsFor(SyncResolutions all, String branch) {
+        return all.forBranch(branch, branches.checkedOutName());
     }
 
-    private ObjectNode mergeOne(String name, ObjectId theirs, String remote, JsonNode resolutions, String actor)
+    private ObjectNode mergeOne(String name, ObjectId theirs, String remote, Resolutions resolutions, String actor)
             throws IOException {
         String from = remote + "/" + name;
         if (branches.exists(name)) {
-            Outcome<ObjectNode> o = branches.syncMerge(name, theirs, from, resolutions, actor);
-            return o instanceof Outcome.Ok<ObjectNode> k
-                    ? k.value()
-                    : error(name, ((Outcome.Failed<ObjectNode>) o).failure().message());
+            Outcome<SyncMerged> o = branches.syncMerge(name, theirs, from, resolutions, actor);
+            return o instanceof Outcome.Ok<SyncMerged> k
+                    ? row(name, k.value())
+                    : error(name, ((Outcome.Failed<SyncMerged>) o).failure().message());
         }
         if (name.startsWith("proposals/")) {
             // Proposal branches carry no chain: they change only through proposals.accept on their base.
@@ -226,17 +216,17 @@ public final class Sync {
                     .put("commit", theirs.name())
                     .put("ref_update", res.name().toLowerCase(java.util.Locale.ROOT));
         }
-        Outcome<ObjectNode> o = branches.create(name, theirs.name(), actor);
-        if (o instanceof Outcome.Failed<ObjectNode> f) {
+        Outcome<Forked> o = branches.create(name, theirs.name(), actor);
+        if (o instanceof Outcome.Failed<Forked> f) {
             return error(name, f.failure().message());
         }
-        ObjectNode v = ((Outcome.Ok<ObjectNode>) o).value();
+        Forked v = ((Outcome.Ok<Forked>) o).value();
         return JsonNodeFactory.instance
                 .objectNode()
                 .put("branch", name)
                 .put("outcome", "created")
-                .put("commit", v.path("head").asText())
-                .put("event_id", v.path("event_id").asText());
+                .put("commit", v.head())
+                .put("event_id", v.eventId());
     }
 
     /** A branch deleted here that the remote still has at {@code remoteHead}, with nothing there this root lacks. */
@@ -287,15 +277,15 @@ public final class Sync {
                     .put("pushed", "not_pushed")
                     .put("push_message", "not pushed back: the deletion stands on the remote");
         }
-        Outcome<ObjectNode> o = work.isEmpty() ? branches.delete(name, actor, retired) : null;
-        if (o instanceof Outcome.Ok<ObjectNode> k) {
+        Outcome<Deleted> o = work.isEmpty() ? branches.delete(name, actor, retired) : null;
+        if (o instanceof Outcome.Ok<Deleted> k) {
             return row.put("outcome", "deleted_by_remote")
                     .put("message", "deleted on the remote; deleted here too")
-                    .put("commit", k.value().path("head").asText())
-                    .put("event_id", k.value().path("event_id").asText())
-                    .put("retired_ref", k.value().path("retired_ref").asText());
+                    .put("commit", k.value().head())
+                    .put("event_id", k.value().eventId())
+                    .put("retired_ref", k.value().retiredRef());
         }
-        if (o instanceof Outcome.Failed<ObjectNode> f && f.failure().reason() != ErrorReason.CONFLICT) {
+        if (o instanceof Outcome.Failed<Deleted> f && f.failure().reason() != ErrorReason.CONFLICT) {
             return error(name, "deleted on the remote, not here: " + f.failure().message())
                     .put("retired_there", retired.name())
                     .put("pushed", "not_pushed")
@@ -304,7 +294,7 @@ public final class Sync {
         // Work the deleting root never saw wins over its deletion: the branch stays and is pushed back.
         String why = o == null
                 ? "it has commits the deletion never saw: " + shown(work)
-                : ((Outcome.Failed<ObjectNode>) o).failure().message();
+                : ((Outcome.Failed<Deleted>) o).failure().message();
         return row.put("outcome", "delete_overridden")
                 .put("message", "deleted on the remote, but kept here and pushed" + " back: " + why);
     }
@@ -387,6 +377,43 @@ public final class Sync {
     private static String status(RemoteRefUpdate u) {
         return u.getStatus().name().toLowerCase(java.util.Locale.ROOT)
                 + (u.getMessage() == null ? "" : ": " + u.getMessage());
+    }
+
+    /** A branch's row for what its merge did. */
+    private static ObjectNode row(String name, SyncMerged m) {
+        ObjectNode r = JsonNodeFactory.instance.objectNode().put("branch", name);
+        if (m instanceof SyncMerged.Skipped k) {
+            r.put("outcome", "skipped").put("message", k.message());
+        } else if (m instanceof SyncMerged.UpToDate) {
+            r.put("outcome", "up_to_date");
+        } else if (m instanceof SyncMerged.Chains c && c.ahead()) {
+            r.put("commit", c.commit()).put("outcome", "chains");
+        } else if (m instanceof SyncMerged.Chains c) {
+            r.put("outcome", "chains").put("commit", c.commit());
+        } else if (m instanceof SyncMerged.Committed c) {
+            r.put("outcome", "merged").put("commit", c.commit()).put("event_id", c.eventId());
+        } else if (m instanceof SyncMerged.Conflicted c) {
+            putConflicts(r, c.conflicts());
+            r.put("outcome", "conflict").put("message", c.message());
+        } else if (m instanceof SyncMerged.SpecViolation v) {
+            ObjectNode o = r.put("outcome", "spec_violation")
+                    .put("message", v.message())
+                    .putObject("violation");
+            v.violation().forEach(o::put);
+        }
+        return r;
+    }
+
+    private static void putConflicts(ObjectNode r, List<MergeConflict> conflicts) {
+        ArrayNode arr = r.putArray("conflicts");
+        for (MergeConflict k : conflicts) {
+            arr.addObject()
+                    .put("path", k.path())
+                    .put("section", k.section())
+                    .put("base", k.base())
+                    .put("ours", k.ours())
+                    .put("theirs", k.theirs());
+        }
     }
 
     private static ObjectNode error(String branch, String message) {
