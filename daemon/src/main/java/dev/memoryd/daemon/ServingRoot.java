@@ -341,7 +341,7 @@ public final class ServingRoot implements RootReads, AutoCloseable {
     }
 
     /** {@code sync}: fetch from {@code remote}, merge section by section, push (see {@link dev.memoryd.daemon.sync.Sync}). */
-    public Outcome<com.fasterxml.jackson.databind.node.ObjectNode> sync(
+    public Outcome<dev.memoryd.daemon.sync.SyncReport> sync(
             String remote, dev.memoryd.daemon.sync.SyncResolutions resolutions, String actor) throws IOException {
         return sync.run(remote, resolutions, actor);
     }

@@ -27,8 +27,8 @@ final class BranchRpc implements Namespace {
         Map<String, Handler> r = new LinkedHashMap<>();
         r.put("sync", p -> {
             only(p, "remote", "resolutions", "actor");
-            return unwrap(svc.sync(
-                    str(p, "remote", true), ResolutionParams.sync(p.get("resolutions")), str(p, "actor", false)));
+            return SyncReplies.report(unwrap(svc.sync(
+                    str(p, "remote", true), ResolutionParams.sync(p.get("resolutions")), str(p, "actor", false))));
         });
         r.put("branch.create", p -> {
             Branches bs = svc.branches();
