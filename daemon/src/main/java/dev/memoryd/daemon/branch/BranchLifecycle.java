@@ -9,6 +9,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.events.Decl;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.ForkPayload;
 import dev.memoryd.daemon.git.CommitFormat;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.git.LedgerTrailers;
@@ -211,19 +214,16 @@ final class BranchLifecycle {
             return Outcome.fail(ErrorReason.NOT_FOUND, "no branch or commit '" + fromSpec + "'");
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        ObjectNode payload = JsonNodeFactory.instance.objectNode();
         Forked.Link link = linkOf(fromCommit.get());
-        if (link != null) {
-            payload.putObject("link")
-                    .put("branch", link.branch())
-                    .put("seq", link.seq())
-                    .put("line_hash", link.lineHash());
-        }
-        payload.putObject("fork")
-                .put("from", fromSpec)
-                .put("from_commit", fromCommit.get().name());
         String eventId = ids.next().value();
-        payload.putObject("decl").put("id", eventId).put("index", 0).put("count", 1);
+        ObjectNode payload = new ForkPayload(
+                        link == null ? null : new ForkPayload.Link(link.branch(), link.seq(), link.lineHash()),
+                        fromSpec,
+                        fromCommit.get().name(),
+                        null,
+                        null,
+                        Decl.single(eventId))
+                .toJson();
         Chain c = ledger.chain(writers.chainOf(b));
         List<Event> ev = c.append(List.of(new EventDraft(
                 eventId,
@@ -261,7 +261,9 @@ final class BranchLifecycle {
                 CommitFormat.committer(now),
                 CommitFormat.message(
                         List.of("branch " + b.value() + " from "
-                                + fork.payload().path("fork").path("from").asText()),
+                                + EventPayloads.fork(fork)
+                                        .map(ForkPayload::from)
+                                        .orElse("")),
                         fork.rationale(),
                         fork.actor(),
                         List.of(fork.eventId()),
