@@ -249,6 +249,8 @@ class DerivedDataTest extends ServedRootTest {
                 List.of("id", "name", "file", "section", "branch", "depth", "via"),
                 keys(t.get("connections").get(0)));
 
+        assertTrue(
+                PayloadLines.assertRoundTrip(root.dir) >= 9, "every declare line, read back typed, is the same bytes");
         JsonNode stale = okQuoted("stale", "{'scope':'summaries'}");
         assertEquals(List.of("branch", "commit", "scope", "derived", "total", "stale", "truncated"), keys(stale));
         assertEquals(ref, keys(stale.get("scope")));

@@ -844,8 +844,9 @@ class SyncTest extends TwoRootsTest {
         });
         assertEquals(new java.util.TreeSet<>(expected.keySet()), seen, "every outcome of the round was seen: " + rows);
         assertTrue(
-                ForkLines.assertRoundTrip(a.dir) > 0, "served and replica forks, read back typed, are the same bytes");
-        assertTrue(ForkLines.assertRoundTrip(b.dir) > 0);
+                PayloadLines.assertRoundTrip(a.dir) > 0,
+                "served and replica forks, read back typed, are the same bytes");
+        assertTrue(PayloadLines.assertRoundTrip(b.dir) > 0);
     }
 
     private static void collect(Map<String, List<String>> rows, String round, JsonNode result) {

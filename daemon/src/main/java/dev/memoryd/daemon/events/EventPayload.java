@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * a payload read from the ledger becomes one; {@link #toJson} is the JSON the ledger records,
  * whose canonical bytes are those of the payload it was read from.
  */
-public sealed interface EventPayload permits ForkPayload {
+public sealed interface EventPayload permits ForkPayload, DeclarePayload {
     /** The op whose payload this is. */
     String op();
 

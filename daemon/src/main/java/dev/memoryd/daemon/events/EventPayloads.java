@@ -1,6 +1,7 @@
 package dev.memoryd.daemon.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.memoryd.grammar.substrate.ChunkFile;
 import dev.memoryd.ledger.Event;
 import java.util.Optional;
 
@@ -42,5 +43,31 @@ public final class EventPayloads {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    /** {@code e}'s payload when {@code e} is a {@code declare} of the expected shape. */
+    public static Optional<DeclarePayload> declare(Event e) {
+        if (!DeclarePayload.OP.equals(e.op()) || e.payload() == null) {
+            return Optional.empty();
+        }
+        return declare(e.payload());
+    }
+
+    /** A {@code declare} payload: {@code chunk} (a chunk's record) or {@code removed} with {@code removed_at}. */
+    public static Optional<DeclarePayload> declare(JsonNode p) {
+        Decl decl = Decl.of(p);
+        JsonNode provenance = p.get("provenance");
+        try {
+            if (p.path("removed").isTextual() && p.path("removed_at").isTextual()) {
+                return Optional.of(new DeclarePayload.Removed(
+                        p.get("removed").asText(), p.get("removed_at").asText(), decl, provenance));
+            }
+            if (p.path("chunk").isObject()) {
+                return Optional.of(new DeclarePayload.Put(ChunkFile.fromJson(p.get("chunk")), decl, provenance));
+            }
+        } catch (RuntimeException e) { // a record that does not have a chunk's shape
+            return Optional.empty();
+        }
+        return Optional.empty();
     }
 }

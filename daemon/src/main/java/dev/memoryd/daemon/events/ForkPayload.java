@@ -8,7 +8,8 @@ import java.util.Objects;
  * The payload of {@code branch_fork}, the first line of a chain: the chain line it continues
  * ({@code link}: another chain's line, null when the commit it starts from records none), where
  * it starts ({@code from}, a branch name or commit as given, and {@code fromCommit}), for a
- * replica's fork also the commit the linked line recorded and the replica's id, and its
+ * replica's fork also the commit the linked line recorded and the replica's id (each null when
+ * absent: a replica's fork written before recorded_commit names only the replica), and its
  * {@link Decl}. {@link #toJson} gives the bytes the ledger holds (checked by a golden test).
  */
 public record ForkPayload(Link link, String from, String fromCommit, String recordedCommit, String replica, Decl decl)
@@ -18,9 +19,6 @@ public record ForkPayload(Link link, String from, String fromCommit, String reco
     public ForkPayload {
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(fromCommit, "fromCommit");
-        if ((recordedCommit == null) != (replica == null)) {
-            throw new IllegalArgumentException("a replica's fork names both the recorded commit and the replica");
-        }
     }
 
     /**
@@ -44,8 +42,11 @@ public record ForkPayload(Link link, String from, String fromCommit, String reco
                     .put("line_hash", link.lineHash());
         }
         ObjectNode f = p.putObject("fork").put("from", from).put("from_commit", fromCommit);
+        if (recordedCommit != null) {
+            f.put("recorded_commit", recordedCommit);
+        }
         if (replica != null) {
-            f.put("recorded_commit", recordedCommit).put("replica", replica);
+            f.put("replica", replica);
         }
         if (decl != null) {
             decl.writeTo(p);

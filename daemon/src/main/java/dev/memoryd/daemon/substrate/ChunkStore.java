@@ -1,9 +1,10 @@
 package dev.memoryd.daemon.substrate;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.events.DeclarePayload;
+import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -218,10 +219,12 @@ public final class ChunkStore implements Consumer<List<Event>> {
     private void publish(List<Event> events) {
         Set<String> memoryFiles = new LinkedHashSet<>();
         Set<String> chunkFiles = new LinkedHashSet<>(); // a merge's: chunks declared on another branch or replica
-        List<JsonNode> declared = new ArrayList<>();
+        List<DeclarePayload> declared = new ArrayList<>();
         for (Event e : events) {
             if (OP_DECLARE.equals(e.op())) {
-                declared.add(e.payload());
+                declared.add(EventPayloads.declare(e)
+                        .orElseThrow(() ->
+                                new IllegalStateException("declare event " + e.eventId() + " has no chunk's payload")));
             } else {
                 for (String p : dev.memoryd.daemon.write.EventFiles.touched(e)) {
                     if (RootLayout.isMemoryFile(p)) {
@@ -270,11 +273,11 @@ public final class ChunkStore implements Consumer<List<Event>> {
         try {
             mergedGone.forEach(readGraph::remove);
             mergedLive.forEach(readGraph::put);
-            for (JsonNode payload : declared) {
-                if (payload.has("removed")) {
-                    readGraph.remove(payload.get("removed").asText());
+            for (DeclarePayload payload : declared) {
+                if (payload instanceof DeclarePayload.Put put) {
+                    readGraph.put(put.chunk());
                 } else {
-                    readGraph.put(ChunkFile.fromJson(payload.get("chunk")));
+                    readGraph.remove(payload.chunkId());
                 }
             }
             for (String p : memoryFiles) {

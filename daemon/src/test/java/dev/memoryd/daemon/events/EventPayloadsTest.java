@@ -31,7 +31,45 @@ class EventPayloadsTest {
             "{\"link\":{\"branch\":\"main@a\",\"seq\":12,\"line_hash\":\"77aa\"},"
                     + "\"fork\":{\"from\":\"main\",\"from_commit\":\"1111111111111111111111111111111111111111\","
                     + "\"recorded_commit\":\"2222222222222222222222222222222222222222\",\"replica\":\"b\"},"
-                    + "\"decl\":{\"id\":\"01JDZ0000000000000000000AD\",\"index\":0,\"count\":1}}");
+                    + "\"decl\":{\"id\":\"01JDZ0000000000000000000AD\",\"index\":0,\"count\":1}}",
+            // a replica's fork that names the replica but not the commit the linked line recorded
+            "{\"link\":{\"branch\":\"main\",\"seq\":3,\"line_hash\":\"5e5e\"},"
+                    + "\"fork\":{\"from\":\"main\",\"from_commit\":\"3333333333333333333333333333333333333333\","
+                    + "\"replica\":\"c\"},"
+                    + "\"decl\":{\"id\":\"01JDZ0000000000000000000AG\",\"index\":0,\"count\":1}}");
+
+    /** Every shape of {@code declare} payload, as the ledger holds them. */
+    static final List<String> DECLARES = List.of(
+            // a named chunk with a spec, an ordered placement and a plain one, in a declaration of two
+            "{\"chunk\":{\"id\":\"01JDZ00000000000000000000A\",\"name\":\"session\","
+                    + "\"spec\":{\"ordered\":true,\"accepts\":[\"prompt\"],\"required\":[\"program\"],"
+                    + "\"unique\":[\"name\"],\"propagate\":true},"
+                    + "\"body\":{\"text\":\"A sequence\",\"n\":3,\"nested\":{\"a\":[1,2.5,null,true]}},"
+                    + "\"placements\":[{\"scope\":\"01JDZ00000000000000000000B\",\"type\":\"instance\",\"seq\":1},"
+                    + "{\"scope\":\"01JDZ00000000000000000000C\",\"type\":\"relates\"}],"
+                    + "\"created_at\":\"2026-11-26T00:00:00Z\",\"last_updated\":\"2026-11-26T00:00:01Z\"},"
+                    + "\"decl\":{\"id\":\"01JDZ0000000000000000000AB\",\"index\":1,\"count\":2}}",
+            // an unnamed chunk with no spec and no placements, recorded with the writer's provenance
+            "{\"chunk\":{\"id\":\"01JDZ00000000000000000000D\",\"name\":null,\"spec\":{},\"body\":{},"
+                    + "\"placements\":[],\"created_at\":\"2026-11-26T00:00:00Z\","
+                    + "\"last_updated\":\"2026-11-26T00:00:00Z\"},"
+                    + "\"decl\":{\"id\":\"01JDZ0000000000000000000AE\",\"index\":0,\"count\":1},"
+                    + "\"provenance\":{\"agent\":\"claude\",\"session\":\"s-1\",\"source\":\"mcp\"}}",
+            // a removal
+            "{\"removed\":\"01JDZ00000000000000000000A\",\"removed_at\":\"2026-11-26T00:00:02Z\","
+                    + "\"decl\":{\"id\":\"01JDZ0000000000000000000AF\",\"index\":0,\"count\":1}}");
+
+    @Test
+    void everyDeclareShape_reserialisesToTheSameCanonicalBytes() throws Exception {
+        for (String line : DECLARES) {
+            JsonNode recorded = M.readTree(line);
+            DeclarePayload p = EventPayloads.declare(recorded).orElseThrow();
+            assertEquals(Jcs.canonicalize(recorded), Jcs.canonicalize(p.toJson()), line);
+        }
+        assertTrue(EventPayloads.declare(M.readTree(DECLARES.get(2))).orElseThrow() instanceof DeclarePayload.Removed);
+        assertTrue(EventPayloads.declare(M.readTree("{\"chunk\":{\"name\":\"no id\"}}"))
+                .isEmpty());
+    }
 
     @Test
     void everyForkShape_reserialisesToTheSameCanonicalBytes() throws Exception {
@@ -61,8 +99,9 @@ class EventPayloadsTest {
     }
 
     @Test
-    void aReplicasFork_namesBothItsRecordedCommitAndItsReplica() {
-        assertThrows(IllegalArgumentException.class, () -> new ForkPayload(null, "main", "c", "r", null, null));
+    void aDecl_isAnIndexWithinItsCount() {
         assertThrows(IllegalArgumentException.class, () -> new Decl("d", 1, 1));
+        assertThrows(IllegalArgumentException.class, () -> new Decl("d", -1, 2));
+        assertEquals(new Decl("d", 0, 1), Decl.single("d"));
     }
 }

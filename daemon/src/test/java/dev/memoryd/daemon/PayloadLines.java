@@ -4,21 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.memoryd.daemon.events.EventPayload;
 import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.jcs.Jcs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
-/** Checks the {@code branch_fork} lines a root's ledger holds against their typed payloads. */
-final class ForkLines {
-    private ForkLines() {}
+/** Checks the lines a root's ledger holds against their typed payloads ({@code branch_fork}, {@code declare}). */
+final class PayloadLines {
+    private PayloadLines() {}
 
-    /** Asserts every fork line's payload re-serialises to its recorded canonical bytes; returns how many there are. */
+    /** Asserts every typed line's payload re-serialises to its recorded canonical bytes; returns how many there are. */
     static int assertRoundTrip(Path root) throws Exception {
         ObjectMapper m = new ObjectMapper();
-        int forks = 0;
+        int typedLines = 0;
         List<Path> files;
         try (Stream<Path> s = Files.walk(root.resolve("ledger"))) {
             files = s.filter(p -> p.toString().endsWith(".ndjson")).sorted().toList();
@@ -29,17 +31,21 @@ final class ForkLines {
                     continue;
                 }
                 JsonNode e = m.readTree(line);
-                if (e.path("op").asText().equals("branch_fork")) {
-                    JsonNode recorded = e.get("payload");
+                JsonNode recorded = e.get("payload");
+                Optional<? extends EventPayload> typed = switch (e.path("op").asText()) {
+                    case "branch_fork" -> EventPayloads.fork(recorded);
+                    case "declare" -> EventPayloads.declare(recorded);
+                    default -> null;
+                };
+                if (typed != null) {
                     assertEquals(
                             Jcs.canonicalize(recorded),
-                            Jcs.canonicalize(
-                                    EventPayloads.fork(recorded).orElseThrow().toJson()),
+                            Jcs.canonicalize(typed.orElseThrow().toJson()),
                             f + ": " + line);
-                    forks++;
+                    typedLines++;
                 }
             }
         }
-        return forks;
+        return typedLines;
     }
 }
