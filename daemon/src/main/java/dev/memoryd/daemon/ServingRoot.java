@@ -341,8 +341,8 @@ public final class ServingRoot implements RootReads, AutoCloseable {
     }
 
     /** {@code sync}: fetch from {@code remote}, merge section by section, push (see {@link dev.memoryd.daemon.sync.Sync}). */
-    public Outcome<com.fasterxml.jackson.databind.node.ObjectNode> sync(
-            String remote, com.fasterxml.jackson.databind.JsonNode resolutions, String actor) throws IOException {
+    public Outcome<dev.memoryd.daemon.sync.SyncReport> sync(
+            String remote, dev.memoryd.daemon.sync.SyncResolutions resolutions, String actor) throws IOException {
         return sync.run(remote, resolutions, actor);
     }
 

@@ -159,6 +159,9 @@ class SubstrateTest extends ServedRootTest {
                 past.get("chunks").get(0).get("body").get("text").asText());
         assertEquals(commitBefore, past.get("commit").asText());
         assertEquals("not_found", reason(root.call("scope", "{\"scopes\":[\"topic\"],\"at\":\"0000000\"}")));
+        assertTrue(
+                PayloadLines.assertRoundTrip(root.dir) >= 2,
+                "put and removal lines, read back typed, are the same bytes");
     }
 
     @Test

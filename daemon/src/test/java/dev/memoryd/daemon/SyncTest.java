@@ -653,6 +653,11 @@ class SyncTest extends TwoRootsTest {
         assertFalse(s.get("ok").asBoolean(), s.toString());
         JsonNode main = row(s, "main");
         assertEquals("spec_violation", main.get("outcome").asText(), s.toString());
+        assertEquals(List.of("branch", "outcome", "message", "violation", "pushed", "push_message"), keys(main));
+        // Copied from a Failure's details, whose order varies between runs: the keys, not their order.
+        assertEquals(
+                new java.util.TreeSet<>(List.of("rule", "chunk", "chunk_name", "scope")),
+                new java.util.TreeSet<>(keys(main.get("violation"))));
         assertEquals("name", main.get("violation").get("rule").asText());
         assertEquals(theirs, main.get("violation").get("chunk").asText(), "the chunk the merge brings");
         assertEquals("x", main.get("violation").get("chunk_name").asText());
@@ -792,5 +797,73 @@ class SyncTest extends TwoRootsTest {
             assertTrue(chain.contains("human_edit") && chain.contains("written by hand"), chain);
             assertVerifies(c);
         }
+    }
+
+    @Test
+    void everySyncResult_keepsItsWireKeysInOrder() throws Exception {
+        Map<String, List<String>> rows = new TreeMap<>();
+        assertTrue(replaceRole(a, "A says the critic guards.").has("result"));
+        assertTrue(replaceRole(b, "B says the critic pushes.").has("result"));
+        ok(a.call("branch.create", "{\"name\":\"idea\"}"));
+        JsonNode first = ok(sync(a));
+        assertEquals(List.of("remote", "fetched_branches", "chain_files", "branches", "ok"), keys(first));
+        collect(rows, "a1", first);
+        collect(rows, "b1", ok(sync(b)));
+        collect(
+                rows,
+                "b2",
+                ok(b.call(
+                        "sync",
+                        "{\"remote\":\"origin\",\"resolutions\":[{\"path\":\"" + CRITIC
+                                + "\",\"section\":\"role\",\"take\":\"theirs\"}]}")));
+        collect(rows, "a2", ok(sync(a)));
+        collect(rows, "b3", ok(sync(b)));
+        ok(b.call("branch.delete", "{\"name\":\"idea\"}"));
+        collect(rows, "b4", ok(sync(b)));
+        collect(rows, "a3", ok(sync(a)));
+        // Which outcome a round gives can depend on timing (chains or merged); each outcome's keys cannot.
+        Map<String, List<String>> expected = Map.of(
+                "local_only", List.of("branch", "outcome", "pushed"),
+                "up_to_date", List.of("branch", "outcome", "pushed"),
+                "chains", List.of("branch", "outcome", "commit", "pushed"),
+                "merged", List.of("branch", "outcome", "commit", "event_id", "pushed"),
+                "conflict", List.of("branch", "conflicts", "outcome", "message", "pushed", "push_message"),
+                "created", List.of("branch", "outcome", "commit", "event_id", "pushed"),
+                "deleted_here", List.of("branch", "outcome", "message", "remote_deleted"),
+                "deleted_by_remote",
+                        List.of("branch", "retired_there", "outcome", "message", "commit", "event_id", "retired_ref"));
+        java.util.Set<String> seen = new java.util.TreeSet<>();
+        rows.forEach((round, keys) -> {
+            String outcome = round.substring(round.lastIndexOf(' ') + 1);
+            if (round.endsWith(" conflict") && round.split(" ").length == 2) {
+                assertEquals(List.of("path", "section", "base", "ours", "theirs"), keys, round);
+                return;
+            }
+            assertEquals(expected.get(outcome), keys, round);
+            seen.add(outcome);
+        });
+        assertEquals(new java.util.TreeSet<>(expected.keySet()), seen, "every outcome of the round was seen: " + rows);
+        assertTrue(
+                PayloadLines.assertRoundTrip(a.dir) > 0,
+                "served and replica forks, read back typed, are the same bytes");
+        assertTrue(PayloadLines.assertRoundTrip(b.dir) > 0);
+    }
+
+    private static void collect(Map<String, List<String>> rows, String round, JsonNode result) {
+        for (JsonNode r : result.get("branches")) {
+            rows.put(
+                    round + " " + r.get("branch").asText() + " "
+                            + r.path("outcome").asText(),
+                    keys(r));
+            if (r.has("conflicts")) {
+                rows.put(round + " conflict", keys(r.get("conflicts").get(0)));
+            }
+        }
+    }
+
+    private static List<String> keys(JsonNode o) {
+        List<String> out = new ArrayList<>();
+        o.fieldNames().forEachRemaining(out::add);
+        return out;
     }
 }

@@ -9,6 +9,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.events.Decl;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.ForkPayload;
 import dev.memoryd.daemon.git.CommitFormat;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.git.LedgerTrailers;
@@ -150,13 +153,13 @@ final class BranchLifecycle {
      * any commit), whose chain starts with a {@code branch_fork} line linked to the line the
      * from-commit records, and whose first commit (on top of the from-commit) holds that line.
      */
-    Outcome<ObjectNode> create(String name, String from, String actor) throws IOException {
+    Outcome<Forked> create(String name, String from, String actor) throws IOException {
         synchronized (writers) {
             return createLocked(name, from, actor);
         }
     }
 
-    private Outcome<ObjectNode> createLocked(String name, String from, String actor) throws IOException {
+    private Outcome<Forked> createLocked(String name, String from, String actor) throws IOException {
         BranchName b;
         try {
             b = new BranchName(name);
@@ -211,13 +214,16 @@ final class BranchLifecycle {
             return Outcome.fail(ErrorReason.NOT_FOUND, "no branch or commit '" + fromSpec + "'");
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        ObjectNode payload = JsonNodeFactory.instance.objectNode();
-        putLink(payload, fromCommit.get());
-        payload.putObject("fork")
-                .put("from", fromSpec)
-                .put("from_commit", fromCommit.get().name());
+        Forked.Link link = linkOf(fromCommit.get());
         String eventId = ids.next().value();
-        payload.putObject("decl").put("id", eventId).put("index", 0).put("count", 1);
+        ObjectNode payload = new ForkPayload(
+                        link == null ? null : new ForkPayload.Link(link.branch(), link.seq(), link.lineHash()),
+                        fromSpec,
+                        fromCommit.get().name(),
+                        null,
+                        null,
+                        Decl.single(eventId))
+                .toJson();
         Chain c = ledger.chain(writers.chainOf(b));
         List<Event> ev = c.append(List.of(new EventDraft(
                 eventId,
@@ -240,14 +246,8 @@ final class BranchLifecycle {
         c.sync(); // the write-ahead log first: load() finishes a fork whose commit never came
         Event fork = ev.get(0);
         ObjectId commit = forkCommit(b, fromCommit.get(), c.dirtySegments(), fork);
-        ObjectNode r = JsonNodeFactory.instance.objectNode();
-        r.put("name", name)
-                .put("head", commit.name())
-                .put("from", fromSpec)
-                .put("from_commit", fromCommit.get().name())
-                .put("event_id", eventId);
-        r.set("link", payload.get("link"));
-        return Outcome.ok(r);
+        return Outcome.ok(
+                new Forked(name, commit.name(), fromSpec, fromCommit.get().name(), eventId, link));
     }
 
     private ObjectId forkCommit(BranchName b, ObjectId from, Map<String, byte[]> segments, Event fork)
@@ -261,7 +261,9 @@ final class BranchLifecycle {
                 CommitFormat.committer(now),
                 CommitFormat.message(
                         List.of("branch " + b.value() + " from "
-                                + fork.payload().path("fork").path("from").asText()),
+                                + EventPayloads.fork(fork)
+                                        .map(ForkPayload::from)
+                                        .orElse("")),
                         fork.rationale(),
                         fork.actor(),
                         List.of(fork.eventId()),
@@ -290,19 +292,15 @@ final class BranchLifecycle {
         }
     }
 
-    /** {@code payload.link}: the chain line {@code commit} records as its ledger head, when there is one. */
-    private void putLink(ObjectNode payload, ObjectId commit) throws IOException {
+    /** The chain line {@code commit} records as its ledger head, when there is one (else null). */
+    private Forked.Link linkOf(ObjectId commit) throws IOException {
         Optional<Head> h = LedgerTrailers.publishedHeadAt(git, commit, null);
         if (h.isEmpty()) {
-            return;
+            return null;
         }
-        Optional<BranchName> holder = chainHolding(h.get());
-        if (holder.isPresent()) {
-            payload.putObject("link")
-                    .put("branch", holder.get().value())
-                    .put("seq", h.get().seq())
-                    .put("line_hash", h.get().lineHash());
-        }
+        return chainHolding(h.get())
+                .map(b -> new Forked.Link(b.value(), h.get().seq(), h.get().lineHash()))
+                .orElse(null);
     }
 
     /** The chain whose line at {@code h.seq} has {@code h.lineHash} (commit trailers do not name their chain). */
@@ -327,7 +325,7 @@ final class BranchLifecycle {
      * deletion's turn on the writer comes; otherwise {@code conflict} and nothing recorded. Payload
      * {@code retired_elsewhere} names that commit.
      */
-    Outcome<ObjectNode> delete(String name, String actor, ObjectId retired) throws IOException {
+    Outcome<Deleted> delete(String name, String actor, ObjectId retired) throws IOException {
         WritePipeline w;
         BranchName b;
         synchronized (writers) {
@@ -392,13 +390,12 @@ final class BranchLifecycle {
             ObjectId tip = ObjectId.fromString(c.commit());
             git.retireRef(Constants.R_HEADS + name, DELETED_PREFIX + name, tip);
             writers.deleting(b, false);
-            ObjectNode r = JsonNodeFactory.instance.objectNode();
-            r.put("name", name)
-                    .put("head", tip.name())
-                    .put("retired_ref", DELETED_PREFIX + name)
-                    .put("event_id", c.events().get(0).eventId())
-                    .put("chain_lines", ledger.chain(b).head().seq());
-            return Outcome.ok(r);
+            return Outcome.ok(new Deleted(
+                    name,
+                    tip.name(),
+                    DELETED_PREFIX + name,
+                    c.events().get(0).eventId(),
+                    ledger.chain(b).head().seq()));
         }
     }
 }

@@ -1,8 +1,5 @@
 package dev.memoryd.daemon.branch;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.api.Outcome;
@@ -67,7 +64,7 @@ final class BranchMerges {
      * nothing recorded. A merge whose chunk files would break a spec rule fails with
      * {@code spec_violation} (as a {@code declare} would), nothing recorded.
      */
-    Outcome<ObjectNode> merge(String from, String into, JsonNode resolutions, String actor) throws IOException {
+    Outcome<Merged> merge(String from, String into, Resolutions resolutions, String actor) throws IOException {
         String target = into == null ? writers.checkedOutName() : into;
         try {
             new BranchName(from);
@@ -78,12 +75,10 @@ final class BranchMerges {
         if (from.equals(target)) {
             return Outcome.fail(ErrorReason.INVALID_REQUEST, "cannot merge branch '" + from + "' into itself");
         }
-        List<MergeMutation.Resolution> rs;
-        try {
-            rs = MergeMutation.parse(resolutions);
-        } catch (IllegalArgumentException e) {
-            return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
+        if (resolutions instanceof Resolutions.Invalid bad) {
+            return Outcome.fail(ErrorReason.INVALID_REQUEST, bad.message());
         }
+        List<Resolution> rs = ((Resolutions.Given) resolutions).list();
         Optional<ObjectId> fromHead = BranchLifecycle.safeName(from) == null ? Optional.empty() : git.branchHead(from);
         if (fromHead.isEmpty()) {
             return Outcome.fail(ErrorReason.NOT_FOUND, "no branch '" + from + "' to merge from");
@@ -107,23 +102,17 @@ final class BranchMerges {
                 chunkCheck(w));
         WriteOutcome out = BranchWriters.await(
                 w.submit(WriteRequest.of(m, "merge " + from + " into " + target, BranchWriters.actorOr(actor))));
-        ObjectNode r = JsonNodeFactory.instance.objectNode();
         if (out instanceof WriteOutcome.Committed c) {
-            r.put("commit", c.commit())
-                    .put("changed", true)
-                    .put("event_id", c.events().get(0).eventId());
-            return Outcome.ok(r);
+            return Outcome.ok(new Merged.Committed(c.commit(), c.events().get(0).eventId()));
         }
         if (out instanceof WriteOutcome.Unchanged u) {
-            r.put("commit", u.commit())
-                    .put("changed", false)
-                    .put("message", "branch '" + from + "' is already merged into '" + target + "'; nothing recorded");
-            return Outcome.ok(r);
+            return Outcome.ok(new Merged.AlreadyMerged(
+                    u.commit(), "branch '" + from + "' is already merged into '" + target + "'; nothing recorded"));
         }
         Failure f = ((WriteOutcome.Rejected) out).failure();
-        if (putConflicts(f, r)) {
-            r.put("message", f.message());
-            return Outcome.ok(r);
+        List<MergeConflict> conflicts = conflicts(f);
+        if (conflicts != null) {
+            return Outcome.ok(new Merged.Conflicted(conflicts, f.message()));
         }
         return Outcome.fail(f);
     }
@@ -143,25 +132,18 @@ final class BranchMerges {
      * nothing recorded), or {@code spec_violation} (with {@code violation: {rule, chunk, chunk_name?,
      * scope}}: the merged chunk files would break a spec rule; nothing recorded).
      */
-    Outcome<ObjectNode> syncMerge(String name, ObjectId theirs, String from, JsonNode resolutions, String actor)
+    Outcome<SyncMerged> syncMerge(String name, ObjectId theirs, String from, Resolutions resolutions, String actor)
             throws IOException {
-        List<MergeMutation.Resolution> rs;
-        try {
-            rs = MergeMutation.parse(resolutions);
-        } catch (IllegalArgumentException e) {
-            return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
+        if (resolutions instanceof Resolutions.Invalid bad) {
+            return Outcome.fail(ErrorReason.INVALID_REQUEST, bad.message());
         }
-        ObjectNode r = JsonNodeFactory.instance.objectNode();
-        r.put("branch", name);
+        List<Resolution> rs = ((Resolutions.Given) resolutions).list();
         BranchName bn = BranchLifecycle.safeName(name);
         if (bn != null
                 && !name.equals(writers.checkedOutName())
                 && ledger.chain(writers.chainOf(bn)).head().seq() == 0) {
-            return Outcome.ok(r.put("outcome", "skipped")
-                    .put(
-                            "message",
-                            "the local branch has no chain of this root"
-                                    + " (made with git, or a proposal branch): not merged"));
+            return Outcome.ok(new SyncMerged.Skipped("the local branch has no chain of this root"
+                    + " (made with git, or a proposal branch): not merged"));
         }
         Outcome<WritePipeline> o = writers.writer(name);
         if (o instanceof Outcome.Failed<WritePipeline> f) {
@@ -178,21 +160,19 @@ final class BranchMerges {
         }
         if (g.isAncestor(theirs, ours)) {
             if (!rs.isEmpty()) { // nothing to merge, so nothing a resolution could match
-                MergeMutation.Resolution x = rs.get(0);
+                Resolution x = rs.get(0);
                 return Outcome.fail(
                         ErrorReason.INVALID_REQUEST,
                         "resolution " + x.path() + "#" + x.section() + "=" + x.take()
                                 + " matches no conflicting section: " + from + " holds nothing " + name
                                 + " lacks; nothing was merged");
             }
-            if (!chains.isEmpty()) {
-                r.put(
-                        "commit",
-                        ReplicaChains.commitForeign(
-                                        w, chains, "memoryd: sync: other replicas' ledger lines from " + from, null)
-                                .name());
+            if (chains.isEmpty()) {
+                return Outcome.ok(new SyncMerged.UpToDate());
             }
-            return Outcome.ok(r.put("outcome", chains.isEmpty() ? "up_to_date" : "chains"));
+            ObjectId c = ReplicaChains.commitForeign(
+                    w, chains, "memoryd: sync: other replicas' ledger lines from " + from, null);
+            return Outcome.ok(new SyncMerged.Chains(c.name(), true));
         }
         Optional<LedgerTrailers.RecordedHead> link = LedgerTrailers.ledgerHeadAt(g, theirs, name);
         Map<RepoPath, String> ledgerTexts = new LinkedHashMap<>();
@@ -212,29 +192,27 @@ final class BranchMerges {
         WriteOutcome out = BranchWriters.await(
                 w.submit(WriteRequest.of(m, "sync " + from + " into " + name, BranchWriters.actorOr(actor))));
         if (out instanceof WriteOutcome.Committed c) {
-            return Outcome.ok(r.put("outcome", "merged")
-                    .put("commit", c.commit())
-                    .put("event_id", c.events().get(0).eventId()));
+            return Outcome.ok(
+                    new SyncMerged.Committed(c.commit(), c.events().get(0).eventId()));
         }
         if (out instanceof WriteOutcome.Unchanged) {
             if (chains.isEmpty() && g.isAncestor(ours, theirs)) {
-                return Outcome.ok(r.put("outcome", "up_to_date")); // theirs only adds merges of what we hold
+                return Outcome.ok(new SyncMerged.UpToDate()); // theirs only adds merges of what we hold
             }
             ObjectId c = ReplicaChains.commitForeign(
                     w, chains, "memoryd: sync: merged " + from + " (no file of " + name + " changed)", theirs);
-            return Outcome.ok(r.put("outcome", "chains").put("commit", c.name()));
+            return Outcome.ok(new SyncMerged.Chains(c.name(), false));
         }
         Failure f = ((WriteOutcome.Rejected) out).failure();
-        if (putConflicts(f, r)) {
-            return Outcome.ok(r.put("outcome", "conflict").put("message", f.message()));
+        List<MergeConflict> conflicts = conflicts(f);
+        if (conflicts != null) {
+            return Outcome.ok(new SyncMerged.Conflicted(conflicts, f.message()));
         }
         if (f.reason() == ErrorReason.SPEC_VIOLATION) {
             // Like a conflict: this branch is left unmerged (and unpushed) until one side is changed.
-            ObjectNode v = r.put("outcome", "spec_violation")
-                    .put("message", f.message())
-                    .putObject("violation");
+            Map<String, String> v = new LinkedHashMap<>();
             f.details().forEach((k, x) -> v.put(k, String.valueOf(x)));
-            return Outcome.ok(r);
+            return Outcome.ok(new SyncMerged.SpecViolation(f.message(), v));
         }
         return Outcome.fail(f);
     }
@@ -251,16 +229,25 @@ final class BranchMerges {
         return (files, ours, chunkFiles) -> MergeCheck.check(MergeCheck.graphAt(w.git(), ours, files), chunkFiles);
     }
 
-    /** Copies a merge refusal's {@code details.conflicts} into {@code r.conflicts}; false when it has none. */
-    private static boolean putConflicts(Failure f, ObjectNode r) {
+    /** A merge refusal's {@code details.conflicts}; null when it has none. */
+    private static List<MergeConflict> conflicts(Failure f) {
         if (f.reason() != ErrorReason.CONFLICT || !(f.details().get("conflicts") instanceof List<?> list)) {
-            return false;
+            return null;
         }
-        com.fasterxml.jackson.databind.node.ArrayNode arr = r.putArray("conflicts");
+        List<MergeConflict> out = new java.util.ArrayList<>();
         for (Object x : list) {
-            ObjectNode k = arr.addObject();
-            ((Map<?, ?>) x).forEach((key, v) -> k.put(String.valueOf(key), v == null ? null : String.valueOf(v)));
+            Map<?, ?> k = (Map<?, ?>) x;
+            out.add(new MergeConflict(
+                    text(k.get("path")),
+                    text(k.get("section")),
+                    text(k.get("base")),
+                    text(k.get("ours")),
+                    text(k.get("theirs"))));
         }
-        return true;
+        return out;
+    }
+
+    private static String text(Object v) {
+        return v == null ? null : String.valueOf(v);
     }
 }

@@ -1,7 +1,5 @@
 package dev.memoryd.daemon.branch;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.substrate.ChunkStore;
@@ -141,7 +139,7 @@ public final class Branches implements AutoCloseable {
      * any commit), whose chain starts with a {@code branch_fork} line linked to the line the
      * from-commit records, and whose first commit (on top of the from-commit) holds that line.
      */
-    public Outcome<ObjectNode> create(String name, String from, String actor) throws IOException {
+    public Outcome<Forked> create(String name, String from, String actor) throws IOException {
         return lifecycle.create(name, from, actor);
     }
 
@@ -159,7 +157,7 @@ public final class Branches implements AutoCloseable {
      * commit), stops its writer, then retires its ref to {@code refs/memoryd/deleted/<name>}. The
      * commits and the chain stay.
      */
-    public Outcome<ObjectNode> delete(String name, String actor) throws IOException {
+    public Outcome<Deleted> delete(String name, String actor) throws IOException {
         return lifecycle.delete(name, actor, null);
     }
 
@@ -169,18 +167,18 @@ public final class Branches implements AutoCloseable {
      * writer comes; otherwise {@code conflict} and nothing recorded. {@code retired} null: no
      * condition. Payload {@code retired_elsewhere} names that commit.
      */
-    public Outcome<ObjectNode> delete(String name, String actor, ObjectId retired) throws IOException {
+    public Outcome<Deleted> delete(String name, String actor, ObjectId retired) throws IOException {
         return lifecycle.delete(name, actor, retired);
     }
 
     /**
      * {@code branch.merge}: merges {@code from} into {@code into} (default the checked-out branch) on
-     * {@code into}'s writer. The result is {@code {commit}} (a commit with two parents), {@code
-     * {commit, changed: false}} when {@code from} is already merged, or {@code {conflicts}} with
-     * nothing recorded. A merge whose chunk files would break a spec rule fails with
+     * {@code into}'s writer: a commit with two parents, nothing when {@code from} is already merged,
+     * or the conflicts with nothing recorded. Resolutions that could not be read are
+     * {@code invalid_request}, after the branch names are checked. A merge whose chunk files would break a spec rule fails with
      * {@code spec_violation} (as a {@code declare} would), nothing recorded.
      */
-    public Outcome<ObjectNode> merge(String from, String into, JsonNode resolutions, String actor) throws IOException {
+    public Outcome<Merged> merge(String from, String into, Resolutions resolutions, String actor) throws IOException {
         return merges.merge(from, into, resolutions, actor);
     }
 
@@ -194,13 +192,11 @@ public final class Branches implements AutoCloseable {
      * theirs unless the branch already contains it or theirs holds nothing new. That is what makes
      * two replicas that sync in turn settle instead of answering each other's merges forever.
      *
-     * <p>{@code outcome}: {@code up_to_date}, {@code chains} (only other replicas' ledger lines were
-     * new), {@code merged} (with {@code event_id}), {@code conflict} (with {@code conflicts};
-     * nothing recorded), or {@code spec_violation} (with {@code violation: {rule, chunk, chunk_name?,
-     * scope}}: the merged chunk files would break a spec rule; nothing recorded).
+     * <p>The outcome is one of {@link SyncMerged}'s; resolutions that could not be read fail with
+     * {@code invalid_request}.
      */
-    public Outcome<ObjectNode> syncMerge(String name, ObjectId theirs, String from, JsonNode resolutions, String actor)
-            throws IOException {
+    public Outcome<SyncMerged> syncMerge(
+            String name, ObjectId theirs, String from, Resolutions resolutions, String actor) throws IOException {
         return merges.syncMerge(name, theirs, from, resolutions, actor);
     }
 

@@ -1,6 +1,5 @@
 package dev.memoryd.daemon.branch;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -49,9 +48,6 @@ import org.eclipse.jgit.lib.ObjectId;
  */
 final class MergeMutation implements Mutation, WritePipeline.MergeParent {
     static final String OP = "branch_merge";
-
-    /** A caller's resolution of one region of one file. {@code take}: ours, theirs or content. */
-    record Resolution(String path, String section, String take, String content) {}
 
     /** The spec rules over the chunk files a merge writes, judged on the writer thread of the branch merged into. */
     @FunctionalInterface
@@ -377,49 +373,5 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
 
     private static Result refuse(ErrorReason reason, String message) {
         return new Refused(-1, Failure.of(reason, message));
-    }
-
-    /** Parses {@code resolutions}: {@code [{path, section, take: ours|theirs|content, content?}]}. */
-    static List<Resolution> parse(JsonNode n) {
-        List<Resolution> out = new ArrayList<>();
-        if (n == null || n.isNull()) {
-            return out;
-        }
-        if (!n.isArray()) {
-            throw new IllegalArgumentException("resolutions must be an array of {path, section, take, content?}");
-        }
-        for (int i = 0; i < n.size(); i++) {
-            JsonNode r = n.get(i);
-            String where = "resolutions[" + i + "]";
-            if (!r.isObject()
-                    || !r.path("path").isTextual()
-                    || !r.path("section").isTextual()
-                    || !r.path("take").isTextual()) {
-                throw new IllegalArgumentException(where + " needs string fields path, section and take");
-            }
-            String take = r.get("take").asText();
-            if (!List.of("ours", "theirs", "content").contains(take)) {
-                throw new IllegalArgumentException(where + ".take must be ours, theirs or content, not '" + take + "'");
-            }
-            JsonNode c = r.get("content");
-            if (take.equals("content") && (c == null || !(c.isTextual() || c.isNull()))) {
-                throw new IllegalArgumentException(
-                        where + ".content (a string, or null to remove the section) is needed with take: content");
-            }
-            if (!take.equals("content") && c != null) {
-                throw new IllegalArgumentException(where + ".content is only for take: content");
-            }
-            try {
-                RepoPath.of(r.get("path").asText());
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(where + ".path: " + e.getMessage());
-            }
-            out.add(new Resolution(
-                    r.get("path").asText(),
-                    r.get("section").asText(),
-                    take,
-                    c == null || c.isNull() ? null : c.asText()));
-        }
-        return out;
     }
 }

@@ -2,8 +2,9 @@ package dev.memoryd.daemon.branch;
 
 import static dev.memoryd.daemon.branch.Branches.OP_FORK;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.events.Decl;
+import dev.memoryd.daemon.events.ForkPayload;
 import dev.memoryd.daemon.git.CommitBatch;
 import dev.memoryd.daemon.git.CommitFormat;
 import dev.memoryd.daemon.git.GitStore;
@@ -120,19 +121,19 @@ final class ReplicaChains {
             // does
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        ObjectNode payload = JsonNodeFactory.instance.objectNode();
-        payload.putObject("link")
-                .put("branch", link.get().chain().value())
-                .put("seq", link.get().head().seq())
-                .put("line_hash", link.get().head().lineHash());
-        // recorded_commit: what the linked line recorded; commits made with git after it are captured here.
-        payload.putObject("fork")
-                .put("from", branch.value())
-                .put("from_commit", head.name())
-                .put("recorded_commit", link.get().commit().name())
-                .put("replica", chain.branch().replica().get());
         String eventId = ids.next().value();
-        payload.putObject("decl").put("id", eventId).put("index", 0).put("count", 1);
+        // recorded_commit: what the linked line recorded; commits made with git after it are captured here.
+        ObjectNode payload = new ForkPayload(
+                        new ForkPayload.Link(
+                                link.get().chain().value(),
+                                link.get().head().seq(),
+                                link.get().head().lineHash()),
+                        branch.value(),
+                        head.name(),
+                        link.get().commit().name(),
+                        chain.branch().replica().get(),
+                        Decl.single(eventId))
+                .toJson();
         String why = "replica " + chain.branch().replica().get() + " starts its chain of " + branch.value();
         List<Event> ev = chain.append(List.of(new EventDraft(
                 eventId,

@@ -8,14 +8,13 @@ import static dev.memoryd.daemon.rpc.Replies.await;
 import static dev.memoryd.daemon.rpc.Replies.unwrap;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
+import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.substrate.ChunkStore;
 import dev.memoryd.daemon.write.Provenance;
-import dev.memoryd.daemon.write.WriteOutcome;
+import dev.memoryd.grammar.substrate.DeclarationCodec;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,13 +48,13 @@ final class SubstrateRpc implements Namespace {
             String at = points.at(p, str(p, "from", true));
             int depth = p.has("depth") ? intParam(p, "depth", 1, 5) : 1;
             int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 1000;
-            return unwrap(svc.chunks().traverse(str(p, "from", true), depth, at, limit));
+            return SubstrateReplies.traverse(unwrap(svc.chunks().traverse(str(p, "from", true), depth, at, limit)));
         });
         r.put("stale", p -> {
             only(p, "scope", "branch", "at", "limit");
             String at = points.at(p, str(p, "scope", true));
             int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : 100;
-            return unwrap(svc.chunks().stale(str(p, "scope", true), at, limit));
+            return SubstrateReplies.stale(unwrap(svc.chunks().stale(str(p, "scope", true), at, limit)));
         });
         return r;
     }
@@ -64,38 +63,18 @@ final class SubstrateRpc implements Namespace {
         only(p, ProvenanceParams.with("chunks", "placements", "removals", "rationale", "actor", "branch"));
         points.checkedOutOnly(p, "declare");
         Provenance prov = ProvenanceParams.of(svc.settings().provenance(), p, null);
+        DeclarationCodec.Parse parsed = DeclarationCodec.parse(
+                p.get("chunks"), p.get("placements"), p.get("removals"), svc.chunks()::newChunkId);
+        if (parsed instanceof DeclarationCodec.Parse.Invalid inv) {
+            throw new BadRequest(new Failure(ErrorReason.INVALID_REQUEST, inv.message(), Map.of("field", inv.field())));
+        }
         ChunkStore.Submitted s = svc.chunks()
                 .declare(
-                        p.get("chunks"),
-                        p.get("placements"),
-                        p.get("removals"),
+                        ((DeclarationCodec.Parse.Ok) parsed).declaration(),
                         str(p, "rationale", false),
                         str(p, "actor", false),
                         prov);
-        WriteOutcome out = await(s.outcome());
-        ObjectNode r = JsonNodeFactory.instance.objectNode();
-        ArrayNode created = r.putArray("created");
-        for (ChunkStore.Created c : s.created()) {
-            ObjectNode o = created.addObject();
-            o.put("ref", c.ref());
-            o.put("id", c.id());
-            o.put("path", c.path());
-        }
-        if (out instanceof WriteOutcome.Unchanged u) {
-            r.put("commit", u.commit());
-            r.put("changed", false);
-            r.putArray("changed_paths");
-            return r;
-        }
-        WriteOutcome.Committed c = (WriteOutcome.Committed) out;
-        r.put("commit", c.commit());
-        r.put("changed", true);
-        ArrayNode paths = r.putArray("changed_paths");
-        c.events().forEach(e -> paths.add(e.path()));
-        if (prov != null) {
-            r.set("provenance", prov.toJson());
-        }
-        return r;
+        return SubstrateReplies.declared(s.created(), await(s.outcome()), prov);
     }
 
     private JsonNode scope(ObjectNode p) throws BadRequest, IOException {
@@ -107,6 +86,7 @@ final class SubstrateRpc implements Namespace {
         String at = points.at(p, scopes.get(0));
         int limit = p.has("limit") ? intParam(p, "limit", 1, 100_000) : ChunkStore.DEFAULT_LIMIT;
         int offset = p.has("offset") ? intParam(p, "offset", 0, Integer.MAX_VALUE) : 0;
-        return unwrap(svc.chunks().scope(new ChunkStore.ScopeQuery(scopes, strings(p, "minus"), at, limit, offset)));
+        return SubstrateReplies.scope(
+                unwrap(svc.chunks().scope(new ChunkStore.ScopeQuery(scopes, strings(p, "minus"), at, limit, offset))));
     }
 }

@@ -1,12 +1,10 @@
 package dev.memoryd.daemon.substrate;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.events.DeclarePayload;
+import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -61,7 +59,6 @@ import org.eclipse.jgit.lib.ObjectId;
 public final class ChunkStore implements Consumer<List<Event>> {
     public static final String OP_DECLARE = "declare";
     public static final int DEFAULT_LIMIT = 50;
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ChunkStore.class.getName());
 
     private final WritePipeline writer;
@@ -222,10 +219,12 @@ public final class ChunkStore implements Consumer<List<Event>> {
     private void publish(List<Event> events) {
         Set<String> memoryFiles = new LinkedHashSet<>();
         Set<String> chunkFiles = new LinkedHashSet<>(); // a merge's: chunks declared on another branch or replica
-        List<JsonNode> declared = new ArrayList<>();
+        List<DeclarePayload> declared = new ArrayList<>();
         for (Event e : events) {
             if (OP_DECLARE.equals(e.op())) {
-                declared.add(e.payload());
+                declared.add(EventPayloads.declare(e)
+                        .orElseThrow(() ->
+                                new IllegalStateException("declare event " + e.eventId() + " has no chunk's payload")));
             } else {
                 for (String p : dev.memoryd.daemon.write.EventFiles.touched(e)) {
                     if (RootLayout.isMemoryFile(p)) {
@@ -274,11 +273,11 @@ public final class ChunkStore implements Consumer<List<Event>> {
         try {
             mergedGone.forEach(readGraph::remove);
             mergedLive.forEach(readGraph::put);
-            for (JsonNode payload : declared) {
-                if (payload.has("removed")) {
-                    readGraph.remove(payload.get("removed").asText());
+            for (DeclarePayload payload : declared) {
+                if (payload instanceof DeclarePayload.Put put) {
+                    readGraph.put(put.chunk());
                 } else {
-                    readGraph.put(ChunkFile.fromJson(payload.get("chunk")));
+                    readGraph.remove(payload.chunkId());
                 }
             }
             for (String p : memoryFiles) {
@@ -317,32 +316,18 @@ public final class ChunkStore implements Consumer<List<Event>> {
 
     public record Created(String ref, String id, String path) {}
 
-    /**
-     * Parses and submits one declaration (one commit, or nothing). Shape errors complete at once
-     * with {@code invalid_request} naming the field; spec failures with {@code spec_violation}.
-     */
-    public Submitted declare(JsonNode chunks, JsonNode placements, JsonNode removals, String rationale, String actor) {
-        return declare(chunks, placements, removals, rationale, actor, null);
+    /** A fresh chunk id (a ULID), for the edge that parses a declaration's new chunks ({@link DeclarationCodec}). */
+    public String newChunkId() {
+        return ids.next().value();
     }
 
-    /** As {@link #declare(JsonNode, JsonNode, JsonNode, String, String)}, recording {@code provenance} (null: none). */
+    /**
+     * Submits one parsed declaration (one commit, or nothing). A declaration that changes,
+     * places onto or removes a mounted peer's chunk completes at once with {@code prohibited};
+     * spec failures with {@code spec_violation}. {@code provenance} null: none recorded.
+     */
     public Submitted declare(
-            JsonNode chunks,
-            JsonNode placements,
-            JsonNode removals,
-            String rationale,
-            String actor,
-            dev.memoryd.daemon.write.Provenance provenance) {
-        DeclarationCodec.Parse p = DeclarationCodec.parse(
-                chunks, placements, removals, () -> ids.next().value());
-        if (p instanceof DeclarationCodec.Parse.Invalid inv) {
-            return new Submitted(
-                    List.of(),
-                    CompletableFuture.completedFuture(new WriteOutcome.Rejected(
-                            -1,
-                            new Failure(ErrorReason.INVALID_REQUEST, inv.message(), Map.of("field", inv.field())))));
-        }
-        Declaration d = ((DeclarationCodec.Parse.Ok) p).declaration();
+            Declaration d, String rationale, String actor, dev.memoryd.daemon.write.Provenance provenance) {
         Failure onPeer = peerReference(d);
         if (onPeer != null) {
             return new Submitted(List.of(), CompletableFuture.completedFuture(new WriteOutcome.Rejected(-1, onPeer)));
@@ -395,7 +380,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
     /** A {@code scope} read: the chunks on every scope and on none of {@code minus}; a page from the tail. */
     public record ScopeQuery(List<String> scopes, List<String> minus, String at, int limit, int offset) {}
 
-    public Outcome<ObjectNode> scope(ScopeQuery q) throws IOException {
+    public Outcome<ScopeResult> scope(ScopeQuery q) throws IOException {
         return read(q.at(), q.scopes().get(0), v -> {
             ChunkGraph g = v.graph();
             List<String> scopes = new ArrayList<>();
@@ -410,23 +395,19 @@ public final class ChunkStore implements Consumer<List<Event>> {
             List<String> ids = g.scope(scopes, minus);
             int end = Math.max(0, ids.size() - q.offset());
             int start = Math.max(0, end - q.limit());
-            ObjectNode r = v.header();
-            ObjectNode counts = r.putObject("counts");
-            counts.put("total", ids.size());
-            counts.put("returned", end - start);
-            counts.put("offset", q.offset());
-            counts.put("limit", q.limit());
-            ArrayNode sc = r.putArray("scopes");
-            scopes.forEach(s -> sc.add(v.ref(g.chunk(s))));
-            ArrayNode mn = r.putArray("minus");
-            minus.forEach(s -> mn.add(v.ref(g.chunk(s))));
-            ArrayNode out = r.putArray("chunks");
+            List<ScopeResult.Member> page = new ArrayList<>();
             for (String id : ids.subList(start, end)) {
-                ObjectNode o = full(v, g.chunk(id));
-                judge(v, g.chunk(id), o);
-                out.add(o);
+                Chunk c = g.chunk(id);
+                page.add(new ScopeResult.Member(c, g.placementsOf(id), judge(v, c)));
             }
-            return Outcome.ok(r);
+            return Outcome.ok(new ScopeResult(
+                    v.point(),
+                    ids.size(),
+                    q.offset(),
+                    q.limit(),
+                    scopes.stream().map(g::chunk).toList(),
+                    minus.stream().map(g::chunk).toList(),
+                    page));
         });
     }
 
@@ -434,7 +415,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
      * Follows connections from a chunk: the chunks placed on it, the other scopes those are placed
      * on (connections), then the same from each connection, up to {@code depth} levels.
      */
-    public Outcome<ObjectNode> traverse(String from, int depth, String at, int limit) throws IOException {
+    public Outcome<TraverseResult> traverse(String from, int depth, String at, int limit) throws IOException {
         return read(at, from, v -> {
             ChunkGraph g = v.graph();
             List<String> start = new ArrayList<>();
@@ -443,11 +424,10 @@ public final class ChunkStore implements Consumer<List<Event>> {
                 return Outcome.fail(f);
             }
             String origin = start.get(0);
-            ObjectNode r = v.header();
-            r.set("from", v.ref(g.chunk(origin)));
-            ArrayNode chunks = r.putArray("chunks");
-            ArrayNode placements = r.putArray("placements");
-            Map<String, ObjectNode> connections = new LinkedHashMap<>();
+            List<TraverseResult.Reached> chunks = new ArrayList<>();
+            List<Placement> placements = new ArrayList<>();
+            Map<String, Integer> connectionDepth = new LinkedHashMap<>();
+            Map<String, List<String>> via = new HashMap<>();
             Set<String> seenChunks = new HashSet<>();
             Set<String> seenScopes = new HashSet<>(Set.of(origin));
             List<String> frontier = List.of(origin);
@@ -456,8 +436,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
                 List<String> next = new ArrayList<>();
                 for (String s : frontier) {
                     for (String m : g.scope(List.of(s), List.of())) {
-                        Placement on = g.placement(m, s);
-                        placements.add(placement(on));
+                        placements.add(g.placement(m, s));
                         if (!seenChunks.add(m)) {
                             continue;
                         }
@@ -465,24 +444,18 @@ public final class ChunkStore implements Consumer<List<Event>> {
                             truncated = true;
                             break;
                         }
-                        ObjectNode c = v.ref(g.chunk(m));
-                        c.put("depth", level);
-                        judge(v, g.chunk(m), c);
-                        chunks.add(c);
+                        chunks.add(new TraverseResult.Reached(g.chunk(m), level, judge(v, g.chunk(m))));
                         for (Placement p : g.placementsOf(m)) {
-                            if (seenScopes.contains(p.scope()) && !connections.containsKey(p.scope())) {
+                            if (seenScopes.contains(p.scope()) && !connectionDepth.containsKey(p.scope())) {
                                 continue;
                             }
-                            ObjectNode conn = connections.get(p.scope());
-                            if (conn == null) {
-                                conn = v.ref(g.chunk(p.scope()));
-                                conn.put("depth", level);
-                                conn.putArray("via");
-                                connections.put(p.scope(), conn);
+                            if (!connectionDepth.containsKey(p.scope())) {
+                                connectionDepth.put(p.scope(), level);
+                                via.put(p.scope(), new ArrayList<>());
                                 seenScopes.add(p.scope());
                                 next.add(p.scope());
                             }
-                            ((ArrayNode) conn.get("via")).add(m);
+                            via.get(p.scope()).add(m);
                         }
                     }
                     if (truncated) {
@@ -491,58 +464,35 @@ public final class ChunkStore implements Consumer<List<Event>> {
                 }
                 frontier = next;
             }
-            ArrayNode conns = r.putArray("connections");
-            connections.values().forEach(conns::add);
-            r.put("truncated", truncated);
-            return Outcome.ok(r);
+            List<TraverseResult.Connection> connections = new ArrayList<>();
+            connectionDepth.forEach(
+                    (id, d) -> connections.add(new TraverseResult.Connection(g.chunk(id), d, via.get(id))));
+            return Outcome.ok(
+                    new TraverseResult(v.point(), g.chunk(origin), chunks, placements, connections, truncated));
         });
     }
 
-    private interface GraphRead {
-        Outcome<ObjectNode> apply(View v) throws IOException;
+    private interface GraphRead<T> {
+        Outcome<T> apply(View v) throws IOException;
     }
 
     /**
      * The graph one read answers from: the served root's (on {@code branch}) or a peer's, at
      * {@code commit}, with the judge of its derived chunks' staleness.
      */
-    private record View(ChunkGraph graph, String commit, String branch, String peer, DerivedStaleness staleness) {
-        /** A result's first fields: where it was read. */
-        ObjectNode header() {
-            ObjectNode r = F.objectNode();
-            if (peer != null) {
-                r.put("peer", peer);
-            } else {
-                r.put("branch", branch);
-            }
-            r.put("commit", commit);
-            return r;
+    private record View(ChunkGraph graph, GraphPoint point, DerivedStaleness staleness) {
+        ObjectId commit() {
+            return point.commit() == null ? null : ObjectId.fromString(point.commit());
         }
 
-        /** A chunk's reference fields; a peer's chunk names its peer. */
-        ObjectNode ref(Chunk c) {
-            ObjectNode o = F.objectNode();
-            o.put("id", c.id());
-            o.put("name", c.name());
-            o.put("file", c.file());
-            o.put("section", c.section());
-            if (peer != null) {
-                o.put("peer", peer);
-                o.put("ref", peer + ":" + c.id());
-            } else {
-                o.put("branch", branch);
-            }
-            return o;
+        String peer() {
+            return point.peer();
         }
     }
 
-    /** Adds a derived chunk's staleness to its JSON {@code o}; other chunks are left as they are. */
-    private static void judge(View v, Chunk c, ObjectNode o) throws IOException {
-        DerivedStaleness.Verdict verdict =
-                v.staleness().of(v.graph(), v.commit() == null ? null : ObjectId.fromString(v.commit()), c);
-        if (verdict != null) {
-            verdict.writeTo(o);
-        }
+    /** A derived chunk's staleness; null for other chunks. */
+    private static DerivedVerdict judge(View v, Chunk c) throws IOException {
+        return v.staleness().of(v.graph(), v.commit(), c);
     }
 
     /**
@@ -550,7 +500,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
      * {@code summaries/opus-4.6}): every chunk placed on it or, transitively, on one of its
      * instances, whose body carries {@code source_commit}, judged by {@link DerivedStaleness}.
      */
-    public Outcome<ObjectNode> stale(String under, String at, int limit) throws IOException {
+    public Outcome<StaleResult> stale(String under, String at, int limit) throws IOException {
         return read(at, under, v -> {
             ChunkGraph g = v.graph();
             List<String> start = new ArrayList<>();
@@ -558,21 +508,14 @@ public final class ChunkStore implements Consumer<List<Event>> {
             if (f != null) {
                 return Outcome.fail(f);
             }
-            ObjectNode r = v.header();
-            r.set("scope", v.ref(g.chunk(start.get(0))));
-            StaleListing.Found found = StaleListing.under(
-                    g, start.get(0), v.staleness(), v.commit() == null ? null : ObjectId.fromString(v.commit()), limit);
-            r.put("derived", found.derived());
-            r.put("total", found.stale().size() + found.more());
-            ArrayNode out = r.putArray("stale");
-            for (StaleListing.Item it : found.stale()) {
-                ObjectNode o = v.ref(it.chunk());
-                o.set("body", it.chunk().body());
-                it.verdict().writeTo(o);
-                out.add(o);
-            }
-            r.put("truncated", found.more() > 0);
-            return Outcome.ok(r);
+            StaleListing.Found found = StaleListing.under(g, start.get(0), v.staleness(), v.commit(), limit);
+            return Outcome.ok(new StaleResult(
+                    v.point(),
+                    g.chunk(start.get(0)),
+                    found.derived(),
+                    found.stale().size() + found.more(),
+                    found.stale(),
+                    found.more() > 0));
         });
     }
 
@@ -581,7 +524,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
      * names one (at the commit the peer is read at), else the served root's at {@code at} (null:
      * the read graph, as published).
      */
-    private Outcome<ObjectNode> read(String at, String first, GraphRead fn) throws IOException {
+    private <T> Outcome<T> read(String at, String first, GraphRead<T> fn) throws IOException {
         Optional<String> peer = mounted.peerOf(first);
         if (peer.isPresent()) {
             if (at != null) {
@@ -594,7 +537,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
             MountedGraphs.PeerGraph pg = mounted.graph(peer.get()).orElseThrow();
             DerivedStaleness judge = new DerivedStaleness(pg.git(), c -> graphOf(pg.git(), c));
             synchronized (pg.graph()) {
-                return fn.apply(new View(pg.graph(), pg.commit(), null, pg.peer(), judge));
+                return fn.apply(new View(pg.graph(), new GraphPoint(null, pg.peer(), pg.commit()), judge));
             }
         }
         DerivedStaleness judge = new DerivedStaleness(git, this::graphAt);
@@ -603,7 +546,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
             lock.readLock().lock();
             try {
                 ObjectId h = git.head();
-                return fn.apply(new View(readGraph, h == null ? null : h.name(), branch, null, judge));
+                return fn.apply(new View(readGraph, new GraphPoint(branch, null, h == null ? null : h.name()), judge));
             } finally {
                 lock.readLock().unlock();
             }
@@ -614,7 +557,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
         }
         ChunkGraph g = graphAt(c.get());
         synchronized (g) {
-            return fn.apply(new View(g, c.get().name(), branch, null, judge));
+            return fn.apply(new View(g, new GraphPoint(branch, null, c.get().name()), judge));
         }
     }
 
@@ -687,30 +630,6 @@ public final class ChunkStore implements Consumer<List<Event>> {
             }
         }
         return null;
-    }
-
-    private static ObjectNode full(View v, Chunk c) {
-        ChunkGraph g = v.graph();
-        ObjectNode o = v.ref(c);
-        if (!c.spec().isEmpty()) {
-            o.set("spec", c.spec().toJson());
-        }
-        o.set("body", c.body());
-        ArrayNode ps = o.putArray("placements");
-        g.placementsOf(c.id()).forEach(p -> ps.add(placement(p)));
-        o.put("derived", c.derived());
-        return o;
-    }
-
-    private static ObjectNode placement(Placement p) {
-        ObjectNode o = F.objectNode();
-        o.put("chunk", p.chunk());
-        o.put("scope", p.scope());
-        o.put("type", p.type().wire());
-        if (p.seq() != null) {
-            o.put("seq", p.seq());
-        }
-        return o;
     }
 
     /** Chunk count of the read graph (for ping and tests). */

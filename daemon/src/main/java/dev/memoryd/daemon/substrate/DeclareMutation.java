@@ -1,9 +1,9 @@
 package dev.memoryd.daemon.substrate;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.events.DeclarePayload;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.RepoPath;
@@ -50,16 +50,13 @@ record DeclareMutation(ChunkGraph graph, Declaration declaration, Runnable await
         for (ChunkRecord rec : a.put()) {
             RepoPath p = RepoPath.of(Declare.fileOf(rec.id()));
             out.put(p, ChunkFile.render(rec));
-            ObjectNode payload = JsonNodeFactory.instance.objectNode();
-            payload.set("chunk", ChunkFile.toJson(rec));
+            ObjectNode payload = new DeclarePayload.Put(rec, null, null).toJson();
             events.add(new EventSpec(ChunkStore.OP_DECLARE, p, null, null, null, payload, List.of(), summary));
         }
         for (String id : a.removed()) {
             RepoPath p = RepoPath.of(Declare.fileOf(id));
             out.put(p, ChunkFile.renderRemoved(id, now.toString()));
-            ObjectNode payload = JsonNodeFactory.instance.objectNode();
-            payload.put("removed", id);
-            payload.put("removed_at", now.toString());
+            ObjectNode payload = new DeclarePayload.Removed(id, now.toString(), null, null).toJson();
             events.add(new EventSpec(ChunkStore.OP_DECLARE, p, null, null, null, payload, List.of(), summary));
         }
         return new Done(out, events, true);

@@ -54,35 +54,6 @@ final class DerivedStaleness {
     /** Commits listed in {@code changed_since} at most; more are counted in {@code changed_total}. */
     static final int MAX_LISTED = 100;
 
-    /**
-     * The verdict on one derived chunk: {@code sources} the scope ids checked; {@code changedSince}
-     * the commits that changed them, oldest first (at most {@link #MAX_LISTED}); {@code reason} why
-     * it is stale without a changing commit, else null.
-     */
-    record Verdict(
-            String sourceCommit,
-            List<String> sources,
-            boolean stale,
-            List<String> changedSince,
-            int changedTotal,
-            String reason) {
-        /**
-         * Adds {@code stale}, {@code changed_since}, {@code sources}, and when they apply
-         * {@code changed_total} (more commits than listed) and {@code stale_reason}, to a chunk's JSON.
-         */
-        void writeTo(com.fasterxml.jackson.databind.node.ObjectNode o) {
-            o.put("stale", stale);
-            changedSince.forEach(o.putArray("changed_since")::add);
-            if (changedTotal > changedSince.size()) {
-                o.put("changed_total", changedTotal);
-            }
-            sources.forEach(o.putArray("sources")::add);
-            if (reason != null) {
-                o.put("stale_reason", reason);
-            }
-        }
-    }
-
     /** The chunk graph as of a commit (from that commit's tree alone). */
     interface GraphAt {
         ChunkGraph at(ObjectId commit) throws IOException;
@@ -92,7 +63,7 @@ final class DerivedStaleness {
 
     private final GitStore git;
     private final GraphAt graphAt;
-    private final Map<String, Verdict> memo = new HashMap<>();
+    private final Map<String, DerivedVerdict> memo = new HashMap<>();
 
     DerivedStaleness(GitStore git, GraphAt graphAt) {
         this.git = git;
@@ -106,7 +77,7 @@ final class DerivedStaleness {
     }
 
     /** The verdict on {@code c} as read in {@code g} at commit {@code read}; null when it is not derived. */
-    Verdict of(ChunkGraph g, ObjectId read, Chunk c) throws IOException {
+    DerivedVerdict of(ChunkGraph g, ObjectId read, Chunk c) throws IOException {
         String sc = sourceCommit(c);
         if (sc == null) {
             return null;
@@ -119,7 +90,7 @@ final class DerivedStaleness {
         }
         Collections.sort(sources);
         String key = sc + "\u0000" + c.id() + "\u0000" + String.join(",", sources);
-        Verdict v = memo.get(key);
+        DerivedVerdict v = memo.get(key);
         if (v == null) {
             v = judge(g, read, c.id(), sc, sources);
             memo.put(key, v);
@@ -127,20 +98,20 @@ final class DerivedStaleness {
         return v;
     }
 
-    private Verdict judge(ChunkGraph g, ObjectId read, String self, String sc, List<String> sources)
+    private DerivedVerdict judge(ChunkGraph g, ObjectId read, String self, String sc, List<String> sources)
             throws IOException {
         // A commit id only: a branch name or HEAD~1 would move with the branch and never be stale.
         Optional<ObjectId> from = COMMIT_ID.matcher(sc).matches() ? git.resolve(sc) : Optional.empty();
         if (from.isEmpty()) {
-            return new Verdict(
+            return new DerivedVerdict(
                     sc, sources, true, List.of(), 0, "source_commit is not the id of a commit of this repository");
         }
         if (read == null || !git.isAncestor(from.get(), read)) {
-            return new Verdict(
+            return new DerivedVerdict(
                     sc, sources, true, List.of(), 0, "source_commit is not in the history of the commit read");
         }
         if (sources.isEmpty()) {
-            return new Verdict(sc, sources, false, List.of(), 0, null);
+            return new DerivedVerdict(sc, sources, false, List.of(), 0, null);
         }
         // path -> the counted chunks that live in it, from both ends of the range
         Map<String, Set<String>> byPath = new TreeMap<>();
@@ -149,7 +120,7 @@ final class DerivedStaleness {
         List<String> changed = changingCommits(from.get(), read, byPath);
         List<String> listed =
                 changed.size() > MAX_LISTED ? changed.subList(changed.size() - MAX_LISTED, changed.size()) : changed;
-        return new Verdict(sc, sources, !changed.isEmpty(), List.copyOf(listed), changed.size(), null);
+        return new DerivedVerdict(sc, sources, !changed.isEmpty(), List.copyOf(listed), changed.size(), null);
     }
 
     /** The chunks of {@code scopes} in {@code g}: each scope and its instances, transitively; by file. */

@@ -2,11 +2,12 @@ package dev.memoryd.daemon.substrate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.events.DeclarePayload;
+import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.substrate.ChunkFile;
-import dev.memoryd.grammar.substrate.ChunkRecord;
 import dev.memoryd.grammar.substrate.Declare;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,16 +27,12 @@ record Replay(List<JsonNode> payloads) implements Mutation {
         for (JsonNode p : payloads) {
             ObjectNode payload = ((ObjectNode) p).deepCopy();
             payload.remove("decl");
-            String text;
-            String id;
-            if (payload.has("removed")) {
-                id = payload.get("removed").asText();
-                text = ChunkFile.renderRemoved(id, payload.get("removed_at").asText());
-            } else {
-                ChunkRecord r = ChunkFile.fromJson(payload.get("chunk"));
-                id = r.id();
-                text = ChunkFile.render(r);
-            }
+            DeclarePayload typed = EventPayloads.declare(payload)
+                    .orElseThrow(() -> new IllegalStateException("a recorded declare payload has no chunk: " + p));
+            String id = typed.chunkId();
+            String text = typed instanceof DeclarePayload.Put put
+                    ? ChunkFile.render(put.chunk())
+                    : ChunkFile.renderRemoved(id, ((DeclarePayload.Removed) typed).removedAt());
             RepoPath path = RepoPath.of(Declare.fileOf(id));
             out.put(path, text);
             events.add(new EventSpec(

@@ -1,6 +1,5 @@
 package dev.memoryd.daemon.substrate;
 
-import dev.memoryd.grammar.substrate.Chunk;
 import dev.memoryd.grammar.substrate.ChunkGraph;
 import dev.memoryd.grammar.substrate.Placement;
 import java.io.IOException;
@@ -20,14 +19,12 @@ import org.eclipse.jgit.lib.ObjectId;
 final class StaleListing {
     private StaleListing() {}
 
-    record Item(Chunk chunk, DerivedStaleness.Verdict verdict) {}
-
     /** The first {@code limit} stale ones, how many more there are, and how many derived chunks were judged. */
-    record Found(List<Item> stale, int more, int derived) {}
+    record Found(List<StaleResult.Item> stale, int more, int derived) {}
 
     static Found under(ChunkGraph g, String scope, DerivedStaleness judge, ObjectId read, int limit)
             throws IOException {
-        List<Item> stale = new ArrayList<>();
+        List<StaleResult.Item> stale = new ArrayList<>();
         int more = 0;
         int derived = 0;
         Set<String> seen = new LinkedHashSet<>(List.of(scope));
@@ -42,14 +39,14 @@ final class StaleListing {
                 if (on != null && on.isInstance()) {
                     todo.add(m);
                 }
-                DerivedStaleness.Verdict v = judge.of(g, read, g.chunk(m));
+                DerivedVerdict v = judge.of(g, read, g.chunk(m));
                 if (v == null) {
                     continue;
                 }
                 derived++;
                 if (v.stale()) {
                     if (stale.size() < limit) {
-                        stale.add(new Item(g.chunk(m), v));
+                        stale.add(new StaleResult.Item(g.chunk(m), v));
                     } else {
                         more++;
                     }

@@ -1,12 +1,12 @@
 package dev.memoryd.daemon.sync;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.branch.Branches;
+import dev.memoryd.daemon.branch.Deleted;
+import dev.memoryd.daemon.branch.Forked;
+import dev.memoryd.daemon.branch.Resolutions;
+import dev.memoryd.daemon.branch.SyncMerged;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.ledger.BranchName;
 import dev.memoryd.ledger.Ledger;
@@ -54,8 +54,9 @@ public final class Sync {
     private static final org.eclipse.jgit.transport.CredentialsProvider CREDENTIALS =
             new org.eclipse.jgit.transport.NetRCCredentialsProvider();
 
-    /** Row outcomes of a branch whose merge was refused and waits for the user: not pushed, and the sync is not ok. */
-    private static final java.util.Set<String> UNMERGED = java.util.Set.of("conflict", "spec_violation");
+    /** The push of a branch deleted on the remote: none, as the deletion stands there. */
+    private static final SyncReport.Push NOT_PUSHED_BACK =
+            new SyncReport.Push("not_pushed", "not pushed back: the deletion stands on the remote");
     /** Where a sync keeps the remote's retired refs: {@code refs/memoryd/remote-deleted/<remote>/<branch>}. */
     private static final String RETIRED_THERE = "refs/memoryd/remote-deleted/";
     /** How many commit ids a row names at most. */
@@ -80,7 +81,8 @@ public final class Sync {
      * {@code ok} is false when a branch has conflicts, a merge that would break a spec rule
      * ({@code spec_violation}: not merged, not pushed) or a push was refused.
      */
-    public synchronized Outcome<ObjectNode> run(String remote, JsonNode resolutions, String actor) throws IOException {
+    public synchronized Outcome<SyncReport> run(String remote, SyncResolutions resolutions, String actor)
+            throws IOException {
         if (remote == null || remote.isBlank()) {
             return Outcome.fail(ErrorReason.INVALID_REQUEST, "sync needs a remote name (see 'git remote -v')");
         }
@@ -90,7 +92,7 @@ public final class Sync {
                     "no remote '" + remote + "' in " + root + "; add one with 'git -C " + root + " remote add " + remote
                             + " <url>'");
         }
-        if (resolutions != null && !resolutions.isNull() && !resolutions.isArray() && !resolutions.isObject()) {
+        if (resolutions instanceof SyncResolutions.Malformed) {
             return Outcome.fail(
                     ErrorReason.INVALID_REQUEST,
                     "resolutions must be an array (for the checked-out branch)"
@@ -142,15 +144,13 @@ public final class Sync {
             Map<String, ObjectId> materialized = new TreeMap<>(theirs);
             materialized.putAll(droppedThere); // the deleting root's last lines, its branch_delete among them
             int chainFiles = materialize(materialized);
-            ObjectNode out = JsonNodeFactory.instance.objectNode();
-            out.put("remote", remote).put("fetched_branches", theirs.size()).put("chain_files", chainFiles);
-            ArrayNode rows = out.putArray("branches");
-            Map<String, ObjectNode> byName = new LinkedHashMap<>();
+            List<Draft> rows = new ArrayList<>();
+            Map<String, Draft> byName = new LinkedHashMap<>();
             boolean ok = true;
             List<Retirement> retirements = new ArrayList<>();
             for (Map.Entry<String, ObjectId> e : theirs.entrySet()) {
                 Ref retiredHere = git.repository().getRefDatabase().exactRef(Branches.DELETED_PREFIX + e.getKey());
-                ObjectNode row = retiredHere != null && !branches.exists(e.getKey())
+                Draft row = retiredHere != null && !branches.exists(e.getKey())
                         ? deletedHere(
                                 e.getKey(),
                                 e.getValue(),
@@ -158,60 +158,52 @@ public final class Sync {
                                 retiredThere.containsKey(e.getKey()),
                                 retirements)
                         : mergeOne(e.getKey(), e.getValue(), remote, resolutionsFor(resolutions, e.getKey()), actor);
-                ok &= !UNMERGED.contains(row.path("outcome").asText()) && !row.has("error");
+                ok &= !waits(row.outcome);
                 rows.add(row);
                 byName.put(e.getKey(), row);
             }
             for (Map.Entry<String, ObjectId> e : droppedThere.entrySet()) {
-                ObjectNode row = deletedThere(e.getKey(), e.getValue(), actor);
-                ok &= !row.has("error");
+                Draft row = deletedThere(e.getKey(), e.getValue(), actor);
+                ok &= !(row.outcome instanceof SyncOutcome.Failed);
                 rows.add(row);
                 byName.put(e.getKey(), row);
             }
             ledger.refresh(c -> !branches.ours(c));
             ok &= push(g, remote, prefix, rows, byName);
             ok &= retireOnRemote(remote, retirements, byName);
-            out.put("ok", ok);
-            return Outcome.ok(out);
+            return Outcome.ok(new SyncReport(
+                    remote,
+                    theirs.size(),
+                    chainFiles,
+                    rows.stream().map(Draft::row).toList(),
+                    ok));
         }
     }
 
     /** A branch that resolutions are given for but the remote does not have, or null. */
-    private String unmatchedBranch(JsonNode all, java.util.Set<String> remoteBranches) {
-        if (all == null || all.isNull() || all.isEmpty()) {
-            return null;
-        }
-        List<String> named = new ArrayList<>();
-        if (all.isArray()) {
-            named.add(branches.checkedOutName());
-        } else {
-            all.fieldNames().forEachRemaining(named::add);
-        }
-        return named.stream()
+    private String unmatchedBranch(SyncResolutions all, java.util.Set<String> remoteBranches) {
+        return all.named(branches.checkedOutName()).stream()
                 .filter(b -> !remoteBranches.contains(b))
                 .findFirst()
                 .orElse(null);
     }
 
     /** An array is the checked-out branch's; an object maps branch names to arrays. */
-    private JsonNode resolutionsFor(JsonNode all, String branch) {
-        if (all == null || all.isNull()) {
-            return null;
-        }
-        if (all.isArray()) {
-            return branch.equals(branches.checkedOutName()) ? all : null;
-        }
-        return all.get(branch);
+    private Resolutions resolutionsFor(SyncResolutions all, String branch) {
+        return all.forBranch(branch, branches.checkedOutName());
     }
 
-    private ObjectNode mergeOne(String name, ObjectId theirs, String remote, JsonNode resolutions, String actor)
+    private Draft mergeOne(String name, ObjectId theirs, String remote, Resolutions resolutions, String actor)
             throws IOException {
         String from = remote + "/" + name;
         if (branches.exists(name)) {
-            Outcome<ObjectNode> o = branches.syncMerge(name, theirs, from, resolutions, actor);
-            return o instanceof Outcome.Ok<ObjectNode> k
-                    ? k.value()
-                    : error(name, ((Outcome.Failed<ObjectNode>) o).failure().message());
+            Outcome<SyncMerged> o = branches.syncMerge(name, theirs, from, resolutions, actor);
+            return new Draft(
+                    name,
+                    o instanceof Outcome.Ok<SyncMerged> k
+                            ? new SyncOutcome.Merge(k.value())
+                            : new SyncOutcome.Failed(
+                                    ((Outcome.Failed<SyncMerged>) o).failure().message(), null));
         }
         if (name.startsWith("proposals/")) {
             // Proposal branches carry no chain: they change only through proposals.accept on their base.
@@ -219,24 +211,16 @@ public final class Sync {
             u.setNewObjectId(theirs);
             u.setExpectedOldObjectId(ObjectId.zeroId());
             org.eclipse.jgit.lib.RefUpdate.Result res = u.update();
-            return JsonNodeFactory.instance
-                    .objectNode()
-                    .put("branch", name)
-                    .put("outcome", "created")
-                    .put("commit", theirs.name())
-                    .put("ref_update", res.name().toLowerCase(java.util.Locale.ROOT));
+            return new Draft(
+                    name,
+                    new SyncOutcome.Created(theirs.name(), null, res.name().toLowerCase(java.util.Locale.ROOT)));
         }
-        Outcome<ObjectNode> o = branches.create(name, theirs.name(), actor);
-        if (o instanceof Outcome.Failed<ObjectNode> f) {
-            return error(name, f.failure().message());
+        Outcome<Forked> o = branches.create(name, theirs.name(), actor);
+        if (o instanceof Outcome.Failed<Forked> f) {
+            return new Draft(name, new SyncOutcome.Failed(f.failure().message(), null));
         }
-        ObjectNode v = ((Outcome.Ok<ObjectNode>) o).value();
-        return JsonNodeFactory.instance
-                .objectNode()
-                .put("branch", name)
-                .put("outcome", "created")
-                .put("commit", v.path("head").asText())
-                .put("event_id", v.path("event_id").asText());
+        Forked v = ((Outcome.Ok<Forked>) o).value();
+        return new Draft(name, new SyncOutcome.Created(v.head(), v.eventId(), null));
     }
 
     /** A branch deleted here that the remote still has at {@code remoteHead}, with nothing there this root lacks. */
@@ -247,20 +231,16 @@ public final class Sync {
      * remote's head holds no work the retired head lacks ({@link GitStore#workBeyond}), the branch
      * is queued to be deleted on the remote; otherwise the row's {@code remote_kept} says why it stays.
      */
-    private ObjectNode deletedHere(
+    private Draft deletedHere(
             String name, ObjectId remoteHead, ObjectId retired, boolean remoteHasRecord, List<Retirement> retirements)
             throws IOException {
-        ObjectNode row = JsonNodeFactory.instance
-                .objectNode()
-                .put("branch", name)
-                .put("outcome", "deleted_here")
-                .put("message", "deleted on this root; not brought back");
+        Draft row = new Draft(name, new SyncOutcome.DeletedHere("deleted on this root; not brought back"));
         List<ObjectId> work = git.workBeyond(retired, remoteHead, SHOWN);
         if (work.isEmpty()) {
             retirements.add(new Retirement(name, remoteHead, remoteHasRecord));
         } else {
-            row.put(
-                    "remote_kept",
+            row.retirement = new SyncReport.Retirement(
+                    false,
                     "it has commits this root never saw: " + shown(work)
                             + "; the remote keeps it and other roots keep syncing it");
         }
@@ -274,39 +254,46 @@ public final class Sync {
      * ({@code delete_overridden}); kept and not pushed when it is the checked-out branch
      * ({@code kept_checked_out}).
      */
-    private ObjectNode deletedThere(String name, ObjectId retired, String actor) throws IOException {
-        ObjectNode row =
-                JsonNodeFactory.instance.objectNode().put("branch", name).put("retired_there", retired.name());
+    private Draft deletedThere(String name, ObjectId retired, String actor) throws IOException {
+        String there = retired.name();
         List<ObjectId> work = git.workBeyond(retired, git.branchHead(name).orElse(git.refNow()), SHOWN);
         if (work.isEmpty() && name.equals(branches.checkedOutName())) {
-            return row.put("outcome", "kept_checked_out")
-                    .put(
-                            "message",
+            Draft row = new Draft(
+                    name,
+                    new SyncOutcome.KeptCheckedOut(
+                            there,
                             "deleted on the remote, but checked out here: kept;"
-                                    + " serve another branch and sync again to delete it here")
-                    .put("pushed", "not_pushed")
-                    .put("push_message", "not pushed back: the deletion stands on the remote");
+                                    + " serve another branch and sync again to delete it here"));
+            row.push = NOT_PUSHED_BACK;
+            return row;
         }
-        Outcome<ObjectNode> o = work.isEmpty() ? branches.delete(name, actor, retired) : null;
-        if (o instanceof Outcome.Ok<ObjectNode> k) {
-            return row.put("outcome", "deleted_by_remote")
-                    .put("message", "deleted on the remote; deleted here too")
-                    .put("commit", k.value().path("head").asText())
-                    .put("event_id", k.value().path("event_id").asText())
-                    .put("retired_ref", k.value().path("retired_ref").asText());
+        Outcome<Deleted> o = work.isEmpty() ? branches.delete(name, actor, retired) : null;
+        if (o instanceof Outcome.Ok<Deleted> k) {
+            return new Draft(
+                    name,
+                    new SyncOutcome.DeletedByRemote(
+                            there,
+                            "deleted on the remote; deleted here too",
+                            k.value().head(),
+                            k.value().eventId(),
+                            k.value().retiredRef()));
         }
-        if (o instanceof Outcome.Failed<ObjectNode> f && f.failure().reason() != ErrorReason.CONFLICT) {
-            return error(name, "deleted on the remote, not here: " + f.failure().message())
-                    .put("retired_there", retired.name())
-                    .put("pushed", "not_pushed")
-                    .put("push_message", "not pushed back: the deletion stands on the remote");
+        if (o instanceof Outcome.Failed<Deleted> f && f.failure().reason() != ErrorReason.CONFLICT) {
+            Draft row = new Draft(
+                    name,
+                    new SyncOutcome.Failed(
+                            "deleted on the remote, not here: " + f.failure().message(), there));
+            row.push = NOT_PUSHED_BACK;
+            return row;
         }
         // Work the deleting root never saw wins over its deletion: the branch stays and is pushed back.
         String why = o == null
                 ? "it has commits the deletion never saw: " + shown(work)
-                : ((Outcome.Failed<ObjectNode>) o).failure().message();
-        return row.put("outcome", "delete_overridden")
-                .put("message", "deleted on the remote, but kept here and pushed" + " back: " + why);
+                : ((Outcome.Failed<Deleted>) o).failure().message();
+        return new Draft(
+                name,
+                new SyncOutcome.DeleteOverridden(
+                        there, "deleted on the remote, but kept here and pushed" + " back: " + why));
     }
 
     /**
@@ -315,8 +302,7 @@ public final class Sync {
      * the remote head it was checked at as the expected old value, so a push made since is never
      * deleted. Records {@code remote_deleted: true}, or {@code remote_kept} with the refusal.
      */
-    private boolean retireOnRemote(String remote, List<Retirement> rs, Map<String, ObjectNode> byName)
-            throws IOException {
+    private boolean retireOnRemote(String remote, List<Retirement> rs, Map<String, Draft> byName) throws IOException {
         if (rs.isEmpty()) {
             return true;
         }
@@ -358,7 +344,7 @@ public final class Sync {
                         .getRemoteUpdates()) {
                     String name = u.getRemoteName().substring(Constants.R_HEADS.length());
                     if (pushed(u)) {
-                        byName.get(name).put("remote_deleted", true);
+                        byName.get(name).retirement = new SyncReport.Retirement(true, null);
                     } else {
                         refused.put(name, "the remote refused the deletion (" + status(u) + ")");
                     }
@@ -371,7 +357,8 @@ public final class Sync {
                 refused.putIfAbsent(r.name(), "the deletion could not be pushed (" + e.getMessage() + ")");
             }
         }
-        refused.forEach((name, why) -> byName.get(name).put("remote_kept", why + "; sync again"));
+        refused.forEach(
+                (name, why) -> byName.get(name).retirement = new SyncReport.Retirement(false, why + "; sync again"));
         return refused.isEmpty();
     }
 
@@ -389,12 +376,26 @@ public final class Sync {
                 + (u.getMessage() == null ? "" : ": " + u.getMessage());
     }
 
-    private static ObjectNode error(String branch, String message) {
-        return JsonNodeFactory.instance
-                .objectNode()
-                .put("branch", branch)
-                .put("outcome", "error")
-                .put("error", message);
+    /** Whether a branch waits for the user (conflicts, a spec rule) or failed: not pushed, and the sync is not ok. */
+    private static boolean waits(SyncOutcome o) {
+        return o instanceof SyncOutcome.Failed || (o instanceof SyncOutcome.Merge m && m.unmerged());
+    }
+
+    /** One branch's row while the sync is under way: its outcome first, then its push, then its retirement. */
+    private static final class Draft {
+        final String branch;
+        final SyncOutcome outcome;
+        SyncReport.Push push;
+        SyncReport.Retirement retirement;
+
+        Draft(String branch, SyncOutcome outcome) {
+            this.branch = branch;
+            this.outcome = outcome;
+        }
+
+        SyncReport.Row row() {
+            return new SyncReport.Row(branch, outcome, push, retirement);
+        }
     }
 
     /**
@@ -447,32 +448,33 @@ public final class Sync {
     }
 
     /** Pushes every local branch the remote lacks or is behind on; records each status on its row. */
-    private boolean push(Git g, String remote, String prefix, ArrayNode rows, Map<String, ObjectNode> byName)
+    private boolean push(Git g, String remote, String prefix, List<Draft> rows, Map<String, Draft> byName)
             throws IOException {
         List<RefSpec> specs = new ArrayList<>();
         for (Map.Entry<String, ObjectId> e : git.branches().entrySet()) {
             Ref tracking = git.repository().getRefDatabase().exactRef(prefix + e.getKey());
-            ObjectNode row = byName.get(e.getKey());
+            Draft row = byName.get(e.getKey());
             if (row == null) {
-                row = rows.addObject().put("branch", e.getKey()).put("outcome", "local_only");
+                row = new Draft(e.getKey(), new SyncOutcome.LocalOnly());
+                rows.add(row);
                 byName.put(e.getKey(), row);
             }
-            if (row.has("pushed")) {
+            if (row.push != null) {
                 continue; // decided already (a branch deleted on the remote, kept here)
             }
             if (tracking != null && git.isAncestor(e.getValue(), tracking.getObjectId())) {
-                row.put("pushed", "up_to_date"); // the remote holds it (or a merge of it)
+                row.push = new SyncReport.Push("up_to_date", null); // the remote holds it (or a merge of it)
                 continue;
             }
-            String outcome = row.path("outcome").asText();
-            if (UNMERGED.contains(outcome) || outcome.equals("error")) {
-                String next = switch (outcome) {
-                    case "conflict" -> "; sync again with resolutions for the conflicts";
-                    case "spec_violation" -> "; change one side so the rule holds (see message), then sync again";
-                    default -> "";
-                };
-                row.put("pushed", "not_pushed")
-                        .put("push_message", "not pushed: the remote's commits are not merged yet" + next);
+            if (waits(row.outcome)) {
+                SyncMerged merged = row.outcome instanceof SyncOutcome.Merge m ? m.merged() : null;
+                String next = merged instanceof SyncMerged.Conflicted
+                        ? "; sync again with resolutions for the conflicts"
+                        : merged instanceof SyncMerged.SpecViolation
+                                ? "; change one side so the rule holds (see message), then sync again"
+                                : "";
+                row.push =
+                        new SyncReport.Push("not_pushed", "not pushed: the remote's commits are not merged yet" + next);
                 continue;
             }
             specs.add(new RefSpec(Constants.R_HEADS + e.getKey() + ":" + Constants.R_HEADS + e.getKey()));
@@ -493,25 +495,22 @@ public final class Sync {
                     boolean good = u.getStatus() == RemoteRefUpdate.Status.OK
                             || u.getStatus() == RemoteRefUpdate.Status.UP_TO_DATE;
                     ok &= good;
-                    ObjectNode row = byName.get(name);
-                    row.put("pushed", good ? "ok" : status);
-                    if (!good) {
-                        row.put(
-                                "push_message",
-                                "the remote refused " + name + " (" + status
-                                        + (u.getMessage() == null ? "" : ": " + u.getMessage()) + "); "
-                                        + (u.getMessage() != null
-                                                        && u.getMessage().contains("lock")
-                                                ? "a ref lock file on the remote blocks it (left by a push that was killed?): its owner removes it"
-                                                : "if another root pushed since the fetch, run sync again"));
-                    }
+                    byName.get(name).push = good
+                            ? new SyncReport.Push("ok", null)
+                            : new SyncReport.Push(
+                                    status,
+                                    "the remote refused " + name + " (" + status
+                                            + (u.getMessage() == null ? "" : ": " + u.getMessage()) + "); "
+                                            + (u.getMessage() != null
+                                                            && u.getMessage().contains("lock")
+                                                    ? "a ref lock file on the remote blocks it (left by a push that was killed?): its owner removes it"
+                                                    : "if another root pushed since the fetch, run sync again"));
                 }
             }
         } catch (GitAPIException | org.eclipse.jgit.api.errors.JGitInternalException e) {
             for (RefSpec s : specs) {
-                byName.get(s.getSource().substring(Constants.R_HEADS.length()))
-                        .put("pushed", "failed")
-                        .put("push_message", e.getMessage());
+                byName.get(s.getSource().substring(Constants.R_HEADS.length())).push =
+                        new SyncReport.Push("failed", e.getMessage());
             }
             return false;
         }

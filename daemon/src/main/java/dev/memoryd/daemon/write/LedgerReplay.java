@@ -1,8 +1,9 @@
 package dev.memoryd.daemon.write;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.ForkPayload;
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.ledger.BranchName;
@@ -53,15 +54,15 @@ public final class LedgerReplay {
         }
         Event first = own.next();
         List<Iterator<Event>> parts = new ArrayList<>();
-        JsonNode link = first.payload() == null ? null : first.payload().path("link");
-        if ("branch_fork".equals(first.op()) && link != null && link.isObject() && depth < 64) {
+        ForkPayload.Link link = EventPayloads.fork(first).map(ForkPayload::link).orElse(null);
+        if (link != null && depth < 64) {
             Optional<Chain> parent;
             try {
-                parent = chains.apply(new BranchName(link.path("branch").asText()));
+                parent = chains.apply(new BranchName(link.branch()));
             } catch (IllegalArgumentException e) {
                 parent = Optional.empty(); // not a branch name: verify reports the link; replay starts empty
             }
-            parent.ifPresent(pc -> parts.add(lineage(pc, link.path("seq").asLong(), depth + 1)));
+            parent.ifPresent(pc -> parts.add(lineage(pc, link.seq(), depth + 1)));
         }
         if (parts.isEmpty() && upTo == Long.MAX_VALUE) {
             return prepend(first, own); // the common case (no fork): the chain as it streams

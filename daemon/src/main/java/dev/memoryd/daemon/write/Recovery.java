@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.ForkPayload;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.git.LedgerTrailers;
 import dev.memoryd.ledger.Chain;
@@ -63,12 +65,9 @@ final class Recovery {
             // A replica's chain that holds only its fork: what it inherited is recorded up to the linked
             // commit, so commits made with git after that one are still to be captured here.
             Event fork = chain.read(1).next();
-            String upstream = fork.payload() == null
-                    ? ""
-                    : fork.payload().path("fork").path("recorded_commit").asText("");
-            if (fork.op().equals("branch_fork")
-                    && ObjectId.isId(upstream)
-                    && git.isAncestor(ObjectId.fromString(upstream), git.head())) {
+            String upstream =
+                    EventPayloads.fork(fork).map(ForkPayload::recordedCommit).orElse("");
+            if (ObjectId.isId(upstream) && git.isAncestor(ObjectId.fromString(upstream), git.head())) {
                 s.captured = ObjectId.fromString(upstream);
             }
         }
