@@ -404,7 +404,8 @@ class GitBesideWritesTest {
                     message.contains(segment) && (message.contains("line 2") || message.contains("seq 2")),
                     "the refusal names the segment and the line: " + r);
             assertFalse(
-                    "internal".equals(r.path("error").path("data").path("reason").asText()),
+                    "internal"
+                            .equals(r.path("error").path("data").path("reason").asText()),
                     "a precise reason: " + r);
             assertFalse(root.at("HEAD", CRITIC).contains("- after tampering\n"), "the refused item is not at HEAD");
         } else {
@@ -412,7 +413,8 @@ class GitBesideWritesTest {
             // opened the drift item, and the write after it appended to the lines memoryd wrote.
             assertTrue(r.path("result").path("commit").isTextual(), "acknowledged: " + r);
             assertTrue(
-                    drift.toString().contains(segment.replace('/', '_')) || drift.toString().contains(segment),
+                    drift.toString().contains(segment.replace('/', '_'))
+                            || drift.toString().contains(segment),
                     "the drift item names the segment: " + drift);
         }
 

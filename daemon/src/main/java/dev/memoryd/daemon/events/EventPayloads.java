@@ -57,16 +57,13 @@ public final class EventPayloads {
     public static Optional<DeclarePayload> declare(JsonNode p) {
         Decl decl = Decl.of(p);
         JsonNode provenance = p.get("provenance");
-        try {
-            if (p.path("removed").isTextual() && p.path("removed_at").isTextual()) {
-                return Optional.of(new DeclarePayload.Removed(
-                        p.get("removed").asText(), p.get("removed_at").asText(), decl, provenance));
-            }
-            if (p.path("chunk").isObject()) {
-                return Optional.of(new DeclarePayload.Put(ChunkFile.fromJson(p.get("chunk")), decl, provenance));
-            }
-        } catch (RuntimeException e) { // a record that does not have a chunk's shape
-            return Optional.empty();
+        if (p.path("removed").isTextual() && p.path("removed_at").isTextual()) {
+            return Optional.of(new DeclarePayload.Removed(
+                    p.get("removed").asText(), p.get("removed_at").asText(), decl, provenance));
+        }
+        if (p.path("chunk").isObject()) {
+            // A chunk memoryd recorded that does not parse is a fault, not a shape to skip: it throws.
+            return Optional.of(new DeclarePayload.Put(ChunkFile.fromJson(p.get("chunk")), decl, provenance));
         }
         return Optional.empty();
     }
