@@ -255,6 +255,28 @@ class WriterFaultsTest extends ServedRootTest {
     }
 
     @Test
+    void aBatchAGitCommandLockedOut_leavesNoTraceInTheIndex() throws Exception {
+        appendTo(CRITIC, "before");
+        Path lock = root.dir.resolve(".git/index.lock");
+        Files.writeString(lock, ""); // a git command that keeps the index past the writer's wait
+        JsonNode refused;
+        try {
+            refused = root.call(
+                    "write",
+                    "{\"rationale\":\"r\",\"ops\":[{\"op\":\"create_entity\",\"user_id\":\"sam\","
+                            + "\"entity_type\":\"part\",\"entity_id\":\"locked-out\",\"title\":\"Locked out\"}]}");
+        } finally {
+            Files.delete(lock);
+        }
+        assertTrue(refused.has("error"), refused.toString());
+        assertEquals(
+                "unavailable", refused.get("error").get("data").get("reason").asText(), refused.toString());
+        appendTo(CRITIC, "after");
+        assertEquals("", root.git("status", "--porcelain"), "the refused batch's files are not in the index");
+        assertFalse(Files.exists(root.dir.resolve("users/sam/parts/locked-out/profile.md")));
+    }
+
+    @Test
     void modesHumansCommitted_surviveMemorydsCommits() throws Exception {
         Path script = root.dir.resolve("tools/run.sh");
         Files.createDirectories(script.getParent());

@@ -48,6 +48,11 @@ public final class WorkTreeIndex {
     private final Path workTree;
     /** The index file memoryd put in place last (its identity); null: none, or unknown. */
     private Identity installed;
+    /**
+     * The prepared file as last built, entries in memory: what the next batch builds on while that
+     * file is still the index (see {@link #prepare}).
+     */
+    private DirCache shadow;
     /** The index as last read or written under the lock (one writer thread uses it). */
     private DirCache cached;
 
@@ -165,8 +170,12 @@ public final class WorkTreeIndex {
             if (base == null) {
                 return Optional.empty();
             }
-            if (!base.equals(installed) || !Files.exists(next, LinkOption.NOFOLLOW_LINKS)) {
+            // Built on only while it is the very file memoryd put in place as the index (the same
+            // inode, untouched since): a file prepared for a batch that never published is not.
+            boolean fresh = base.equals(installed) && base.equals(Identity.of(next));
+            if (!fresh) {
                 // Someone else wrote the index last (or this writer is new): start from a copy of it.
+                shadow = null;
                 Path copy = next.resolveSibling("memoryd-index.copy");
                 Files.copy(index, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 if (!base.equals(Identity.of(index))) {
@@ -182,17 +191,26 @@ public final class WorkTreeIndex {
             // Only this writer uses the file: a lock left on it was left by a writer that was killed.
             Files.deleteIfExists(next.resolveSibling("memoryd-index.lock"));
             DirCache d;
-            try {
-                d = DirCache.lock(next.toFile(), repo.getFS());
-            } catch (org.eclipse.jgit.errors.LockFailedException e) {
-                return Optional.empty();
+            if (fresh && shadow != null) {
+                d = shadow; // its entries are the index's: no need to parse the file again
+                if (!d.lock()) {
+                    return Optional.empty();
+                }
+            } else {
+                try {
+                    d = DirCache.lock(next.toFile(), repo.getFS());
+                } catch (org.eclipse.jgit.errors.LockFailedException e) {
+                    return Optional.empty();
+                }
             }
+            shadow = null; // until the edit is written: a failed one leaves entries no file has
             try {
                 edit(d, blobs, sizes, modified, removed, modes);
             } catch (IOException | RuntimeException e) {
                 d.unlock();
                 throw e;
             }
+            shadow = d;
             return Optional.of(new Prepared(base, Identity.of(next), blobs, removed));
         } catch (IOException e) {
             // Only an optimisation failed (say, the prepared file shares its inode with an index made
