@@ -440,20 +440,7 @@ class BranchTest extends ServedRootTest {
         ok(replace("feature", "Current Focus", "Feature focus."));
         root.close();
         root.git("checkout", "-q", "feature");
-        root.configure(c -> new MemorydConfig(
-                c.root(),
-                c.keyFile(),
-                "feature",
-                c.templatesDir(),
-                c.maxLineBytes(),
-                c.idleTimeout(),
-                c.maxBatch(),
-                c.segmentLines(),
-                c.clock(),
-                c.random(),
-                c.halfLife(),
-                c.quiet(),
-                c.rescanEvery()));
+        root.configure(c -> c.withBranch("feature"));
         root.serve();
         assertTrue(root.file(OVERVIEW).contains("Feature focus.")
                 && root.file(OVERVIEW).contains("Main, before the fork."));
@@ -651,35 +638,31 @@ class BranchTest extends ServedRootTest {
     @Test
     void everyBranchResult_keepsItsWireKeysInOrder() throws Exception {
         JsonNode created = ok(root.call("branch.create", "{\"name\":\"feature\"}"));
-        assertEquals(java.util.List.of("name", "head", "from", "from_commit", "event_id", "link"), keys(created));
-        assertEquals(java.util.List.of("branch", "seq", "line_hash"), keys(created.get("link")));
+        assertEquals(
+                java.util.List.of("name", "head", "from", "from_commit", "event_id", "link"), TestRoot.keys(created));
+        assertEquals(java.util.List.of("branch", "seq", "line_hash"), TestRoot.keys(created.get("link")));
         JsonNode list = ok(root.call("branch.list", null));
-        assertEquals(java.util.List.of("branches"), keys(list));
+        assertEquals(java.util.List.of("branches"), TestRoot.keys(list));
         assertEquals(
                 java.util.List.of("name", "head", "checked_out", "chain_lines"),
-                keys(list.get("branches").get(0)));
+                TestRoot.keys(list.get("branches").get(0)));
         ok(replace("feature", "Identity", "Theirs."));
         ok(replace(null, "Identity", "Ours."));
         JsonNode conflict = ok(root.call("branch.merge", "{\"from\":\"feature\"}"));
-        assertEquals(java.util.List.of("conflicts", "message"), keys(conflict));
+        assertEquals(java.util.List.of("conflicts", "message"), TestRoot.keys(conflict));
         assertEquals(
                 java.util.List.of("path", "section", "base", "ours", "theirs"),
-                keys(conflict.get("conflicts").get(0)));
+                TestRoot.keys(conflict.get("conflicts").get(0)));
         JsonNode merged = ok(root.call(
                 "branch.merge",
                 "{\"from\":\"feature\",\"resolutions\":[{\"path\":\"" + OVERVIEW
                         + "\",\"section\":\"identity\",\"take\":\"theirs\"}]}"));
-        assertEquals(java.util.List.of("commit", "changed", "event_id"), keys(merged));
+        assertEquals(java.util.List.of("commit", "changed", "event_id"), TestRoot.keys(merged));
         JsonNode again = ok(root.call("branch.merge", "{\"from\":\"feature\"}"));
-        assertEquals(java.util.List.of("commit", "changed", "message"), keys(again));
+        assertEquals(java.util.List.of("commit", "changed", "message"), TestRoot.keys(again));
         assertTrue(PayloadLines.assertRoundTrip(root.dir) >= 1, "the fork line, read back typed, is the same bytes");
         JsonNode deleted = ok(root.call("branch.delete", "{\"name\":\"feature\"}"));
-        assertEquals(java.util.List.of("name", "head", "retired_ref", "event_id", "chain_lines"), keys(deleted));
-    }
-
-    private static java.util.List<String> keys(JsonNode o) {
-        java.util.List<String> out = new java.util.ArrayList<>();
-        o.fieldNames().forEachRemaining(out::add);
-        return out;
+        assertEquals(
+                java.util.List.of("name", "head", "retired_ref", "event_id", "chain_lines"), TestRoot.keys(deleted));
     }
 }

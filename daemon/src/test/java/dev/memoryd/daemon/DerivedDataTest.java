@@ -187,30 +187,36 @@ class DerivedDataTest extends ServedRootTest {
                 "declare",
                 "{'chunks':[{'ref':'k','name':'kinds','spec':{'required':['program']},'body':{'text':'Kinds'},"
                         + "'placements':[{'scope':'" + f.get("p") + "','type':'relates'}]}]}");
-        assertEquals(List.of("created", "commit", "changed", "changed_paths"), keys(declared));
-        assertEquals(List.of("ref", "id", "path"), keys(declared.get("created").get(0)));
+        assertEquals(List.of("created", "commit", "changed", "changed_paths"), TestRoot.keys(declared));
+        assertEquals(
+                List.of("ref", "id", "path"),
+                TestRoot.keys(declared.get("created").get(0)));
         String kinds = declared.get("created").get(0).get("id").asText();
         JsonNode unchanged = okQuoted("declare", "{'chunks':[{'id':'" + kinds + "','body':{'text':'Kinds'}}]}");
         assertFalse(unchanged.get("changed").asBoolean(), unchanged.toString());
-        assertEquals(List.of("created", "commit", "changed", "changed_paths"), keys(unchanged));
+        assertEquals(List.of("created", "commit", "changed", "changed_paths"), TestRoot.keys(unchanged));
         String summary = summarize(f.get("p"), "0123456789abcdef0123456789abcdef01234567");
 
         JsonNode scope = okQuoted("scope", "{'scopes':['project'],'minus':['other']}");
-        assertEquals(List.of("branch", "commit", "counts", "scopes", "minus", "chunks"), keys(scope));
-        assertEquals(List.of("total", "returned", "offset", "limit"), keys(scope.get("counts")));
+        assertEquals(List.of("branch", "commit", "counts", "scopes", "minus", "chunks"), TestRoot.keys(scope));
+        assertEquals(List.of("total", "returned", "offset", "limit"), TestRoot.keys(scope.get("counts")));
         List<String> ref = List.of("id", "name", "file", "section", "branch");
-        assertEquals(ref, keys(scope.get("scopes").get(0)));
-        assertEquals(ref, keys(scope.get("minus").get(0)));
+        assertEquals(ref, TestRoot.keys(scope.get("scopes").get(0)));
+        assertEquals(ref, TestRoot.keys(scope.get("minus").get(0)));
         JsonNode plain = inScope("project", f.get("t"));
-        assertEquals(List.of("id", "name", "file", "section", "branch", "body", "placements", "derived"), keys(plain));
         assertEquals(
-                List.of("chunk", "scope", "type"), keys(plain.get("placements").get(0)));
+                List.of("id", "name", "file", "section", "branch", "body", "placements", "derived"),
+                TestRoot.keys(plain));
+        assertEquals(
+                List.of("chunk", "scope", "type"),
+                TestRoot.keys(plain.get("placements").get(0)));
         JsonNode specd = inScope("project", kinds);
         assertEquals(
                 List.of("id", "name", "file", "section", "branch", "spec", "body", "placements", "derived"),
-                keys(specd));
+                TestRoot.keys(specd));
         assertEquals(
-                List.of("chunk", "scope", "type"), keys(specd.get("placements").get(0)));
+                List.of("chunk", "scope", "type"),
+                TestRoot.keys(specd.get("placements").get(0)));
         JsonNode derived = inScope("summaries/opus-4.6", summary);
         assertEquals(
                 List.of(
@@ -226,11 +232,13 @@ class DerivedDataTest extends ServedRootTest {
                         "changed_since",
                         "sources",
                         "stale_reason"),
-                keys(derived));
+                TestRoot.keys(derived));
 
         JsonNode t = okQuoted("traverse", "{'from':'summaries/opus-4.6','depth':2}");
-        assertEquals(List.of("branch", "commit", "from", "chunks", "placements", "connections", "truncated"), keys(t));
-        assertEquals(ref, keys(t.get("from")));
+        assertEquals(
+                List.of("branch", "commit", "from", "chunks", "placements", "connections", "truncated"),
+                TestRoot.keys(t));
+        assertEquals(ref, TestRoot.keys(t.get("from")));
         assertEquals(
                 List.of(
                         "id",
@@ -243,17 +251,20 @@ class DerivedDataTest extends ServedRootTest {
                         "changed_since",
                         "sources",
                         "stale_reason"),
-                keys(t.get("chunks").get(0)));
-        assertEquals(List.of("chunk", "scope", "type"), keys(t.get("placements").get(0)));
+                TestRoot.keys(t.get("chunks").get(0)));
+        assertEquals(
+                List.of("chunk", "scope", "type"),
+                TestRoot.keys(t.get("placements").get(0)));
         assertEquals(
                 List.of("id", "name", "file", "section", "branch", "depth", "via"),
-                keys(t.get("connections").get(0)));
+                TestRoot.keys(t.get("connections").get(0)));
 
         assertTrue(
                 PayloadLines.assertRoundTrip(root.dir) >= 9, "every declare line, read back typed, is the same bytes");
         JsonNode stale = okQuoted("stale", "{'scope':'summaries'}");
-        assertEquals(List.of("branch", "commit", "scope", "derived", "total", "stale", "truncated"), keys(stale));
-        assertEquals(ref, keys(stale.get("scope")));
+        assertEquals(
+                List.of("branch", "commit", "scope", "derived", "total", "stale", "truncated"), TestRoot.keys(stale));
+        assertEquals(ref, TestRoot.keys(stale.get("scope")));
         assertEquals(
                 List.of(
                         "id",
@@ -266,12 +277,6 @@ class DerivedDataTest extends ServedRootTest {
                         "changed_since",
                         "sources",
                         "stale_reason"),
-                keys(stale.get("stale").get(0)));
-    }
-
-    private static List<String> keys(JsonNode o) {
-        List<String> out = new ArrayList<>();
-        o.fieldNames().forEachRemaining(out::add);
-        return out;
+                TestRoot.keys(stale.get("stale").get(0)));
     }
 }

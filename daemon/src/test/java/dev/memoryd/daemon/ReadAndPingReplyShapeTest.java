@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.memoryd.daemon.peers.PeerMount;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,12 +22,6 @@ class ReadAndPingReplyShapeTest {
     @TempDir
     Path tmp;
 
-    private static List<String> keys(JsonNode o) {
-        List<String> out = new ArrayList<>();
-        o.fieldNames().forEachRemaining(out::add);
-        return out;
-    }
-
     private static JsonNode ok(TestRoot r, String method, String params) throws Exception {
         JsonNode reply = r.call(method, params.replace('\'', '"'));
         assertTrue(reply.has("result"), method + " " + params + " answered " + reply);
@@ -43,19 +36,21 @@ class ReadAndPingReplyShapeTest {
             a.serve();
 
             JsonNode file = ok(a, "read", "{'path':'" + OVERVIEW + "'}");
-            assertEquals(List.of("path", "commit", "sections", "content", "hash"), keys(file));
+            assertEquals(List.of("path", "commit", "sections", "content", "hash"), TestRoot.keys(file));
             assertEquals(
-                    List.of("name", "anchor", "hash"), keys(file.get("sections").get(0)));
+                    List.of("name", "anchor", "hash"),
+                    TestRoot.keys(file.get("sections").get(0)));
             assertTrue(file.get("commit").isTextual(), file.toString());
 
             JsonNode section = ok(a, "read", "{'path':'" + OVERVIEW + "','section':'Identity'}");
-            assertEquals(List.of("path", "commit", "sections", "section", "content", "hash"), keys(section));
+            assertEquals(List.of("path", "commit", "sections", "section", "content", "hash"), TestRoot.keys(section));
 
             JsonNode onPeer = ok(a, "read", "{'path':'b:" + OVERVIEW + "','section':'Identity'}");
-            assertEquals(List.of("path", "peer", "commit", "sections", "section", "content", "hash"), keys(onPeer));
+            assertEquals(
+                    List.of("path", "peer", "commit", "sections", "section", "content", "hash"), TestRoot.keys(onPeer));
             assertEquals(
                     List.of("name", "anchor", "hash"),
-                    keys(onPeer.get("sections").get(0)));
+                    TestRoot.keys(onPeer.get("sections").get(0)));
         }
     }
 
@@ -77,9 +72,9 @@ class ReadAndPingReplyShapeTest {
                             "watcher",
                             "drift_open",
                             "peers"),
-                    keys(ping));
-            assertEquals(List.of("uptime_ms", "jit_ms"), keys(ping.get("runtime")));
-            assertEquals(List.of("state"), keys(ping.get("watcher")), "a daemon not watching says so alone");
+                    TestRoot.keys(ping));
+            assertEquals(List.of("uptime_ms", "jit_ms"), TestRoot.keys(ping.get("runtime")));
+            assertEquals(List.of("state"), TestRoot.keys(ping.get("watcher")), "a daemon not watching says so alone");
             assertEquals("off", ping.get("watcher").get("state").asText());
             assertTrue(ping.get("drift_open").isInt(), ping.toString());
             assertTrue(ping.get("peers").isArray(), ping.toString());
@@ -104,7 +99,7 @@ class ReadAndPingReplyShapeTest {
                             "last_capture",
                             "last_rescan",
                             "last_error"),
-                    keys(w));
+                    TestRoot.keys(w));
             assertTrue(w.get("last_error").isNull(), w.toString());
             assertTrue(w.get("quiet_ms").isIntegralNumber(), w.toString());
         }
@@ -116,9 +111,10 @@ class ReadAndPingReplyShapeTest {
             Cli.Run run = Cli.run(a.cliArgs("read", OVERVIEW, "--section", "Identity", "--json"));
             assertEquals(0, run.code(), run.toString());
             JsonNode r = JsonRpc.MAPPER.readTree(run.out());
-            assertEquals(List.of("path", "commit", "sections", "section", "content", "hash"), keys(r));
+            assertEquals(List.of("path", "commit", "sections", "section", "content", "hash"), TestRoot.keys(r));
             assertEquals(
-                    List.of("name", "anchor", "hash"), keys(r.get("sections").get(0)));
+                    List.of("name", "anchor", "hash"),
+                    TestRoot.keys(r.get("sections").get(0)));
         }
     }
 }

@@ -386,7 +386,7 @@ class RefsTest extends ServedRootTest {
                 "{\"path\":\"src/engine.txt\",\"repo\":\"" + other + "\",\"placed_on\":\"" + OVERVIEW + "\"}"));
         assertEquals(
                 List.of("id", "pointer", "uri", "repo", "path", "pinned_commit", "blob", "hash", "commit", "event_id"),
-                keys(added));
+                TestRoot.keys(added));
         String goneId = add("a.txt", gone);
         write(other, "src/engine.txt", "analytical engine\n");
         git(other, "commit", "-q", "-am", "edit");
@@ -396,7 +396,9 @@ class RefsTest extends ServedRootTest {
         }
 
         JsonNode r = ok(root.call("refs.reconcile", "{}"));
-        assertEquals(List.of("checked", "unchanged", "findings", "closed", "problems", "commit", "millis"), keys(r));
+        assertEquals(
+                List.of("checked", "unchanged", "findings", "closed", "problems", "commit", "millis"),
+                TestRoot.keys(r));
         JsonNode f = single(r.get("findings"));
         assertEquals(
                 List.of(
@@ -410,10 +412,10 @@ class RefsTest extends ServedRootTest {
                         "new_path",
                         "commits_total",
                         "commits"),
-                keys(f));
+                TestRoot.keys(f));
         assertTrue(f.get("new_path").isNull());
-        assertEquals(List.of("id", "author", "date", "subject"), keys(single(f.get("commits"))));
-        assertEquals(List.of("id", "repo", "path", "problem"), keys(single(r.get("problems"))));
+        assertEquals(List.of("id", "author", "date", "subject"), TestRoot.keys(single(f.get("commits"))));
+        assertEquals(List.of("id", "repo", "path", "problem"), TestRoot.keys(single(r.get("problems"))));
 
         JsonNode list = ok(root.call("refs.list", "{}")).get("refs");
         assertEquals(2, list.size(), list.toString());
@@ -423,23 +425,18 @@ class RefsTest extends ServedRootTest {
             if (!e.get("id").asText().equals(goneId)) {
                 expected.add("drift_id"); // only a reference with an open item has one
             }
-            assertEquals(expected, keys(e));
+            assertEquals(expected, TestRoot.keys(e));
             assertEquals(List.of(OVERVIEW), List.of(single(e.get("placed_on")).asText()));
             assertTrue(e.get("section").isNull());
         }
 
         JsonNode repinned =
                 ok(root.call("refs.repin", "{\"id\":\"" + f.get("id").asText() + "\"}"));
-        assertEquals(List.of("id", "path", "previous_path", "pinned_commit", "blob", "commit"), keys(repinned));
+        assertEquals(
+                List.of("id", "path", "previous_path", "pinned_commit", "blob", "commit"), TestRoot.keys(repinned));
         JsonNode retired = ok(root.call("refs.retire", "{\"id\":\"" + goneId + "\"}"));
-        assertEquals(List.of("id", "retired", "commit"), keys(retired));
+        assertEquals(List.of("id", "retired", "commit"), TestRoot.keys(retired));
         assertTrue(retired.get("retired").asBoolean());
-    }
-
-    static List<String> keys(JsonNode o) {
-        List<String> out = new ArrayList<>();
-        o.fieldNames().forEachRemaining(out::add);
-        return out;
     }
 
     private void assertBad(String reason, String text, String params) throws IOException {

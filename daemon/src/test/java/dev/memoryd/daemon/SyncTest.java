@@ -418,20 +418,7 @@ class SyncTest extends TwoRootsTest {
         ideaOnBothRoots();
         b.close();
         b.git("checkout", "-q", "idea");
-        b.configure(c -> new MemorydConfig(
-                c.root(),
-                c.keyFile(),
-                "idea",
-                c.templatesDir(),
-                c.maxLineBytes(),
-                c.idleTimeout(),
-                c.maxBatch(),
-                c.segmentLines(),
-                c.clock(),
-                c.random(),
-                c.halfLife(),
-                c.quiet(),
-                c.rescanEvery()));
+        b.configure(c -> c.withBranch("idea"));
         b.serveAsIs();
         ok(a.call("branch.delete", "{\"name\":\"idea\"}"));
         assertTrue(row(ok(sync(a)), "idea").path("remote_deleted").asBoolean());
@@ -653,11 +640,12 @@ class SyncTest extends TwoRootsTest {
         assertFalse(s.get("ok").asBoolean(), s.toString());
         JsonNode main = row(s, "main");
         assertEquals("spec_violation", main.get("outcome").asText(), s.toString());
-        assertEquals(List.of("branch", "outcome", "message", "violation", "pushed", "push_message"), keys(main));
+        assertEquals(
+                List.of("branch", "outcome", "message", "violation", "pushed", "push_message"), TestRoot.keys(main));
         // Copied from a Failure's details, whose order varies between runs: the keys, not their order.
         assertEquals(
                 new java.util.TreeSet<>(List.of("rule", "chunk", "chunk_name", "scope")),
-                new java.util.TreeSet<>(keys(main.get("violation"))));
+                new java.util.TreeSet<>(TestRoot.keys(main.get("violation"))));
         assertEquals("name", main.get("violation").get("rule").asText());
         assertEquals(theirs, main.get("violation").get("chunk").asText(), "the chunk the merge brings");
         assertEquals("x", main.get("violation").get("chunk_name").asText());
@@ -806,7 +794,7 @@ class SyncTest extends TwoRootsTest {
         assertTrue(replaceRole(b, "B says the critic pushes.").has("result"));
         ok(a.call("branch.create", "{\"name\":\"idea\"}"));
         JsonNode first = ok(sync(a));
-        assertEquals(List.of("remote", "fetched_branches", "chain_files", "branches", "ok"), keys(first));
+        assertEquals(List.of("remote", "fetched_branches", "chain_files", "branches", "ok"), TestRoot.keys(first));
         collect(rows, "a1", first);
         collect(rows, "b1", ok(sync(b)));
         collect(
@@ -854,16 +842,10 @@ class SyncTest extends TwoRootsTest {
             rows.put(
                     round + " " + r.get("branch").asText() + " "
                             + r.path("outcome").asText(),
-                    keys(r));
+                    TestRoot.keys(r));
             if (r.has("conflicts")) {
-                rows.put(round + " conflict", keys(r.get("conflicts").get(0)));
+                rows.put(round + " conflict", TestRoot.keys(r.get("conflicts").get(0)));
             }
         }
-    }
-
-    private static List<String> keys(JsonNode o) {
-        List<String> out = new ArrayList<>();
-        o.fieldNames().forEachRemaining(out::add);
-        return out;
     }
 }

@@ -137,4 +137,11 @@ final class TestRoot implements AutoCloseable {
             daemon.close();
         }
     }
+
+    /** An object's field names in the order they come: what a wire-shape test compares. */
+    static java.util.List<String> keys(JsonNode o) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        o.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
 }
