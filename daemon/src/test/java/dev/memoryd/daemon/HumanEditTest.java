@@ -534,33 +534,58 @@ class HumanEditTest {
     }
 
     @Test
-    void gitResetBehindMemoryd_refusesWritesWithoutStoppingTheWriter_untilTheBranchIsBack() throws Exception {
+    void gitResetBehindMemoryd_redoesItsLaterWritesOnTopOfTheMovedBranch_andWritesGoOn() throws Exception {
         root(false);
         assertTrue(write(append(CRITIC, "Triggers", "before the reset")).has("result"));
-        String ours = head();
+        String older = root.git("rev-parse", "HEAD~1").strip();
         root.git("reset", "-q", "--hard", "HEAD~1");
-        JsonNode refused = write(append(CRITIC, "Triggers", "while reset"));
-        assertEquals(
-                "unavailable", refused.get("error").get("data").get("reason").asText(), refused.toString());
+        assertFalse(root.file(CRITIC).contains("before the reset"));
+        JsonNode next = write(append(CRITIC, "Triggers", "after the reset"));
+        assertTrue(next.has("result"), next.toString());
+        String text = root.git("show", "HEAD:" + CRITIC);
+        assertTrue(text.contains("- before the reset\n") && text.contains("- after the reset\n"), text);
+        assertEquals(1, text.split("- before the reset\n", -1).length - 1, "redone once: " + text);
+        assertEquals(text, root.file(CRITIC));
         assertTrue(
-                refused.get("error").get("message").asText().contains("git reset --hard " + ours), refused.toString());
-        assertEquals(
-                ours, refused.get("error").get("data").get("recorded_commit").asText());
-        assertTrue(root.call("read", "{\"path\":\"" + CRITIC + "\"}").has("result"), "reads go on");
-        root.git("reset", "-q", "--hard", ours);
-        assertTrue(
-                write(append(CRITIC, "Triggers", "after the branch is back")).has("result"), "the writer still runs");
-        String text = root.file(CRITIC);
-        assertTrue(text.contains("before the reset")
-                && text.contains("after the branch is back")
-                && !text.contains("while reset"));
+                root.git("merge-base", "--is-ancestor", older, "HEAD").isEmpty(),
+                "the branch the human chose is kept, with memoryd's writes on top");
+        assertEquals("", root.git("status", "--porcelain"));
         assertReplayClean();
-        // git rewrote the ledger's segment file twice under the open daemon; what it holds must still be every line.
+        // git rewrote the ledger's segment file under the open daemon; what it holds must still be every line.
         root.daemon.close();
         root.serve();
         assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
-        assertTrue(root.file(CRITIC).contains("after the branch is back"));
+        assertTrue(root.file(CRITIC).contains("after the reset"));
         assertTrue(write(append(CRITIC, "Triggers", "after a restart")).has("result"));
+    }
+
+    @Test
+    void aReturnToOrigHead_overWritesMadeAfterAnEarlierReset_losesNoneOfThem() throws Exception {
+        // A human commits, resets to memoryd's last commit, memoryd writes on top, and the human
+        // returns to ORIG_HEAD (their commit), which lacks those writes.
+        root(false);
+        assertTrue(write(append(CRITIC, "Triggers", "one")).has("result"));
+        edit(CRITIC, "strict teacher", "strict, tired teacher");
+        root.git("add", "-A");
+        root.git("commit", "-qm", "human: a line");
+        String humans = head();
+        root.git("reset", "-q", "--hard", "HEAD~1");
+        for (int i = 0; i < 5; i++) {
+            assertTrue(write(append(CRITIC, "Triggers", "while reset " + i)).has("result"));
+        }
+        root.git("reset", "-q", "--hard", humans);
+        JsonNode next = write(append(CRITIC, "Triggers", "after the return"));
+        assertTrue(next.has("result"), next.toString());
+        String critic = root.git("show", "HEAD:" + CRITIC);
+        for (int i = 0; i < 5; i++) {
+            assertTrue(critic.contains("- while reset " + i + "\n"), "acknowledged write " + i + " lost: " + critic);
+        }
+        assertTrue(critic.contains("- one\n") && critic.contains("- after the return\n"), critic);
+        assertTrue(critic.contains("strict, tired teacher"), "the human's commit is kept: " + critic);
+        assertTrue(root.git("merge-base", "--is-ancestor", humans, "HEAD").isEmpty());
+        assertEquals("", root.git("status", "--porcelain"));
+        assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+        assertReplayClean();
     }
 
     @Test

@@ -122,9 +122,11 @@ final class HumanIntake {
     }
 
     /**
-     * Captures commits a human put on the branch since the recorded commit (with plain git). A
-     * branch moved to a commit that does not contain memoryd's last one (a {@code git reset}) is a
-     * refusal of the batch, not a failure of the writer: writes resume once the branch is back.
+     * Captures commits a human put on the branch since the recorded commit (with plain git). When
+     * the working tree's branch was moved to a commit that does not contain memoryd's last one (a
+     * {@code git reset}), memoryd's declarations it lacks are first redone on top of it ({@link
+     * TakenOff}); where they cannot be, or on a branch not checked out, the batch is refused (not
+     * the writer stopped): writes resume once the branch is back.
      */
     Optional<Failure> captureCommits(WriteBatch b, Instant now, BatchLocks locks)
             throws IOException, BatchLocks.RedoBatch, BatchLocks.LockedOut {
@@ -148,24 +150,44 @@ final class HumanIntake {
             git.holdRef(locks.waitMs); // the ref move consumed the lock; the batch goes on holding it
             return Optional.empty();
         }
-        if (!git.isAncestor(captured, ref)) {
-            return Optional.of(new Failure(
-                    ErrorReason.UNAVAILABLE,
-                    "branch " + s.branch.value() + " was moved to "
-                            + ref.name() + ", which does not contain memoryd's last commit " + captured.name()
-                            + " (a git reset?);"
-                            + " nothing was written. memoryd only writes on top of its own commits: move the branch back (git"
-                            + " reset --hard " + captured.name()
-                            + "), or restart memoryd to redo the ledger's later events on top"
-                            + " of the moved branch",
-                    Map.of("branch_head", ref.name(), "recorded_commit", captured.name())));
+        ObjectId tip = ref;
+        boolean moved = !git.isAncestor(captured, ref);
+        if (moved) {
+            if (s.index == null || git.mergeBase(captured, ref).isEmpty()) {
+                return Optional.of(new Failure(
+                        ErrorReason.UNAVAILABLE,
+                        "branch " + s.branch.value() + " was moved to "
+                                + ref.name() + ", which does not contain memoryd's last commit " + captured.name()
+                                + " (a git reset?);"
+                                + " nothing was written. memoryd only writes on top of its own commits: move the branch"
+                                + " back (git reset --hard " + captured.name()
+                                + "), or restart memoryd to redo the ledger's later events on top"
+                                + " of the moved branch",
+                        TakenOff.refusalData(ref, captured)));
+            }
+            locks.lockIndex();
+            TakenOff.Outcome o = new TakenOff(s).redo(captured, ref, locks.waitMs);
+            if (o instanceof TakenOff.CannotRedo c) {
+                return Optional.of(new Failure(
+                        ErrorReason.UNAVAILABLE,
+                        TakenOff.refusal(s.branch.value(), ref, captured, c.why()),
+                        TakenOff.refusalData(ref, captured)));
+            }
+            if (o instanceof TakenOff.Redone r) {
+                tip = r.tip();
+                s.indexBacklog.putAll(r.written()); // checked against the files when recorded
+            }
         }
-        List<String> paths = git.changedPaths(captured, ref, RootLayout::isMemoryFile);
+        List<String> paths = git.changedPaths(captured, tip, RootLayout::isMemoryFile);
         List<GitStore.CommitInfo> commits = git.commitsBetween(captured, ref, 50);
+        if (moved) {
+            // memoryd's own commits the move brought back are not a human's
+            commits = commits.stream().filter(c -> !isMemorydCommit(c.id())).toList();
+        }
         for (String path : paths) {
             s.recordedText(RepoPath.of(path)); // pin the old recorded text before moving on
         }
-        s.captured = ref;
+        s.captured = tip;
         git.reloadHead();
         if (paths.isEmpty()) {
             return Optional.empty();
@@ -176,7 +198,7 @@ final class HumanIntake {
             items.add(new HumanCapture.Item(
                     rp,
                     b.recorded(rp).orElse(null),
-                    git.read(ref, path)
+                    git.read(tip, path)
                             .map(x -> new String(x, StandardCharsets.UTF_8))
                             .orElse(null)));
         }
@@ -196,14 +218,25 @@ final class HumanIntake {
             WriteRequest req = new WriteRequest(
                     List.of(),
                     new HumanCapture(b, items, source),
-                    "captured " + commits.size() + " commit(s) made with git: "
-                            + commits.get(0).subject(),
+                    commits.isEmpty()
+                            ? "captured the files of " + ref.name() + ", where a git command moved the branch"
+                            : "captured " + commits.size() + " commit(s) made with git: "
+                                    + commits.get(0).subject(),
                     humanActor(who),
                     null,
                     null);
             b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
         }
         return Optional.empty();
+    }
+
+    private boolean isMemorydCommit(ObjectId id) {
+        try {
+            return s.git.trailers(id).stream()
+                    .anyMatch(t -> t.getKey().equals(dev.memoryd.daemon.git.CommitFormat.TRAILER_HEAD));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Captures a human's uncaptured edits of files an agent's declaration read, before it. */

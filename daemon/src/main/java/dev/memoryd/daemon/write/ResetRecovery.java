@@ -69,9 +69,18 @@ public final class ResetRecovery {
         if (best == null) {
             return notes;
         }
+        return restoreFrom(git, root, chain, best);
+    }
+
+    /**
+     * Puts back {@code commit}'s copy of each of the chain's segment files whose disk copy is a
+     * shorter prefix of it (an older version, as a reset writes); returns one sentence per file.
+     */
+    static List<String> restoreFrom(GitStore git, Path root, BranchName chain, ObjectId commit) throws IOException {
+        List<String> notes = new ArrayList<>();
         String dir = "ledger/" + chain.value();
-        for (String path : git.listFiles(best, dir)) {
-            byte[] theirs = git.read(best, path).orElseThrow();
+        for (String path : git.listFiles(commit, dir)) {
+            byte[] theirs = git.read(commit, path).orElseThrow();
             Path file = root.resolve(path);
             byte[] disk = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
             if (disk.length >= theirs.length
@@ -79,8 +88,8 @@ public final class ResetRecovery {
                 continue; // as long, or not an older version of it: not ours to replace
             }
             writeAtomically(file, theirs);
-            notes.add(path + ": restored from " + best.name() + " (the branch was moved off it, and the move had rolled"
-                    + " the ledger back; its later lines are redone on top)");
+            notes.add(path + ": restored from " + commit.name() + " (the branch was moved off it, and the move had"
+                    + " rolled the ledger back; its later lines are redone on top)");
         }
         return notes;
     }
