@@ -560,6 +560,25 @@ class HumanEditTest {
     }
 
     @Test
+    void gitResetBehindMemoryd_withNoWriteAfterIt_getsItsWritesRedoneOnceTheWatcherSeesTheMove() throws Exception {
+        root(true);
+        assertTrue(write(append(CRITIC, "Triggers", "made before the reset")).has("result"));
+        root.git("reset", "-q", "--hard", "HEAD~1");
+        await(
+                () -> {
+                    try {
+                        return root.git("show", "HEAD:" + CRITIC).contains("- made before the reset\n")
+                                && root.file(CRITIC).contains("- made before the reset\n");
+                    } catch (java.io.IOException | InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                "the acknowledged write back on the branch and on disk");
+        awaitClean();
+        assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+    }
+
+    @Test
     void aReturnToOrigHead_overWritesMadeAfterAnEarlierReset_losesNoneOfThem() throws Exception {
         // A human commits, resets to memoryd's last commit, memoryd writes on top, and the human
         // returns to ORIG_HEAD (their commit), which lacks those writes.
