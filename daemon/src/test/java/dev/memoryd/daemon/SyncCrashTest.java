@@ -92,9 +92,16 @@ class SyncCrashTest {
                     });
                     writer.setUncaughtExceptionHandler((t, e) -> errors.add(e));
                     syncer.setUncaughtExceptionHandler((t, e) -> errors.add(e));
+                    int before = ackedB.size();
                     writer.start();
                     syncer.start();
-                    Thread.sleep(100 + rnd.nextInt(900));
+                    // On a loaded machine the daemon may not answer a write within a fixed delay: the kill
+                    // waits for this round's first acknowledged write (15 s at most), then comes at random.
+                    long firstAckBy = System.nanoTime() + 15_000_000_000L;
+                    while (ackedB.size() == before && System.nanoTime() < firstAckBy) {
+                        Thread.sleep(10);
+                    }
+                    Thread.sleep(rnd.nextInt(900));
                     p.destroyForcibly();
                     p.waitFor(10, TimeUnit.SECONDS);
                     stop.set(true);
