@@ -78,14 +78,58 @@ final class Bodies {
         return "- " + item.replace("\n", "\n  ") + "\n";
     }
 
-    /** Whitespace-separated words, not counting H3 heading lines. */
+    /**
+     * Whitespace-separated words, not counting H3 heading lines. The count is per line, so a body
+     * that extends one counted lately by whole lines (a section appended to, the usual write) is
+     * counted from the lines it adds: the count of a large section no longer grows with the section.
+     */
     static int words(String body) {
+        String base = null;
+        int baseWords = 0;
+        synchronized (WORDS_MEMO) {
+            for (int i = 0; i < WORDS_MEMO.length; i++) {
+                String m = WORDS_MEMO[i];
+                if (m == null) {
+                    continue;
+                }
+                if (m.length() == body.length() && m.equals(body)) {
+                    return WORDS_COUNT[i];
+                }
+                if (m.length() < body.length()
+                        && (base == null || m.length() > base.length())
+                        && !m.isEmpty()
+                        && m.charAt(m.length() - 1) == '\n'
+                        && m.equals(
+                                body.substring(0, m.length()))) { // a copy and equals: vectorised, unlike startsWith
+                    base = m;
+                    baseWords = WORDS_COUNT[i];
+                }
+            }
+        }
+        int n = base == null ? countWords(body, 0) : baseWords + countWords(body, base.length());
+        synchronized (WORDS_MEMO) {
+            WORDS_MEMO[wordsNext] = body;
+            WORDS_COUNT[wordsNext] = n;
+            wordsNext = (wordsNext + 1) % WORDS_MEMO.length;
+        }
+        return n;
+    }
+
+    /** Bodies counted lately and their counts (a ring): the next count of a grown body starts from them. */
+    private static final String[] WORDS_MEMO = new String[8];
+
+    private static final int[] WORDS_COUNT = new int[WORDS_MEMO.length];
+
+    private static int wordsNext;
+
+    /** Words of the lines of {@code body} from {@code from} (a line start) on. */
+    static int countWords(String body, int from) {
         // A scan rather than split(): every write to a capped section counts its words, and
         // regex splitting of a large notes section was most of a bulk import's CPU. Same count
         // as trimming each line and splitting it on \s+.
         int n = 0;
         int len = body.length();
-        for (int start = 0; start <= len; ) {
+        for (int start = from; start <= len; ) {
             int end = body.indexOf('\n', start);
             if (end < 0) {
                 end = len;

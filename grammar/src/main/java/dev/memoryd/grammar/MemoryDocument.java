@@ -123,15 +123,18 @@ public final class MemoryDocument {
             int bodyStart = headingEnd;
             if (headingEnd < text.length()) {
                 int nextEnd = lineEnd(headingEnd);
-                String next = stripEol(text.substring(headingEnd, nextEnd));
-                Matcher m = ANCHOR_COMMENT.matcher(next);
-                Matcher m2 = ANCHOR_LINKREF.matcher(next);
-                if (m.matches()) {
-                    anchor = m.group(1);
-                    bodyStart = nextEnd;
-                } else if (m2.matches()) {
-                    anchor = m2.group(1);
-                    bodyStart = nextEnd;
+                char lead = firstNonSpace(text, headingEnd, nextEnd);
+                if (lead == '<' || lead == '[') { // what both anchor forms start with: most lines are neither
+                    String next = stripEol(text.substring(headingEnd, nextEnd));
+                    Matcher m = ANCHOR_COMMENT.matcher(next);
+                    Matcher m2 = ANCHOR_LINKREF.matcher(next);
+                    if (m.matches()) {
+                        anchor = m.group(1);
+                        bodyStart = nextEnd;
+                    } else if (m2.matches()) {
+                        anchor = m2.group(1);
+                        bodyStart = nextEnd;
+                    }
                 }
             }
             int end = text.length();
@@ -149,6 +152,17 @@ public final class MemoryDocument {
     }
 
     /** Parses a memory file. Never throws. */
+    /** The first character in {@code [from, to)} that is not regex {@code \\s}, or 0 when there is none. */
+    private static char firstNonSpace(String text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (c != ' ' && c != '\t' && c != '\n' && c != 0x0B && c != '\f' && c != '\r') {
+                return c;
+            }
+        }
+        return 0;
+    }
+
     /** A top-level ATX heading of level 1 to 3: where it starts, its level and its text. */
     record RawHeading(int offset, int level, String text) {}
 
@@ -435,23 +449,39 @@ public final class MemoryDocument {
      */
     public static String canonicalize(String body) {
         String s = body.replace("\r\n", "\n");
-        String[] lines = s.split("\n", -1);
-        int first = 0;
-        int last = lines.length - 1;
-        while (first <= last && lines[first].isBlank()) {
-            first++;
+        // The lines from the first non-blank one to the last, as they are: a cut, not a split and join
+        // (the body of a large section is canonicalised on every write to it).
+        int from = 0;
+        while (true) {
+            int eol = s.indexOf('\n', from);
+            int lineEnd = eol < 0 ? s.length() : eol;
+            if (!blank(s, from, lineEnd)) {
+                break;
+            }
+            if (eol < 0) {
+                return "";
+            }
+            from = eol + 1;
         }
-        while (last >= first && lines[last].isBlank()) {
-            last--;
+        int to = s.length();
+        while (true) {
+            int bol = s.lastIndexOf('\n', to - 1) + 1;
+            if (!blank(s, bol, to)) {
+                break;
+            }
+            to = bol - 1; // the newline before the blank line; a non-blank line lies before it
         }
-        if (first > last) {
-            return "";
+        return s.substring(from, to) + "\n";
+    }
+
+    /** Whether {@code s[from, to)} is empty or only whitespace, as {@link String#isBlank} says. */
+    private static boolean blank(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (!Character.isWhitespace(s.charAt(i))) {
+                return false;
+            }
         }
-        StringBuilder b = new StringBuilder();
-        for (int i = first; i <= last; i++) {
-            b.append(lines[i]).append('\n');
-        }
-        return b.toString();
+        return true;
     }
 
     /**
@@ -466,7 +496,29 @@ public final class MemoryDocument {
      */
     public MemoryDocument splice(int start, int end, String replacement) {
         String next = splice(text, start, end, replacement);
-        List<RawHeading> shifted = scanned ? shiftedHeadings(start, end, replacement, next) : null;
+        if (!scanned || start < 0 || end < start || end > text.length()) {
+            return new MemoryDocument(next);
+        }
+        // Callers replace a whole section body to append to it: only what differs is looked at.
+        int span = end - start;
+        int prefix = 0;
+        if (replacement.length() >= span
+                && text.substring(start, end).equals(replacement.substring(0, span))) { // copies and equals: vectorised
+            prefix = span;
+        } else {
+            int max = Math.min(span, replacement.length());
+            while (prefix < max && text.charAt(start + prefix) == replacement.charAt(prefix)) {
+                prefix++;
+            }
+        }
+        int suffix = 0;
+        int maxSuffix = Math.min(span - prefix, replacement.length() - prefix);
+        while (suffix < maxSuffix
+                && text.charAt(end - 1 - suffix) == replacement.charAt(replacement.length() - 1 - suffix)) {
+            suffix++;
+        }
+        List<RawHeading> shifted = shiftedHeadings(
+                start + prefix, end - suffix, replacement.substring(prefix, replacement.length() - suffix), next);
         return shifted != null ? new MemoryDocument(next, new Scan(shifted, true)) : new MemoryDocument(next);
     }
 
@@ -491,18 +543,41 @@ public final class MemoryDocument {
                 return null;
             }
         } else {
+            // The lines the change touches: an ATX heading is a matter of its own line alone (the
+            // whole text passed the line scan: no fences, HTML blocks or indented headings), so
+            // the headings of the new text are the old ones outside these lines, shifted, and
+            // those the line scan finds in the lines that replace them.
             int from = lineStartOf(start);
-            int to = end == text.length() ? end : lineEnd(end);
-            for (RawHeading h : rawHeadings) {
+            boolean atLineStart = end == 0 || end == text.length() || text.charAt(end - 1) == '\n';
+            int to = atLineStart ? end : lineEnd(end);
+            int newTo = to + delta;
+            if (newTo < next.length() && newTo > 0 && next.charAt(newTo - 1) != '\n') {
+                return null; // the new lines run into the line after them
+            }
+            int first = rawHeadings.size();
+            for (int i = 0; i < rawHeadings.size(); i++) {
+                RawHeading h = rawHeadings.get(i);
                 int after = lineEnd(h.offset()); // the line that may carry its anchor
                 if ((h.offset() >= from && h.offset() < to) || (after >= from && after <= to)) {
                     return null;
                 }
+                if (h.offset() >= to && first == rawHeadings.size()) {
+                    first = i;
+                }
             }
-            List<RawHeading> inNew = scanHeadings(next.substring(from, to + delta));
-            if (inNew == null || !inNew.isEmpty()) {
+            List<RawHeading> inNew = scanHeadings(next.substring(from, newTo));
+            if (inNew == null) {
                 return null;
             }
+            List<RawHeading> out = new ArrayList<>(rawHeadings.size() + inNew.size());
+            out.addAll(rawHeadings.subList(0, first));
+            for (RawHeading h : inNew) {
+                out.add(new RawHeading(h.offset() + from, h.level(), h.text()));
+            }
+            for (RawHeading h : rawHeadings.subList(first, rawHeadings.size())) {
+                out.add(new RawHeading(h.offset() + delta, h.level(), h.text()));
+            }
+            return out;
         }
         List<RawHeading> out = new ArrayList<>(rawHeadings.size());
         for (RawHeading h : rawHeadings) {

@@ -41,4 +41,26 @@ class BodiesWordsTest {
             assertEquals(bySplitting(s), Bodies.words(s), () -> "for " + s.replace("\n", "\\n"));
         }
     }
+
+    @Test
+    void aBodyGrownFromOneCountedBefore_countsAsAFreshCountWould() {
+        String alphabet = "ab #\n\t\r\u000b\f\u0001\u00a0é";
+        Random rnd = new Random(20261126);
+        for (int run = 0; run < 200; run++) {
+            StringBuilder body = new StringBuilder();
+            for (int step = 0; step < 40; step++) {
+                int len = rnd.nextInt(30);
+                for (int k = 0; k < len; k++) {
+                    body.append(
+                            rnd.nextInt(10) == 0
+                                    ? (rnd.nextBoolean() ? "### " : "\n")
+                                    : String.valueOf(alphabet.charAt(rnd.nextInt(alphabet.length()))));
+                }
+                String s = body.toString();
+                assertEquals(bySplitting(s), Bodies.words(s), () -> "for " + s.replace("\n", "\\n"));
+                // the same text again, and a copy that is a different string
+                assertEquals(bySplitting(s), Bodies.words(new String(s)));
+            }
+        }
+    }
 }

@@ -125,6 +125,78 @@ class MemoryDocumentTest {
         }
     }
 
+    /** The rule as first written: split into lines, drop blank ones at both ends, join with newlines. */
+    private static String canonicalBySplitting(String body) {
+        String[] lines = body.replace("\r\n", "\n").split("\n", -1);
+        int first = 0;
+        int last = lines.length - 1;
+        while (first <= last && lines[first].isBlank()) {
+            first++;
+        }
+        while (last >= first && lines[last].isBlank()) {
+            last--;
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = first; i <= last; i++) {
+            b.append(lines[i]).append('\n');
+        }
+        return b.toString();
+    }
+
+    @Test
+    void canonicalize_cutsWhatSplittingAndJoiningTheLinesGave() {
+        String alphabet = "a \n\r\t\u000b\f\u2003\u00a0é";
+        java.util.Random r = new java.util.Random(20261126);
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder b = new StringBuilder();
+            int len = r.nextInt(24);
+            for (int k = 0; k < len; k++) {
+                b.append(alphabet.charAt(r.nextInt(alphabet.length())));
+            }
+            String body = b.toString();
+            assertEquals(
+                    canonicalBySplitting(body), MemoryDocument.canonicalize(body), () -> body.replace("\n", "\\n"));
+        }
+    }
+
+    @Test
+    void chainedSplicesOfWholeSectionBodies_giveWhatAParseOfEachTextGives() {
+        String[] pieces = {
+            "- item\n",
+            "\n### Note\n\nsome words\n",
+            "### Tight\ntext\n",
+            "\n## New\n<!-- @anchor: new v1 -->\n",
+            "<!-- @anchor: z v1 -->\n",
+            "no newline",
+            "\n",
+            "```\n",
+            "### \n",
+            "text\n\n### Deeper\n<!-- @anchor: deeper v1 -->\nbody\n"
+        };
+        java.util.Random r = new java.util.Random(20261126);
+        for (String base : List.of(PLAIN, PLAIN.replace("\n", "\r\n"))) {
+            for (int run = 0; run < 40; run++) {
+                MemoryDocument d = MemoryDocument.parseUncached(base);
+                for (int step = 0; step < 30; step++) {
+                    List<MemoryDocument.Section> secs = d.sections();
+                    MemoryDocument.Section s = secs.get(r.nextInt(secs.size()));
+                    String body = s.body(d.text());
+                    String piece = pieces[r.nextInt(pieces.length)];
+                    int at = r.nextInt(3) == 0 ? r.nextInt(body.length() + 1) : body.length();
+                    String newBody = body.substring(0, at) + piece + body.substring(at);
+                    MemoryDocument spliced = d.splice(s.bodyStart(), s.end(), newBody);
+                    MemoryDocument parsed = MemoryDocument.parseUncached(spliced.text());
+                    String what =
+                            "step " + step + ": " + piece.replace("\n", "\\n") + " at " + at + " of " + s.heading();
+                    assertEquals(parsed.sections(), spliced.sections(), what);
+                    assertEquals(parsed.title(), spliced.title(), what);
+                    assertEquals(parsed.lineCount(), spliced.lineCount(), what);
+                    d = spliced;
+                }
+            }
+        }
+    }
+
     @Test
     void spliceOfASectionBody_keepsTheOtherSectionsShifted() {
         MemoryDocument d = MemoryDocument.parseUncached(PLAIN);
