@@ -19,7 +19,8 @@ import java.util.Iterator;
  * {@code Number.prototype.toString} form (shortest round-tripping digits). Integers beyond
  * ±2<sup>53</sup> are therefore rounded to the nearest double, as RFC 8785 (I-JSON) requires.
  * NaN, infinities, lone surrogates and non-JSON node types (binary, POJO, missing) are
- * rejected with {@link IllegalArgumentException}.
+ * rejected with {@link IllegalArgumentException}, except a {@link CanonicalValue}'s node, whose
+ * canonical text is emitted as it is.
  *
  * <p>Thread-safety: stateless; all methods are safe to call concurrently.
  */
@@ -76,6 +77,13 @@ public final class Jcs {
             case NUMBER -> writeNumber(node, sb);
             case BOOLEAN -> sb.append(node.booleanValue() ? "true" : "false");
             case NULL -> sb.append("null");
+            case POJO -> {
+                CanonicalValue c = CanonicalValue.in(node);
+                if (c == null) {
+                    throw new IllegalArgumentException("JCS cannot serialize a POJO node");
+                }
+                sb.append(c.text());
+            }
             default -> throw new IllegalArgumentException("JCS cannot serialize a " + node.getNodeType() + " node");
         }
     }
