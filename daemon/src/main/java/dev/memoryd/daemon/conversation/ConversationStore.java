@@ -115,11 +115,8 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
         List<Turn> parsed = new ArrayList<>();
         for (int i = 0; i < turnsJson.size(); i++) {
             JsonNode t = turnsJson.get(i);
-            if (t.isObject() && !t.has("session_id")) {
-                t = ((ObjectNode) t.deepCopy()).put("session_id", sessionId);
-            }
             try {
-                Turn turn = Turn.fromJson(t, "turns[" + i + "]");
+                Turn turn = Turn.fromJson(t, "turns[" + i + "]", sessionId);
                 if (!turn.sessionId().equals(sessionId)) {
                     return refuse(
                             ErrorReason.INVALID_REQUEST,
