@@ -223,7 +223,18 @@ public final class Jcs {
     static void writeString(String s, StringBuilder sb) {
         sb.append('"');
         int len = s.length();
-        for (int i = 0; i < len; i++) {
+        // Most strings (ids, names, timestamps, prose) need no escape: copy them whole up to the first
+        // character that may (a control, quote, backslash or surrogate), then go character by character.
+        int plain = 0;
+        while (plain < len) {
+            char c = s.charAt(plain);
+            if (c < 0x20 || c == '"' || c == '\\' || Character.isSurrogate(c)) {
+                break;
+            }
+            plain++;
+        }
+        sb.append(s, 0, plain);
+        for (int i = plain; i < len; i++) {
             char c = s.charAt(i);
             switch (c) {
                 case '"' -> sb.append("\\\"");
