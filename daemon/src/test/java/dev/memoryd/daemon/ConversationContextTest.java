@@ -199,6 +199,30 @@ class ConversationContextTest {
         }
     }
 
+    @Test
+    void searchFindsAConversationByTheStringsOfItsTurns() throws Exception {
+        try (TestRoot root = new TestRoot(tmp).serve()) {
+            JsonNode ok = root.call(
+                    "conversation.append",
+                    "{\"session_id\":\"s1\",\"turns\":[" + turn(T1, null) + "," + turn(T2, T1) + "]}");
+            String path = ok.get("result").get("path").asText();
+            for (String q : new String[] {"000000000002", "planning", "reply"}) {
+                JsonNode hits = root.call("search", "{\"q\":\"" + q + "\"}")
+                        .get("result")
+                        .get("hits");
+                List<String> paths = new ArrayList<>();
+                hits.forEach(h -> paths.add(h.get("path").asText()));
+                assertTrue(paths.contains(path), q + " finds the conversation: " + hits);
+            }
+            JsonNode none = root.call("search", "{\"q\":\"000000000003\"}")
+                    .get("result")
+                    .get("hits");
+            for (JsonNode h : none) {
+                assertTrue(!h.get("path").asText().equals(path), "a turn id not stored is not found: " + none);
+            }
+        }
+    }
+
     private static String reason(JsonNode r) {
         return r.path("error").path("data").path("reason").asText("(no error: " + r + ")");
     }

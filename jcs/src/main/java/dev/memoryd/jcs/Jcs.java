@@ -19,7 +19,8 @@ import java.util.Iterator;
  * {@code Number.prototype.toString} form (shortest round-tripping digits). Integers beyond
  * ±2<sup>53</sup> are therefore rounded to the nearest double, as RFC 8785 (I-JSON) requires.
  * NaN, infinities, lone surrogates and non-JSON node types (binary, POJO, missing) are
- * rejected with {@link IllegalArgumentException}.
+ * rejected with {@link IllegalArgumentException}, except a {@link CanonicalValue}'s node, whose
+ * canonical text is emitted as it is.
  *
  * <p>Thread-safety: stateless; all methods are safe to call concurrently.
  */
@@ -76,6 +77,13 @@ public final class Jcs {
             case NUMBER -> writeNumber(node, sb);
             case BOOLEAN -> sb.append(node.booleanValue() ? "true" : "false");
             case NULL -> sb.append("null");
+            case POJO -> {
+                CanonicalValue c = CanonicalValue.in(node);
+                if (c == null) {
+                    throw new IllegalArgumentException("JCS cannot serialize a POJO node");
+                }
+                sb.append(c.text());
+            }
             default -> throw new IllegalArgumentException("JCS cannot serialize a " + node.getNodeType() + " node");
         }
     }
@@ -215,7 +223,18 @@ public final class Jcs {
     static void writeString(String s, StringBuilder sb) {
         sb.append('"');
         int len = s.length();
-        for (int i = 0; i < len; i++) {
+        // Most strings (ids, names, timestamps, prose) need no escape: copy them whole up to the first
+        // character that may (a control, quote, backslash or surrogate), then go character by character.
+        int plain = 0;
+        while (plain < len) {
+            char c = s.charAt(plain);
+            if (c < 0x20 || c == '"' || c == '\\' || Character.isSurrogate(c)) {
+                break;
+            }
+            plain++;
+        }
+        sb.append(s, 0, plain);
+        for (int i = plain; i < len; i++) {
             char c = s.charAt(i);
             switch (c) {
                 case '"' -> sb.append("\\\"");

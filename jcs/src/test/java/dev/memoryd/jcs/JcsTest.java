@@ -81,6 +81,50 @@ class JcsTest {
         assertThrows(IllegalArgumentException.class, () -> Jcs.canonicalize(f.textNode("\uDC00")));
     }
 
+    /** ECMAScript's JSON.stringify of a well-formed string, one character at a time. */
+    private static String stringify(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\b' -> b.append("\\b");
+                case '\f' -> b.append("\\f");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> b.append(c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            }
+        }
+        return b.append('"').toString();
+    }
+
+    @Test
+    void escapesRandomStringsAsJsonStringifyDoes() {
+        String pool = "ab Z09-:.é✓\u2028\u007f\"\\\b\f\n\r\t\u0000\u001f😀";
+        java.util.Random r = new java.util.Random(3);
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        for (int k = 0; k < 20_000; k++) {
+            StringBuilder s = new StringBuilder();
+            for (int i = r.nextInt(12); i > 0; i--) {
+                int at = r.nextInt(pool.length());
+                if (Character.isLowSurrogate(pool.charAt(at))) {
+                    at--;
+                }
+                s.append(pool.charAt(at));
+                if (Character.isHighSurrogate(pool.charAt(at))) {
+                    s.append(pool.charAt(at + 1));
+                }
+            }
+            String in = s.toString();
+            assertEquals(stringify(in), Jcs.canonicalize(f.textNode(in)), in);
+            if (!in.isEmpty() && r.nextInt(4) == 0) {
+                String lone = in.substring(0, r.nextInt(in.length())) + "\ud800" + in;
+                assertThrows(IllegalArgumentException.class, () -> Jcs.canonicalize(f.textNode(lone)), lone);
+            }
+        }
+    }
+
     @Test
     void escapesOnlyWhatEcmaScriptEscapes() {
         JsonNodeFactory f = JsonNodeFactory.instance;

@@ -357,16 +357,28 @@ public final class Chain {
             activeDirty = false;
         }
         for (long seg : segs) {
-            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            // Sized first and filled once: the active segment can be megabytes when lines are large, and
+            // growing a buffer to it copied those bytes several times per commit.
+            int size = seg == activeSeg ? activeLen : 0;
+            for (int i = 0; i < preparedLines.size(); i++) {
+                if ((headSeq + i) / n == seg) {
+                    size += preparedLines.get(i).length;
+                }
+            }
+            byte[] b = new byte[size];
+            int at = 0;
             if (seg == activeSeg) {
-                b.write(activeBuf, 0, activeLen);
+                System.arraycopy(activeBuf, 0, b, 0, activeLen);
+                at = activeLen;
             }
             for (int i = 0; i < preparedLines.size(); i++) {
                 if ((headSeq + i) / n == seg) {
-                    b.writeBytes(preparedLines.get(i));
+                    byte[] line = preparedLines.get(i);
+                    System.arraycopy(line, 0, b, at, line.length);
+                    at += line.length;
                 }
             }
-            out.put(relPath(seg), b.toByteArray());
+            out.put(relPath(seg), b);
         }
         reportedPrepared = preparedLines.size();
         return out;

@@ -17,7 +17,7 @@ import dev.memoryd.grammar.policy.ConversationDag;
 import dev.memoryd.grammar.policy.ParentRef;
 import dev.memoryd.grammar.policy.PolicyConfig;
 import dev.memoryd.grammar.policy.Turn;
-import dev.memoryd.jcs.Jcs;
+import dev.memoryd.jcs.CanonicalValue;
 import dev.memoryd.ledger.Event;
 import dev.memoryd.ledger.IdGenerator;
 import java.time.Instant;
@@ -54,6 +54,12 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
     private final Map<String, String> sliceBySession = new HashMap<>();
     private final Map<String, Turn> turns = new LinkedHashMap<>();
     private ConversationDag dag;
+    /**
+     * The append being written, whose event {@link #fold} recognises by its first turn's canonical
+     * value (the very instance, which the event's payload carries) and takes the parsed turns of
+     * instead of parsing them again. Guarded by this object's monitor.
+     */
+    private Append inFlight;
 
     public ConversationStore(WritePipeline writer, IdGenerator ids) {
         this.writer = writer;
@@ -61,7 +67,7 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
         writer.addListener(this);
         writer.registerReplayer(OP, evs -> {
             JsonNode p = evs.get(0).payload();
-            return new Append(
+            return Append.of(
                     p.get("session_id").asText(),
                     p.get("slice_id").asText(),
                     p.path("new_slice").asBoolean(),
@@ -75,7 +81,12 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
         if (OP.equals(e.op())) {
             JsonNode p = e.payload();
             sliceBySession.put(p.get("session_id").asText(), p.get("slice_id").asText());
-            for (Turn t : parseStored(p.get("turns"))) {
+            JsonNode stored = p.get("turns");
+            Append mine = inFlight;
+            boolean ours = mine != null
+                    && stored.size() == mine.turns().size()
+                    && CanonicalValue.in(stored.get(0)) == mine.lines().get(0);
+            for (Turn t : ours ? mine.turns() : parseStored(stored)) {
                 turns.put(t.id(), t);
             }
             dag = null;
@@ -104,11 +115,8 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
         List<Turn> parsed = new ArrayList<>();
         for (int i = 0; i < turnsJson.size(); i++) {
             JsonNode t = turnsJson.get(i);
-            if (t.isObject() && !t.has("session_id")) {
-                t = ((ObjectNode) t.deepCopy()).put("session_id", sessionId);
-            }
             try {
-                Turn turn = Turn.fromJson(t, "turns[" + i + "]");
+                Turn turn = Turn.fromJson(t, "turns[" + i + "]", sessionId);
                 if (!turn.sessionId().equals(sessionId)) {
                     return refuse(
                             ErrorReason.INVALID_REQUEST,
@@ -133,11 +141,16 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
             }
             // The recorded turns are looked up live, not copied: appends are one at a time and the fold
             // runs on the writer before this future completes, so nothing else changes them meanwhile.
-            return writer.submit(
-                            WriteRequest.of(new Append(sessionId, sliceId, fresh, parsed, this::recorded), null, actor)
-                                    .withProvenance(provenance))
+            Append a = Append.of(sessionId, sliceId, fresh, parsed, this::recorded);
+            synchronized (this) {
+                inFlight = a;
+            }
+            return writer.submit(WriteRequest.of(a, null, actor).withProvenance(provenance))
                     .get();
         } finally {
+            synchronized (this) {
+                inFlight = null;
+            }
             appends.unlock();
         }
     }
@@ -165,7 +178,7 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
     static List<Turn> parseStored(JsonNode arr) {
         List<Turn> out = new ArrayList<>();
         for (int i = 0; i < arr.size(); i++) {
-            out.add(Turn.fromJson(arr.get(i), "turns[" + i + "]"));
+            out.add(Turn.fromJson(CanonicalValue.unwrap(arr.get(i)), "turns[" + i + "]"));
         }
         return out;
     }
@@ -185,10 +198,35 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
 
     /**
      * Appends turns to a session's file. {@code known} (whether a turn id is recorded) is null when
-     * recovery redoes a recorded append, which was checked when it was first made.
+     * recovery redoes a recorded append, which was checked when it was first made. {@code lines}
+     * are the turns' stored JSON ({@link #stored}) canonicalised once: each is both the turn's line
+     * in the file and its element of the event's {@code turns}, which the ledger line then holds
+     * byte for byte as JCS of the payload would write it.
      */
-    record Append(String sessionId, String sliceId, boolean fresh, List<Turn> turns, Predicate<String> known)
+    record Append(
+            String sessionId,
+            String sliceId,
+            boolean fresh,
+            List<Turn> turns,
+            List<CanonicalValue> lines,
+            Predicate<String> known)
             implements Mutation {
+        Append {
+            turns = List.copyOf(turns);
+            lines = List.copyOf(lines);
+            if (lines.size() != turns.size()) {
+                throw new IllegalArgumentException("one line per turn");
+            }
+        }
+
+        static Append of(String sessionId, String sliceId, boolean fresh, List<Turn> turns, Predicate<String> known) {
+            List<CanonicalValue> lines = new ArrayList<>(turns.size());
+            for (Turn t : turns) {
+                lines.add(CanonicalValue.of(stored(t)));
+            }
+            return new Append(sessionId, sliceId, fresh, turns, lines, known);
+        }
+
         @Override
         public Result apply(FileSource files, Instant now) {
             RepoPath path = pathOf(sliceId);
@@ -227,12 +265,16 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
                                             + (fresh ? " already exists" : " is missing")));
                 }
             }
-            StringBuilder text = new StringBuilder(old.orElseGet(() -> header(now)));
-            ArrayNode stored = JsonNodeFactory.instance.arrayNode();
-            for (Turn t : turns) {
-                ObjectNode s = stored(t);
-                stored.add(s);
-                text.append(Jcs.canonicalize(s)).append('\n');
+            String before = old.orElseGet(() -> header(now));
+            int size = before.length();
+            for (CanonicalValue l : lines) {
+                size += l.text().length() + 1;
+            }
+            StringBuilder text = new StringBuilder(size).append(before);
+            ArrayNode stored = JsonNodeFactory.instance.arrayNode(lines.size());
+            for (CanonicalValue l : lines) {
+                stored.add(l.asNode());
+                text.append(l.text()).append('\n');
             }
             ObjectNode payload = JsonNodeFactory.instance.objectNode();
             payload.put("session_id", sessionId);

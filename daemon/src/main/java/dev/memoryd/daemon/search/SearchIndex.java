@@ -266,7 +266,9 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
             slice.ifPresent(s -> all.append(s.path("summary").asText("")).append('\n'));
             String type = slice.map(s -> s.path("body").path("type").asText("")).orElse("");
             java.util.Map<String, StringBuilder> bySource = new java.util.TreeMap<>();
-            if (type.equals("jsonl") || type.equals("conversation")) {
+            if (type.equals("conversation")) {
+                RowStrings.append(sf.body(), all);
+            } else if (type.equals("jsonl")) {
                 for (JsonlBody.Line l : JsonlBody.lines(sf.body())) {
                     if (l.node() != null) {
                         strings(l.node(), all);
@@ -275,14 +277,12 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
                                 .path("provenance")
                                 .path("source")
                                 .asText(null);
-                        if (src != null && type.equals("jsonl")) {
+                        if (src != null) {
                             strings(l.node(), bySource.computeIfAbsent(src, k -> new StringBuilder()));
                         }
                     }
                 }
-                if (type.equals("jsonl")) {
-                    updated = newestRow(sf.body(), updated);
-                }
+                updated = newestRow(sf.body(), updated);
             } else if (!type.equals("none")) {
                 all.append(sf.body()); // a pointer's payload is elsewhere and never read
             }

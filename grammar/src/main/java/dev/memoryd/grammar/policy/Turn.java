@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.HashSet;
 import java.util.List;
@@ -137,10 +136,20 @@ public record Turn(
      * or integer epoch seconds {@code >= 0} (as in the §6.1 example), and keeps its form.
      */
     public static Turn fromJson(JsonNode node, String path) {
+        return fromJson(node, path, null);
+    }
+
+    /**
+     * As {@link #fromJson(JsonNode, String)}, with {@code sessionIfAbsent} (null: none) as the
+     * session of a turn object that has no {@code session_id} member (one that is JSON null is
+     * refused as before).
+     */
+    public static Turn fromJson(JsonNode node, String path, String sessionIfAbsent) {
         StrictObject o = StrictObject.of(node, path);
         try {
             String id = o.string("id");
-            String sessionId = o.string("session_id");
+            String sessionId =
+                    sessionIfAbsent != null && !node.has("session_id") ? sessionIfAbsent : o.string("session_id");
             String roleText = o.string("role");
             Role role = Role.fromWire(roleText);
             if (role == null) {
@@ -224,7 +233,7 @@ public record Turn(
             if (!created.endsWith("Z")) {
                 throw new DateTimeParseException("no Z", created, created.length());
             }
-            return DateTimeFormatter.ISO_INSTANT.parse(created, Instant::from);
+            return IsoInstants.parse(created);
         } catch (DateTimeParseException e) {
             throw PolicyInputException.invalid(
                     "created_at",
@@ -248,7 +257,7 @@ public record Turn(
         if (createdAtEpochSeconds) {
             n.put("created_at", createdAt.getEpochSecond());
         } else {
-            n.put("created_at", createdAt.toString());
+            n.put("created_at", IsoInstants.format(createdAt));
         }
         return n;
     }
