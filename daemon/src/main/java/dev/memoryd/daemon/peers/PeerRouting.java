@@ -18,7 +18,6 @@ import dev.memoryd.grammar.TombstoneSection;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.eclipse.jgit.lib.ObjectId;
@@ -59,7 +58,7 @@ public final class PeerRouting implements RootReads {
                     ErrorReason.INVALID_REQUEST,
                     "'" + path + "' is in peer '" + name
                             + "', which is read at its mounted commit: branch and at apply to the served root only",
-                    Map.of("field", "at", "peer", name)));
+                    Failure.ordered("field", "at", "peer", name)));
         }
         PeerSnapshot snap = onPeer.get().peer().snapshot();
         return FileReads.of(

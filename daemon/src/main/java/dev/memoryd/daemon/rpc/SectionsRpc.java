@@ -109,7 +109,7 @@ final class SectionsRpc implements Namespace {
                             + peer.get()
                             + "', whose ledger is not read here: its section history is served by a daemon serving that"
                             + " root",
-                    Map.of("field", "path", "peer", peer.get())));
+                    dev.memoryd.daemon.api.Failure.ordered("field", "path", "peer", peer.get())));
         }
         String anchor = anchorOf(unwrap(svc.read(path, null, null, false)), str(p, "section", true));
         int offset = p.has("offset") ? intParam(p, "offset", 0, Integer.MAX_VALUE) : 0;

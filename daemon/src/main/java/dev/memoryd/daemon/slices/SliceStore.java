@@ -267,10 +267,10 @@ public final class SliceStore {
 
     private static Failure problems(ErrorReason r, String what, List<SliceProblem> ps) {
         StringBuilder sb = new StringBuilder(what);
-        List<Map<String, String>> list = new ArrayList<>();
+        List<Map<String, Object>> list = new ArrayList<>();
         for (SliceProblem p : ps) {
             sb.append("; ").append(p.fieldPath()).append(": ").append(p.message());
-            list.add(Map.of("field", p.fieldPath(), "rule", p.rule(), "message", p.message()));
+            list.add(Failure.ordered("field", p.fieldPath(), "rule", p.rule(), "message", p.message()));
         }
         return new Failure(r, sb.toString(), Map.of("problems", list));
     }
@@ -357,7 +357,7 @@ public final class SliceStore {
                             new Failure(
                                     ErrorReason.CAP_EXCEEDED,
                                     o.message(),
-                                    Map.of(
+                                    Failure.ordered(
                                             "rule",
                                             "overflow",
                                             "overflow",

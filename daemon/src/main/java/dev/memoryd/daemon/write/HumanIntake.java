@@ -158,7 +158,7 @@ final class HumanIntake {
                             + " reset --hard " + captured.name()
                             + "), or restart memoryd to redo the ledger's later events on top"
                             + " of the moved branch",
-                    Map.of("branch_head", ref.name(), "recorded_commit", captured.name())));
+                    Failure.ordered("branch_head", ref.name(), "recorded_commit", captured.name())));
         }
         List<String> paths = git.changedPaths(captured, ref, RootLayout::isMemoryFile);
         List<GitStore.CommitInfo> commits = git.commitsBetween(captured, ref, 50);
