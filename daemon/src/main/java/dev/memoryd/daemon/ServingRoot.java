@@ -382,7 +382,7 @@ public final class ServingRoot implements RootReads, AutoCloseable {
         return rooms.slip;
     }
 
-    /** Generic slices: create, append rows, list with staleness. */
+    /** Generic slices: create and append rows (reading and listing them is {@link #reads()}'s). */
     public SliceStore slices() {
         return rooms.slices;
     }

@@ -7,7 +7,7 @@ import dev.memoryd.daemon.read.FileReads;
 import dev.memoryd.daemon.read.ReadResult;
 import dev.memoryd.daemon.read.RootReads;
 import dev.memoryd.daemon.read.SliceLinks;
-import dev.memoryd.daemon.slices.SliceStore;
+import dev.memoryd.daemon.slices.SliceFiles;
 import dev.memoryd.grammar.AppendItem;
 import dev.memoryd.grammar.AppendSection;
 import dev.memoryd.grammar.CurateItems;
@@ -96,7 +96,7 @@ public final class PeerRouting implements RootReads {
         if (onPeer.isEmpty()) {
             return local.sliceText(id);
         }
-        return SliceStore.readIn(
+        return SliceFiles.readIn(
                 onPeer.get().peer().snapshot().files(), onPeer.get().rest());
     }
 

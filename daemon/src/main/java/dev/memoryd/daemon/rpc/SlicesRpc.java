@@ -42,7 +42,8 @@ final class SlicesRpc implements Namespace {
             only(p);
             ObjectNode o = F.objectNode();
             ArrayNode items = o.putArray("items");
-            svc.slices()
+            svc.reads()
+                    .slices()
                     .list(svc.config().clock().instant(), svc.config().halfLife())
                     .forEach(items::add);
             return o;

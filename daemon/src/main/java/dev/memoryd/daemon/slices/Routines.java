@@ -20,10 +20,10 @@ import java.util.Optional;
  * working tree. Reads only; thread-safe.
  */
 public final class Routines {
-    private final SliceStore slices;
+    private final SliceFiles slices;
     private final Path root;
 
-    public Routines(SliceStore slices, Path root) {
+    public Routines(SliceFiles slices, Path root) {
         this.slices = slices;
         this.root = root;
     }
