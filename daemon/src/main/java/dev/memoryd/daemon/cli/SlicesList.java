@@ -12,8 +12,7 @@ import picocli.CommandLine.Command;
 /** {@code memoryd slices list}: every slice with its freshness, read here. */
 @Command(
         name = "list",
-        description = {MethodSummaries.SLICES_LIST, "Every slice with FRESH/STALE and its age (works without a daemon)."
-        })
+        description = {MethodSummaries.SLICES_LIST, "Works without a daemon."})
 final class SlicesList extends Printing implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
