@@ -1,8 +1,6 @@
 package dev.memoryd.daemon.slices;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.slices.JsonlBody;
@@ -67,8 +65,8 @@ public final class SliceFiles {
         }
     }
 
-    /** Every slice (memory files and {@code .slices/}) with its staleness as of {@code now}. */
-    public List<ObjectNode> list(Instant now, java.time.Duration halfLife) throws IOException {
+    /** Every slice (memory files and {@code .slices/}) with its staleness as of {@code now}, in the order the walk finds them. */
+    public List<SliceListing> list(Instant now, java.time.Duration halfLife) throws IOException {
         List<Path> files = new ArrayList<>();
         for (String p : RootLayout.contentFilesOnDisk(root)) {
             files.add(root.resolve(p));
@@ -81,7 +79,7 @@ public final class SliceFiles {
             parsed.put(f, sf);
             sf.slice().map(s -> s.path("id").asText(null)).ifPresent(id -> hashById.put(id, Staleness.sha256(bytes)));
         }
-        List<ObjectNode> out = new ArrayList<>();
+        List<SliceListing> out = new ArrayList<>();
         for (Path f : files) {
             SliceFile sf = parsed.get(f);
             Optional<JsonNode> sl = sf.slice();
@@ -89,27 +87,21 @@ public final class SliceFiles {
                 continue;
             }
             JsonNode s = sl.get();
-            ObjectNode o = JsonNodeFactory.instance.objectNode();
-            o.put("id", s.path("id").asText(null));
-            o.put("path", root.relativize(f).toString().replace('\\', '/'));
-            o.put("title", s.path("title").asText(null));
-            o.put("kind", s.path("kind").asText("context"));
-            o.put("body_type", s.path("body").path("type").asText(null));
-            Instant updated = updated(s, sf);
-            if (updated != null) {
-                Staleness.TimeStaleness t = Staleness.time(updated, now, halfLife);
-                o.put("updated", updated.toString());
-                o.put("staleness", Math.round(t.staleness() * 1000) / 1000.0);
-                o.put("label", t.label().name());
-                o.put("age", t.age());
-                o.put("tag", t.tag());
-            }
-            Staleness.derived(s, id -> Optional.ofNullable(hashById.get(id))).ifPresent(d -> {
-                ObjectNode dn = o.putObject("derived_from");
-                dn.put("id", d.sourceId());
-                dn.put("status", d.status().name());
-            });
-            out.add(o);
+            Optional<SliceListing.Freshness> fresh = Optional.ofNullable(updated(s, sf))
+                    .map(updated -> {
+                        Staleness.TimeStaleness t = Staleness.time(updated, now, halfLife);
+                        return new SliceListing.Freshness(
+                                updated, Math.round(t.staleness() * 1000) / 1000.0, t.label(), t.age());
+                    });
+            out.add(new SliceListing(
+                    s.path("id").asText(null),
+                    root.relativize(f).toString().replace('\\', '/'),
+                    s.path("title").asText(null),
+                    s.path("kind").asText("context"),
+                    s.path("body").path("type").asText(null),
+                    fresh,
+                    Staleness.derived(s, id -> Optional.ofNullable(hashById.get(id)))
+                            .map(d -> new SliceListing.DerivedFrom(d.sourceId(), d.status()))));
         }
         return out;
     }
