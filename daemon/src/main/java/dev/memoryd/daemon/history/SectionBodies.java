@@ -8,7 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-/** A memory file's H2 sections' bodies by anchor, as {@code read} with {@code section} answers each. */
+/**
+ * A memory file's H2 sections as {@code sections.list} and {@code sections.history} name them: each
+ * with its body as {@code read} with {@code section} answers it, and the key its events are
+ * indexed under. Pure.
+ */
 public final class SectionBodies {
     private SectionBodies() {}
 
@@ -29,24 +33,17 @@ public final class SectionBodies {
         }
     }
 
-    /** Anchor to canonical body, in file order. */
-    public static Map<String, String> of(String text) {
-        MemoryDocument doc = MemoryDocument.parse(text);
-        Map<String, String> out = new LinkedHashMap<>();
-        for (MemoryDocument.Section s : doc.sections()) {
-            if (s.level() == 2) {
-                out.putIfAbsent(s.anchor(), doc.canonicalBody(s));
-            }
-        }
-        return out;
-    }
-
     /** Every H2 section of {@code text}, in file order. */
     public static List<Listed> list(String text) {
         MemoryDocument doc = MemoryDocument.parse(text);
         List<MemoryDocument.Section> h2 = doc.h2Sections();
         List<HumanEdits.Region> regions = HumanEdits.regions(text); // the head, then one per H2 section
-        Map<String, String> byAnchor = of(text);
+        Map<String, String> byAnchor = new LinkedHashMap<>();
+        for (MemoryDocument.Section s : h2) {
+            if (s.anchor() != null) {
+                byAnchor.putIfAbsent(s.anchor(), doc.canonicalBody(s));
+            }
+        }
         List<Listed> out = new ArrayList<>(h2.size());
         for (int i = 0; i < h2.size(); i++) {
             MemoryDocument.Section s = h2.get(i);
