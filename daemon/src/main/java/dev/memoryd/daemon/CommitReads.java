@@ -1,6 +1,5 @@
 package dev.memoryd.daemon;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.git.GitStore;
@@ -85,7 +84,8 @@ public final class CommitReads {
      * {@code search} as of a commit ({@code at}: a commit id, or the head of a branch that is not
      * checked out): the commit's memory files and slices, indexed for this query alone.
      */
-    public Outcome<List<ObjectNode>> searchAt(String q, int limit, String branch, String at, String source)
+    public Outcome<List<dev.memoryd.daemon.search.SearchHit>> searchAt(
+            String q, int limit, String branch, String at, String source)
             throws IOException, SearchIndex.BadQuery, InterruptedException {
         Optional<ObjectId> c = git.resolve(at);
         if (c.isEmpty()) {

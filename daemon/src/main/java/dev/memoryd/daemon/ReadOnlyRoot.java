@@ -12,7 +12,7 @@ import dev.memoryd.daemon.read.ReadResult;
 import dev.memoryd.daemon.read.RootReads;
 import dev.memoryd.daemon.read.SliceLinks;
 import dev.memoryd.daemon.slices.Routines;
-import dev.memoryd.daemon.slices.SliceStore;
+import dev.memoryd.daemon.slices.SliceFiles;
 import dev.memoryd.daemon.write.GrammarFiles;
 import dev.memoryd.grammar.Grammar;
 import dev.memoryd.grammar.LintProblem;
@@ -63,7 +63,7 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
     private final WorkTree tree;
     private final GitStore git;
     private final EventCommits eventCommits;
-    private final SliceStore slices;
+    private final SliceFiles slices;
     private final Supplier<ContentHasher> hasher;
     private final Chains chains;
     private final CommitReads commits;
@@ -75,7 +75,7 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
         this.tree = new WorkTree(cfg.root(), cfg.stateDir().resolve("spare"));
         this.git = git;
         this.eventCommits = new EventCommits(git.repository(), git::head);
-        this.slices = SliceStore.readOnly(cfg.root(), Memoryd.MAX_SLICE_BODY);
+        this.slices = new SliceFiles(cfg.root());
         this.hasher = hasher;
         this.chains = chains;
         this.commits = new CommitReads(cfg, git);
@@ -209,7 +209,7 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
     }
 
     /** Slices as the working tree holds them: read and list with staleness. */
-    public SliceStore slices() {
+    public SliceFiles slices() {
         return slices;
     }
 

@@ -382,7 +382,7 @@ public final class ServingRoot implements RootReads, AutoCloseable {
         return rooms.slip;
     }
 
-    /** Generic slices: create, append rows, list with staleness. */
+    /** Generic slices: create and append rows (reading and listing them is {@link #reads()}'s). */
     public SliceStore slices() {
         return rooms.slices;
     }
@@ -402,7 +402,7 @@ public final class ServingRoot implements RootReads, AutoCloseable {
      * peer at the commit it is read at: the best {@code limit} hits by score, each peer's hit
      * naming its {@code peer}.
      */
-    public List<com.fasterxml.jackson.databind.node.ObjectNode> search(String q, int limit, String source)
+    public List<dev.memoryd.daemon.search.SearchHit> search(String q, int limit, String source)
             throws IOException, SearchIndex.BadQuery, InterruptedException {
         Instant now = cfg.clock().instant();
         return PeerSearch.merge(

@@ -87,7 +87,7 @@ final class WriterRooms {
         slip.load(chain.read(1));
         this.conversations = new ConversationStore(writer, ids);
         conversations.load(chain.read(1));
-        this.slices = new SliceStore(writer, ids, cfg.root(), Memoryd.MAX_SLICE_BODY);
+        this.slices = new SliceStore(writer, ids, Memoryd.MAX_SLICE_BODY);
         firstListeners.forEach(writer::addListener);
         this.chunks = new ChunkStore(writer, ids, cfg.root(), view.git(), cfg.branch());
         writer.addListener(chunks);

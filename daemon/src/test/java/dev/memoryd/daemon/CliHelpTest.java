@@ -102,6 +102,40 @@ class CliHelpTest {
     }
 
     @Test
+    void everyCommandsHelp_saysEachThingOnce_theCatalogueSummaryFirst() {
+        List<List<String>> paths = new ArrayList<>();
+        collect(Main.commandLine(), new ArrayList<>(), paths);
+        List<String> repeats = new ArrayList<>();
+        for (List<String> path : paths) {
+            List<String> lines = new ArrayList<>();
+            for (String d : spec(path).usageMessage().description()) {
+                lines.addAll(d.lines().filter(l -> !l.isBlank()).toList());
+            }
+            for (int i = 0; i < lines.size(); i++) {
+                for (int j = i + 1; j < lines.size(); j++) {
+                    if (saySameThing(lines.get(i), lines.get(j))) {
+                        repeats.add(String.join(" ", path) + ": '" + lines.get(i) + "' / '" + lines.get(j) + "'");
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), repeats, "help lines that repeat each other");
+    }
+
+    /** Equal once case, punctuation and spacing are set aside, or one of them the start of the other. */
+    private static boolean saySameThing(String a, String b) {
+        String x = words(a);
+        String y = words(b);
+        return x.equals(y) || x.startsWith(y) || y.startsWith(x);
+    }
+
+    private static String words(String line) {
+        return line.toLowerCase(java.util.Locale.ROOT)
+                .replaceAll("[^\\p{L}\\p{N}]+", " ")
+                .strip();
+    }
+
+    @Test
     void help_showsDefaultValues() {
         Cli.Run r = Cli.run("serve", "--help");
         assertTrue(r.out().contains("Default: 10000"), r.toString()); // --idle-timeout-ms

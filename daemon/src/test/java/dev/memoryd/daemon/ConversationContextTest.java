@@ -148,6 +148,45 @@ class ConversationContextTest {
         }
     }
 
+    @Test
+    void append_keepsItsWireKeysInOrder_andEachRefusalSaysWhatIsWrong_sessionFirst() throws Exception {
+        try (TestRoot root = new TestRoot(tmp).serve()) {
+            JsonNode ok = root.call("conversation.append", "{\"session_id\":\"s1\",\"turns\":[" + turn(T1, null) + "]}")
+                    .get("result");
+            assertEquals(List.of("commit", "event_id", "token", "path", "turns"), TestRoot.keys(ok));
+            assertEquals(1, ok.get("turns").asInt());
+            assertEquals(
+                    "session_id must match [A-Za-z0-9._:-]{1,128}",
+                    refusal(root, "{\"session_id\":\"bad session!\",\"turns\":3}"),
+                    "the session is checked before the turns");
+            assertEquals("turns must be a non-empty array", refusal(root, "{\"session_id\":\"s1\",\"turns\":3}"));
+            assertEquals("turns must be a non-empty array", refusal(root, "{\"session_id\":\"s1\",\"turns\":[]}"));
+            assertEquals(
+                    "turns[0].session_id is 'other', not the session_id of the request",
+                    refusal(
+                            root,
+                            "{\"session_id\":\"s1\",\"turns\":["
+                                    + turn(T2, null).replace("{\"id\"", "{\"session_id\":\"other\",\"id\"") + "]}"));
+            String wizard = refusal(
+                    root,
+                    "{\"session_id\":\"s1\",\"turns\":[" + turn(T2, T1) + ",{\"id\":\"" + T3
+                            + "\",\"role\":\"wizard\"}]}");
+            assertTrue(wizard.startsWith("turns[1]"), wizard);
+            assertEquals(
+                    TestRoot.IMPORT_LINES + 1,
+                    root.call("ledger.verify", null).get("result").get("lines").asInt(),
+                    "no refused append is recorded");
+        }
+    }
+
+    /** The message of {@code conversation.append}'s refusal of {@code params}, whose data says only the reason. */
+    private static String refusal(TestRoot root, String params) throws Exception {
+        JsonNode r = root.call("conversation.append", params);
+        assertEquals("invalid_request", reason(r), r.toString());
+        assertEquals(List.of("reason"), TestRoot.keys(r.get("error").get("data")), r.toString());
+        return r.get("error").get("message").asText();
+    }
+
     private static String turnAt(String id, String parent, String createdAtJson) {
         return turn(id, parent).replace("\"created_at\":\"2026-01-01T00:00:00Z\"", "\"created_at\":" + createdAtJson);
     }

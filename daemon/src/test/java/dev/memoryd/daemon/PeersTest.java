@@ -197,6 +197,22 @@ class PeersTest {
         JsonNode hits = ok(a, "search", "{'q':'zebracorn'}").get("hits");
         assertEquals(1, hits.size(), hits.toString());
         assertEquals("b", hits.get(0).get("peer").asText());
+        assertEquals(
+                List.of(
+                        "path",
+                        "section",
+                        "anchor",
+                        "slice_id",
+                        "chunk",
+                        "title",
+                        "score",
+                        "snippet",
+                        "label",
+                        "age",
+                        "tag",
+                        "peer"),
+                TestRoot.keys(hits.get(0)),
+                "a peer's hit: no branch, its peer last");
         // The served root's own hits carry no peer.
         JsonNode own = ok(a, "search", "{'q':'sam','limit':50}").get("hits");
         assertTrue(own.size() > 1);

@@ -11,6 +11,7 @@ import dev.memoryd.daemon.client.SocketClient;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -195,6 +196,22 @@ class ProvenanceTest {
         assertEquals(1, stated.size(), stated.toString());
         assertEquals(id, stated.get(0).get("slice_id").asText());
         assertEquals("user-statement", stated.get(0).get("source").asText());
+        assertEquals(
+                List.of(
+                        "path",
+                        "section",
+                        "anchor",
+                        "slice_id",
+                        "chunk",
+                        "title",
+                        "source",
+                        "branch",
+                        "score",
+                        "snippet",
+                        "label",
+                        "age",
+                        "tag"),
+                TestRoot.keys(stated.get(0)));
         JsonNode none = root.call("search", "{\"q\":\"stated\",\"source\":\"inference\"}")
                 .get("result")
                 .get("hits");

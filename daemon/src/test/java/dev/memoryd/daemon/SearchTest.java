@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** search through the daemon: sections and slices, updated by writes, hits with staleness. */
@@ -117,5 +118,74 @@ class SearchTest extends ServedRootTest {
     void badQuery_isInvalidRequest() throws Exception {
         JsonNode r = root.call("search", "{\"q\":\"(unbalanced\"}");
         assertEquals("invalid_request", r.get("error").get("data").get("reason").asText(), r.toString());
+    }
+
+    @Test
+    void everySearchHit_keepsItsWireKeysInOrder_withAbsentValuesAsNull() throws Exception {
+        assertTrue(root.call(
+                        "write",
+                        "{\"rationale\":\"t\",\"ops\":[{\"op\":\"append_item\",\"path\":"
+                                + "\"users/sam/parts/inner-critic/profile.md\",\"section\":\"Triggers\","
+                                + "\"item\":\"Quokkas at the zoo\"}]}")
+                .has("result"));
+        String id = root.call(
+                        "slices.create",
+                        "{\"slice\":{\"title\":\"Decisions\",\"summary\":\"Plan.\",\"body\":{\"type\":\"jsonl\"}}}")
+                .get("result")
+                .get("id")
+                .asText();
+        root.call(
+                "append_row",
+                "{\"id\":\"" + id + "\",\"row\":{\"_meta\":{\"id\":\"r1\",\"created_at\":\"2020-01-01T00:00:00Z\"},"
+                        + "\"text\":\"Quokkas in the plan\"}}");
+        assertTrue(root.call(
+                        "declare",
+                        "{\"chunks\":[{\"name\":\"quokka-notes\",\"body\":{\"text\":\"Quokkas as chunks\"}}]}")
+                .has("result"));
+        JsonNode r = root.call("search", "{\"q\":\"quokkas\",\"limit\":10}").get("result");
+        assertEquals(List.of("hits"), TestRoot.keys(r));
+        assertEquals(3, r.get("hits").size(), r.toString());
+        List<String> dated = List.of(
+                "path",
+                "section",
+                "anchor",
+                "slice_id",
+                "chunk",
+                "title",
+                "branch",
+                "score",
+                "snippet",
+                "label",
+                "age",
+                "tag");
+        JsonNode section = hit(r, "section", "Triggers");
+        assertEquals(dated, TestRoot.keys(section), section.toString());
+        JsonNode row = hit(r, "slice_id", id);
+        assertEquals(dated, TestRoot.keys(row), row.toString());
+        assertTrue(
+                row.get("section").isNull()
+                        && row.get("anchor").isNull()
+                        && row.get("chunk").isNull(),
+                row.toString());
+        JsonNode chunk = hit(r, "title", "quokka-notes");
+        assertEquals(dated, TestRoot.keys(chunk), r.toString());
+
+        String head = root.git("rev-parse", "HEAD").strip();
+        JsonNode at = root.call("search", "{\"q\":\"quokkas\",\"at\":\"" + head + "\"}")
+                .get("result");
+        assertEquals(List.of("hits", "commit"), TestRoot.keys(at));
+        assertEquals(dated, TestRoot.keys(hit(at, "section", "Triggers")));
+    }
+
+    /** The hit whose {@code key} is not null (and is {@code value}, when given). */
+    private static JsonNode hit(JsonNode result, String key, String... value) {
+        for (JsonNode h : result.get("hits")) {
+            if (!h.path(key).isNull()
+                    && !h.path(key).isMissingNode()
+                    && (value.length == 0 || value[0].equals(h.get(key).asText()))) {
+                return h;
+            }
+        }
+        throw new AssertionError("no hit with " + key + " in " + result);
     }
 }

@@ -1,9 +1,12 @@
 package dev.memoryd.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -72,6 +75,40 @@ class SectionsTest extends ServedRootTest {
                         .path("events")
                         .size(),
                 "history with section counts only the events naming it");
+    }
+
+    @Test
+    void aHeadingWithoutAnAnchor_isListedWithAJsonNullAnchor_andItsOwnText() throws Exception {
+        Path f = root.dir.resolve(YOUNG);
+        String text = Files.readString(f);
+        Files.writeString(
+                f, text.replace("## Change Log\n", "## Scratch\n\nA human's note, no anchor.\n\n## Change Log\n"));
+        JsonNode scratch = null;
+        for (JsonNode s : ok("sections.list", "{\"path\":\"" + YOUNG + "\"}").path("sections")) {
+            if (s.path("name").asText().equals("Scratch")) {
+                scratch = s;
+            }
+        }
+        assertTrue(scratch != null, "the heading is listed");
+        assertTrue(scratch.get("anchor").isNull(), scratch.toString());
+        assertEquals(
+                ok("read", "{\"path\":\"" + YOUNG + "\",\"section\":\"Scratch\"}")
+                        .path("content")
+                        .asText(),
+                scratch.path("content").asText());
+        assertEquals(
+                "A human's note, no anchor.", scratch.path("content").asText().strip());
+        assertFalse(scratch.path("locked").asBoolean());
+        for (JsonNode s : ok("read", "{\"path\":\"" + YOUNG + "\"}").path("sections")) {
+            assertEquals(
+                    s.path("name").asText().equals("Scratch"), s.get("anchor").isNull(), s.toString());
+        }
+        JsonNode history = ok("sections.history", "{\"path\":\"" + YOUNG + "\",\"section\":\"Scratch\"}");
+        assertTrue(history.get("section").isNull(), history.toString());
+        assertEquals(
+                "unknown_section",
+                reason("sections.history", "{\"path\":\"" + YOUNG + "\",\"section\":\"null\"}"),
+                "'null' names no section");
     }
 
     private static List<String> rationales(JsonNode page) {

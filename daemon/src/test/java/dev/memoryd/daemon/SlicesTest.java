@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Generic slices through the daemon: create, append_row under contracts, supersession, listings. */
@@ -136,5 +138,48 @@ class SlicesTest extends ServedRootTest {
         assertEquals("STALE", mine.get("label").asText(), mine.toString());
         assertTrue(mine.get("tag").asText().startsWith("[STALE - "), mine.toString());
         assertTrue(items.size() >= 9, "memory files are listed too: " + items.size());
+    }
+
+    @Test
+    void everySlicesListItem_keepsItsWireKeysInOrder_withAbsentValuesAsNull() throws Exception {
+        String source = create("");
+        row(source, "{\"_meta\":{\"id\":\"r1\",\"created_at\":\"2026-11-01T10:00:00Z\"},\"text\":\"x\"}");
+        JsonNode derived = root.call(
+                "slices.create",
+                "{\"slice\":{\"kind\":\"context\",\"title\":\"Digest\",\"summary\":\"Of the decisions.\","
+                        + "\"body\":{\"type\":\"markdown\"},\"derived_from\":{\"id\":\"" + source
+                        + "\",\"hash\":\"sha256:" + "0".repeat(64) + "\"}}}");
+        assertTrue(derived.has("result"), derived.toString());
+        Files.writeString(
+                root.dir.resolve(".slices/bare.slice"),
+                "---\nslice:\n  v: \"1\"\n  id: bare\n  summary: No title, no date.\n  body:\n    type: none\n---\n");
+        JsonNode r = root.call("slices.list", null).get("result");
+        assertEquals(List.of("items"), TestRoot.keys(r));
+        List<String> dated =
+                List.of("id", "path", "title", "kind", "body_type", "updated", "staleness", "label", "age", "tag");
+        assertEquals(dated, TestRoot.keys(item(r, source)));
+        JsonNode d = item(r, derived.get("result").get("id").asText());
+        List<String> withSource = new java.util.ArrayList<>(dated);
+        withSource.add("derived_from");
+        assertEquals(withSource, TestRoot.keys(d));
+        assertEquals(List.of("id", "status"), TestRoot.keys(d.get("derived_from")));
+        assertEquals(source, d.get("derived_from").get("id").asText());
+        assertEquals("STALE", d.get("derived_from").get("status").asText());
+        assertEquals("Digest", d.get("title").asText());
+        JsonNode bare = item(r, "bare");
+        assertEquals(List.of("id", "path", "title", "kind", "body_type"), TestRoot.keys(bare));
+        assertTrue(bare.get("title").isNull(), bare.toString());
+        assertEquals("context", bare.get("kind").asText(), "the kind a slice has when it names none");
+        assertEquals("none", bare.get("body_type").asText());
+        assertEquals(".slices/bare.slice", bare.get("path").asText());
+    }
+
+    private static JsonNode item(JsonNode list, String id) {
+        for (JsonNode i : list.get("items")) {
+            if (id.equals(i.path("id").asText())) {
+                return i;
+            }
+        }
+        throw new AssertionError("no item " + id + " in " + list);
     }
 }

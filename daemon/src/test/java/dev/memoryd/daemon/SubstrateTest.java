@@ -122,6 +122,18 @@ class SubstrateTest extends ServedRootTest {
         assertEquals("required", req.get("error").get("data").get("rule").asText(), req.toString());
         JsonNode name = declare("{'chunks':[{'name':'my-session','placements':[{'scope':'session'}]}]}");
         assertEquals("name", name.get("error").get("data").get("rule").asText(), name.toString());
+        // The documented order, in every run: reason, rule, chunk, chunk_name (when it has one), scope.
+        List<String> named = List.of("reason", "rule", "chunk", "chunk_name", "scope");
+        assertEquals(named, TestRoot.keys(r.get("error").get("data")), r.toString());
+        assertEquals(
+                List.of("reason", "rule", "chunk", "scope"),
+                TestRoot.keys(req.get("error").get("data")));
+        assertEquals(named, TestRoot.keys(name.get("error").get("data")), name.toString());
+        for (int i = 0; i < 5; i++) {
+            JsonNode again = declare("{'chunks':[{'ref':'t','name':'untyped-" + i + "','body':{'text':'x'},"
+                    + "'placements':[{'scope':'my-session'}]}]}");
+            assertEquals(named, TestRoot.keys(again.get("error").get("data")), again.toString());
+        }
         assertEquals("not_found", reason(declare("{'chunks':[{'placements':[{'scope':'nowhere'}]}]}")));
         assertEquals("invalid_request", reason(declare("{'chunks':[{'spec':{'orderd':true}}]}")));
         assertEquals(commits, commits());

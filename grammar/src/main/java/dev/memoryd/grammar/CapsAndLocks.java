@@ -27,11 +27,14 @@ final class CapsAndLocks {
         }
         for (JsonNode l : locked) {
             if (l.asText().equals(def.anchor()) || l.asText().equals(def.name())) {
+                Map<String, Object> d = new LinkedHashMap<>(); // in this order on the wire
+                d.put("path", path.value());
+                d.put("section", def.anchor());
                 throw new OpRejected(
                         Reason.SECTION_LOCKED,
                         "section '" + label + "' of " + path
                                 + " is locked by its owner (slice.meta.locked_sections); only a human edits it",
-                        Map.of("path", path.value(), "section", def.anchor()));
+                        d);
             }
         }
     }

@@ -11,10 +11,7 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd branch create}: the socket method {@code branch.create}. */
 @Command(
         name = "create",
-        description = {
-            MethodSummaries.BRANCH_CREATE,
-            "Create a branch from a branch (default: the checked-out one) or any commit."
-        })
+        description = {MethodSummaries.BRANCH_CREATE, "From a branch (default: the checked-out one) or any commit."})
 final class BranchCreate extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the new branch's name")
     String name;

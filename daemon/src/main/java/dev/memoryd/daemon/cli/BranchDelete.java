@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
         name = "delete",
         description = {
             MethodSummaries.BRANCH_DELETE,
-            "Delete a branch: its ref goes (to refs/memoryd/deleted/), history and ledger stay."
+            "Its ref goes (to refs/memoryd/deleted/); its history and ledger stay."
         })
 final class BranchDelete extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the branch to delete")

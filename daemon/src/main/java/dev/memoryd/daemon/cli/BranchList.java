@@ -9,7 +9,10 @@ import picocli.CommandLine.Command;
 /** {@code memoryd branch list}: the socket method {@code branch.list}. */
 @Command(
         name = "list",
-        description = {MethodSummaries.BRANCH_LIST, "Every branch: head, whether checked out, ledger lines."})
+        description = {
+            MethodSummaries.BRANCH_LIST,
+            "Each with its head, whether it is checked out, and its ledger lines."
+        })
 final class BranchList extends Printing implements Callable<Integer> {
 
     @Override

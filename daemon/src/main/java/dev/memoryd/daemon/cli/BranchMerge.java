@@ -18,10 +18,7 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd branch merge}: the socket method {@code branch.merge}; exit 1 on conflicts. */
 @Command(
         name = "merge",
-        description = {
-            MethodSummaries.BRANCH_MERGE,
-            "Merge a branch section by section; conflicts are printed (exit 1) and nothing is merged."
-        })
+        description = {MethodSummaries.BRANCH_MERGE, "Conflicts are printed (exit 1) and then nothing is merged."})
 final class BranchMerge extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the branch to merge from")
     String from;

@@ -18,8 +18,8 @@ import picocli.CommandLine.Parameters;
         name = "capture",
         description = {
             MethodSummaries.CAPTURE,
-            "Record humans' edits of these memory files (all when none is named), and any"
-                    + " commit made with git, now rather than when the tree is quiet (needs the daemon)."
+            "Records edits of the memory files named (all when none is) and any commit made with git"
+                    + " without waiting for the tree to be quiet; needs the daemon."
         })
 final class CaptureCmd extends Printing implements Callable<Integer> {
     @Parameters(arity = "0..*", description = "memory files, relative to the root")

@@ -17,10 +17,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "context",
-        description = {
-            MethodSummaries.CONTEXT,
-            "SlicePolicy v1 context for an anchor turn (SliceExport, printed as RFC 8785 JSON)."
-        })
+        description = {MethodSummaries.CONTEXT, "Prints the SliceExport as RFC 8785 JSON."})
 final class ContextCmd extends Printing implements Callable<Integer> {
     @Option(names = "--anchor", required = true, description = "the anchor turn id")
     String anchor;

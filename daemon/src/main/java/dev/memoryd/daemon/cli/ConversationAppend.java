@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
         name = "append",
         description = {
             MethodSummaries.CONVERSATION_APPEND,
-            "Append turns (a JSON array of turn objects, from stdin or --file) to a session (needs the daemon)."
+            "Turns are a JSON array of turn objects, from stdin or --file; needs the daemon."
         })
 final class ConversationAppend extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the session id")

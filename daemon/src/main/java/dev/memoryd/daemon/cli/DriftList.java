@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 /** {@code memoryd drift list}: the socket method {@code drift.list}; exit 1 when there are open items. */
 @Command(
         name = "list",
-        description = {MethodSummaries.DRIFT_LIST, "Open drift items, oldest first (exit 1 when there are any)."})
+        description = {MethodSummaries.DRIFT_LIST, "Oldest first; exit 1 when there are any."})
 final class DriftList extends Printing implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {

@@ -11,7 +11,7 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd drift resolve}: the socket method {@code drift.resolve}, with exactly one resolution. */
 @Command(
         name = "resolve",
-        description = {MethodSummaries.DRIFT_RESOLVE, "Resolve an item; each resolution is an event and a commit."})
+        description = {MethodSummaries.DRIFT_RESOLVE, "Each resolution is an event and a commit."})
 final class DriftResolve extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "drift item id")
     String id;

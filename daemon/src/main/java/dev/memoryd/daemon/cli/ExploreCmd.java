@@ -18,10 +18,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "explore",
-        description = {
-            MethodSummaries.EXPLORE,
-            "Typed links from a slice id, with --infer for inferred ones (works without a daemon)."
-        })
+        description = {MethodSummaries.EXPLORE, "--infer adds inferred links; works without a daemon."})
 final class ExploreCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "a slice id")
     String id;

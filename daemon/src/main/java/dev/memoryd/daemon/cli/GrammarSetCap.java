@@ -7,10 +7,7 @@ import picocli.CommandLine.Option;
 /** {@code memoryd grammar set-cap}. */
 @Command(
         name = "set-cap",
-        description = {
-            MethodSummaries.GRAMMAR_SET_CAP,
-            "Set a section's soft cap: max_words (narrative) or max_items (list)."
-        })
+        description = {MethodSummaries.GRAMMAR_SET_CAP, "max_words for a narrative section, max_items for a list."})
 final class GrammarSetCap extends GrammarChange {
     @Option(names = "--file-type", required = true, description = "user, part, relationship or notes")
     String fileType;

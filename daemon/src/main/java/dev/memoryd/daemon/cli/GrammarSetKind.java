@@ -7,10 +7,7 @@ import picocli.CommandLine.Option;
 /** {@code memoryd grammar set-kind}. */
 @Command(
         name = "set-kind",
-        description = {
-            MethodSummaries.GRAMMAR_SET_KIND,
-            "Make a section narrative or list; refused if a file would then lint dirty."
-        })
+        description = {MethodSummaries.GRAMMAR_SET_KIND, "Refused if a file would then lint dirty."})
 final class GrammarSetKind extends GrammarChange {
     @Option(names = "--file-type", required = true, description = "user, part, relationship or notes")
     String fileType;

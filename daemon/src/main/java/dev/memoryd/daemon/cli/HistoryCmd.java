@@ -18,10 +18,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "history",
-        description = {
-            MethodSummaries.HISTORY,
-            "Recorded events of one memory file (or one section), newest first (needs the daemon)."
-        })
+        description = {MethodSummaries.HISTORY, "Needs the daemon."})
 final class HistoryCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "path relative to the root, e.g. users/sam/overview.md")
     String path;

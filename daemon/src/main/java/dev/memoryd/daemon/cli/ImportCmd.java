@@ -33,8 +33,7 @@ import picocli.CommandLine.Parameters;
         name = "import",
         description = {
             MethodSummaries.NOTES_IMPORT,
-            "Import a directory of markdown notes into a user's notes file, one declaration"
-                    + " per file (needs the daemon)."
+            "Each markdown file of the directory is one note; needs the daemon."
         })
 final class ImportCmd extends Printing implements Callable<Integer> {
     /** What one request carries at most: well under the daemon's 1 MiB line limit after JSON escaping. */

@@ -7,10 +7,7 @@ import picocli.CommandLine.Command;
 /** {@code memoryd ledger rotate-key}: the socket method {@code ledger.rotate_key}. */
 @Command(
         name = "rotate-key",
-        description = {
-            MethodSummaries.LEDGER_ROTATE_KEY,
-            "Add a new key version, make it current, and record the rotation in the ledger (needs the daemon)."
-        })
+        description = {MethodSummaries.LEDGER_ROTATE_KEY, "The rotation is recorded in the ledger; needs the daemon."})
 final class LedgerRotateKey extends Printing implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {

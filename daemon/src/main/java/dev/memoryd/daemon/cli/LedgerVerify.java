@@ -11,10 +11,7 @@ import picocli.CommandLine.Command;
 /** {@code memoryd ledger verify}: verifies every ledger chain here; exit 1 naming the first bad line. */
 @Command(
         name = "verify",
-        description = {
-            MethodSummaries.LEDGER_VERIFY,
-            "Re-verify every ledger line's HMAC chain (works without a daemon)."
-        })
+        description = {MethodSummaries.LEDGER_VERIFY, "Checks each line's HMAC chain; works without a daemon."})
 final class LedgerVerify extends Printing implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {

@@ -17,7 +17,10 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd lint}: lints one memory file or all of them, here; exit 1 when there are problems. */
 @Command(
         name = "lint",
-        description = {MethodSummaries.LINT, "Lint one memory file or all of users/ (works without a daemon)."})
+        description = {
+            MethodSummaries.LINT,
+            "One file, or every file under users/ when none is named; works without a daemon."
+        })
 final class LintCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", description = "path relative to the root")
     String path;

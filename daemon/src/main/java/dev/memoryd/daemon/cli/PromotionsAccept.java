@@ -7,10 +7,7 @@ import picocli.CommandLine.Option;
 /** {@code memoryd promotions accept}. */
 @Command(
         name = "accept",
-        description = {
-            MethodSummaries.PROMOTIONS_ACCEPT,
-            "Promote a heading to a core section and migrate every file of its type (one commit)."
-        })
+        description = {MethodSummaries.PROMOTIONS_ACCEPT, "Every file of its type is migrated, in one commit."})
 final class PromotionsAccept extends GrammarChange {
     @Option(names = "--file-type", required = true, description = "user, part or relationship")
     String fileType;

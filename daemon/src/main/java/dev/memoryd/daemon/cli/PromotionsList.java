@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
         name = "list",
         description = {
             MethodSummaries.PROMOTIONS_LIST,
-            "Headings of Extensions subsections recurring in at least N files of one type."
+            "A heading is listed when it recurs in at least N files of one type."
         })
 final class PromotionsList extends Printing implements Callable<Integer> {
     @Option(

@@ -7,10 +7,7 @@ import picocli.CommandLine.Option;
 /** {@code memoryd promotions reject}. */
 @Command(
         name = "reject",
-        description = {
-            MethodSummaries.PROMOTIONS_REJECT,
-            "Record that a heading is not to be promoted, so it is not proposed again."
-        })
+        description = {MethodSummaries.PROMOTIONS_REJECT, "The refusal is recorded."})
 final class PromotionsReject extends GrammarChange {
     @Option(names = "--file-type", required = true, description = "user, part or relationship")
     String fileType;

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
         name = "accept",
         description = {
             MethodSummaries.PROPOSALS_ACCEPT,
-            "Apply a proposal onto the branch as it is now (a merge commit)."
+            "It is applied onto the branch as it is now, as a merge commit."
         })
 final class ProposalsAccept extends Decision {
     @Override

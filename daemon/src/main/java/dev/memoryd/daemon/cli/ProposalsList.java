@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 /** {@code memoryd proposals list}: the socket method {@code proposals.list}. */
 @Command(
         name = "list",
-        description = {MethodSummaries.PROPOSALS_LIST, "Open proposals (--all: also accepted and rejected ones)."})
+        description = {MethodSummaries.PROPOSALS_LIST, "--all lists accepted and rejected ones too."})
 final class ProposalsList extends Printing implements Callable<Integer> {
     @Option(names = "--all", description = "accepted and rejected proposals too")
     boolean all;

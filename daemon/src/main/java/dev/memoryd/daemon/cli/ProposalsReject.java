@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 /** {@code memoryd proposals reject}: the socket method {@code proposals.reject}. */
 @Command(
         name = "reject",
-        description = {MethodSummaries.PROPOSALS_REJECT, "Reject a proposal (recorded; its branch stays in history)."})
+        description = {MethodSummaries.PROPOSALS_REJECT, "The rejection is recorded; its branch stays in history."})
 final class ProposalsReject extends Decision {
     @Override
     String method() {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd proposals show}: the socket method {@code proposals.show}. */
 @Command(
         name = "show",
-        description = {MethodSummaries.PROPOSALS_SHOW, "One proposal: its changes and ops."})
+        description = {MethodSummaries.PROPOSALS_SHOW, "Its changes and ops."})
 final class ProposalsShow extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the proposal's id")
     String id;

@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "read",
-        description = {MethodSummaries.READ, "Print a memory file or one section (works without a daemon)."})
+        description = {MethodSummaries.READ, "Works without a daemon."})
 final class ReadCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "path relative to the root, e.g. users/sam/overview.md")
     String path;

@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd refs add}: the socket method {@code refs.add}. */
 @Command(
         name = "add",
-        description = {MethodSummaries.REFS_ADD, "Reference a committed file, pinned to its repository's HEAD."})
+        description = {MethodSummaries.REFS_ADD, "The file must be committed; the pin is its repository's HEAD."})
 final class RefsAdd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the file: relative to the repository's top, or absolute inside it")
     String path;

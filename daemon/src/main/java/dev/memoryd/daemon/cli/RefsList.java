@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 /** {@code memoryd refs list}: the socket method {@code refs.list}. */
 @Command(
         name = "list",
-        description = {MethodSummaries.REFS_LIST, "File references and their pins."})
+        description = {MethodSummaries.REFS_LIST, "Each with its pin."})
 final class RefsList extends Printing implements Callable<Integer> {
     @Option(names = "--all", description = "retired references too")
     boolean all;

@@ -7,8 +7,8 @@ import picocli.CommandLine.Command;
         name = "repin",
         description = {
             MethodSummaries.REFS_REPIN,
-            "Pin a reference to where its file stands now (after a rename: its new"
-                    + " name); closes its drift item. <id>: the reference id, or its drift item id."
+            "A renamed file is pinned under its new name; closes its drift item."
+                    + " <id>: the reference id, or its drift item id."
         })
 final class RefsRepin extends Decision {
     @Override

@@ -9,10 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd resolve <token>}: the socket method {@code resolve}; prints the event an {@code ev:} token names. */
 @Command(
         name = "resolve",
-        description = {
-            MethodSummaries.RESOLVE,
-            "Print the ledger event an evidence token (ev:...) names (needs the daemon)."
-        })
+        description = {MethodSummaries.RESOLVE, "A token looks like ev:...; needs the daemon."})
 final class ResolveCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the evidence token, e.g. ev:2026-11-24T12:00:00Z-01JC...")
     String token;

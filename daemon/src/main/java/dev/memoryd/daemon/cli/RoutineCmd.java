@@ -12,10 +12,7 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd routine <id>}: the socket method {@code routine.compile}; prints the routine as markdown. */
 @Command(
         name = "routine",
-        description = {
-            MethodSummaries.ROUTINE_COMPILE,
-            "Print a routine slice compiled into executable markdown (needs the daemon)."
-        })
+        description = {MethodSummaries.ROUTINE_COMPILE, "Needs the daemon."})
 final class RoutineCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the routine's slice id or memory file path")
     String id;

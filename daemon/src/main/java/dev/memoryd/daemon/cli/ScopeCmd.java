@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd scope}: the socket method {@code scope}. */
 @Command(
         name = "scope",
-        description = {MethodSummaries.SCOPE, "Chunks placed on every given scope (ids or names like session/prompt)."})
+        description = {MethodSummaries.SCOPE, "A scope is a chunk id or a name path like session/prompt."})
 final class ScopeCmd extends Printing implements Callable<Integer> {
     @Parameters(arity = "1..*", description = "scopes: chunk ids or name paths")
     List<String> scopes;

@@ -13,11 +13,7 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd search}: the socket method {@code search}; exit 1 when nothing matches. */
 @Command(
         name = "search",
-        description = {
-            MethodSummaries.SEARCH,
-            "Full-text search over memory sections and slices, with FRESH/STALE ages"
-                    + " (exit 1 when nothing matches)."
-        })
+        description = {MethodSummaries.SEARCH, "Hits carry FRESH/STALE ages; exit 1 when nothing matches."})
 final class SearchCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the query (Lucene syntax: words, \"phrases\", OR, -not, field:word)")
     String q;

@@ -12,10 +12,7 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd slices append-row}: the socket method {@code append_row}. */
 @Command(
         name = "append-row",
-        description = {
-            MethodSummaries.APPEND_ROW,
-            "Append one JSONL row (a JSON object with _meta.id) to a jsonl slice."
-        })
+        description = {MethodSummaries.APPEND_ROW, "The row is a JSON object with _meta.id."})
 final class SlicesAppendRow extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the slice id")
     String id;

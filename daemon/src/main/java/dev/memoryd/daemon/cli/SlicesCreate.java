@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
         name = "create",
         description = {
             MethodSummaries.SLICES_CREATE,
-            "Create a generic slice from its slice: mapping as JSON (the id is assigned; needs the daemon)."
+            "The slice: mapping is given as JSON; its id is assigned. Needs the daemon."
         })
 final class SlicesCreate extends Printing implements Callable<Integer> {
     @Parameters(

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 /** {@code memoryd slip recv}: the socket method {@code slip.recv}. */
 @Command(
         name = "recv",
-        description = {MethodSummaries.SLIP_RECV, "Receive the messages queued for an agent (each is delivered once)."})
+        description = {MethodSummaries.SLIP_RECV, "Each message is delivered once."})
 final class SlipRecv extends Printing implements Callable<Integer> {
     @Option(names = "--agent", required = true, description = "the destination agent id")
     long agent;

@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 /** {@code memoryd slip send}: the socket method {@code slip.send}. */
 @Command(
         name = "send",
-        description = {MethodSummaries.SLIP_SEND, "Send one message: nSLIP text, or its JSON form with --json."})
+        description = {MethodSummaries.SLIP_SEND, "The message is nSLIP text, or its JSON form with --json."})
 final class SlipSend extends Common implements Callable<Integer> {
     @Parameters(index = "0", description = "the message (nSLIP, or JSON with --json)")
     String message;

@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
         name = "stale",
         description = {
             MethodSummaries.STALE,
-            "Stale derived chunks (summaries, embeddings) under a derivation scope" + " (exit 1 when some are stale)."
+            "Derived chunks are summaries, embeddings and the like; exit 1 when some are stale."
         })
 final class StaleCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the derivation scope: a chunk id or a name path, e.g. summaries/opus-4.6")

@@ -16,9 +16,8 @@ import picocli.CommandLine.Option;
         name = "sync",
         description = {
             MethodSummaries.SYNC,
-            "Fetch from a Git remote, merge section by section, push (branches and"
-                    + " ledger chains). Exit 1 when a branch has conflicts or a merge that would break a spec rule, or a push"
-                    + " was refused."
+            "Merges section by section and pushes branches and ledger chains. Exit 1 when a branch has"
+                    + " conflicts or a merge that would break a spec rule, or a push was refused."
         })
 final class SyncCmd extends Printing implements Callable<Integer> {
     @Option(names = "--remote", defaultValue = "origin", description = "a Git remote of the root")

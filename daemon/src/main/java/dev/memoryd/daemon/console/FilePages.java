@@ -29,14 +29,12 @@ final class FilePages {
                 .append("</code></p><nav class=\"toc\"><p>");
         String sep = "";
         for (JsonNode s : f.path("sections")) {
-            b.append(sep)
-                    .append(Html.link(
-                            "#" + s.path("anchor").asText(), s.path("name").asText()));
+            b.append(sep).append(Html.link("#" + nameOf(s), s.path("name").asText()));
             sep = " · ";
         }
         b.append("</p></nav>");
         for (JsonNode s : f.path("sections")) {
-            String anchor = s.path("anchor").asText();
+            String anchor = nameOf(s);
             boolean locked = s.path("locked").asBoolean();
             JsonNode last = s.path("last_change");
             b.append("<section class=\"memory")
@@ -62,6 +60,11 @@ final class FilePages {
                     .append("</pre></section>");
         }
         return Response.html(status, layout.page(path, b.toString()));
+    }
+
+    /** How a section of {@code sections.list} is named: its anchor, or its heading when it has none. */
+    private static String nameOf(JsonNode section) {
+        return section.path("anchor").asText(section.path("name").asText());
     }
 
     Response section(Req r) {

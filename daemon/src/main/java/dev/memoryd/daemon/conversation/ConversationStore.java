@@ -94,38 +94,31 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
     }
 
     /**
-     * Validates and records turns of one session. Returns a refusal for bad input (nothing
-     * recorded) or the committed outcome.
+     * Records turns of one session (parsed at the protocol's edge, each turn's {@code session_id}
+     * defaulting to {@code sessionId}). Returns a refusal for bad input (nothing recorded) or the
+     * committed outcome.
      */
-    public WriteOutcome append(String sessionId, JsonNode turnsJson, String actor)
+    public WriteOutcome append(String sessionId, List<Turn> turns, String actor)
             throws InterruptedException, ExecutionException {
-        return append(sessionId, turnsJson, actor, null);
+        return append(sessionId, turns, actor, null);
     }
 
-    /** As {@link #append(String, JsonNode, String)}, recording {@code provenance} (null: none) in its event. */
+    /** As {@link #append(String, List, String)}, recording {@code provenance} (null: none) in its event. */
     public WriteOutcome append(
-            String sessionId, JsonNode turnsJson, String actor, dev.memoryd.daemon.write.Provenance provenance)
+            String sessionId, List<Turn> turns, String actor, dev.memoryd.daemon.write.Provenance provenance)
             throws InterruptedException, ExecutionException {
-        if (sessionId == null || !SESSION.matcher(sessionId).matches()) {
-            return refuse(ErrorReason.INVALID_REQUEST, "session_id must match " + SESSION.pattern());
+        Optional<Failure> badSession = checkSession(sessionId);
+        if (badSession.isPresent()) {
+            return new WriteOutcome.Rejected(-1, badSession.get());
         }
-        if (turnsJson == null || !turnsJson.isArray() || turnsJson.isEmpty()) {
+        if (turns == null || turns.isEmpty()) {
             return refuse(ErrorReason.INVALID_REQUEST, "turns must be a non-empty array");
         }
-        List<Turn> parsed = new ArrayList<>();
-        for (int i = 0; i < turnsJson.size(); i++) {
-            JsonNode t = turnsJson.get(i);
-            try {
-                Turn turn = Turn.fromJson(t, "turns[" + i + "]", sessionId);
-                if (!turn.sessionId().equals(sessionId)) {
-                    return refuse(
-                            ErrorReason.INVALID_REQUEST,
-                            "turns[" + i + "].session_id is '" + turn.sessionId()
-                                    + "', not the session_id of the request");
-                }
-                parsed.add(turn);
-            } catch (IllegalArgumentException e) {
-                return refuse(ErrorReason.INVALID_REQUEST, e.getMessage());
+        List<Turn> parsed = List.copyOf(turns);
+        for (int i = 0; i < parsed.size(); i++) {
+            Optional<Failure> other = checkTurn(sessionId, i, parsed.get(i));
+            if (other.isPresent()) {
+                return new WriteOutcome.Rejected(-1, other.get());
             }
         }
         appends.lockInterruptibly();
@@ -153,6 +146,23 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
             }
             appends.unlock();
         }
+    }
+
+    /** {@code invalid_request} when {@code sessionId} is not a session id; a request's first check. */
+    public static Optional<Failure> checkSession(String sessionId) {
+        return sessionId == null || !SESSION.matcher(sessionId).matches()
+                ? Optional.of(Failure.of(ErrorReason.INVALID_REQUEST, "session_id must match " + SESSION.pattern()))
+                : Optional.empty();
+    }
+
+    /** {@code invalid_request} when turn {@code i} of a request is of another session than {@code sessionId}. */
+    public static Optional<Failure> checkTurn(String sessionId, int i, Turn turn) {
+        return turn.sessionId().equals(sessionId)
+                ? Optional.empty()
+                : Optional.of(Failure.of(
+                        ErrorReason.INVALID_REQUEST,
+                        "turns[" + i + "].session_id is '" + turn.sessionId()
+                                + "', not the session_id of the request"));
     }
 
     private synchronized boolean recorded(String turnId) {

@@ -46,7 +46,7 @@ record SectionLock(RepoPath path, String section, boolean lock) implements Mutat
             return refused(
                     ErrorReason.UNKNOWN_SECTION,
                     "no section '" + section + "' in " + path.value(),
-                    Map.of("path", path.value(), "sections", headings));
+                    Failure.ordered("path", path.value(), "sections", headings));
         }
         String anchor = target.anchor();
         String heading = target.heading();

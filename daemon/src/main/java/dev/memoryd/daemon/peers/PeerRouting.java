@@ -7,7 +7,7 @@ import dev.memoryd.daemon.read.FileReads;
 import dev.memoryd.daemon.read.ReadResult;
 import dev.memoryd.daemon.read.RootReads;
 import dev.memoryd.daemon.read.SliceLinks;
-import dev.memoryd.daemon.slices.SliceStore;
+import dev.memoryd.daemon.slices.SliceFiles;
 import dev.memoryd.grammar.AppendItem;
 import dev.memoryd.grammar.AppendSection;
 import dev.memoryd.grammar.CurateItems;
@@ -18,7 +18,6 @@ import dev.memoryd.grammar.TombstoneSection;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.eclipse.jgit.lib.ObjectId;
@@ -59,7 +58,7 @@ public final class PeerRouting implements RootReads {
                     ErrorReason.INVALID_REQUEST,
                     "'" + path + "' is in peer '" + name
                             + "', which is read at its mounted commit: branch and at apply to the served root only",
-                    Map.of("field", "at", "peer", name)));
+                    Failure.ordered("field", "at", "peer", name)));
         }
         PeerSnapshot snap = onPeer.get().peer().snapshot();
         return FileReads.of(
@@ -97,7 +96,7 @@ public final class PeerRouting implements RootReads {
         if (onPeer.isEmpty()) {
             return local.sliceText(id);
         }
-        return SliceStore.readIn(
+        return SliceFiles.readIn(
                 onPeer.get().peer().snapshot().files(), onPeer.get().rest());
     }
 

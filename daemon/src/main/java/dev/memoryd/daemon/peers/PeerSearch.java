@@ -1,6 +1,6 @@
 package dev.memoryd.daemon.peers;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.search.SearchHit;
 import dev.memoryd.daemon.search.SearchIndex;
 import java.io.IOException;
 import java.time.Duration;
@@ -17,19 +17,17 @@ public final class PeerSearch {
     private PeerSearch() {}
 
     /** Up to {@code limit} hits from each peer, in each peer's score order. */
-    public static List<ObjectNode> search(
+    public static List<SearchHit> search(
             Peers peers, String q, int limit, Duration halfLife, Instant now, String source)
             throws IOException, SearchIndex.BadQuery, InterruptedException {
-        List<ObjectNode> out = new ArrayList<>();
+        List<SearchHit> out = new ArrayList<>();
         for (Peer p : peers.all()) {
-            List<ObjectNode> hits = null;
+            List<SearchHit> hits = null;
             while (hits == null) { // null: the snapshot was replaced by a newer commit meanwhile
                 hits = p.snapshot().withIndex(halfLife, ix -> ix.search(q, limit, now, source));
             }
-            for (ObjectNode h : hits) {
-                h.remove("branch");
-                h.put("peer", p.name());
-                out.add(h);
+            for (SearchHit h : hits) {
+                out.add(h.onPeer(p.name()));
             }
         }
         return out;
@@ -39,16 +37,15 @@ public final class PeerSearch {
      * The served root's {@code local} hits and every peer's, best {@code limit} by score; with no
      * peer mounted, {@code local} as it is.
      */
-    public static List<ObjectNode> merge(
-            List<ObjectNode> local, Peers peers, String q, int limit, Duration halfLife, Instant now, String source)
+    public static List<SearchHit> merge(
+            List<SearchHit> local, Peers peers, String q, int limit, Duration halfLife, Instant now, String source)
             throws IOException, SearchIndex.BadQuery, InterruptedException {
         if (peers.isEmpty()) {
             return local;
         }
-        List<ObjectNode> hits = new ArrayList<>(local);
+        List<SearchHit> hits = new ArrayList<>(local);
         hits.addAll(search(peers, q, limit, halfLife, now, source));
-        hits.sort(java.util.Comparator.comparingDouble(
-                (ObjectNode h) -> -h.path("score").asDouble()));
+        hits.sort(java.util.Comparator.comparingDouble((SearchHit h) -> -h.score()));
         return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
     }
 }

@@ -158,7 +158,7 @@ public final class Peers implements MountedGraphs, AutoCloseable {
                         ErrorReason.PROHIBITED,
                         "'" + ref + "' is in peer '" + n + "', mounted read-only: " + what
                                 + " changes the served root only",
-                        Map.of("peer", n, "reference", ref)));
+                        Failure.ordered("peer", n, "reference", ref)));
     }
 
     /** Each peer's name, directory, pinned revision, commit read and whether its own peers are visible. */

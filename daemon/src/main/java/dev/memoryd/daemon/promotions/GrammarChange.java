@@ -122,7 +122,7 @@ record GrammarChange(GrammarFiles grammars, GrammarEdit.Change change, List<Repo
                     .map(x -> "line " + x.line() + " " + x.rule() + ": " + x.message())
                     .toList();
             if (!fresh.isEmpty()) {
-                dirty.add(Map.of("path", p.value(), "problems", fresh));
+                dirty.add(Failure.ordered("path", p.value(), "problems", fresh));
             }
         }
         if (dirty.isEmpty()) {

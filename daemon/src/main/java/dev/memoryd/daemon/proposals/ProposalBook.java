@@ -221,7 +221,7 @@ public final class ProposalBook extends LedgerFold {
                                     ErrorReason.CONFLICT,
                                     "section '" + anchor + "' of " + path.value() + " changed since proposal " + p.id()
                                             + " was made; reject it, or make a new one from the current text",
-                                    Map.of("path", path.value(), "section", anchor)));
+                                    Failure.ordered("path", path.value(), "section", anchor)));
                 }
             }
             Result r = ops.apply(files, now);

@@ -100,7 +100,7 @@ final class RefDecisions {
                                 + Ref.display(ref.repo())
                                 + " and cannot be re-pinned; retire the reference with 'memoryd refs retire "
                                 + ref.id() + "'",
-                        Map.of("id", ref.id(), "path", ref.path())));
+                        Failure.ordered("id", ref.id(), "path", ref.path())));
             }
             ObjectNode slice = ref.slice().deepCopy();
             PointerText.describe(slice, ref.repo(), f.path(), g.head(), f.blob(), g.digest(f.blob()));

@@ -9,11 +9,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.conversation.ConversationStore;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.grammar.policy.PolicyConfig;
 import dev.memoryd.grammar.policy.PolicyInputException;
+import dev.memoryd.grammar.policy.Turn;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 
 /** The {@code conversation} group: storing turns and SlicePolicy v1 context over them. */
@@ -41,9 +46,15 @@ final class ConversationRpc implements Namespace {
         only(p, ProvenanceParams.with("session_id", "turns", "actor"));
         dev.memoryd.daemon.write.Provenance prov =
                 ProvenanceParams.of(svc.settings().provenance(), p, null);
+        String session = str(p, "session_id", true);
+        Optional<Failure> badSession = ConversationStore.checkSession(session);
+        if (badSession.isPresent()) {
+            throw new BadRequest(badSession.get());
+        }
+        List<Turn> turns = turns(session, p.get("turns"));
         WriteOutcome out;
         try {
-            out = svc.conversations().append(str(p, "session_id", true), p.get("turns"), str(p, "actor", false), prov);
+            out = svc.conversations().append(session, turns, str(p, "actor", false), prov);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BadRequest(ErrorReason.UNAVAILABLE, "interrupted while waiting for the writer");
@@ -65,6 +76,29 @@ final class ConversationRpc implements Namespace {
             r.set("provenance", prov.toJson());
         }
         return r;
+    }
+
+    /** The turns of a request, each without a {@code session_id} given {@code session}'s. */
+    private static List<Turn> turns(String session, JsonNode turns) throws BadRequest {
+        if (turns == null || !turns.isArray() || turns.isEmpty()) {
+            throw new BadRequest(ErrorReason.INVALID_REQUEST, "turns must be a non-empty array");
+        }
+        List<Turn> out = new ArrayList<>();
+        for (int i = 0; i < turns.size(); i++) {
+            JsonNode t = turns.get(i);
+            Turn turn;
+            try {
+                turn = Turn.fromJson(t, "turns[" + i + "]", session); // no copy of the turn to add its session
+            } catch (IllegalArgumentException e) {
+                throw new BadRequest(ErrorReason.INVALID_REQUEST, e.getMessage());
+            }
+            Optional<Failure> other = ConversationStore.checkTurn(session, i, turn);
+            if (other.isPresent()) {
+                throw new BadRequest(other.get()); // before a later turn's problem, as the turns come
+            }
+            out.add(turn);
+        }
+        return out;
     }
 
     private JsonNode context(ObjectNode p) throws BadRequest, java.io.IOException {

@@ -117,16 +117,12 @@ final class MemoryRpc implements Namespace {
         }
         int limit = p.has("limit") ? intParam(p, "limit", 1, 1000) : 10;
         try {
-            ObjectNode r = F.objectNode();
-            ArrayNode hits = r.putArray("hits");
             if (at != null) { // a past commit, or another branch's head: indexed for this query
-                unwrap(svc.reads().commits().searchAt(str(p, "q", true), limit, points.branch(p), at, source))
-                        .forEach(hits::add);
-                r.put("commit", at);
-                return r;
+                return SearchReplies.hits(unwrap(
+                                svc.reads().commits().searchAt(str(p, "q", true), limit, points.branch(p), at, source)))
+                        .put("commit", at);
             }
-            svc.search(str(p, "q", true), limit, source).forEach(hits::add);
-            return r;
+            return SearchReplies.hits(svc.search(str(p, "q", true), limit, source));
         } catch (dev.memoryd.daemon.search.SearchIndex.BadQuery e) {
             throw new BadRequest(ErrorReason.INVALID_REQUEST, e.getMessage());
         } catch (InterruptedException e) {

@@ -46,7 +46,7 @@ final class ReadPoint {
                     ErrorReason.INVALID_REQUEST,
                     "'" + ref + "' is in peer '" + peer.get() + "', which is read at its mounted commit: " + field
                             + " applies to the served root only",
-                    java.util.Map.of("field", field, "peer", peer.get())));
+                    dev.memoryd.daemon.api.Failure.ordered("field", field, "peer", peer.get())));
         }
         return at(p);
     }

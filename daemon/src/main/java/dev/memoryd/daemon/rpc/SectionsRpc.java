@@ -61,17 +61,15 @@ final class SectionsRpc implements Namespace {
         // A peer's file is read at its mounted commit; its ledger is not read, so no last_change.
         file.peer().ifPresent(peer -> o.put("peer", peer));
         o.put("commit", file.commit());
-        Map<String, String> bodies = SectionBodies.of(file.content());
         java.util.Set<String> locked = SectionLocks.lockedIn(file.content());
         ArrayNode out = o.putArray("sections");
-        for (ReadResult.Section s : file.sections()) {
-            String anchor = String.valueOf(s.anchor()); // "null" for a heading without one, as the wire has always said
-            Event e = last.get(anchor);
+        for (SectionBodies.Listed s : SectionBodies.list(file.content())) {
+            Event e = last.get(s.key());
             out.addObject()
-                    .put("name", s.name())
-                    .put("anchor", anchor)
-                    .put("content", bodies.get(anchor))
-                    .put("locked", locked.contains(anchor) || locked.contains(s.name()))
+                    .put("name", s.heading())
+                    .put("anchor", s.anchor()) // JSON null for a heading without one
+                    .put("content", s.body())
+                    .put("locked", s.anchor() != null && locked.contains(s.anchor()) || locked.contains(s.heading()))
                     .set("last_change", e == null ? F.nullNode() : e.toJson());
         }
         return o;
@@ -109,26 +107,26 @@ final class SectionsRpc implements Namespace {
                             + peer.get()
                             + "', whose ledger is not read here: its section history is served by a daemon serving that"
                             + " root",
-                    Map.of("field", "path", "peer", peer.get())));
+                    dev.memoryd.daemon.api.Failure.ordered("field", "path", "peer", peer.get())));
         }
-        String anchor = anchorOf(unwrap(svc.read(path, null, null, false)), str(p, "section", true));
+        SectionBodies.Listed section = sectionOf(unwrap(svc.read(path, null, null, false)), str(p, "section", true));
         int offset = p.has("offset") ? intParam(p, "offset", 0, Integer.MAX_VALUE) : 0;
         int limit = p.has("limit") ? intParam(p, "limit", 1, 1000) : 100;
-        SectionIndex.Page page = svc.sections().history(path, anchor, offset, limit);
+        SectionIndex.Page page = svc.sections().history(path, section.key(), offset, limit);
         ObjectNode o = F.objectNode();
         o.put("path", path);
-        o.put("section", anchor);
+        o.put("section", section.anchor()); // JSON null for a heading without one
         o.put("total", page.total());
         ArrayNode evs = o.putArray("events");
         page.events().forEach(e -> evs.add(e.toJson()));
         return o;
     }
 
-    /** The anchor of the section {@code section} names (its anchor or its heading); unknown_section if none. */
-    private static String anchorOf(ReadResult file, String section) throws BadRequest {
-        for (ReadResult.Section s : file.sections()) {
-            if (section.equals(String.valueOf(s.anchor())) || section.equals(s.name())) {
-                return String.valueOf(s.anchor());
+    /** The section {@code section} names (its anchor or its heading); unknown_section if none. */
+    private static SectionBodies.Listed sectionOf(ReadResult file, String section) throws BadRequest {
+        for (SectionBodies.Listed s : SectionBodies.list(file.content())) {
+            if (section.equals(s.anchor()) || section.equals(s.heading())) {
+                return s;
             }
         }
         throw new BadRequest(ErrorReason.UNKNOWN_SECTION, "no section '" + section + "' in " + file.path());

@@ -40,12 +40,9 @@ final class SlicesRpc implements Namespace {
         r.put("slices.create", this::create);
         r.put("slices.list", p -> {
             only(p);
-            ObjectNode o = F.objectNode();
-            ArrayNode items = o.putArray("items");
-            svc.slices()
-                    .list(svc.config().clock().instant(), svc.config().halfLife())
-                    .forEach(items::add);
-            return o;
+            return SliceReplies.list(svc.reads()
+                    .slices()
+                    .list(svc.config().clock().instant(), svc.config().halfLife()));
         });
         r.put("slices.rows", this::rows);
         r.put("routine.compile", p -> {

@@ -55,7 +55,7 @@ final class SlipRpc implements Namespace {
                 throw new BadRequest(new Failure(
                         ErrorReason.INVALID_REQUEST,
                         "message: nSLIP " + e.reason() + " at position " + e.position() + ": " + e.message(),
-                        Map.of("position", e.position(), "slip_reason", e.reason())));
+                        Failure.ordered("position", e.position(), "slip_reason", e.reason())));
             }
             msg = ((SlipParse.Ok) r).message();
         } else if (m != null && m.isObject()) {
@@ -64,7 +64,7 @@ final class SlipRpc implements Namespace {
                 throw new BadRequest(new Failure(
                         ErrorReason.INVALID_REQUEST,
                         "message." + e.fieldPath() + ": " + e.message(),
-                        Map.of("field", "message." + e.fieldPath(), "slip_reason", e.reason())));
+                        Failure.ordered("field", "message." + e.fieldPath(), "slip_reason", e.reason())));
             }
             msg = ((SlipJsonParse.Ok) r).message();
         } else {

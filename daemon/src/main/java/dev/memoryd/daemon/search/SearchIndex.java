@@ -1,8 +1,6 @@
 package dev.memoryd.daemon.search;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.grammar.MemoryDocument;
 import dev.memoryd.grammar.slices.JsonlBody;
@@ -121,7 +119,7 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
      * the working tree: for {@code search} with {@code at} or another branch. Builds a throw-away
      * in-memory index, so it costs an indexing of those files per call.
      */
-    public static List<ObjectNode> searchSnapshot(
+    public static List<SearchHit> searchSnapshot(
             java.util.Map<String, String> files,
             String branch,
             java.time.Duration halfLife,
@@ -446,8 +444,7 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
     }
 
     /** Ranked hits for a query in Lucene's classic syntax, each with its staleness as of {@code now}. */
-    public List<ObjectNode> search(String q, int limit, Instant now)
-            throws IOException, BadQuery, InterruptedException {
+    public List<SearchHit> search(String q, int limit, Instant now) throws IOException, BadQuery, InterruptedException {
         return search(q, limit, now, null);
     }
 
@@ -457,7 +454,7 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
      * {@code source}. Memory sections and chunks keep their provenance in the ledger, not in their
      * text, so a filtered search does not find them.
      */
-    public List<ObjectNode> search(String q, int limit, Instant now, String source)
+    public List<SearchHit> search(String q, int limit, Instant now, String source)
             throws IOException, BadQuery, InterruptedException {
         try {
             updates.submit(this::drain).get(30, TimeUnit.SECONDS); // what was published before us, indexed first
@@ -502,31 +499,24 @@ public final class SearchIndex implements Consumer<List<Event>>, AutoCloseable {
                                 + " terms (use fewer wildcards or fuzzy terms)",
                         e);
             }
-            List<ObjectNode> out = new ArrayList<>();
+            List<SearchHit> out = new ArrayList<>();
             for (ScoreDoc sd : top.scoreDocs) {
                 Document d = s.storedFields().document(sd.doc);
-                ObjectNode o = JsonNodeFactory.instance.objectNode();
-                o.put("path", d.get("path"));
-                o.put("section", d.get("section"));
-                o.put("anchor", d.get("anchor"));
-                o.put("slice_id", d.get("slice_id"));
-                o.put("chunk", d.get("chunk"));
-                o.put("title", d.get("title"));
-                if (d.get(SOURCE) != null) {
-                    o.put("source", d.get(SOURCE));
-                }
-                o.put("branch", branch);
-                o.put("score", Math.round(sd.score * 1000) / 1000.0);
                 String text = d.get("text");
-                o.put("snippet", text.length() > 160 ? text.substring(0, 160) + "..." : text);
                 String updated = d.get("section") != null ? memoryUpdated.get(d.get("path")) : d.get("updated");
-                if (updated != null) {
-                    Staleness.TimeStaleness t = Staleness.time(Instant.parse(updated), now, halfLife);
-                    o.put("label", t.label().name());
-                    o.put("age", t.age());
-                    o.put("tag", t.tag());
-                }
-                out.add(o);
+                out.add(new SearchHit(
+                        d.get("path"),
+                        d.get("section"),
+                        d.get("anchor"),
+                        d.get("slice_id"),
+                        d.get("chunk"),
+                        d.get("title"),
+                        Optional.ofNullable(d.get(SOURCE)),
+                        branch,
+                        Math.round(sd.score * 1000) / 1000.0,
+                        text.length() > 160 ? text.substring(0, 160) + "..." : text,
+                        Optional.ofNullable(updated).map(u -> Staleness.time(Instant.parse(u), now, halfLife)),
+                        null));
             }
             return out;
         } finally {

@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -21,10 +20,10 @@ import java.util.Optional;
  * working tree. Reads only; thread-safe.
  */
 public final class Routines {
-    private final SliceStore slices;
+    private final SliceFiles slices;
     private final Path root;
 
-    public Routines(SliceStore slices, Path root) {
+    public Routines(SliceFiles slices, Path root) {
         this.slices = slices;
         this.root = root;
     }
@@ -40,8 +39,8 @@ public final class Routines {
         }
         RoutineCompiler.Refused f = (RoutineCompiler.Refused) r;
         ErrorReason reason = f.rule().equals("missing_target") ? ErrorReason.NOT_FOUND : ErrorReason.SPEC_VIOLATION;
-        return Outcome.fail(
-                new Failure(reason, f.message(), Map.of("rule", f.rule(), "routine", f.routine(), "line", f.line())));
+        return Outcome.fail(new Failure(
+                reason, f.message(), Failure.ordered("rule", f.rule(), "routine", f.routine(), "line", f.line())));
     }
 
     /** A slice's text by id, else a memory or chunk file's by path; empty for anything else. */

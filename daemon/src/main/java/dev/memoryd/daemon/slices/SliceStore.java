@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
-import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.Provenance;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -20,67 +19,46 @@ import dev.memoryd.grammar.slices.JsonlBody;
 import dev.memoryd.grammar.slices.SliceFile;
 import dev.memoryd.grammar.slices.SliceProblem;
 import dev.memoryd.grammar.slices.SliceValidator;
-import dev.memoryd.grammar.slices.Staleness;
 import dev.memoryd.ledger.IdGenerator;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Pattern;
 
 /**
- * Generic Slices v1 files under {@code .slices/<id>.slice}: creation, JSONL rows appended under
- * the slice's contract (append-only with supersession; {@code write} and {@code overflow}
- * enforced), and listings with hash- and time-based staleness. Pointer slices are listed from
- * their frontmatter alone; their payload is never opened. Writes go through the writer (events
- * {@code slice_create} and {@code append_row}, one commit each); reads scan the working tree.
+ * Writes to generic Slices v1 files under {@code .slices/<id>.slice}: creation, and JSONL rows
+ * appended under the slice's contract (append-only with supersession; {@code write} and
+ * {@code overflow} enforced). Every write goes through the writer (events {@code slice_create}
+ * and {@code append_row}, one commit each); reading and listing slices is {@link SliceFiles}'s.
  * Thread-safe.
  */
 public final class SliceStore {
     public static final String OP_CREATE = "slice_create";
     public static final String OP_APPEND_ROW = "append_row";
-    static final Pattern ID = Pattern.compile("[0-9A-Za-z_-]{1,128}");
     private static final YAMLMapper YAML = dev.memoryd.grammar.frontmatter.Frontmatter.WRITER;
 
     private final WritePipeline writer;
     private final IdGenerator ids;
-    private final Path root;
     private final long maxBodyBytes;
 
-    /** A store that reads and lists the working tree's slices; it has no writer, so it creates and appends nothing. */
-    public static SliceStore readOnly(Path root, long maxBodyBytes) {
-        return new SliceStore(null, null, root, maxBodyBytes);
-    }
-
-    public SliceStore(WritePipeline writer, IdGenerator ids, Path root, long maxBodyBytes) {
-        this.writer = writer;
-        this.ids = ids;
-        this.root = root;
-        this.maxBodyBytes = maxBodyBytes;
-        if (writer != null) {
-            writer.registerReplayer(OP_CREATE, evs -> {
-                JsonNode p = evs.get(0).payload();
-                return new Create((ObjectNode) p.get("slice"), p.path("body").asText(""));
-            });
-            writer.registerReplayer(OP_APPEND_ROW, evs -> {
-                JsonNode p = evs.get(0).payload();
-                return new AppendRow(p.get("slice_id").asText(), p.get("row"), maxBodyBytes);
-            });
+    /** Registers the replayers of {@code slice_create} and {@code append_row} on {@code writer}. */
+    public SliceStore(WritePipeline writer, IdGenerator ids, long maxBodyBytes) {
+        this.writer = java.util.Objects.requireNonNull(writer, "writer");
+        this.ids = java.util.Objects.requireNonNull(ids, "ids");
+        if (maxBodyBytes <= 0) {
+            throw new IllegalArgumentException("maxBodyBytes must be positive: " + maxBodyBytes);
         }
-    }
-
-    static RepoPath pathOf(String id) {
-        return RepoPath.of(".slices/" + id + ".slice");
+        this.maxBodyBytes = maxBodyBytes;
+        writer.registerReplayer(OP_CREATE, evs -> {
+            JsonNode p = evs.get(0).payload();
+            return new Create((ObjectNode) p.get("slice"), p.path("body").asText(""));
+        });
+        writer.registerReplayer(OP_APPEND_ROW, evs -> {
+            JsonNode p = evs.get(0).payload();
+            return new AppendRow(p.get("slice_id").asText(), p.get("row"), maxBodyBytes);
+        });
     }
 
     /** Creates a slice; its id is assigned here. */
@@ -110,9 +88,9 @@ public final class SliceStore {
      * {@code _meta.provenance} and its event's {@code payload.provenance} ({@link RowProvenance}).
      */
     public CompletableFuture<WriteOutcome> appendRow(String id, JsonNode row, String actor, Provenance provenance) {
-        if (id == null || !ID.matcher(id).matches()) {
+        if (id == null || !SliceFiles.ID.matcher(id).matches()) {
             return CompletableFuture.completedFuture(new WriteOutcome.Rejected(
-                    -1, Failure.of(ErrorReason.INVALID_REQUEST, "id must match " + ID.pattern())));
+                    -1, Failure.of(ErrorReason.INVALID_REQUEST, "id must match " + SliceFiles.ID.pattern())));
         }
         JsonNode stamped = row;
         if (provenance != null) {
@@ -124,102 +102,6 @@ public final class SliceStore {
         }
         return writer.submit(WriteRequest.of(new AppendRow(id, stamped, maxBodyBytes), null, actor)
                 .withProvenance(provenance));
-    }
-
-    /** A slice file's text from the working tree. */
-    /** A slice's text in a set of files by path (a peer's, at its mounted commit); empty for a malformed id. */
-    public static Optional<String> readIn(Map<String, String> files, String id) {
-        return id != null && ID.matcher(id).matches()
-                ? Optional.ofNullable(files.get(pathOf(id).value()))
-                : Optional.empty();
-    }
-
-    public Optional<String> read(String id) {
-        if (id == null || !ID.matcher(id).matches()) {
-            return Optional.empty();
-        }
-        Path f = root.resolve(pathOf(id).value());
-        try {
-            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-                return Optional.empty();
-            }
-            return Optional.of(Files.readString(f, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Every slice (memory files and {@code .slices/}) with its staleness as of {@code now}. */
-    public List<ObjectNode> list(Instant now, java.time.Duration halfLife) throws IOException {
-        List<Path> files = new ArrayList<>();
-        for (String p : RootLayout.contentFilesOnDisk(root)) {
-            files.add(root.resolve(p));
-        }
-        Map<String, String> hashById = new HashMap<>();
-        Map<Path, SliceFile> parsed = new HashMap<>();
-        for (Path f : files) {
-            byte[] bytes = Files.readAllBytes(f);
-            SliceFile sf = SliceFile.parse(new String(bytes, StandardCharsets.UTF_8));
-            parsed.put(f, sf);
-            sf.slice().map(s -> s.path("id").asText(null)).ifPresent(id -> hashById.put(id, Staleness.sha256(bytes)));
-        }
-        List<ObjectNode> out = new ArrayList<>();
-        for (Path f : files) {
-            SliceFile sf = parsed.get(f);
-            Optional<JsonNode> sl = sf.slice();
-            if (sl.isEmpty()) {
-                continue;
-            }
-            JsonNode s = sl.get();
-            ObjectNode o = JsonNodeFactory.instance.objectNode();
-            o.put("id", s.path("id").asText(null));
-            o.put("path", root.relativize(f).toString().replace('\\', '/'));
-            o.put("title", s.path("title").asText(null));
-            o.put("kind", s.path("kind").asText("context"));
-            o.put("body_type", s.path("body").path("type").asText(null));
-            Instant updated = updated(s, sf);
-            if (updated != null) {
-                Staleness.TimeStaleness t = Staleness.time(updated, now, halfLife);
-                o.put("updated", updated.toString());
-                o.put("staleness", Math.round(t.staleness() * 1000) / 1000.0);
-                o.put("label", t.label().name());
-                o.put("age", t.age());
-                o.put("tag", t.tag());
-            }
-            Staleness.derived(s, id -> Optional.ofNullable(hashById.get(id))).ifPresent(d -> {
-                ObjectNode dn = o.putObject("derived_from");
-                dn.put("id", d.sourceId());
-                dn.put("status", d.status().name());
-            });
-            out.add(o);
-        }
-        return out;
-    }
-
-    /** Last update: newest row of a JSONL body, else {@code meta.last_updated}, else {@code meta.created_at}. */
-    private static Instant updated(JsonNode s, SliceFile sf) {
-        if ("jsonl".equals(s.path("body").path("type").asText())) {
-            Instant newest = null;
-            for (JsonlBody.Row r : JsonlBody.rows(sf.body())) {
-                if (r.createdAt() != null && (newest == null || r.createdAt().isAfter(newest))) {
-                    newest = r.createdAt();
-                }
-            }
-            if (newest != null) {
-                return newest;
-            }
-        }
-        for (String k : new String[] {"last_updated", "created_at"}) {
-            String v = s.path("meta").path(k).asText(null);
-            if (v != null) {
-                try {
-                    return Instant.parse(v);
-                } catch (DateTimeParseException e) {
-                    // not a timestamp: try the next field
-                }
-            }
-        }
-        return null;
     }
 
     /**
@@ -267,10 +149,10 @@ public final class SliceStore {
 
     private static Failure problems(ErrorReason r, String what, List<SliceProblem> ps) {
         StringBuilder sb = new StringBuilder(what);
-        List<Map<String, String>> list = new ArrayList<>();
+        List<Map<String, Object>> list = new ArrayList<>();
         for (SliceProblem p : ps) {
             sb.append("; ").append(p.fieldPath()).append(": ").append(p.message());
-            list.add(Map.of("field", p.fieldPath(), "rule", p.rule(), "message", p.message()));
+            list.add(Failure.ordered("field", p.fieldPath(), "rule", p.rule(), "message", p.message()));
         }
         return new Failure(r, sb.toString(), Map.of("problems", list));
     }
@@ -290,7 +172,7 @@ public final class SliceStore {
             if (!ps.isEmpty()) {
                 return new Refused(-1, problems(ErrorReason.SPEC_VIOLATION, "the slice is not valid Slices v1", ps));
             }
-            RepoPath path = pathOf(s.get("id").asText());
+            RepoPath path = SliceFiles.pathOf(s.get("id").asText());
             if (files.read(path).isPresent()) {
                 return new Refused(-1, Failure.of(ErrorReason.CONFLICT, path.value() + " already exists"));
             }
@@ -316,7 +198,7 @@ public final class SliceStore {
     record AppendRow(String id, JsonNode row, long limit) implements Mutation {
         @Override
         public Result apply(FileSource files, Instant now) {
-            RepoPath path = pathOf(id);
+            RepoPath path = SliceFiles.pathOf(id);
             Optional<String> text = files.read(path);
             if (text.isEmpty()) {
                 return new Refused(-1, Failure.of(ErrorReason.NOT_FOUND, "no slice " + id + " (" + path.value() + ")"));
@@ -357,7 +239,7 @@ public final class SliceStore {
                             new Failure(
                                     ErrorReason.CAP_EXCEEDED,
                                     o.message(),
-                                    Map.of(
+                                    Failure.ordered(
                                             "rule",
                                             "overflow",
                                             "overflow",

@@ -371,7 +371,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
                         ErrorReason.PROHIBITED,
                         "'" + r[0] + "' is a chunk of peer '" + peer.get()
                                 + "', mounted read-only: declare changes the served root's chunks only",
-                        Map.of("peer", peer.get(), "reference", r[0]));
+                        Failure.ordered("peer", peer.get(), "reference", r[0]));
             }
         }
         return null;
@@ -532,7 +532,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
                         ErrorReason.INVALID_REQUEST,
                         "'" + first + "' is in peer '" + peer.get()
                                 + "', which is read at its mounted commit: branch and at apply to the served root only",
-                        Map.of("field", "at", "peer", peer.get())));
+                        Failure.ordered("field", "at", "peer", peer.get())));
             }
             MountedGraphs.PeerGraph pg = mounted.graph(peer.get()).orElseThrow();
             DerivedStaleness judge = new DerivedStaleness(pg.git(), c -> graphOf(pg.git(), c));
@@ -621,7 +621,7 @@ public final class ChunkStore implements Consumer<List<Event>> {
                 return new Failure(
                         ErrorReason.INVALID_REQUEST,
                         f + ": " + a.message(),
-                        Map.of("field", f, "candidates", a.candidates()));
+                        Failure.ordered("field", f, "candidates", a.candidates()));
             } else {
                 return new Failure(
                         ErrorReason.NOT_FOUND,

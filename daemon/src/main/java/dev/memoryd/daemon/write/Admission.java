@@ -299,7 +299,7 @@ final class Admission {
                             + " (line " + line
                             + " is not what memoryd wrote); nothing was recorded: memoryd put its lines back, kept the"
                             + " changed copy in " + kept + " and opened a drift item; retry",
-                    Map.of("segment", segment, "line", line, "kept", kept, "recorded", false)));
+                    Failure.ordered("segment", segment, "line", line, "kept", kept, "recorded", false)));
         }
         if (s.index == null) {
             s.chain.restoreOlderActive(); // no working tree of its own: only the segment file can be behind
@@ -415,7 +415,7 @@ final class Admission {
                                 + " waits in the drift queue (item " + first.getValue()
                                 + "): a human's edit broke its grammar;"
                                 + " a maintainer resolves it with 'memoryd drift resolve " + first.getValue() + "'",
-                        Map.of("path", first.getKey().value(), "drift_id", first.getValue())));
+                        Failure.ordered("path", first.getKey().value(), "drift_id", first.getValue())));
     }
 
     /** A conflict when an agent's op targets a section the human just changed. */
@@ -431,7 +431,7 @@ final class Admission {
                                         + e.sectionAnchor() + "' of " + e.path().value()
                                         + " was just changed by a human; their edit"
                                         + " is recorded, read the section again and retry",
-                                Map.of("path", e.path().value(), "section", e.sectionAnchor()))));
+                                Failure.ordered("path", e.path().value(), "section", e.sectionAnchor()))));
             }
         }
         return Optional.empty();

@@ -112,6 +112,6 @@ final class TakenOff {
     }
 
     static Map<String, Object> refusalData(ObjectId ref, ObjectId recorded) {
-        return Map.of("branch_head", ref.name(), "recorded_commit", recorded.name());
+        return dev.memoryd.daemon.api.Failure.ordered("branch_head", ref.name(), "recorded_commit", recorded.name());
     }
 }

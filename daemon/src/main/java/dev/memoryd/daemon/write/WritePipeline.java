@@ -311,7 +311,7 @@ public final class WritePipeline implements AutoCloseable {
                                 ErrorReason.UNAVAILABLE,
                                 "the write could not be made (" + WriterHealth.describe(e)
                                         + "); nothing was recorded: retry once the" + " cause is gone",
-                                Map.of("cause", WriterHealth.describe(e), "recorded", false)));
+                                Failure.ordered("cause", WriterHealth.describe(e), "recorded", false)));
                 for (Pending p : batch) {
                     p.future().complete(refused);
                 }
@@ -324,7 +324,7 @@ public final class WritePipeline implements AutoCloseable {
                                 "the write failed (" + WriterHealth.describe(e.getCause())
                                         + ") and could not be undone (" + e.getMessage()
                                         + "); it may still be recorded: read before you retry (a restart settles it)",
-                                Map.of("cause", WriterHealth.describe(e.getCause()), "recorded", "unknown")));
+                                Failure.ordered("cause", WriterHealth.describe(e.getCause()), "recorded", "unknown")));
                 for (Pending p : batch) {
                     p.future().complete(unknown);
                 }

@@ -81,7 +81,7 @@ public final class WriterHealth {
         return new Failure(
                 ErrorReason.UNAVAILABLE,
                 "the writer is settling a failed write (" + s.lastError() + "); nothing was recorded: retry shortly",
-                Map.of("cause", String.valueOf(s.lastError()), "recorded", false));
+                Failure.ordered("cause", String.valueOf(s.lastError()), "recorded", false));
     }
 
     /** One line naming a failure and its cause (e.g. "No space left on device" for a full disk). */

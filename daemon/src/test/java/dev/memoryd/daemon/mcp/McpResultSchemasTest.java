@@ -42,6 +42,20 @@ class McpResultSchemasTest {
     }
 
     @Test
+    void aSectionWithoutAnAnchor_fitsTheSchemasOfTheResultsThatListSections() throws Exception {
+        JsonNode read = JSON.readTree("{\"path\":\"users/sam/overview.md\",\"commit\":null,\"content\":\"x\","
+                + "\"sections\":[{\"name\":\"Scratch\",\"anchor\":null}]}");
+        assertTrue(schemas.validate(resultSchema("read"), read).valid(), read.toString());
+        JsonNode list = JSON.readTree("{\"path\":\"users/sam/overview.md\",\"commit\":null,"
+                + "\"sections\":[{\"name\":\"Scratch\",\"anchor\":null,\"content\":\"x\",\"locked\":false,"
+                + "\"last_change\":null}]}");
+        assertTrue(schemas.validate(resultSchema("sections.list"), list).valid(), list.toString());
+        JsonNode history =
+                JSON.readTree("{\"path\":\"users/sam/overview.md\",\"section\":null,\"total\":0,\"events\":[]}");
+        assertTrue(schemas.validate(resultSchema("sections.history"), history).valid(), history.toString());
+    }
+
+    @Test
     void aResultOfTheWrongShape_isInvalid_sayingWhy() {
         Map<String, Object> schema = Map.of(
                 "type", "object",
