@@ -117,6 +117,41 @@ class LedgerOnDiskTest extends ServedRootTest {
     }
 
     @Test
+    void aFileGitPutBackToAnOlderVersionWithoutACommit_getsMemorydsTextBack_notTakenForAHumansEdit() throws Exception {
+        assertTrue(append("one").has("result"));
+        assertTrue(append("two").has("result"));
+        String authorsBefore = root.git("log", "--format=%an");
+        // git writes the older text and records it in the index; the ledger segment is left as it is
+        root.git("checkout", "HEAD~1", "--", CRITIC);
+        assertFalse(root.file(CRITIC).contains("- two\n"));
+        JsonNode r = append("three");
+        assertTrue(r.has("result"), r.toString());
+        String text = root.git("show", "HEAD:" + CRITIC);
+        assertTrue(text.contains("- two\n") && text.contains("- three\n"), "an acknowledged write lost: " + text);
+        assertEquals(text, root.file(CRITIC));
+        String authorsAfter = root.git("log", "--format=%an");
+        assertEquals(
+                authorsBefore.lines().count() + 1,
+                authorsAfter.lines().count(),
+                "one commit, the agent's; no human edit recorded: " + authorsAfter);
+        assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+    }
+
+    @Test
+    void anEditorsSaveOfAnOlderVersion_isStillTheHumansEdit() throws Exception {
+        assertTrue(append("one").has("result"));
+        String older = root.file(CRITIC);
+        assertTrue(append("two").has("result"));
+        Files.writeString(root.dir.resolve(CRITIC), older); // an editor's undo and save: the index is not told
+        JsonNode r = append("three");
+        assertEquals("conflict", r.path("error").path("data").path("reason").asText(), r.toString());
+        String text = root.git("show", "HEAD:" + CRITIC);
+        assertFalse(text.contains("- two\n"), "the human took it out: " + text);
+        assertEquals(older, root.file(CRITIC));
+        assertTrue(root.git("log", "--format=%s", "-1").contains("human edit"), root.git("log", "--format=%s", "-1"));
+    }
+
+    @Test
     void aWriteWaitsWhileGitStashTakesItsSnapshot_soTheStashHoldsOnlyTheHumansChanges() throws Exception {
         assertTrue(append("before").has("result"));
         // git stash builds its snapshot in a temporary index, without the index lock, against the

@@ -133,10 +133,31 @@ final class WriterState {
                 return recorded;
             }
             if (tries == 5 || !index.mayHaveRaced(before)) {
+                if (recorded.isPresent() && dev.memoryd.daemon.git.OlderVersion.putBackByGit(git, p.value(), t)) {
+                    putBack(p, t, recorded.get());
+                    return recorded;
+                }
                 return t;
             }
             index.awaitGitDone(lockWaitMs());
         }
+    }
+
+    /**
+     * Writes the recorded text back over an older version a git command put in the working tree
+     * (see {@link dev.memoryd.daemon.git.OlderVersion}); the index gets its entry with the next
+     * batch.
+     */
+    private void putBack(RepoPath p, Optional<String> older, String text) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        ResetRecovery.writeAtomically(files.root().resolve(p.value()), bytes);
+        try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
+            indexBacklog.put(p.value(), fmt.idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, bytes));
+        }
+        LOG.warning("a git command put " + (older.isPresent() ? "an older version of " : "away ") + p.value()
+                + " in the working tree (the index records it, and the branch held it before) without a"
+                + " commit; memoryd put back the text it recorded: acknowledged writes leave the branch only"
+                + " by a commit");
     }
 
     void notifyListeners(List<Event> events) {

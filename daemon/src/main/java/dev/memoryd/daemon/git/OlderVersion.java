@@ -1,0 +1,67 @@
+package dev.memoryd.daemon.git;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
+
+/**
+ * Tells a memory file that a git command put back to an older version of itself (a {@code git
+ * checkout <commit> -- <file>}, a stash's or a merge's rewrite of the working tree) from a
+ * human's edit. Both leave the file's text unlike what memoryd recorded; only git records in the
+ * index the bytes it wrote, and a rollback's bytes are what the branch held for that file at one
+ * of its earlier commits. Such a text is not a human's edit: a human takes back what an agent
+ * wrote with a commit, which memoryd records as theirs. An editor's save (even one that undoes
+ * an agent's addition) leaves the index alone and is captured as an edit.
+ *
+ * <p>Reads the index file and the branch's history; changes nothing. Thread-safe.
+ */
+public final class OlderVersion {
+    /** How far back the branch's first-parent history is searched for the file's text. */
+    static final int DEPTH = 200;
+
+    private OlderVersion() {}
+
+    /**
+     * Whether {@code disk} (the file's text, empty when it is missing) is what git wrote at
+     * {@code path} (the index records those bytes, or records no file where there is none) and
+     * is the text the branch held there at one of its last {@value #DEPTH} commits.
+     */
+    public static boolean putBackByGit(GitStore git, String path, Optional<String> disk) throws IOException {
+        ObjectId head = git.head();
+        if (head == null) {
+            return false;
+        }
+        DirCache index = DirCache.read(git.repository());
+        DirCacheEntry e = index.getEntry(path);
+        ObjectId diskId;
+        try (ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
+            diskId = disk.map(t -> fmt.idFor(Constants.OBJ_BLOB, t.getBytes(StandardCharsets.UTF_8)))
+                    .orElse(null);
+        }
+        boolean gitWrote = diskId != null ? e != null && e.getObjectId().equals(diskId) : e == null;
+        if (!gitWrote) {
+            return false;
+        }
+        try (RevWalk rw = new RevWalk(git.repository())) {
+            RevCommit c = rw.parseCommit(head);
+            for (int n = 0; n < DEPTH && c != null; n++) {
+                try (TreeWalk tw = TreeWalk.forPath(git.repository(), path, c.getTree())) {
+                    ObjectId there = tw == null ? null : tw.getObjectId(0);
+                    if (java.util.Objects.equals(there, diskId)) {
+                        return n > 0; // at the head itself it is not older: that is the branch's own text
+                    }
+                }
+                c = c.getParentCount() == 0 ? null : rw.parseCommit(c.getParent(0));
+            }
+        }
+        return false;
+    }
+}
