@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -80,6 +82,14 @@ public final class Main implements Runnable {
     }
 
     public static int run(String... args) {
+        Callable<Integer> fast = FastArgs.parse(args); // an everyday command, without picocli's model
+        if (fast != null) {
+            try {
+                return fast.call();
+            } catch (Exception ex) {
+                return failed(ex, System.err::println); // as picocli's handler below
+            }
+        }
         CommandLine one = SingleCommand.forArgs(args); // an everyday command starts faster alone
         return (one != null ? handlingErrors(one) : commandLine()).execute(args);
     }
@@ -91,12 +101,15 @@ public final class Main implements Runnable {
 
     /** {@code cl} with memoryd's error handling: one line on stderr, and the exit code. */
     static CommandLine handlingErrors(CommandLine cl) {
-        cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
-            cmd.getErr().println("memoryd: " + oneLine(ex));
-            // Naming the wrong key (or none) is a usage error: nothing was looked at, nothing changed.
-            return ex instanceof KeyRing.MissingKeyFile ? USAGE : PROBLEMS;
-        });
+        cl.setExecutionExceptionHandler((ex, cmd, parse) -> failed(ex, cmd.getErr()::println));
         return cl;
+    }
+
+    /** Says what went wrong on {@code err} in one line; the exit code. */
+    private static int failed(Exception ex, Consumer<String> err) {
+        err.accept("memoryd: " + oneLine(ex));
+        // Naming the wrong key (or none) is a usage error: nothing was looked at, nothing changed.
+        return ex instanceof KeyRing.MissingKeyFile ? USAGE : PROBLEMS;
     }
 
     static String oneLine(Throwable t) {
