@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memoryd.daemon.cli.Main;
+import dev.memoryd.daemon.cli.RootCommand;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The everyday commands print the same bytes and exit with the same code whether their arguments
  * took the fast path ({@link Main#run}) or went through picocli's whole tree
- * ({@code Main.commandLine().execute}), against a served root and a root nobody serves. Which
+ * ({@code RootCommand.commandLine().execute}), against a served root and a root nobody serves. Which
  * argument vectors take the fast path is {@code FastArgsTest}'s: every option in its plain forms.
  */
 class CliFastPathOutputTest {
@@ -120,7 +121,7 @@ class CliFastPathOutputTest {
     private static Pair both(String[] args, String stdin) {
         return new Pair(
                 captured(args, stdin, Main::run),
-                captured(args, stdin, a -> Main.commandLine().execute(a)));
+                captured(args, stdin, a -> RootCommand.commandLine().execute(a)));
     }
 
     private static Cli.Run captured(String[] args, String stdin, ToIntFunction<String[]> how) {

@@ -37,7 +37,7 @@ class FastArgsTest {
     void everyVectorFromPicoclisModel_parsesAsPicocliParsesIt_orIsDeclined() throws Exception {
         // One tree for every vector (building one is slow): picocli resets every option to its
         // initial value before each parse, and each result is compared before the next parse.
-        CommandLine tree = Main.commandLine();
+        CommandLine tree = RootCommand.commandLine();
         int accepted = 0;
         int declined = 0;
         for (String name : FastArgs.COMMANDS) {
@@ -131,7 +131,7 @@ class FastArgsTest {
         }
     }
 
-    private static final CommandLine TREE = Main.commandLine();
+    private static final CommandLine TREE = RootCommand.commandLine();
 
     private static CommandSpec spec(String name) {
         return TREE.getSubcommands().get(name).getCommandSpec();
