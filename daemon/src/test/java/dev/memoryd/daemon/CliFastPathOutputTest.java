@@ -73,6 +73,7 @@ class CliFastPathOutputTest {
                     List.of("ping", "--root", nobody.toString()),
                     List.of("search", "x", "--root", nobody.toString()),
                     List.of("history", "x.md", "--root=" + nobody),
+                    List.of("ping", "--half-life-days", "0", "--root", nobody.toString()), // refused by config()
                     List.of("scope", "x", "--root", nobody.toString(), "--json"))) {
                 assertSame(v, both(v.toArray(String[]::new), null));
             }
