@@ -3,7 +3,7 @@ package dev.memoryd.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.MemorydConfig;
-import dev.memoryd.daemon.cli.Main;
+import dev.memoryd.daemon.cli.RootCommand;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -139,7 +139,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** Runs {@code memoryd args...} with {@code bench} among the commands; returns the exit code. */
     static int run(String... args) {
-        CommandLine memoryd = Main.commandLine();
+        CommandLine memoryd = RootCommand.commandLine();
         memoryd.addSubcommand(new BenchCommand());
         return memoryd.execute(args);
     }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memoryd.daemon.cli.Main;
+import dev.memoryd.daemon.cli.RootCommand;
 import dev.memoryd.daemon.rpc.catalogue.MethodCatalogue;
 import dev.memoryd.daemon.rpc.catalogue.MethodSpec;
 import java.nio.charset.StandardCharsets;
@@ -130,7 +130,7 @@ class CliCatalogueTest {
             Map.entry("branch merge", Map.of("take", "resolutions: one side for every conflict")),
             Map.entry("sync", Map.of("take", "resolutions: one side for every conflict")));
 
-    private static final CommandLine TREE = Main.commandLine();
+    private static final CommandLine TREE = RootCommand.commandLine();
 
     static final Path SUMMARIES = Path.of("src/main/java/dev/memoryd/daemon/cli/MethodSummaries.java");
 

@@ -3,7 +3,7 @@ package dev.memoryd.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memoryd.daemon.cli.Main;
+import dev.memoryd.daemon.cli.RootCommand;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +28,7 @@ class CliCompletionTest {
         assertTrue(
                 r.out().startsWith("#!/usr/bin/env bash"),
                 r.out().lines().findFirst().orElse(""));
-        Set<String> commands = Main.commandLine().getSubcommands().keySet();
+        Set<String> commands = RootCommand.commandLine().getSubcommands().keySet();
         assertTrue(commands.size() > 30, commands.toString());
         for (String c : commands) {
             assertTrue(r.out().contains("(" + c + ")"), "the script does not name " + c);
@@ -39,7 +39,8 @@ class CliCompletionTest {
     void bash_completesTheCommands_thenASubcommand_thenItsOptions() throws Exception {
         Path script = Files.writeString(
                 tmp.resolve("memoryd.bash"), Cli.run("completion").out());
-        assertEquals(new TreeSet<>(Main.commandLine().getSubcommands().keySet()), complete(script, "memoryd", ""));
+        assertEquals(
+                new TreeSet<>(RootCommand.commandLine().getSubcommands().keySet()), complete(script, "memoryd", ""));
         assertEquals(Set.of("drift"), complete(script, "memoryd", "dr"));
         assertEquals(Set.of("resolve"), complete(script, "memoryd", "drift", "re"));
         assertEquals(Set.of("--restore", "--reanchor"), complete(script, "memoryd", "drift", "resolve", "--re"));

@@ -3,7 +3,7 @@ package dev.memoryd.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memoryd.daemon.cli.Main;
+import dev.memoryd.daemon.cli.RootCommand;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,12 +17,12 @@ import picocli.CommandLine.Model.OptionSpec;
  */
 class CliHelpTest {
     /** The whole tree, built once: the model the runs' output is checked against. */
-    private static final CommandLine TREE = Main.commandLine();
+    private static final CommandLine TREE = RootCommand.commandLine();
 
     @Test
     void everyCommandAndSubcommand_takesHelp_andPrintsItsUsage_withEveryDefault() {
         List<List<String>> paths = new ArrayList<>();
-        collect(Main.commandLine(), new ArrayList<>(), paths);
+        collect(RootCommand.commandLine(), new ArrayList<>(), paths);
         assertTrue(paths.size() > 40, "the walk found only " + paths.size() + " commands");
         for (List<String> path : paths) {
             List<String> args = new ArrayList<>(path);
@@ -49,7 +49,7 @@ class CliHelpTest {
     @Test
     void everyOptionAndParameter_saysWhatItIs() {
         List<List<String>> paths = new ArrayList<>();
-        collect(Main.commandLine(), new ArrayList<>(), paths);
+        collect(RootCommand.commandLine(), new ArrayList<>(), paths);
         List<String> bare = new ArrayList<>();
         for (List<String> path : paths) {
             CommandSpec s = spec(path);
@@ -66,7 +66,7 @@ class CliHelpTest {
     @Test
     void helpCommand_ofEveryCommandAndSubcommand_printsWhatItsHelpOptionPrints() {
         List<List<String>> paths = new ArrayList<>();
-        collect(Main.commandLine(), new ArrayList<>(), paths);
+        collect(RootCommand.commandLine(), new ArrayList<>(), paths);
         for (List<String> path : paths) {
             List<String> args = new ArrayList<>(List.of("help"));
             args.addAll(path);
@@ -94,7 +94,7 @@ class CliHelpTest {
         for (String c : List.of("ping", "read", "write", "search", "scope", "history", "resolve", "status")) {
             Cli.Run r = Cli.run(c, "--help");
             assertEquals(0, r.code(), c + ": " + r);
-            assertEquals(Main.commandLine().getSubcommands().get(c).getUsageMessage(), r.out(), c);
+            assertEquals(RootCommand.commandLine().getSubcommands().get(c).getUsageMessage(), r.out(), c);
         }
         Cli.Run bad = Cli.run("ping", "--nosuch");
         assertEquals(2, bad.code(), bad.toString());
@@ -104,7 +104,7 @@ class CliHelpTest {
     @Test
     void everyCommandsHelp_saysEachThingOnce_theCatalogueSummaryFirst() {
         List<List<String>> paths = new ArrayList<>();
-        collect(Main.commandLine(), new ArrayList<>(), paths);
+        collect(RootCommand.commandLine(), new ArrayList<>(), paths);
         List<String> repeats = new ArrayList<>();
         for (List<String> path : paths) {
             List<String> lines = new ArrayList<>();

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import dev.memoryd.daemon.cli.Main;
+import dev.memoryd.daemon.cli.RootCommand;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +35,7 @@ class CliJsonFlagTest {
     @Test
     void everyCommandThatPrintsAResult_takesJson_andEveryExceptionIsStillACommandWithoutIt() {
         Map<String, CommandSpec> leaves = new TreeMap<>();
-        collectLeaves(Main.commandLine(), "", leaves);
+        collectLeaves(RootCommand.commandLine(), "", leaves);
         List<String> missing = new ArrayList<>();
         leaves.forEach((path, spec) -> {
             if (!WITHOUT.containsKey(path) && !printsJson(spec)) {

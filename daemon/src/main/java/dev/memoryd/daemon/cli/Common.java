@@ -7,7 +7,12 @@ import picocli.CommandLine.Option;
 
 /** Options every command takes. */
 class Common {
-    @Option(names = "--root", defaultValue = "./memory", description = "memory root")
+    /** The defaults, named once for picocli's annotations and {@link FastArgs}. */
+    static final String DEFAULT_ROOT = "./memory";
+
+    static final String DEFAULT_HALF_LIFE_DAYS = "90";
+
+    @Option(names = "--root", defaultValue = DEFAULT_ROOT, description = "memory root")
     Path root;
 
     @Option(
@@ -20,7 +25,7 @@ class Common {
 
     @Option(
             names = "--half-life-days",
-            defaultValue = "90",
+            defaultValue = DEFAULT_HALF_LIFE_DAYS,
             description = "half-life of time-based staleness, in days (FRESH/STALE in listings and search)")
     double halfLifeDays;
 

@@ -26,7 +26,9 @@ final class HistoryCmd extends Printing implements Callable<Integer> {
     @Option(names = "--section", description = "only this section (canonical heading or anchor slug)")
     String section;
 
-    @Option(names = "--limit", defaultValue = "100", description = "at most this many events")
+    static final String DEFAULT_LIMIT = "100"; // also FastArgs'
+
+    @Option(names = "--limit", defaultValue = DEFAULT_LIMIT, description = "at most this many events")
     int limit;
 
     @Option(names = "--branch", description = "read this branch's chain (default: the branch the daemon serves)")

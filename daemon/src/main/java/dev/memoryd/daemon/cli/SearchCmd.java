@@ -18,7 +18,9 @@ final class SearchCmd extends Printing implements Callable<Integer> {
     @Parameters(index = "0", description = "the query (Lucene syntax: words, \"phrases\", OR, -not, field:word)")
     String q;
 
-    @Option(names = "--limit", defaultValue = "10", description = "at most this many hits")
+    static final String DEFAULT_LIMIT = "10"; // also FastArgs'
+
+    @Option(names = "--limit", defaultValue = DEFAULT_LIMIT, description = "at most this many hits")
     int limit;
 
     @Option(

@@ -8,12 +8,12 @@ import picocli.CommandLine.Command;
  * The command tree of one everyday command alone, for a fast start: picocli reads the annotations
  * of every command in a tree when it builds it, and the whole tree (some sixty commands) costs
  * more than the rest of a {@code ping}. The root here takes the same inherited attributes as
- * {@link Main}'s, so the command parses, helps and fails exactly as in the whole tree; anything
+ * {@link RootCommand}'s, so the command parses, helps and fails exactly as in the whole tree; anything
  * else ({@code --help}, {@code help}, other commands) goes to the whole tree.
  */
 @Command(
         name = "memoryd",
-        versionProvider = Main.VersionProvider.class,
+        versionProvider = RootCommand.VersionProvider.class,
         scope = CommandLine.ScopeType.INHERIT,
         mixinStandardHelpOptions = true,
         showDefaultValues = true,

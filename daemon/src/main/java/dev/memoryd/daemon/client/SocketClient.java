@@ -21,13 +21,35 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link NoReply}, so a stopped or stuck daemon never leaves a person's command hanging.
  */
 public final class SocketClient implements AutoCloseable {
-    /** Closes connections whose reply is overdue; one daemon thread for the whole process. */
+    /**
+     * Closes connections whose reply is overdue; one daemon thread for the whole process. No
+     * lambdas here or in {@link Alarm}: the first one in a process links the JDK's lambda
+     * machinery, which a one-call command would pay for at every start.
+     */
     private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "memoryd-client-watchdog");
-                t.setDaemon(true);
-                return t;
-            });
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(new WatchdogThreads());
+
+    private static final class WatchdogThreads implements java.util.concurrent.ThreadFactory {
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread t = new Thread(r, "memoryd-client-watchdog");
+            t.setDaemon(true);
+            return t;
+        }
+    }
+
+    /** Closes the connection of a call whose reply is overdue, which wakes its blocked read. */
+    private final class Alarm implements Runnable {
+        @Override
+        public void run() {
+            timedOut = true;
+            try {
+                ch.close();
+            } catch (IOException e) {
+                // already closed: the read ends either way
+            }
+        }
+    }
 
     private final SocketChannel ch;
     private final BufferedReader in;
@@ -80,7 +102,8 @@ public final class SocketClient implements AutoCloseable {
      * before any byte of the line was sent is {@link NotSent}: the daemon never saw the request.
      */
     public String raw(String line) throws IOException {
-        ByteBuffer b = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
+        // concat, not +: the first + in a process links a string-concatenation bootstrap
+        ByteBuffer b = ByteBuffer.wrap(line.concat("\n").getBytes(StandardCharsets.UTF_8));
         try {
             ch.write(b);
         } catch (IOException e) {
@@ -95,17 +118,8 @@ public final class SocketClient implements AutoCloseable {
         if (replyTimeout == null) {
             return in.readLine();
         }
-        java.util.concurrent.ScheduledFuture<?> alarm = WATCHDOG.schedule(
-                () -> {
-                    timedOut = true;
-                    try {
-                        ch.close(); // wakes the blocked read
-                    } catch (IOException e) {
-                        // already closed: the read ends either way
-                    }
-                },
-                replyTimeout.toMillis(),
-                java.util.concurrent.TimeUnit.MILLISECONDS);
+        java.util.concurrent.ScheduledFuture<?> alarm =
+                WATCHDOG.schedule(new Alarm(), replyTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         try {
             String reply = in.readLine();
             if (reply == null && timedOut) {
