@@ -117,6 +117,36 @@ class LedgerOnDiskTest extends ServedRootTest {
     }
 
     @Test
+    void aBranchMovedBackWhileTheWriterWaitedForTheIndex_isNotRedoneOntoTwice() throws Exception {
+        assertTrue(append("one").has("result"));
+        String older = root.git("rev-parse", "HEAD").strip();
+        assertTrue(append("two").has("result"));
+        String memorydsLast = root.git("rev-parse", "HEAD").strip();
+        // A git command holds the index while the branch is moved off memoryd's commit and back, as
+        // a reset and the return to ORIG_HEAD do; the writer sees the first move and waits for the index.
+        Path lock = root.dir.resolve(".git/index.lock");
+        Files.writeString(lock, "");
+        root.git("update-ref", "refs/heads/main", older);
+        java.util.concurrent.CompletableFuture<JsonNode> w = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return append("three");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(400);
+        root.git("update-ref", "refs/heads/main", memorydsLast);
+        Files.delete(lock);
+        JsonNode r = w.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(r.has("result"), r.toString());
+        String text = root.git("show", "HEAD:" + CRITIC);
+        assertEquals(1, text.split("- two\n", -1).length - 1, "one 'two', not redone on top of itself: " + text);
+        assertTrue(text.contains("- three\n"), text);
+        assertTrue(root.git("merge-base", "--is-ancestor", memorydsLast, "HEAD").isEmpty());
+        assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+    }
+
+    @Test
     void aFileGitPutBackToAnOlderVersionWithoutACommit_getsMemorydsTextBack_notTakenForAHumansEdit() throws Exception {
         assertTrue(append("one").has("result"));
         assertTrue(append("two").has("result"));

@@ -169,6 +169,18 @@ public final class GitStore implements AutoCloseable {
         return head;
     }
 
+    /**
+     * Takes {@code commit} as the branch head, the value a caller read from the ref under its lock
+     * ({@link #refNow}): {@link #reloadHead} asks JGit, whose cached view of a ref file rewritten
+     * within the file system's timestamp granularity can still be the old one.
+     */
+    public void headAt(ObjectId commit) throws IOException {
+        if (!commit.equals(head)) {
+            head = commit;
+            seedTree(commit);
+        }
+    }
+
     private void seedTree(ObjectId commit) throws IOException {
         tree.clear();
         try (RevWalk rw = new RevWalk(repo);

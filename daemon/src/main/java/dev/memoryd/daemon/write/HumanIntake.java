@@ -166,6 +166,10 @@ final class HumanIntake {
                         TakenOff.refusalData(ref, captured)));
             }
             locks.lockIndex();
+            if (!ref.equals(git.refNow())) {
+                // The index was busy and the ref lock let go meanwhile: a git command moved the branch again
+                throw new BatchLocks.RedoBatch();
+            }
             TakenOff.Outcome o = new TakenOff(s).redo(captured, ref, locks.waitMs);
             if (o instanceof TakenOff.CannotRedo c) {
                 return Optional.of(new Failure(

@@ -75,7 +75,7 @@ final class TakenOff {
             return new CannotRedo(
                     "ledger segment " + chain.activeSegmentPath() + " holds lines that are not what memoryd wrote");
         }
-        git.reloadHead();
+        git.headAt(ref); // read under the ref lock: JGit's cached view of the ref may lag a fresh move
         RollForward.Result r;
         try {
             r = new RollForward(chain, git, s.files, s.replayers, s.chainTrailer()).run(published);
