@@ -147,6 +147,30 @@ class LedgerOnDiskTest extends ServedRootTest {
     }
 
     @Test
+    void aFullSegmentsIndexEntryAGitCommandPutBack_isMendedOnceWritesPause() throws Exception {
+        List<String> segments = List.of();
+        for (int i = 0; i < 100 && segments.size() < 2; i++) {
+            assertTrue(append("filler " + i).has("result"));
+            segments = root.git("ls-files", "ledger/main").lines().sorted().toList();
+        }
+        assertTrue(segments.size() >= 2, segments.toString());
+        String full = segments.get(segments.size() - 2);
+        String older = root.git("rev-list", "-1", "HEAD~3", "--", full).strip();
+        String olderBlob = root.git("rev-parse", older + ":" + full).strip();
+        // what `git stash pop` does to memoryd's entries: the index as the command read it at its start
+        root.git("update-index", "--cacheinfo", "100644," + olderBlob + "," + full);
+        assertTrue(root.git("status", "--porcelain").contains("MM " + full), root.git("status", "--porcelain"));
+        assertTrue(append("after").has("result"));
+        long end = System.nanoTime() + 15_000_000_000L;
+        String status = root.git("status", "--porcelain");
+        while (!status.isEmpty() && System.nanoTime() < end) {
+            Thread.sleep(50);
+            status = root.git("status", "--porcelain");
+        }
+        assertEquals("", status, "git status once writes paused");
+    }
+
+    @Test
     void aFileGitPutBackToAnOlderVersionWithoutACommit_getsMemorydsTextBack_notTakenForAHumansEdit() throws Exception {
         assertTrue(append("one").has("result"));
         assertTrue(append("two").has("result"));

@@ -175,6 +175,7 @@ public final class WorkTreeIndex {
             boolean fresh = base.equals(installed) && base.equals(Identity.of(next));
             if (!fresh) {
                 // Someone else wrote the index last (or this writer is new): start from a copy of it.
+                othersWrote = true;
                 shadow = null;
                 Path copy = next.resolveSibling("memoryd-index.copy");
                 Files.copy(index, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
@@ -267,6 +268,48 @@ public final class WorkTreeIndex {
                 Files.newDirectoryStream(repo.getDirectory().toPath(), "index.stash.*")) {
             return d.iterator().hasNext();
         }
+    }
+
+    /** The index file as it was when {@link #staleAmong} last looked at it (null: never). */
+    private Identity looked;
+
+    /** A batch found the index written by someone else since {@link #staleAmong} last looked. */
+    private boolean othersWrote;
+
+    /**
+     * Of {@code atHead} (paths with the blob the branch head holds), those whose index entry holds
+     * another blob while the file in the working tree is the head's: entries a git command put
+     * back behind memoryd's commits (a {@code stash pop} sets the index to what it read at its
+     * start; memoryd's next index is built on it and keeps such an entry). Looks only when someone
+     * else wrote the index since it last looked, so the index memoryd keeps in step costs a stat.
+     * Reads; changes nothing.
+     */
+    public Map<String, ObjectId> staleAmong(java.util.function.Supplier<Map<String, ObjectId>> atHead)
+            throws IOException {
+        Identity now = Identity.of(repo.getIndexFile().toPath());
+        if (now == null || now.equals(looked) || !(othersWrote || !now.equals(installed))) {
+            return Map.of();
+        }
+        othersWrote = false;
+        looked = now;
+        DirCache dc = DirCache.read(repo);
+        Map<String, ObjectId> out = new java.util.LinkedHashMap<>();
+        try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
+            for (Map.Entry<String, ObjectId> e : atHead.get().entrySet()) {
+                org.eclipse.jgit.dircache.DirCacheEntry ent = dc.getEntry(e.getKey());
+                Path f = workTree.resolve(e.getKey());
+                if (ent == null
+                        || ent.getObjectId().equals(e.getValue())
+                        || !Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                if (fmt.idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, Files.readAllBytes(f))
+                        .equals(e.getValue())) {
+                    out.put(e.getKey(), e.getValue());
+                }
+            }
+        }
+        return out;
     }
 
     /** Whether memoryd holds the lock now (the writer thread's own view). */

@@ -273,6 +273,9 @@ public final class WritePipeline implements AutoCloseable {
         while (running) {
             try {
                 // The index only serves humans' `git status`: refresh it when writes pause.
+                if (s.indexBacklog.isEmpty() && s.index != null && queue.isEmpty()) {
+                    s.indexBacklog.putAll(s.index.staleAmong(s::lastSegmentsAtHead));
+                }
                 Pending first = s.indexBacklog.isEmpty()
                         ? queue.take()
                         : queue.poll(INDEX_DELAY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);

@@ -160,6 +160,33 @@ final class WriterState {
                 + " by a commit");
     }
 
+    /**
+     * The blobs the branch head holds for this chain's last two segment files (the active one and
+     * the one before it: a full segment is never written again, so nothing else would mend its
+     * index entry).
+     */
+    Map<String, ObjectId> lastSegmentsAtHead() {
+        Map<String, ObjectId> out = new LinkedHashMap<>();
+        ObjectId head = git.head();
+        if (head == null) {
+            return out;
+        }
+        String active = chain.activeSegmentPath();
+        List<String> paths = new ArrayList<>(List.of(active));
+        long first = chain.firstSeqOf(active);
+        if (first > 1) {
+            paths.add(chain.segmentPath(first - 1));
+        }
+        try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
+            for (String p : paths) {
+                git.read(head, p).ifPresent(b -> out.put(p, fmt.idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, b)));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
     void notifyListeners(List<Event> events) {
         for (java.util.function.Consumer<List<Event>> l : listeners) {
             try {
