@@ -161,13 +161,7 @@ class LedgerOnDiskTest extends ServedRootTest {
         root.git("update-index", "--cacheinfo", "100644," + olderBlob + "," + full);
         assertTrue(root.git("status", "--porcelain").contains("MM " + full), root.git("status", "--porcelain"));
         assertTrue(append("after").has("result"));
-        long end = System.nanoTime() + 15_000_000_000L;
-        String status = root.git("status", "--porcelain");
-        while (!status.isEmpty() && System.nanoTime() < end) {
-            Thread.sleep(50);
-            status = root.git("status", "--porcelain");
-        }
-        assertEquals("", status, "git status once writes paused");
+        assertEquals("", root.statusOnceQuiet(15_000), "git status once writes paused");
     }
 
     @Test

@@ -86,6 +86,20 @@ final class TestRoot implements AutoCloseable {
     }
 
     /** Runs the real git CLI in the root; fails the test on a non-zero exit. */
+    /**
+     * {@code git status --porcelain}, asked again until it is empty or {@code waitMs} passed: the
+     * writer refreshes the index once writes pause.
+     */
+    String statusOnceQuiet(long waitMs) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + waitMs * 1_000_000;
+        String status = git("status", "--porcelain");
+        while (!status.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            status = git("status", "--porcelain");
+        }
+        return status;
+    }
+
     String git(String... args) throws IOException, InterruptedException {
         java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("git", "-C", dir.toString()));
         cmd.addAll(java.util.List.of(args));

@@ -245,13 +245,7 @@ class WriterFaultsTest extends ServedRootTest {
         } finally {
             chattr("-i", index);
         }
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        String status = root.git("status", "--porcelain");
-        while (!status.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            status = root.git("status", "--porcelain");
-        }
-        assertEquals("", status, "once writes pause");
+        assertEquals("", root.statusOnceQuiet(5_000), "once writes pause");
     }
 
     @Test
