@@ -121,8 +121,15 @@ public final class Memoryd {
      * Creates a memory root: a Git repository (JGit) on the configured branch with a
      * {@code .gitignore} for local state, a 0700 state directory and the key file; optionally
      * copies an example tree in. Idempotent.
+     *
+     * @throws IllegalArgumentException when {@code exampleTree} is not a directory, before anything
+     *     is created
      */
     public static List<String> init(MemorydConfig cfg, Path exampleTree) throws IOException {
+        if (exampleTree != null && !Files.isDirectory(exampleTree)) {
+            throw new IllegalArgumentException("--example " + exampleTree + ": no such directory (name a users/ tree,"
+                    + " e.g. ./users in the memoryd checkout); nothing was created");
+        }
         List<String> did = new ArrayList<>();
         Path root = cfg.root();
         Files.createDirectories(root);

@@ -181,6 +181,26 @@ class CliTest {
     }
 
     @Test
+    void init_withAnExampleTreeThatIsNotThere_isAUsageErrorNamingIt_andCreatesNothing() {
+        Path fresh = tmp.resolve("fresh-root");
+        Path key = tmp.resolve("fresh-key/ledger.key");
+        Path nowhere = tmp.resolve("no-such-users");
+        assertEquals(
+                2,
+                Main.run(
+                        "init",
+                        "--root",
+                        fresh.toString(),
+                        "--key-file",
+                        key.toString(),
+                        "--example",
+                        nowhere.toString()));
+        assertTrue(err.toString().startsWith("memoryd: --example " + nowhere + ": no such directory"), err.toString());
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        assertTrue(!Files.exists(fresh) && !Files.exists(key.getParent()), "init did something before refusing");
+    }
+
+    @Test
     void clone_intoANonEmptyRoot_isAUsageError_andSyncWithoutADaemonSaysHowToStartOne() throws Exception {
         assertEquals(2, run("clone", tmp.resolve("nowhere.git").toString()));
         assertTrue(err.toString().contains("not empty"), err.toString());

@@ -15,8 +15,13 @@ final class InitCmd extends Common implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        for (String line : Memoryd.init(config(), example)) {
-            System.out.println(line);
+        try {
+            for (String line : Memoryd.init(config(), example)) {
+                System.out.println(line);
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("memoryd: " + e.getMessage());
+            return Main.USAGE;
         }
         System.out.println("memory root ready at " + config().root());
         return Main.OK;
