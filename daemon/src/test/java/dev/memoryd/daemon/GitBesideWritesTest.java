@@ -477,4 +477,39 @@ class GitBesideWritesTest {
                 "run again, it succeeds");
         root.awaitMemorydFilesClean("after the stream", 10_000);
     }
+
+    @Test
+    void gitGcBesideAWriteStream_neverMeetsAPackTheRollUpRemoved_andTheRepositoryStaysWhole() throws Exception {
+        serve();
+        AgentStream a = stream(CRITIC, "Triggers", "gc a ", 20);
+        AgentStream b = stream(YOUNG, "Needs", "gc b ", 20);
+        assertTrue(a.awaitAcked(5, 60_000) && b.awaitAcked(5, 60_000), "the agents' writes are acknowledged");
+        List<HumanGit.Result> failed = new ArrayList<>();
+        int ran = 0;
+        int busy = 0;
+        for (int i = 0; i < 12; i++) {
+            HumanGit.Result r = git.run("gc", "-q");
+            ran++;
+            if (r.lockBusy()) {
+                busy++; // a lock held for a moment, as beside any other git process: run it again
+            } else if (!r.ok()) {
+                failed.add(r);
+            }
+            Thread.sleep(50);
+        }
+        a.stop();
+        b.stop();
+        System.out.printf("git gc beside a write stream: %d runs, %d met a lock%n", ran, busy);
+        assertEquals(List.of(), failed, "git gc failed beside memoryd's pack roll-ups");
+        assertTrue(busy < ran, "no git gc ran at all");
+        Map<String, String> paths = new HashMap<>();
+        a.acked.keySet().forEach(i -> paths.put(i, CRITIC));
+        b.acked.keySet().forEach(i -> paths.put(i, YOUNG));
+        Map<String, String> commits = new HashMap<>(a.acked);
+        commits.putAll(b.acked);
+        root.assertAllPresent("after git gc beside the stream", paths, commits);
+        root.awaitMemorydFilesClean("after the gc runs", 10_000);
+        root.assertLedgerVerifies("after git gc beside the stream");
+        root.assertFsck("after git gc beside the stream");
+    }
 }

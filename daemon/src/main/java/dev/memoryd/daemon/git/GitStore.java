@@ -58,14 +58,18 @@ public final class GitStore implements AutoCloseable {
     private ObjectId head;
     /** A store made by {@link #onBranch} shares its repository and does not close it. */
     private final boolean sharedRepo;
+    /** The packs roll-ups replaced, shared by every store of this repository (one object database). */
+    private final ReplacedPacks replacedPacks;
     /**
      * The inserter of the last closed batch, kept for the next: a new one per batch (its zlib
      * stream, digest and buffers) was a visible part of a one-declaration batch's cost.
      */
     private final AtomicReference<BatchPackInserter> spareInserter = new AtomicReference<>();
 
-    private GitStore(Repository repo, String branch, boolean sharedRepo) throws IOException {
+    private GitStore(Repository repo, String branch, ReplacedPacks replacedPacks, boolean sharedRepo)
+            throws IOException {
         this.repo = repo;
+        this.replacedPacks = replacedPacks;
         this.sharedRepo = sharedRepo;
         this.branchRef = Constants.R_HEADS + branch;
         this.reads = new GitReads(repo);
@@ -99,7 +103,7 @@ public final class GitStore implements AutoCloseable {
         // Loose objects are written on the hot path; zlib level 1 costs a fraction of the default
         // for a few percent more bytes (git gc repacks them anyway). In-memory only.
         r.getConfig().setInt("core", null, "compression", 1);
-        return new GitStore(r, branch, false);
+        return new GitStore(r, branch, new ReplacedPacks(), false);
     }
 
     public Repository repository() {
@@ -139,7 +143,7 @@ public final class GitStore implements AutoCloseable {
      * the repository open. The same threading rule holds: one writer thread per store.
      */
     public GitStore onBranch(String branch) throws IOException {
-        return new GitStore(repo, branch, true);
+        return new GitStore(repo, branch, replacedPacks, true);
     }
 
     /** The branch this store commits to (without {@code refs/heads/}). */
@@ -360,16 +364,13 @@ public final class GitStore implements AutoCloseable {
 
     /** Rolls small packs into bigger ones when there are many; returns packs combined. */
     public int compactPacks() throws IOException {
-        // A git gc that is running (it holds gc.pid, as git gc --auto checks) enumerates the packs a
-        // roll-up would delete under it, and fails with "unable to add recent objects": wait for it.
-        Path gcPid = repo.getDirectory().toPath().resolve("gc.pid");
-        if (Files.exists(gcPid)
-                && Files.getLastModifiedTime(gcPid).toMillis() > System.currentTimeMillis() - 12 * 3_600_000L) {
+        // A running git gc (it holds gc.pid) repacks everything anyway: no roll-up beside it.
+        if (GcLock.heldByOther(repo.getDirectory().toPath())) {
             return 0;
         }
         // Stores of several branches share the repository: one roll-up at a time.
         synchronized (repo) {
-            return PackCompactor.maybeCompact(repo);
+            return PackCompactor.maybeCompact(repo, replacedPacks);
         }
     }
 

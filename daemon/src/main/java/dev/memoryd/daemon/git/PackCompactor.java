@@ -36,7 +36,8 @@ import org.eclipse.jgit.storage.pack.PackConfig;
  * distance back to it rewritten.
  *
  * <p>Crash-safe: the combined pack is in place (renamed, registered) before the packs it
- * replaces are deleted, so a crash leaves at worst duplicate objects. Called by the writer only.
+ * replaces are deleted, so a crash leaves at worst duplicate objects. Those are deleted only when
+ * no git gc is running ({@link ReplacedPacks}). Called by the writer only.
  */
 final class PackCompactor {
     /** Below this many packs nothing is combined. */
@@ -44,13 +45,23 @@ final class PackCompactor {
 
     private PackCompactor() {}
 
-    /** Combines small packs if there are too many; returns how many packs were combined. */
-    static int maybeCompact(Repository repo) throws IOException {
+    /**
+     * Combines small packs if there are too many, then deletes the packs this and earlier roll-ups
+     * replaced unless a git gc is running ({@link ReplacedPacks}); returns how many packs were
+     * combined.
+     */
+    static int maybeCompact(Repository repo, ReplacedPacks replaced) throws IOException {
         ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
+        int combined = rollUp(repo, odb, replaced);
+        replaced.deleteUnlessGcRuns(odb, repo.getDirectory().toPath());
+        return combined;
+    }
+
+    private static int rollUp(Repository repo, ObjectDirectory odb, ReplacedPacks replaced) throws IOException {
         List<Pack> packs = new ArrayList<>();
         List<Long> counts = new ArrayList<>();
         for (Pack p : odb.getPacks()) {
-            if (!p.shouldBeKept()) {
+            if (!p.shouldBeKept() && !replaced.contains(p.getPackName())) {
                 packs.add(p);
             }
         }
@@ -79,8 +90,17 @@ final class PackCompactor {
             return 0;
         }
         List<Pack> chosen = packs.subList(0, split);
-        if (!combineFromIndexFiles(odb, chosen) && !combineRaw(odb, chosen)) {
-            combine(repo, odb, chosen);
+        ObjectId name = combineFromIndexFiles(odb, chosen);
+        if (name == null) {
+            name = combineRaw(odb, chosen);
+        }
+        if (name == null) {
+            name = combine(repo, odb, chosen);
+        }
+        for (Pack p : chosen) {
+            if (!p.getPackName().equals(name.name())) {
+                replaced.add(p.getPackName());
+            }
         }
         return split;
     }
@@ -131,10 +151,11 @@ final class PackCompactor {
      * across packs (so the new index needs no sort and duplicates fall out), copied in each pack's
      * offset order, and the new index is written from arrays. No object is allocated per entry;
      * going through JGit's index objects cost several microseconds per entry, and a roll-up
-     * moves each object about six times over its life. Returns false (nothing written) when an
-     * index is not one this reads or a pack holds deltas; {@link #combineRaw} then does the work.
+     * moves each object about six times over its life. Returns the new pack's name, or null
+     * (nothing written) when an index is not one this reads or a pack holds deltas; {@link
+     * #combineRaw} then does the work.
      */
-    private static boolean combineFromIndexFiles(ObjectDirectory odb, List<Pack> chosen) throws IOException {
+    private static ObjectId combineFromIndexFiles(ObjectDirectory odb, List<Pack> chosen) throws IOException {
         int k = chosen.size();
         IdxFile[] idx = new IdxFile[k];
         long total = 12;
@@ -144,13 +165,13 @@ final class PackCompactor {
                     .toPath()
                     .resolve("pack-" + chosen.get(p).getPackName() + ".idx"));
             if (idx[p] == null) {
-                return false;
+                return null;
             }
             objects += idx[p].n();
             total += Files.size(chosen.get(p).getPackFile().toPath());
         }
         if (total > Integer.MAX_VALUE - 64) {
-            return false;
+            return null;
         }
         // Merge by name: which entry of which pack each output entry is, in name order.
         int[] srcPack = new int[objects];
@@ -223,7 +244,7 @@ final class PackCompactor {
                 }
                 int type = (data[off] >> 4) & 7;
                 if (end < off || len + (end - off) + 16 > out.length) {
-                    return false; // a pack not as its index says: leave the packs as they are
+                    return null; // a pack not as its index says: leave the packs as they are
                 }
                 if (type == Constants.OBJ_OFS_DELTA) {
                     // Its base comes earlier in this pack; if kept, it was copied already: only the
@@ -239,7 +260,7 @@ final class PackCompactor {
                     b = b < 0 ? -b - 1 : b; // the entry at that offset sorts just after the bare offset
                     int bi = b < j && (byOffset[b] >>> 31) == baseOff ? (int) (byOffset[b] & 0x7fffffffL) : -1;
                     if (bi < 0 || !keep[p][bi]) {
-                        return false; // its base was dropped as another pack's duplicate: let JGit repack these
+                        return null; // its base was dropped as another pack's duplicate: let JGit repack these
                     }
                     newOffset[p][i] = len;
                     System.arraycopy(data, off, out, len, h - off);
@@ -254,7 +275,7 @@ final class PackCompactor {
                     continue;
                 }
                 if (type < 1 || type > 4) {
-                    return false; // a REF_DELTA: leave it to JGit
+                    return null; // a REF_DELTA: leave it to JGit
                 }
                 newOffset[p][i] = len;
                 System.arraycopy(data, off, out, len, end - off);
@@ -295,22 +316,22 @@ final class PackCompactor {
         java.security.MessageDigest nameMd = PackIndexV2.sha1();
         nameMd.update(idxBytes, PackIndexV2.NAMES, m * 20);
         ObjectId name = ObjectId.fromRaw(nameMd.digest());
-        writeAndInstall(odb, chosen, name, out, len, packHash, idxBytes);
-        return true;
+        writeAndInstall(odb, name, out, len, packHash, idxBytes);
+        return name;
     }
 
     /**
      * Concatenates the packs' object entries byte for byte (no inflate, no re-deflate). Works when
-     * every entry is a whole object, as in the packs memoryd writes; returns false (nothing
-     * written) if a pack holds deltas, whose offsets would not survive the move.
+     * every entry is a whole object, as in the packs memoryd writes; returns the new pack's name, or
+     * null (nothing written) if a pack holds deltas, whose offsets would not survive the move.
      */
-    private static boolean combineRaw(ObjectDirectory odb, List<Pack> chosen) throws IOException {
+    private static ObjectId combineRaw(ObjectDirectory odb, List<Pack> chosen) throws IOException {
         long total = 12;
         for (Pack p : chosen) {
             total += Files.size(p.getPackFile().toPath());
         }
         if (total > Integer.MAX_VALUE - 64) {
-            return false;
+            return null;
         }
         // One array sized for every entry: no growing buffer and no copy of it before writing.
         byte[] out = new byte[(int) total];
@@ -332,14 +353,14 @@ final class PackCompactor {
                 int end = i + 1 < entries.size() ? Math.toIntExact(entries.get(i + 1)[0]) : data.length - 20;
                 int type = (data[off] >> 4) & 7;
                 if (type < 1 || type > 4) {
-                    return false;
+                    return null;
                 }
                 ObjectId id = ids.get((int) entries.get(i)[1]);
                 if (!seen.add(id)) {
                     continue;
                 }
                 if (len + (end - off) > out.length) {
-                    return false; // a pack file changed size under us: leave the packs as they are
+                    return null; // a pack file changed size under us: leave the packs as they are
                 }
                 org.eclipse.jgit.transport.PackedObjectInfo info = new org.eclipse.jgit.transport.PackedObjectInfo(id);
                 info.setOffset(len);
@@ -367,40 +388,21 @@ final class PackCompactor {
         }
         ObjectId name = ObjectId.fromRaw(nameMd.digest());
         byte[] idxBytes = PackIndexV2.write(infos, packHash);
-        writeAndInstall(odb, chosen, name, out, len, packHash, idxBytes);
-        return true;
+        writeAndInstall(odb, name, out, len, packHash, idxBytes);
+        return name;
     }
 
-    /**
-     * Renames the combined pack into place, registers it, deletes the packs it replaces, and has
-     * JGit list the directory again so they leave its pack list.
-     */
-    private static void install(ObjectDirectory odb, List<Pack> chosen, ObjectId name, Path tmpPack, Path tmpIdx)
-            throws IOException {
+    /** Renames the combined pack into place and registers it; the packs it replaces stay for now. */
+    private static void install(ObjectDirectory odb, ObjectId name, Path tmpPack, Path tmpIdx) throws IOException {
         Path packDir = odb.getPackDirectory().toPath();
         Path realPack = packDir.resolve("pack-" + name.name() + ".pack");
         Path realIdx = packDir.resolve("pack-" + name.name() + ".idx");
         Files.move(tmpPack, realPack, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         Files.move(tmpIdx, realIdx, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         odb.openPack(realPack.toFile());
-        for (Pack p : chosen) {
-            if (p.getPackName().equals(name.name())) {
-                continue;
-            }
-            // Not closed here: a reader walking JGit's list right now still finds its index in memory
-            // (a deleted file stays readable while open); the rescan below closes it.
-            String base = "pack-" + p.getPackName();
-            for (String ext : new String[] {".pack", ".idx", ".rev", ".bitmap"}) {
-                Files.deleteIfExists(packDir.resolve(base + ext));
-            }
-        }
-        // JGit keeps listing the closed packs until it rescans the directory; left there, the next
-        // lookup that misses (every insert checks for its object first) reopens their deleted index
-        // files and logs a warning with a stack trace for each.
-        odb.getPacks();
     }
 
-    private static void combine(Repository repo, ObjectDirectory odb, List<Pack> chosen) throws IOException {
+    private static ObjectId combine(Repository repo, ObjectDirectory odb, List<Pack> chosen) throws IOException {
         File packDir = odb.getPackDirectory();
         PackConfig pc = new PackConfig(repo);
         pc.setDeltaCompress(false);
@@ -436,7 +438,8 @@ final class PackCompactor {
             Files.deleteIfExists(tmpIdx);
             throw e;
         }
-        install(odb, chosen, name, tmpPack, tmpIdx);
+        install(odb, name, tmpPack, tmpIdx);
+        return name;
     }
 
     /** Removes temp files a killed writer may have left in the object store. */
@@ -462,13 +465,7 @@ final class PackCompactor {
 
     /** Writes the rolled-up pack ({@code out[0..len)} then its trailing hash) and index to temp files and installs them. */
     private static void writeAndInstall(
-            ObjectDirectory odb,
-            List<Pack> chosen,
-            ObjectId name,
-            byte[] out,
-            int len,
-            byte[] packHash,
-            byte[] idxBytes)
+            ObjectDirectory odb, ObjectId name, byte[] out, int len, byte[] packHash, byte[] idxBytes)
             throws IOException {
         Path dir = odb.getPackDirectory().toPath();
         Path tmpPack = Files.createTempFile(dir, "memoryd_compact_", ".pack.tmp");
@@ -479,7 +476,7 @@ final class PackCompactor {
                 o.write(packHash);
             }
             Files.write(tmpIdx, idxBytes);
-            install(odb, chosen, name, tmpPack, tmpIdx);
+            install(odb, name, tmpPack, tmpIdx);
         } finally {
             Files.deleteIfExists(tmpPack);
             Files.deleteIfExists(tmpIdx);

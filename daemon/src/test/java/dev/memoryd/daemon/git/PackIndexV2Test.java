@@ -188,7 +188,7 @@ class PackIndexV2Test {
                 batch.commit(Map.of("f.md", y), who, who, "y");
                 batch.publish().orThrow();
             }
-            assertTrue(PackCompactor.maybeCompact(g.repository()) > 0, "the packs were combined");
+            assertTrue(PackCompactor.maybeCompact(g.repository(), new ReplacedPacks()) > 0, "the packs were combined");
             assertArrayEquals(y, g.read(g.head(), "f.md").orElseThrow());
             assertArrayEquals(
                     x, g.read(g.repository().resolve("HEAD~1"), "f.md").orElseThrow());
