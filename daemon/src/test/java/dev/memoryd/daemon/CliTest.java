@@ -82,6 +82,22 @@ class CliTest {
     }
 
     @Test
+    void malformedJsonGivenToACommand_saysWhereAndWhatWasExpected_inOneLine() throws Exception {
+        root.serve();
+        System.setIn(new ByteArrayInputStream("{\"ops\": [\n  {\"op\": \"append_item\"}\n".getBytes()));
+        assertEquals(2, run("write"));
+        String msg = err.toString().strip();
+        assertTrue(msg.startsWith("memoryd: the declaration is not valid JSON at line 3, column 1: "), msg);
+        assertTrue(msg.contains("expected close marker for Array (start marker at line 1, column 9)"), msg);
+        assertTrue(!msg.contains("REDACTED") && !msg.contains("Source") && !msg.contains("\n"), msg);
+        err.reset();
+        assertEquals(2, run("slices", "append-row", "notes", "{\"_meta\": {\"id\": 1,}}"));
+        msg = err.toString().strip();
+        assertTrue(msg.startsWith("memoryd: the row is not valid JSON at line 1, column "), msg);
+        assertTrue(!msg.contains("REDACTED") && !msg.contains("Source"), msg);
+    }
+
+    @Test
     void write_throughDaemon_exitsZero_andRefusalExitsOne() throws Exception {
         root.serve();
         System.setIn(new ByteArrayInputStream(("{\"rationale\":\"cli\",\"ops\":[{\"op\":\"append_item\",\"path\":"

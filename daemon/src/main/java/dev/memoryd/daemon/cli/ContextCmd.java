@@ -3,6 +3,7 @@ package dev.memoryd.daemon.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.client.JsonSyntaxError;
 import dev.memoryd.daemon.client.SocketClient;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
@@ -33,7 +34,8 @@ final class ContextCmd extends Printing implements Callable<Integer> {
             try {
                 params.set("policy", JsonRpc.MAPPER.readTree(policy));
             } catch (JsonProcessingException e) {
-                System.err.println("memoryd: --policy is not valid JSON: " + e.getOriginalMessage());
+                System.err.println("memoryd: --policy is not valid JSON"
+                        + JsonSyntaxError.of(e).atWhere());
                 return Main.USAGE;
             }
         }

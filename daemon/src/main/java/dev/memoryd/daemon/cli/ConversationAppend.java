@@ -3,6 +3,7 @@ package dev.memoryd.daemon.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.client.JsonSyntaxError;
 import dev.memoryd.daemon.client.SocketClient;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
@@ -43,7 +44,8 @@ final class ConversationAppend extends Printing implements Callable<Integer> {
         try {
             turns = JsonRpc.MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
-            System.err.println("memoryd: the turns are not valid JSON: " + e.getOriginalMessage());
+            System.err.println("memoryd: the turns are not valid JSON"
+                    + JsonSyntaxError.of(e).atWhere());
             return Main.USAGE;
         }
         if (turns == null || !turns.isArray()) {

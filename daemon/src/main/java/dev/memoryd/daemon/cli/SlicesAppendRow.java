@@ -2,6 +2,7 @@ package dev.memoryd.daemon.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.client.JsonSyntaxError;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
 import java.util.concurrent.Callable;
@@ -31,7 +32,8 @@ final class SlicesAppendRow extends Printing implements Callable<Integer> {
         try {
             params.set("row", JsonRpc.MAPPER.readTree(row));
         } catch (JsonProcessingException e) {
-            System.err.println("memoryd: the row is not valid JSON: " + e.getOriginalMessage());
+            System.err.println(
+                    "memoryd: the row is not valid JSON" + JsonSyntaxError.of(e).atWhere());
             return Main.USAGE;
         }
         return out.call(config(), "append_row", params);

@@ -3,6 +3,7 @@ package dev.memoryd.daemon.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.client.JsonSyntaxError;
 import dev.memoryd.daemon.client.SocketClient;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
@@ -56,7 +57,8 @@ final class SlicesCreate extends Printing implements Callable<Integer> {
         try {
             mapping = JsonRpc.MAPPER.readTree(slice);
         } catch (JsonProcessingException e) {
-            System.err.println("memoryd: the slice mapping is not valid JSON: " + e.getOriginalMessage());
+            System.err.println("memoryd: the slice mapping is not valid JSON"
+                    + JsonSyntaxError.of(e).atWhere());
             return Main.USAGE;
         }
         if (mapping == null || !mapping.isObject()) {

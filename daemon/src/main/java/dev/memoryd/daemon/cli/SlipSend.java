@@ -2,6 +2,7 @@ package dev.memoryd.daemon.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.client.JsonSyntaxError;
 import dev.memoryd.daemon.client.SocketClient;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
@@ -28,7 +29,8 @@ final class SlipSend extends Common implements Callable<Integer> {
             try {
                 params.set("message", JsonRpc.MAPPER.readTree(message));
             } catch (JsonProcessingException e) {
-                System.err.println("memoryd: --json message is not valid JSON: " + e.getOriginalMessage());
+                System.err.println("memoryd: --json message is not valid JSON"
+                        + JsonSyntaxError.of(e).atWhere());
                 return Main.USAGE;
             }
         } else {

@@ -3,6 +3,7 @@ package dev.memoryd.daemon.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.client.JsonSyntaxError;
 import dev.memoryd.daemon.client.TreeJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +40,8 @@ final class WriteCmd extends Printing implements Callable<Integer> {
         try {
             decl = TreeJson.read(text);
         } catch (JsonProcessingException e) {
-            System.err.println("memoryd: the declaration is not valid JSON: " + e.getOriginalMessage());
+            System.err.println("memoryd: the declaration is not valid JSON"
+                    + JsonSyntaxError.of(e).atWhere());
             return Main.USAGE;
         }
         if (decl == null || !decl.isObject()) {

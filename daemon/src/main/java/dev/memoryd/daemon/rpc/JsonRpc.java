@@ -1,6 +1,5 @@
 package dev.memoryd.daemon.rpc;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,9 +10,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.client.JsonSyntaxError;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /** JSON-RPC 2.0 envelopes. Stateless and thread-safe. */
 public final class JsonRpc {
@@ -23,9 +22,6 @@ public final class JsonRpc {
 
     /** Reads one request line; content after the first JSON value is malformed, not ignored. */
     private static final ObjectReader REQUEST = MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-
-    /** Jackson's location text inside a message, e.g. where an unclosed object started. */
-    private static final Pattern SOURCE = Pattern.compile("\\[Source: [^\\]]*?; line: (\\d+)(?:, column: (\\d+))?\\]");
 
     /** The JSON value of one request line. */
     static JsonNode readRequest(String line) throws JsonProcessingException {
@@ -37,25 +33,17 @@ public final class JsonRpc {
      * {@code details}) and what the reader expected there. {@code rpc_code} is JSON-RPC's -32700.
      */
     static Failure malformed(JsonProcessingException e) {
-        JsonLocation at = e.getLocation();
-        String what = e instanceof MismatchedInputException
-                        && e.getOriginalMessage().startsWith("Trailing token")
-                ? "content after the request object; send one JSON object per line"
-                : SOURCE.matcher(String.valueOf(e.getOriginalMessage()))
-                        .replaceAll(m -> "line " + m.group(1) + (m.group(2) == null ? "" : ", column " + m.group(2)))
-                        .replaceAll("\\s*\\R\\s*", " ")
-                        .trim();
+        JsonSyntaxError err = JsonSyntaxError.of(e);
+        if (e instanceof MismatchedInputException && e.getOriginalMessage().startsWith("Trailing token")) {
+            err = err.saying("content after the request object; send one JSON object per line");
+        }
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("rpc_code", -32700);
-        if (at != null && at.getLineNr() > 0) {
-            details.put("line", at.getLineNr());
-            details.put("column", at.getColumnNr());
-            return new Failure(
-                    ErrorReason.INVALID_REQUEST,
-                    "malformed JSON at line " + at.getLineNr() + ", column " + at.getColumnNr() + ": " + what,
-                    details);
+        if (err.line() > 0) {
+            details.put("line", err.line());
+            details.put("column", err.column());
         }
-        return new Failure(ErrorReason.INVALID_REQUEST, "malformed JSON: " + what, details);
+        return new Failure(ErrorReason.INVALID_REQUEST, "malformed JSON" + err.atWhere(), details);
     }
 
     public static String result(JsonNode id, JsonNode result) {
