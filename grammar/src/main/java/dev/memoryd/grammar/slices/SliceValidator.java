@@ -44,6 +44,9 @@ import java.util.regex.Pattern;
  *     problems of {@link JsonlBody#validate}; for {@code conversation} and {@code routine}
  *     bodies, a non-blank line that is not a JSON object</li>
  * </ul>
+ *
+ * <p>A little over 400 lines, a tenth of them this list of rule ids, which belongs beside the
+ * checks that report them; the field-level checks are {@link FieldChecks}'.
  */
 public final class SliceValidator {
 
