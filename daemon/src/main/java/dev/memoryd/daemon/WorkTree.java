@@ -5,12 +5,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -25,19 +23,14 @@ import java.util.Set;
  * Writes are atomic and durable: temp file in the same directory, fsync, rename, fsync of the
  * directory (JGit LockFile's discipline). Thread-safe for reads; writes come from the writer.
  *
- * <p>Longer than a room: staging, checking and renaming into place share the spare-inode pool
- * and the confinement rules, which are this class's private state.
+ * <p>The spare inodes temp files are made of, and renaming into place, are {@link SparePool}'s job;
+ * running fsyncs and renames concurrently {@link FileSyncs}'.
  */
 final class WorkTree {
     static final String TMP_SUFFIX = ".memoryd-tmp";
     private final Path root;
-    /** Where spare inodes wait (see {@link #replace}); null: temp files beside their targets. */
-    private final Path spareDir;
-
-    private final java.util.concurrent.ConcurrentLinkedQueue<Path> spares =
-            new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final java.util.concurrent.atomic.AtomicLong spareSeq = new java.util.concurrent.atomic.AtomicLong();
-    private volatile boolean spareDirMade;
+    private final SparePool pool;
+    private final FileSyncs syncs = new FileSyncs();
 
     WorkTree(Path root) {
         this(root, null);
@@ -51,7 +44,7 @@ final class WorkTree {
      */
     WorkTree(Path root, Path spareDir) {
         this.root = root;
-        this.spareDir = spareDir != null && sameFileSystem(root, spareDir) ? spareDir : null;
+        this.pool = new SparePool(root, spareDir != null && sameFileSystem(root, spareDir) ? spareDir : null);
     }
 
     private static boolean sameFileSystem(Path root, Path spareDir) {
@@ -116,7 +109,7 @@ final class WorkTree {
                     Files.createDirectories(dir);
                     dirs.add(dir.getParent());
                 }
-                Path tmp = takeSpare(target);
+                Path tmp = pool.takeSpare(target);
                 moves.add(new Path[] {tmp, target});
                 try (FileChannel ch = FileChannel.open(
                         tmp,
@@ -135,7 +128,7 @@ final class WorkTree {
             fsyncAll(moves);
         } catch (IOException | RuntimeException e) {
             for (Path[] m : moves) {
-                giveBack(m[0]);
+                pool.giveBack(m[0]);
             }
             throw e;
         }
@@ -177,56 +170,8 @@ final class WorkTree {
      * after the other each paid for its own.
      */
     private void fsyncAll(List<Path[]> moves) throws IOException {
-        forEach(moves, m -> fsync(m[0]));
+        syncs.forEach(moves, m -> FileSyncs.fsync(m[0]));
     }
-
-    private interface IoStep<T> {
-        void run(T item) throws IOException;
-    }
-
-    /** Runs one I/O step per item (a file, a directory), concurrently when there are several. */
-    private <T> void forEach(java.util.Collection<T> items, IoStep<T> step) throws IOException {
-        if (items.size() == 1) {
-            step.run(items.iterator().next());
-            return;
-        }
-        List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
-        for (T m : items) {
-            fs.add(syncers.submit(() -> {
-                step.run(m);
-                return null;
-            }));
-        }
-        IOException first = null;
-        for (java.util.concurrent.Future<?> f : fs) {
-            try {
-                f.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted during file I/O");
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (first == null) {
-                    first = e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
-    }
-
-    private static void fsync(Path p) throws IOException {
-        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
-            ch.force(false);
-        }
-    }
-
-    private final java.util.concurrent.ExecutorService syncers =
-            java.util.concurrent.Executors.newFixedThreadPool(16, r -> {
-                Thread t = new Thread(r, "memoryd-fsync");
-                t.setDaemon(true);
-                return t;
-            });
 
     /**
      * Temp files of {@link #stage}, waiting to be renamed into place. {@link #precheck} may run
@@ -276,7 +221,7 @@ final class WorkTree {
                 if (!java.util.Arrays.equals(before, after) || racy(after)) {
                     continue; // being written right now: publish reads it again
                 }
-                seen.put(m[1], new Seen(after, linkSpare(m[1])));
+                seen.put(m[1], new Seen(after, pool.linkSpare(m[1])));
             }
         }
 
@@ -308,36 +253,36 @@ final class WorkTree {
             for (Path[] m : moves) {
                 byDir.computeIfAbsent(m[1].getParent(), d -> new ArrayList<>()).add(m);
             }
-            forEach(dirs, dir -> {
+            syncs.forEach(dirs, dir -> {
                 for (Path[] m : byDir.getOrDefault(dir, List.of())) {
                     String rel = rel(m[1]);
                     Seen s = seen.get(m[1]);
                     boolean unchanged = s != null && java.util.Arrays.equals(s.stat(), stat(m[1]));
                     Optional<String> want = expected.get(rel);
                     if (!unchanged && want != null && !want.equals(readIfFile(m[1]))) {
-                        giveBack(m[0]);
+                        pool.giveBack(m[0]);
                         if (s != null && s.keep() != null) {
                             Files.deleteIfExists(s.keep());
                         }
                         skipped.accept(rel);
                         continue;
                     }
-                    replace(m[0], m[1], s == null ? null : s.keep());
+                    pool.replace(m[0], m[1], s == null ? null : s.keep());
                 }
                 if (syncDirs) {
-                    fsyncDir(dir);
+                    FileSyncs.fsyncDir(dir);
                 }
             });
         }
 
         /** Fsyncs the directories the renames changed. */
         void syncDirs() throws IOException {
-            forEach(dirs, WorkTree::fsyncDir);
+            syncs.forEach(dirs, FileSyncs::fsyncDir);
         }
 
         void abort() throws IOException {
             for (Path[] m : moves) {
-                giveBack(m[0]);
+                pool.giveBack(m[0]);
                 Seen s = seen.get(m[1]);
                 if (s != null && s.keep() != null) {
                     Files.deleteIfExists(s.keep());
@@ -373,110 +318,6 @@ final class WorkTree {
     /** Coarser than any kernel's timestamp tick (a jiffy is 1-10 ms). */
     private static final long RACY_MS = 20;
 
-    /** Links {@code target}'s inode into the spare pool ahead of its replacement; null when there is no pool or no file. */
-    private Path linkSpare(Path target) throws IOException {
-        if (spareDir == null || !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
-            return null;
-        }
-        if (!spareDirMade) {
-            Files.createDirectories(spareDir);
-            spareDirMade = true;
-        }
-        Path k = newSpareName();
-        try {
-            Files.createLink(k, target);
-            return k;
-        } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
-            return null; // no hard links here: the replaced inode is simply freed
-        }
-    }
-
-    /**
-     * The temp file {@code target}'s next version is written to: a spare inode from the pool when
-     * there is one. A spare is never a name of a live file (see {@link #replace}); one whose link
-     * count says otherwise, whatever made it so, is dropped rather than truncated.
-     */
-    private Path takeSpare(Path target) throws IOException {
-        if (spareDir == null) {
-            Path tmp = target.resolveSibling("." + target.getFileName() + TMP_SUFFIX);
-            if (Files.exists(tmp, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(tmp, LinkOption.NOFOLLOW_LINKS)) {
-                Files.delete(tmp); // never write through a link someone put in the temp file's place
-            }
-            return tmp;
-        }
-        if (!spareDirMade) {
-            Files.createDirectories(spareDir);
-            spareDirMade = true;
-        }
-        for (Path p; (p = spares.poll()) != null; ) {
-            Object links;
-            try {
-                links = Files.getAttribute(p, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
-            } catch (NoSuchFileException gone) {
-                continue;
-            } catch (UnsupportedOperationException | IllegalArgumentException noLinkCount) {
-                links = null; // cannot tell whether it still names a file: never reuse it
-            }
-            if (links instanceof Integer n && n == 1 && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-                return p;
-            }
-            Files.deleteIfExists(p);
-        }
-        return newSpareName();
-    }
-
-    private Path newSpareName() {
-        return spareDir.resolve(spareSeq.incrementAndGet() + TMP_SUFFIX);
-    }
-
-    /** A temp file that was not renamed into place: back to the pool, or removed. */
-    private void giveBack(Path tmp) throws IOException {
-        if (spareDir != null && tmp.startsWith(spareDir)) {
-            if (Files.isRegularFile(tmp, LinkOption.NOFOLLOW_LINKS)) {
-                spares.add(tmp);
-            }
-        } else {
-            Files.deleteIfExists(tmp);
-        }
-    }
-
-    /**
-     * Renames {@code tmp} over {@code target} atomically. With a spare pool, the replaced inode is
-     * linked into the pool first and becomes the next spare: a plain rename over the target frees
-     * an inode and the next temp file allocates one, and on ext4 without a journal (this project's
-     * machines) allocation scans past every inode freed in the last ~30 s, so under a steady write
-     * load each new temp file cost more CPU than the rest of its write. A spare holds an old
-     * version until its next use truncates it, in the 0700 state directory; the pool is emptied at
-     * start (a kill between the link and the rename leaves a spare that is still a name of the
-     * target, which must never be truncated).
-     */
-    private void replace(Path tmp, Path target, Path linkedAhead) throws IOException {
-        Path keep = linkedAhead;
-        if (keep == null && spareDir != null && Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
-            Path k = newSpareName();
-            try {
-                Files.createLink(k, target);
-                keep = k;
-            } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
-                keep = null; // no hard links here: the replaced inode is simply freed
-            }
-        }
-        try {
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException | RuntimeException e) {
-            if (keep != null) {
-                Files.deleteIfExists(keep); // still a name of the target: never a spare
-            }
-            if (e instanceof AtomicMoveNotSupportedException) {
-                throw new IOException("the file system of " + root + " cannot rename atomically", e);
-            }
-            throw e;
-        }
-        if (keep != null) {
-            spares.add(keep);
-        }
-    }
-
     private static Optional<String> readIfFile(Path f) throws IOException {
         try {
             return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
@@ -489,14 +330,7 @@ final class WorkTree {
 
     /** Removes temp files a killed writer left beside memory files. */
     void removeTempFiles() throws IOException {
-        spares.clear();
-        if (spareDir != null && Files.isDirectory(spareDir, LinkOption.NOFOLLOW_LINKS)) {
-            try (java.util.stream.Stream<Path> s = Files.list(spareDir)) {
-                for (Path p : (Iterable<Path>) s::iterator) {
-                    Files.deleteIfExists(p); // unlinks a name only: a target a kill left linked here keeps its own
-                }
-            }
-        }
+        pool.clear();
         for (String top : new String[] {"users", ".slices"}) {
             Path d = root.resolve(top);
             if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
@@ -510,12 +344,6 @@ final class WorkTree {
                     }
                 }
             }
-        }
-    }
-
-    static void fsyncDir(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
         }
     }
 }

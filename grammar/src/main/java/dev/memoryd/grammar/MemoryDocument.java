@@ -1,14 +1,10 @@
 package dev.memoryd.grammar;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.vladsch.flexmark.ast.Heading;
-import com.vladsch.flexmark.parser.Parser;
-import com.vladsch.flexmark.util.ast.Document;
-import com.vladsch.flexmark.util.ast.Node;
+import dev.memoryd.grammar.HeadingScan.RawHeading;
 import dev.memoryd.grammar.frontmatter.Frontmatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,9 +20,11 @@ import java.util.regex.Pattern;
  * {@link #text()}, and every edit is a splice by span ({@link #splice}), so all other
  * characters survive exactly. Immutable and thread-safe.
  *
- * <p>Longer than most classes: the parse and {@link #splice(int, int, String)}, which must find what
- * a parse of the spliced text would, share the heading scan, the line index and the recent-parse
- * cache, and keeping them together keeps that agreement in one place.
+ * <p>Finding the headings is {@link HeadingScan}'s job, line numbers {@link LineIndex}'s, the cache
+ * of recent parses {@link RecentParses}'. A little over 400 lines: the sections are built from
+ * the headings here, and {@link #splice(int, int, String)}, which must find what a parse of the
+ * spliced text would, shifts those same headings; keeping the two together keeps that agreement
+ * in one place.
  */
 public final class MemoryDocument {
 
@@ -51,8 +49,6 @@ public final class MemoryDocument {
     /** A half-open char range. */
     public record Span(int start, int end) {}
 
-    // One parser for all documents: flexmark parsers are reusable across threads.
-    private static final Parser PARSER = Parser.builder().build();
     static final Pattern ANCHOR_COMMENT = Pattern.compile("^\\s*<!--\\s*@anchor:\\s*(\\S+)\\s+v1\\s*-->\\s*$");
     static final Pattern ANCHOR_LINKREF = Pattern.compile("^\\s*\\[//]:\\s*#\\s*\\(anchor:\\s*(\\S+)\\s+v1\\)\\s*$");
 
@@ -64,7 +60,7 @@ public final class MemoryDocument {
     private final String title;
     private final int titleLine;
     private final List<Section> sections;
-    private final int[] lineStarts;
+    private final LineIndex lines;
     /** The headings as found (level 1 to 3), kept so that a splice can shift them instead of scanning. */
     private final List<RawHeading> rawHeadings;
     /** The headings came from the line scan, so each line's part in them is the line's alone. */
@@ -89,8 +85,8 @@ public final class MemoryDocument {
             }
             md = b.toString();
         }
-        List<RawHeading> fast = scanHeadings(md);
-        return fast != null ? new Scan(fast, true) : new Scan(flexmarkHeadings(md), false);
+        List<RawHeading> fast = HeadingScan.scanHeadings(md);
+        return fast != null ? new Scan(fast, true) : new Scan(HeadingScan.flexmarkHeadings(md), false);
     }
 
     /** A text's headings and whether the line scan found them. */
@@ -98,7 +94,7 @@ public final class MemoryDocument {
 
     private MemoryDocument(String text, Scan scan) {
         this.text = text;
-        this.lineStarts = lineStarts(text);
+        this.lines = new LineIndex(text);
         int fmEnd = frontmatterEnd(text);
         frontmatterSpan = fmEnd > 0 ? new Span(0, fmEnd) : null;
         List<RawHeading> headings = List.copyOf(scan.headings());
@@ -151,7 +147,6 @@ public final class MemoryDocument {
         this.sections = List.copyOf(secs);
     }
 
-    /** Parses a memory file. Never throws. */
     /** The first character in {@code [from, to)} that is not regex {@code \\s}, or 0 when there is none. */
     private static char firstNonSpace(String text, int from, int to) {
         for (int i = from; i < to; i++) {
@@ -163,94 +158,6 @@ public final class MemoryDocument {
         return 0;
     }
 
-    /** A top-level ATX heading of level 1 to 3: where it starts, its level and its text. */
-    record RawHeading(int offset, int level, String text) {}
-
-    /**
-     * The top-level ATX headings of level ≤ 3, as flexmark finds them. Texts made only of plain
-     * lines (no code fences, no HTML other than one-line anchor comments, no indented or
-     * decorated heading lines) take a line scan that gives the same answer about thirty times
-     * faster; anything else goes to flexmark, which stays the definition
-     * ({@code MemoryDocumentTest} checks the two agree).
-     */
-    static List<RawHeading> headings(String md) {
-        List<RawHeading> fast = scanHeadings(md);
-        return fast != null ? fast : flexmarkHeadings(md);
-    }
-
-    static List<RawHeading> flexmarkHeadings(String md) {
-        Document doc = PARSER.parse(md);
-        List<RawHeading> out = new ArrayList<>();
-        for (Node n = doc.getFirstChild(); n != null; n = n.getNext()) {
-            if (n instanceof Heading h && h.isAtxHeading() && h.getLevel() <= 3) {
-                out.add(new RawHeading(
-                        h.getStartOffset(), h.getLevel(), h.getText().toString().trim()));
-            }
-        }
-        return out;
-    }
-
-    /** The line scan, or null when a line could mean something a line scan cannot see. */
-    static List<RawHeading> scanHeadings(String md) {
-        List<RawHeading> out = new ArrayList<>();
-        int n = md.length();
-        int pos = 0;
-        while (pos < n) {
-            int eol = md.indexOf('\n', pos);
-            int end = eol < 0 ? n : eol;
-            int lineEnd = end > pos && md.charAt(end - 1) == '\r' ? end - 1 : end;
-            int i = pos;
-            while (i < lineEnd && md.charAt(i) == ' ') {
-                i++;
-            }
-            if (i < lineEnd) {
-                char c = md.charAt(i);
-                int indent = i - pos;
-                if (c == '\t' || c == '`' || c == '~' || (c == '#' && indent > 0)) {
-                    return null; // tabs, fences, indented headings: flexmark decides
-                }
-                if (c == '<'
-                        && !ANCHOR_COMMENT.matcher(md.substring(pos, lineEnd)).matches()) {
-                    return null; // an HTML block may swallow the lines after it
-                }
-                if (c == '#') {
-                    int hashes = 0;
-                    while (i + hashes < lineEnd && md.charAt(i + hashes) == '#') {
-                        hashes++;
-                    }
-                    if (hashes > 6) {
-                        // not a heading: a paragraph line
-                    } else if (i + hashes == lineEnd) {
-                        return null; // empty heading: leave to flexmark
-                    } else if (md.charAt(i + hashes) != ' ') {
-                        return null; // "#tag" or "#\t": leave to flexmark
-                    } else if (hashes <= 3) {
-                        String content = md.substring(i + hashes, lineEnd).trim();
-                        if (content.isEmpty() || content.endsWith("#") || !plainHeading(content)) {
-                            return null; // closing sequence or inline markup
-                        }
-                        out.add(new RawHeading(pos, hashes, content));
-                    }
-                }
-            }
-            pos = end + 1;
-        }
-        return out;
-    }
-
-    /** Heading text without inline markup (what {@code [^\\`*_\[\]<>&!|]+} matched; a loop is cheaper per heading). */
-    private static boolean plainHeading(String content) {
-        for (int i = 0; i < content.length(); i++) {
-            switch (content.charAt(i)) {
-                case '\\', '`', '*', '_', '[', ']', '<', '>', '&', '!', '|':
-                    return false;
-                default:
-                    break;
-            }
-        }
-        return !content.isEmpty();
-    }
-
     /**
      * Parses without the cache of recent parses: for texts that are each parsed once (replay),
      * where a lookup would only cost a hash of the whole text.
@@ -259,18 +166,15 @@ public final class MemoryDocument {
         return new MemoryDocument(text == null ? "" : text);
     }
 
+    /** Parses a memory file. Never throws. */
     public static MemoryDocument parse(String text) {
         String t = text == null ? "" : text;
-        synchronized (RECENT) {
-            MemoryDocument d = RECENT.get(t);
-            if (d != null) {
-                return d;
-            }
+        MemoryDocument d = RecentParses.get(t);
+        if (d != null) {
+            return d;
         }
-        MemoryDocument d = new MemoryDocument(t);
-        synchronized (RECENT) {
-            RECENT.put(t, d);
-        }
+        d = new MemoryDocument(t);
+        RecentParses.put(t, d);
         return d;
     }
 
@@ -279,25 +183,8 @@ public final class MemoryDocument {
      * write to the file, the derived indexes reading it).
      */
     public static void remember(MemoryDocument doc) {
-        synchronized (RECENT) {
-            RECENT.put(doc.text, doc);
-        }
+        RecentParses.put(doc.text, doc);
     }
-
-    /**
-     * Documents are immutable, and one write parses the same text several times (apply, Change
-     * Log, lint before and after; the next write starts from this one's result), so the most
-     * recent parses are kept. A write leaves three or four texts here, so the bound holds the
-     * latest of a few dozen files that writers take turns on (at 32, 16 writers' files missed).
-     */
-    private static final Map<String, MemoryDocument> RECENT = new java.util.LinkedHashMap<>(256, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, MemoryDocument> e) {
-            return size() > 128;
-        }
-    };
 
     /**
      * End offset (after the closing fence line) of a frontmatter block that opens on the
@@ -317,22 +204,6 @@ public final class MemoryDocument {
         return s;
     }
 
-    private static int[] lineStarts(String text) {
-        int[] starts = new int[64];
-        int n = 1;
-        for (int i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
-            if (n == starts.length) {
-                starts = java.util.Arrays.copyOf(starts, n * 2);
-            }
-            starts[n++] = i + 1;
-        }
-        return java.util.Arrays.copyOf(starts, n);
-    }
-
-    private int lineStartOf(int offset) {
-        return lineStarts[lineOf(offset) - 1];
-    }
-
     private int lineEnd(int offset) {
         int e = text.indexOf('\n', offset);
         return e < 0 ? text.length() : e + 1;
@@ -340,22 +211,16 @@ public final class MemoryDocument {
 
     /** 1-based line number of a char offset. */
     public int lineOf(int offset) {
-        int lo = 0;
-        int hi = lineStarts.length - 1;
-        while (lo < hi) {
-            int mid = (lo + hi + 1) >>> 1;
-            if (lineStarts[mid] <= offset) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return lo + 1;
+        return lines.lineOf(offset);
+    }
+
+    private int lineStartOf(int offset) {
+        return lines.lineStartOf(offset);
     }
 
     /** Number of lines (a trailing newline does not start a new line). */
     public int lineCount() {
-        int n = lineStarts.length;
+        int n = lines.count();
         return text.endsWith("\n") ? n - 1 : n;
     }
 
@@ -448,40 +313,7 @@ public final class MemoryDocument {
      * with exactly one {@code \n}.
      */
     public static String canonicalize(String body) {
-        String s = body.replace("\r\n", "\n");
-        // The lines from the first non-blank one to the last, as they are: a cut, not a split and join
-        // (the body of a large section is canonicalised on every write to it).
-        int from = 0;
-        while (true) {
-            int eol = s.indexOf('\n', from);
-            int lineEnd = eol < 0 ? s.length() : eol;
-            if (!blank(s, from, lineEnd)) {
-                break;
-            }
-            if (eol < 0) {
-                return "";
-            }
-            from = eol + 1;
-        }
-        int to = s.length();
-        while (true) {
-            int bol = s.lastIndexOf('\n', to - 1) + 1;
-            if (!blank(s, bol, to)) {
-                break;
-            }
-            to = bol - 1; // the newline before the blank line; a non-blank line lies before it
-        }
-        return s.substring(from, to) + "\n";
-    }
-
-    /** Whether {@code s[from, to)} is empty or only whitespace, as {@link String#isBlank} says. */
-    private static boolean blank(String s, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (!Character.isWhitespace(s.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
+        return SectionText.canonicalize(body);
     }
 
     /**
@@ -565,7 +397,7 @@ public final class MemoryDocument {
                     first = i;
                 }
             }
-            List<RawHeading> inNew = scanHeadings(next.substring(from, newTo));
+            List<RawHeading> inNew = HeadingScan.scanHeadings(next.substring(from, newTo));
             if (inNew == null) {
                 return null;
             }

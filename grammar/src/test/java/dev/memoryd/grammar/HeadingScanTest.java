@@ -39,9 +39,9 @@ class HeadingScanTest {
         assertEquals(true, files.size() > 40, "too few samples: " + files.size());
         for (Path f : files) {
             String text = Files.readString(f);
-            List<MemoryDocument.RawHeading> scan = MemoryDocument.scanHeadings(text);
+            List<HeadingScan.RawHeading> scan = HeadingScan.scanHeadings(text);
             assertNotNull(scan, "the scan gave up on " + f);
-            assertEquals(MemoryDocument.flexmarkHeadings(text), scan, f.toString());
+            assertEquals(HeadingScan.flexmarkHeadings(text), scan, f.toString());
         }
     }
 
@@ -98,10 +98,10 @@ class HeadingScanTest {
                 sb.append(TRICKY[rnd.nextInt(TRICKY.length)]).append('\n');
             }
             String text = sb.toString();
-            List<MemoryDocument.RawHeading> scan = MemoryDocument.scanHeadings(text);
+            List<HeadingScan.RawHeading> scan = HeadingScan.scanHeadings(text);
             if (scan != null) {
                 scanned++;
-                assertEquals(MemoryDocument.flexmarkHeadings(text), scan, "document " + doc + ":\n" + text);
+                assertEquals(HeadingScan.flexmarkHeadings(text), scan, "document " + doc + ":\n" + text);
             }
         }
         assertEquals(true, scanned > 100, "the scan answered too rarely to be tested: " + scanned);
@@ -109,8 +109,8 @@ class HeadingScanTest {
 
     @Test
     void fencesAndHtmlBlocks_areLeftToFlexmark() {
-        assertNull(MemoryDocument.scanHeadings("## A\n```\n## not a heading\n```\n"));
-        assertNull(MemoryDocument.scanHeadings("<div>\n## swallowed\n</div>\n"));
-        assertNull(MemoryDocument.scanHeadings("   ## indented\n"));
+        assertNull(HeadingScan.scanHeadings("## A\n```\n## not a heading\n```\n"));
+        assertNull(HeadingScan.scanHeadings("<div>\n## swallowed\n</div>\n"));
+        assertNull(HeadingScan.scanHeadings("   ## indented\n"));
     }
 }

@@ -114,10 +114,10 @@ final class LinkCheck {
         Set<Long> wanted = new HashSet<>();
         links.forEach(l -> wanted.add(l.toSeq()));
         Map<Long, String> hashes = new HashMap<>();
-        Verifier.Walk w = new Verifier.Walk(new ArrayList<>(disk.get(to).values()), Verifier::read);
-        Verifier.Line line;
+        LineWalk w = new LineWalk(new ArrayList<>(disk.get(to).values()), Verifier::read);
+        LineWalk.Line line;
         while (hashes.size() < wanted.size() && (line = w.next()) != null) {
-            Verifier.ChainCheck.Parsed p = Verifier.ChainCheck.parse(line);
+            ChainCheck.Parsed p = ChainCheck.parse(line);
             if (p.event() != null && wanted.contains(p.event().seq())) {
                 hashes.put(p.event().seq(), p.event().lineHash());
             }
@@ -182,8 +182,7 @@ final class LinkCheck {
             files.add(f);
             bytes.put(f, b);
         });
-        Verifier.ChainCheck check =
-                new Verifier.ChainCheck(dir, l.commit() + ":", to, files, bytes::get, keys, macs, null);
+        ChainCheck check = new ChainCheck(dir, l.commit() + ":", to, files, bytes::get, keys, macs, null);
         check.hashes = new HashMap<>();
         Verifier.Problem p = check.run();
         historyLines += check.lines;

@@ -88,7 +88,7 @@ public final class MergeCheck {
             }
         }
         ChunkGraph g = new ChunkGraph();
-        ChunkStore.build(texts, new HashMap<>(), new HashMap<>()).forEach(g::put);
+        GraphBuilder.build(texts, new HashMap<>(), new HashMap<>()).forEach(g::put);
         return g;
     }
 

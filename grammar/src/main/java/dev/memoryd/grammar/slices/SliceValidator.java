@@ -2,7 +2,6 @@ package dev.memoryd.grammar.slices;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,6 +44,9 @@ import java.util.regex.Pattern;
  *     problems of {@link JsonlBody#validate}; for {@code conversation} and {@code routine}
  *     bodies, a non-blank line that is not a JSON object</li>
  * </ul>
+ *
+ * <p>A little over 400 lines, a tenth of them this list of rule ids, which belongs beside the
+ * checks that report them; the field-level checks are {@link FieldChecks}'.
  */
 public final class SliceValidator {
 
@@ -107,33 +109,33 @@ public final class SliceValidator {
             return out;
         }
         JsonNode v = slice.get("v");
-        if (absent(v)) {
+        if (FieldChecks.absent(v)) {
             out.add(new SliceProblem("slice.v", "required", "slice.v is required and must be the string \"1\""));
         } else if (!v.isTextual() || !v.asText().equals("1")) {
             out.add(new SliceProblem("slice.v", "version", "slice.v must be the string \"1\", not " + v));
         }
         JsonNode id = slice.get("id");
-        if (requiredText(slice, "id", "slice.id", out)) {
-            format(id.asText(), ID, "slice.id", "an identifier (ULID recommended)", out);
+        if (FieldChecks.requiredText(slice, "id", "slice.id", out)) {
+            FieldChecks.format(id.asText(), ID, "slice.id", "an identifier (ULID recommended)", out);
         }
-        requiredText(slice, "title", "slice.title", out);
-        requiredText(slice, "summary", "slice.summary", out);
+        FieldChecks.requiredText(slice, "title", "slice.title", out);
+        FieldChecks.requiredText(slice, "summary", "slice.summary", out);
         JsonNode body = slice.get("body");
         String bodyType = null;
         if (body != null && !body.isNull() && !body.isObject()) {
             out.add(new SliceProblem("slice.body", "type", "slice.body must be a mapping with a 'type'"));
         } else {
             JsonNode bt = body == null ? null : body.get("type");
-            if (absent(bt)) {
+            if (FieldChecks.absent(bt)) {
                 out.add(new SliceProblem(
                         "slice.body.type",
                         "required",
-                        "slice.body.type is required (one of " + sorted(BODY_TYPES) + ")"));
+                        "slice.body.type is required (one of " + FieldChecks.sorted(BODY_TYPES) + ")"));
             } else if (!bt.isTextual() || !BODY_TYPES.contains(bt.asText())) {
                 out.add(new SliceProblem(
                         "slice.body.type",
                         "enum",
-                        "slice.body.type must be one of " + sorted(BODY_TYPES) + ", not " + bt));
+                        "slice.body.type must be one of " + FieldChecks.sorted(BODY_TYPES) + ", not " + bt));
             } else {
                 bodyType = bt.asText();
             }
@@ -144,7 +146,7 @@ public final class SliceValidator {
         if (k != null && !k.isNull()) {
             if (!k.isTextual() || !KINDS.contains(k.asText())) {
                 out.add(new SliceProblem(
-                        "slice.kind", "enum", "slice.kind must be one of " + sorted(KINDS) + ", not " + k));
+                        "slice.kind", "enum", "slice.kind must be one of " + FieldChecks.sorted(KINDS) + ", not " + k));
                 kind = null;
             } else {
                 kind = k.asText();
@@ -167,7 +169,7 @@ public final class SliceValidator {
         if (meta != null && !meta.isNull() && !meta.isObject()) {
             out.add(new SliceProblem("slice.meta", "type", "slice.meta must be a mapping of free-form keys"));
         }
-        unknown(slice, SLICE_KEYS, "slice", out);
+        FieldChecks.unknown(slice, SLICE_KEYS, "slice", out);
         return out;
     }
 
@@ -249,40 +251,40 @@ public final class SliceValidator {
         }
         Set<String> keys = new java.util.HashSet<>(BODY_SUBOBJECTS.keySet());
         keys.add("type");
-        unknown(body, keys, "slice.body", out);
+        FieldChecks.unknown(body, keys, "slice.body", out);
     }
 
     private static void code(JsonNode code, String path, List<SliceProblem> out) {
-        requiredText(code, "lang", path + ".lang", out);
-        optionalText(code, "extension", path + ".extension", out);
-        stringList(code.get("args"), path + ".args", out);
-        unknown(code, CODE_KEYS, path, out);
+        FieldChecks.requiredText(code, "lang", path + ".lang", out);
+        FieldChecks.optionalText(code, "extension", path + ".extension", out);
+        FieldChecks.stringList(code.get("args"), path + ".args", out);
+        FieldChecks.unknown(code, CODE_KEYS, path, out);
     }
 
     private static void conversation(JsonNode c, String path, List<SliceProblem> out) {
-        stringList(c.get("participants"), path + ".participants", out);
-        optionalText(c, "agent_id", path + ".agent_id", out);
-        optionalText(c, "session_id", path + ".session_id", out);
-        if (optionalText(c, "trace_id", path + ".trace_id", out)) {
-            format(
+        FieldChecks.stringList(c.get("participants"), path + ".participants", out);
+        FieldChecks.optionalText(c, "agent_id", path + ".agent_id", out);
+        FieldChecks.optionalText(c, "session_id", path + ".session_id", out);
+        if (FieldChecks.optionalText(c, "trace_id", path + ".trace_id", out)) {
+            FieldChecks.format(
                     c.get("trace_id").asText(),
                     HEX32,
                     path + ".trace_id",
                     "a W3C/OTEL trace id: 32 lowercase hex digits",
                     out);
         }
-        if (optionalText(c, "span_id", path + ".span_id", out)) {
-            format(
+        if (FieldChecks.optionalText(c, "span_id", path + ".span_id", out)) {
+            FieldChecks.format(
                     c.get("span_id").asText(),
                     HEX16,
                     path + ".span_id",
                     "an OTEL span id: 16 lowercase hex digits",
                     out);
         }
-        enumField(c.get("format"), CONVERSATION_FORMATS, path + ".format", out);
-        bool(c.get("includes_tool_calls"), path + ".includes_tool_calls", out);
-        bool(c.get("includes_compaction"), path + ".includes_compaction", out);
-        unknown(c, CONVERSATION_KEYS, path, out);
+        FieldChecks.enumField(c.get("format"), CONVERSATION_FORMATS, path + ".format", out);
+        FieldChecks.bool(c.get("includes_tool_calls"), path + ".includes_tool_calls", out);
+        FieldChecks.bool(c.get("includes_compaction"), path + ".includes_compaction", out);
+        FieldChecks.unknown(c, CONVERSATION_KEYS, path, out);
     }
 
     private static void payload(JsonNode payload, String kind, List<SliceProblem> out) {
@@ -303,9 +305,10 @@ public final class SliceValidator {
             out.add(new SliceProblem("slice.payload", "type", "slice.payload must be a mapping with uri, hash, size"));
             return;
         }
-        requiredText(payload, "uri", "slice.payload.uri", out);
-        if (optionalText(payload, "hash", "slice.payload.hash", out)) {
-            format(payload.get("hash").asText(), HASH, "slice.payload.hash", "sha256:<64 lowercase hex>", out);
+        FieldChecks.requiredText(payload, "uri", "slice.payload.uri", out);
+        if (FieldChecks.optionalText(payload, "hash", "slice.payload.hash", out)) {
+            FieldChecks.format(
+                    payload.get("hash").asText(), HASH, "slice.payload.hash", "sha256:<64 lowercase hex>", out);
         }
         JsonNode size = payload.get("size");
         if (size != null && !size.isNull()) {
@@ -319,7 +322,7 @@ public final class SliceValidator {
                         "slice.payload.size", "range", "slice.payload.size must not be negative, not " + size));
             }
         }
-        unknown(payload, PAYLOAD_KEYS, "slice.payload", out);
+        FieldChecks.unknown(payload, PAYLOAD_KEYS, "slice.payload", out);
     }
 
     private static void contract(JsonNode c, List<SliceProblem> out) {
@@ -330,13 +333,13 @@ public final class SliceValidator {
             out.add(new SliceProblem("slice.contract", "type", "slice.contract must be a mapping"));
             return;
         }
-        optionalText(c, "purpose", "slice.contract.purpose", out);
-        stringList(c.get("exclude"), "slice.contract.exclude", out);
-        optionalText(c, "format", "slice.contract.format", out);
-        optionalText(c, "cleanup", "slice.contract.cleanup", out);
-        enumField(c.get("write"), WRITE_MODES, "slice.contract.write", out);
-        enumField(c.get("overflow"), OVERFLOW_MODES, "slice.contract.overflow", out);
-        unknown(c, CONTRACT_KEYS, "slice.contract", out);
+        FieldChecks.optionalText(c, "purpose", "slice.contract.purpose", out);
+        FieldChecks.stringList(c.get("exclude"), "slice.contract.exclude", out);
+        FieldChecks.optionalText(c, "format", "slice.contract.format", out);
+        FieldChecks.optionalText(c, "cleanup", "slice.contract.cleanup", out);
+        FieldChecks.enumField(c.get("write"), WRITE_MODES, "slice.contract.write", out);
+        FieldChecks.enumField(c.get("overflow"), OVERFLOW_MODES, "slice.contract.overflow", out);
+        FieldChecks.unknown(c, CONTRACT_KEYS, "slice.contract", out);
     }
 
     private static void links(JsonNode links, List<SliceProblem> out) {
@@ -355,7 +358,7 @@ public final class SliceValidator {
                 continue;
             }
             JsonNode rel = l.get("rel");
-            if (absent(rel)) {
+            if (FieldChecks.absent(rel)) {
                 out.add(new SliceProblem(path + ".rel", "required", path + ".rel is required"));
             } else if (!rel.isTextual() || !Relations.isKnown(rel.asText())) {
                 out.add(new SliceProblem(
@@ -363,7 +366,7 @@ public final class SliceValidator {
                         "enum",
                         path + ".rel '" + rel.asText() + "' is not a relation; one of " + Relations.names()));
             }
-            if (requiredText(l, "to", path + ".to", out)
+            if (FieldChecks.requiredText(l, "to", path + ".to", out)
                     && !isTarget(l.get("to").asText())) {
                 out.add(new SliceProblem(
                         path + ".to",
@@ -371,8 +374,8 @@ public final class SliceValidator {
                         path + ".to '" + l.get("to").asText()
                                 + "' must be an id (ULID recommended) or a relative path starting with ./ or ../"));
             }
-            optionalText(l, "label", path + ".label", out);
-            unknown(l, LINK_KEYS, path, out);
+            FieldChecks.optionalText(l, "label", path + ".label", out);
+            FieldChecks.unknown(l, LINK_KEYS, path, out);
         }
     }
 
@@ -385,13 +388,15 @@ public final class SliceValidator {
                     "slice.derived_from", "type", "slice.derived_from must be a mapping with id and hash"));
             return;
         }
-        if (requiredText(d, "id", "slice.derived_from.id", out)) {
-            format(d.get("id").asText(), ID, "slice.derived_from.id", "an identifier (ULID recommended)", out);
+        if (FieldChecks.requiredText(d, "id", "slice.derived_from.id", out)) {
+            FieldChecks.format(
+                    d.get("id").asText(), ID, "slice.derived_from.id", "an identifier (ULID recommended)", out);
         }
-        if (requiredText(d, "hash", "slice.derived_from.hash", out)) {
-            format(d.get("hash").asText(), HASH, "slice.derived_from.hash", "sha256:<64 lowercase hex>", out);
+        if (FieldChecks.requiredText(d, "hash", "slice.derived_from.hash", out)) {
+            FieldChecks.format(
+                    d.get("hash").asText(), HASH, "slice.derived_from.hash", "sha256:<64 lowercase hex>", out);
         }
-        unknown(d, DERIVED_KEYS, "slice.derived_from", out);
+        FieldChecks.unknown(d, DERIVED_KEYS, "slice.derived_from", out);
     }
 
     /** Whether {@code to} is a valid link target: an identifier or a relative path. */
@@ -407,88 +412,5 @@ public final class SliceValidator {
     /** Whether {@code s} is {@code sha256:} followed by 64 lowercase hex digits. */
     public static boolean isHash(String s) {
         return s != null && HASH.matcher(s).matches();
-    }
-
-    private static boolean absent(JsonNode n) {
-        return n == null || n.isNull() || n.isMissingNode();
-    }
-
-    /** Checks a required scalar; true when present, scalar and not blank. */
-    private static boolean requiredText(JsonNode parent, String key, String path, List<SliceProblem> out) {
-        JsonNode n = parent.get(key);
-        if (absent(n) || (n.isValueNode() && n.asText().isBlank())) {
-            out.add(new SliceProblem(path, "required", path + " is required and must not be empty"));
-            return false;
-        }
-        if (!n.isValueNode()) {
-            out.add(new SliceProblem(path, "type", path + " must be a string"));
-            return false;
-        }
-        return true;
-    }
-
-    /** Checks an optional scalar; true when present and scalar. */
-    private static boolean optionalText(JsonNode parent, String key, String path, List<SliceProblem> out) {
-        JsonNode n = parent.get(key);
-        if (absent(n)) {
-            return false;
-        }
-        if (!n.isValueNode()) {
-            out.add(new SliceProblem(path, "type", path + " must be a string"));
-            return false;
-        }
-        return true;
-    }
-
-    private static void format(String value, Pattern p, String path, String what, List<SliceProblem> out) {
-        if (!p.matcher(value).matches()) {
-            out.add(new SliceProblem(path, "format", path + " '" + value + "' must be " + what));
-        }
-    }
-
-    private static void enumField(JsonNode n, Set<String> allowed, String path, List<SliceProblem> out) {
-        if (absent(n)) {
-            return;
-        }
-        if (!n.isTextual() || !allowed.contains(n.asText())) {
-            out.add(new SliceProblem(path, "enum", path + " must be one of " + sorted(allowed) + ", not " + n));
-        }
-    }
-
-    private static void bool(JsonNode n, String path, List<SliceProblem> out) {
-        if (!absent(n) && !n.isBoolean()) {
-            out.add(new SliceProblem(path, "type", path + " must be true or false, not " + n));
-        }
-    }
-
-    private static void stringList(JsonNode n, String path, List<SliceProblem> out) {
-        if (absent(n)) {
-            return;
-        }
-        if (!n.isArray()) {
-            out.add(new SliceProblem(path, "type", path + " must be a list of strings"));
-            return;
-        }
-        for (int i = 0; i < n.size(); i++) {
-            if (!n.get(i).isValueNode() || n.get(i).isNull()) {
-                out.add(new SliceProblem(path + "[" + i + "]", "type", path + "[" + i + "] must be a string"));
-            }
-        }
-    }
-
-    private static void unknown(JsonNode obj, Set<String> known, String path, List<SliceProblem> out) {
-        for (Iterator<String> it = obj.fieldNames(); it.hasNext(); ) {
-            String f = it.next();
-            if (!known.contains(f)) {
-                out.add(new SliceProblem(
-                        path + "." + f,
-                        "unknown-field",
-                        path + "." + f + " is not a field of Slices v1 (known: " + sorted(known) + ")"));
-            }
-        }
-    }
-
-    private static List<String> sorted(Set<String> s) {
-        return s.stream().sorted().toList();
     }
 }

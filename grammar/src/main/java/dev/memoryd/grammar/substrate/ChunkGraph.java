@@ -316,61 +316,7 @@ public final class ChunkGraph {
      * chunk placed on the previous one.
      */
     public Resolution resolve(String ref) {
-        if (ref == null || ref.isEmpty()) {
-            return new Resolution.Missing("empty reference");
-        }
-        if (exists(ref)) {
-            return new Resolution.Found(ref);
-        }
-        String[] seg = ref.split("/", -1);
-        Set<String> first = named(seg[0]);
-        if (first.size() > 1) {
-            Set<String> roots = new TreeSet<>();
-            for (String id : first) {
-                if (placementsOf(id).isEmpty()) {
-                    roots.add(id);
-                }
-            }
-            if (roots.size() == 1) {
-                first = roots;
-            }
-        }
-        if (first.isEmpty()) {
-            return new Resolution.Missing("no chunk with id or name '" + seg[0] + "'");
-        }
-        if (first.size() > 1) {
-            return ambiguous(seg[0], first);
-        }
-        String cur = first.iterator().next();
-        for (int i = 1; i < seg.length; i++) {
-            Set<String> next = named(cur, seg[i]);
-            if (next.isEmpty()) {
-                return new Resolution.Missing("no chunk named '" + seg[i] + "' placed on "
-                        + String.join("/", java.util.Arrays.copyOf(seg, i)));
-            }
-            if (next.size() > 1) {
-                return ambiguous(String.join("/", java.util.Arrays.copyOf(seg, i + 1)), next);
-            }
-            cur = next.iterator().next();
-        }
-        return new Resolution.Found(cur);
-    }
-
-    private Resolution ambiguous(String what, Set<String> ids) {
-        List<String> c = new ArrayList<>(new TreeSet<>(ids));
-        List<String> where = new ArrayList<>();
-        for (String id : c) {
-            List<String> scopes = new ArrayList<>();
-            for (Placement p : placementsOf(id)) {
-                Chunk s = chunks.get(p.scope());
-                scopes.add(s.name() != null ? s.name() : s.id());
-            }
-            where.add(id + (scopes.isEmpty() ? " (root)" : " (on " + String.join(", ", scopes) + ")"));
-        }
-        return new Resolution.Ambiguous(
-                "'" + what + "' names " + c.size() + " chunks; use an id or a path" + " such as scope/name: "
-                        + String.join("; ", where),
-                c);
+        return References.resolve(this, ref);
     }
 
     /**
