@@ -40,6 +40,10 @@ import org.eclipse.jgit.lib.ObjectId;
  * {@link #submit}, {@link #capture}, {@link #exclusive}, {@link #health} and {@link #close} may be
  * called from any thread; the setters before {@link #start}; everything said to run "on the
  * writer thread" only from a task given to {@link #exclusive}.
+ *
+ * <p>Longer than a room by its nested interfaces ({@link FileStore}, {@link IoAction}, {@link
+ * MergeParent} and the mutations' hooks): they are the contract between the writer and what it
+ * writes to, declared where the writer is; the class's own code is the queue and the loop.
  */
 public final class WritePipeline implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());

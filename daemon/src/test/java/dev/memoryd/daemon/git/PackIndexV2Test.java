@@ -93,7 +93,7 @@ class PackIndexV2Test {
         assertTrue(idxs.size() < 40, "the roll-up combined packs");
         for (Path idx : idxs) {
             // every index is one the direct roll-up reads, so the roll-ups above took that path
-            assertTrue(PackCompactor.IdxFile.read(idx) != null, idx.toString());
+            assertTrue(IndexFileMerge.IdxFile.read(idx) != null, idx.toString());
             ObjectId prev = null;
             for (org.eclipse.jgit.internal.storage.file.PackIndex.MutableEntry e :
                     org.eclipse.jgit.internal.storage.file.PackIndex.open(idx.toFile())) {
