@@ -1,6 +1,7 @@
 package dev.memoryd.daemon.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.grammar.GrammarEdit;
 import dev.memoryd.grammar.SectionKind;
@@ -329,6 +330,55 @@ public final class EventPayloads {
         }
         return Optional.of(
                 new BranchMergePayload(p.get("merge").get("from_commit").asText(), files));
+    }
+
+    /** {@code e}'s payload when {@code e} is a {@code slice_create} of the expected shape. */
+    public static Optional<SliceCreatePayload> sliceCreate(Event e) {
+        return ofOp(e, SliceCreatePayload.OP, EventPayloads::sliceCreate);
+    }
+
+    /** A {@code slice_create} payload: {@code slice}, an object, and {@code body}, a text (empty when absent). */
+    public static Optional<SliceCreatePayload> sliceCreate(JsonNode p) {
+        JsonNode body = p.path("body");
+        if (!(p.get("slice") instanceof ObjectNode slice) || !(body.isTextual() || body.isMissingNode())) {
+            return Optional.empty();
+        }
+        return Optional.of(new SliceCreatePayload(slice, body.asText("")));
+    }
+
+    /** {@code e}'s payload when {@code e} is an {@code append_row} of the expected shape. */
+    public static Optional<AppendRowPayload> appendRow(Event e) {
+        return ofOp(e, AppendRowPayload.OP, EventPayloads::appendRow);
+    }
+
+    /** An {@code append_row} payload: {@code slice_id} and {@code row}. */
+    public static Optional<AppendRowPayload> appendRow(JsonNode p) {
+        if (!p.path("slice_id").isTextual() || !p.has("row")) {
+            return Optional.empty();
+        }
+        return Optional.of(new AppendRowPayload(p.get("slice_id").asText(), p.get("row")));
+    }
+
+    /** {@code e}'s payload when {@code e} is a {@code conversation_append} of the expected shape. */
+    public static Optional<ConversationAppendPayload> conversationAppend(Event e) {
+        return ofOp(e, ConversationAppendPayload.OP, EventPayloads::conversationAppend);
+    }
+
+    /**
+     * A {@code conversation_append} payload: {@code session_id}, {@code slice_id}, {@code new_slice}
+     * (false when absent) and {@code turns}, an array.
+     */
+    public static Optional<ConversationAppendPayload> conversationAppend(JsonNode p) {
+        if (!p.path("session_id").isTextual()
+                || !p.path("slice_id").isTextual()
+                || !(p.get("turns") instanceof ArrayNode turns)) {
+            return Optional.empty();
+        }
+        return Optional.of(new ConversationAppendPayload(
+                p.get("session_id").asText(),
+                p.get("slice_id").asText(),
+                p.path("new_slice").asBoolean(),
+                turns));
     }
 
     private static <T> Optional<T> ofOp(Event e, String op, Function<JsonNode, Optional<T>> parser) {
