@@ -301,32 +301,23 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
         // The merge is recorded again as it was: its payload is copied, not rebuilt.
         ObjectNode payload = events.get(0).payload().deepCopy();
         Map<RepoPath, String> out = new LinkedHashMap<>();
-        ObjectId from = null;
+        BranchMergePayload first = EventPayloads.branchMerge(events.get(0))
+                .orElseThrow(() -> new IllegalStateException(
+                        "ledger line " + events.get(0).seq() + " is a merge without what it merged or its texts"));
         for (dev.memoryd.ledger.Event e : events) {
-            BranchMergePayload m = EventPayloads.branchMerge(e)
-                    .orElseThrow(() -> new IllegalStateException(
-                            "ledger line " + e.seq() + " is a merge without its merged commit or texts"));
-            from = from == null ? ObjectId.fromString(m.fromCommit()) : from;
-            m.files().forEach((path, text) -> out.put(RepoPath.of(path), text));
+            EventPayloads.branchMerge(e)
+                    .ifPresent(m -> m.files().forEach((path, text) -> out.put(RepoPath.of(path), text)));
         }
-        return new Replayed(out, payload, from);
+        return new Replayed(out, payload, ObjectId.fromString(first.fromCommit()), first.from());
     }
 
-    private record Replayed(Map<RepoPath, String> files, ObjectNode payload, ObjectId mergeParent)
+    private record Replayed(Map<RepoPath, String> files, ObjectNode payload, ObjectId mergeParent, String from)
             implements Mutation, WritePipeline.MergeParent {
         @Override
         public Result apply(FileSource src, Instant now) {
             return new Done(
                     files,
-                    List.of(new EventSpec(
-                            OP,
-                            null,
-                            null,
-                            null,
-                            null,
-                            payload,
-                            List.of(),
-                            "merged " + payload.path("merge").path("from").asText())),
+                    List.of(new EventSpec(OP, null, null, null, null, payload, List.of(), "merged " + from)),
                     true);
         }
     }

@@ -314,10 +314,11 @@ public final class EventPayloads {
         return ofOp(e, BranchMergePayload.OP, EventPayloads::branchMerge);
     }
 
-    /** A {@code branch_merge} payload: {@code merge.from_commit} and {@code files}, path to text or null. */
+    /** A {@code branch_merge} payload: {@code merge.from}, {@code merge.from_commit} and {@code files}, path to text or null. */
     public static Optional<BranchMergePayload> branchMerge(JsonNode p) {
         JsonNode fs = p.path("files");
-        if (!p.path("merge").path("from_commit").isTextual() || !fs.isObject()) {
+        JsonNode mg = p.path("merge");
+        if (!mg.path("from").isTextual() || !mg.path("from_commit").isTextual() || !fs.isObject()) {
             return Optional.empty();
         }
         Map<String, String> files = new LinkedHashMap<>();
@@ -328,8 +329,8 @@ public final class EventPayloads {
             }
             files.put(f.getKey(), f.getValue().isNull() ? null : f.getValue().asText());
         }
-        return Optional.of(
-                new BranchMergePayload(p.get("merge").get("from_commit").asText(), files));
+        return Optional.of(new BranchMergePayload(
+                mg.get("from").asText(), mg.get("from_commit").asText(), files));
     }
 
     /** {@code e}'s payload when {@code e} is a {@code slice_create} of the expected shape. */

@@ -374,6 +374,7 @@ class EventPayloadsTest {
     void aMerge_readsItsMergedCommitAndTexts_andWithoutThemIsEmpty() throws Exception {
         JsonNode merge = recorded("branch_merge");
         BranchMergePayload m = EventPayloads.branchMerge(merge).orElseThrow();
+        assertEquals(merge.at("/merge/from").asText(), m.from());
         assertEquals(merge.at("/merge/from_commit").asText(), m.fromCommit());
         assertEquals(
                 List.of(".slices/01M8B8DGJG3JVC9FAY1NY2HBXV.slice"),
@@ -382,6 +383,8 @@ class EventPayloadsTest {
                 merge.at("/files/.slices~101M8B8DGJG3JVC9FAY1NY2HBXV.slice").asText(),
                 m.files().values().iterator().next());
         assertTrue(EventPayloads.branchMerge(without("branch_merge", "/merge/from_commit"))
+                .isEmpty());
+        assertTrue(EventPayloads.branchMerge(without("branch_merge", "/merge/from"))
                 .isEmpty());
         assertTrue(EventPayloads.branchMerge(without("branch_merge", "/files")).isEmpty());
     }
