@@ -22,7 +22,9 @@ import java.util.function.Function;
  * so one that does not have its op's shape (written by another version, or tampered with) is
  * empty here rather than an exception; {@code ledger verify} is what judges the lines. Each op
  * has two parsers: one of an {@link Event} (empty when the event has another op) and one of a
- * payload alone, for the payloads a mutation drafts before they are lines. Stateless.
+ * payload alone, for the payloads a mutation drafts before they are lines. Stateless. A little
+ * over 400 lines: one short parser per op, kept in one class so that every shape memoryd reads
+ * back is read, and judged, in one place.
  */
 public final class EventPayloads {
     private EventPayloads() {}
