@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.grammar.GrammarEdit;
 import dev.memoryd.grammar.SectionKind;
 import dev.memoryd.jcs.Jcs;
+import dev.memoryd.ledger.Event;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -416,6 +417,26 @@ class EventPayloadsTest {
                 .isEmpty());
         assertTrue(EventPayloads.conversationAppend(without("conversation_append", "/turns"))
                 .isEmpty());
+    }
+
+    /** A whole {@code key_rotate} line as the writer recorded it. */
+    private static final String KEY_ROTATE_LINE =
+            "{\"actor\":\"maintainer\",\"after_hash\":null,\"before_hash\":null,\"branch\":\"main\",\"chain\":\"01M8B86KSVT91M1PB5PYECNABR\",\"entity_id\":null,\"entity_type\":null,\"event_id\":\"01M8B86M3GAFN7769WHMBDMMH3\",\"evidence_refs\":[],\"file_path\":null,\"idempotency_key\":null,\"integrity\":{\"algo\":\"HMAC-SHA256\",\"line_hash\":\"df75b07444a74a3d01be273a663cad0697e56b2acdedbd61e73c965fa0a1cc28\",\"prev\":\"507c8d7958fc6f9ae73dbd841278407f8cbf3651c1ab06e99b8b2601aa785049\",\"salt_version\":1},\"op\":\"key_rotate\",\"payload\":{\"current\":2,\"decl\":{\"count\":1,\"id\":\"01M8B86M3GAFN7769WHMBDMMH3\",\"index\":0},\"retired\":1},\"rationale\":\"rotate the ledger key\",\"section_anchor\":null,\"seq\":10,\"tool_call_id\":null,\"ts\":\"2026-11-26T06:20:34Z\",\"user_id\":null}";
+
+    @Test
+    void anEventsParser_readsOnlyItsOwnOp() throws Exception {
+        Event rotation = Event.fromJson(M.readTree(KEY_ROTATE_LINE));
+        assertEquals(
+                new KeyRotatePayload(1, 2), EventPayloads.keyRotate(rotation).orElseThrow());
+        assertEquals(
+                new Decl("01M8B86M3GAFN7769WHMBDMMH3", 0, 1),
+                EventPayloads.decl(rotation).orElseThrow());
+        assertTrue(EventPayloads.sectionLock(rotation).isEmpty());
+        assertTrue(EventPayloads.grammarOp(rotation).isEmpty());
+        ObjectNode relabelled = (ObjectNode) M.readTree(KEY_ROTATE_LINE);
+        relabelled.put("op", "section_lock");
+        assertTrue(
+                EventPayloads.keyRotate(Event.fromJson(relabelled)).isEmpty(), "a key_rotate shape under another op");
     }
 
     @Test
