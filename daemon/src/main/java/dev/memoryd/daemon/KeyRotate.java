@@ -2,6 +2,8 @@ package dev.memoryd.daemon;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.KeyRotatePayload;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WritePipeline;
 import dev.memoryd.grammar.FileSource;
@@ -24,14 +26,12 @@ record KeyRotate(int retired, int current, KeyRing ring, Path keyFile, AtomicRef
 
     /** Lets the writer redo {@code key_rotate} lines (recovery, replay). */
     static void registerReplayer(WritePipeline writer, AtomicReference<ContentHasher> hasher) {
-        writer.registerReplayer(
-                Verifier.KEY_ROTATE,
-                evs -> new KeyRotate(
-                        evs.get(0).payload().path("retired").asInt(),
-                        evs.get(0).payload().path("current").asInt(),
-                        null,
-                        null,
-                        hasher));
+        writer.registerReplayer(Verifier.KEY_ROTATE, evs -> {
+            KeyRotatePayload p = EventPayloads.keyRotate(evs.get(0))
+                    .orElseThrow(() -> new IllegalStateException(
+                            "ledger line " + evs.get(0).seq() + " is a key rotation without its key versions"));
+            return new KeyRotate(p.retired(), p.current(), null, null, hasher);
+        });
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.memoryd.daemon;
 
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.GrammarOpPayload;
 import dev.memoryd.daemon.git.CommittedLedger;
 import dev.memoryd.daemon.git.EventCommits;
 import dev.memoryd.daemon.git.GitStore;
@@ -282,9 +284,7 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
     }
 
     private static String sectionName(Event e) {
-        return e.payload() == null
-                ? null
-                : e.payload().path("op").path("section").asText(null);
+        return EventPayloads.grammarOp(e).map(GrammarOpPayload::section).orElse(null);
     }
 
     /** The commit of the checked-out branch that carries event {@code eventId} (its {@code Memoryd-Event} trailer). */

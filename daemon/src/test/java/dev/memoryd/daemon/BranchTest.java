@@ -661,6 +661,7 @@ class BranchTest extends ServedRootTest {
         JsonNode again = ok(root.call("branch.merge", "{\"from\":\"feature\"}"));
         assertEquals(java.util.List.of("commit", "changed", "message"), TestRoot.keys(again));
         assertTrue(PayloadLines.assertRoundTrip(root.dir) >= 1, "the fork line, read back typed, is the same bytes");
+        assertTrue(PayloadLines.assertTyped(root.dir) >= 3, "the fork and merge lines, read back typed, parse");
         JsonNode deleted = ok(root.call("branch.delete", "{\"name\":\"feature\"}"));
         assertEquals(
                 java.util.List.of("name", "head", "retired_ref", "event_id", "chain_lines"), TestRoot.keys(deleted));

@@ -80,5 +80,6 @@ class KeyRotationDaemonTest extends ServedRootTest {
         JsonNode v = root.call("ledger.verify", null).get("result");
         assertTrue(v.get("ok").asBoolean(), v.toString());
         assertEquals(TestRoot.IMPORT_LINES + 5, v.get("lines").asInt());
+        assertTrue(PayloadLines.assertTyped(root.dir) > 0, "every line recorded, read back typed, parses");
     }
 }

@@ -130,6 +130,7 @@ class PromotionsTest extends ServedRootTest {
         assertEquals(List.of(), candidates("{}"), "a promoted heading is no longer proposed");
         assertEquals(0, ok("lint", null).path("problems").size());
         assertReplayVerifies();
+        assertTrue(PayloadLines.assertTyped(root.dir) > 0, "every line recorded, read back typed, parses");
     }
 
     @Test

@@ -120,5 +120,6 @@ class ProposalTest extends ServedRootTest {
                         .asText());
         assertTrue(
                 root.call("replay", "{\"verify\":true}").get("result").get("ok").asBoolean());
+        assertTrue(PayloadLines.assertTyped(root.dir) > 0, "every line recorded, read back typed, parses");
     }
 }

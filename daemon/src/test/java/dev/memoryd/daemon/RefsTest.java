@@ -119,6 +119,7 @@ class RefsTest extends ServedRootTest {
             assertTrue(msg.contains("refs retire " + f.get("id").asText()), how + ": " + r);
             assertFalse(msg.contains("repin"), how + ": " + r);
         }
+        assertTrue(PayloadLines.assertTyped(root.dir) > 0, "every line recorded, read back typed, parses");
     }
 
     @Test

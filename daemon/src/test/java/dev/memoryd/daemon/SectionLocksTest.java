@@ -88,6 +88,7 @@ class SectionLocksTest extends ServedRootTest {
         assertFalse(ok(call("sections.unlock", "role", SAM)).path("changed").asBoolean());
         assertEquals(afterLock + 1, lines());
         assertFalse(lockedInList("role"));
+        assertTrue(PayloadLines.assertTyped(root.dir) > 0, "every line recorded, read back typed, parses");
     }
 
     @Test

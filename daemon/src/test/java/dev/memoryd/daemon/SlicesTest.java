@@ -53,6 +53,7 @@ class SlicesTest extends ServedRootTest {
         assertTrue(file.contains("\"Weekly sessions.\""), file);
         JsonNode replay = root.call("replay", "{\"verify\":true}").get("result");
         assertTrue(replay.get("ok").asBoolean(), "slice files replay byte for byte: " + replay);
+        assertTrue(PayloadLines.assertTyped(root.dir) > 0, "every line recorded, read back typed, parses");
     }
 
     @Test

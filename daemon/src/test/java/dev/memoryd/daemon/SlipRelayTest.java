@@ -91,6 +91,7 @@ class SlipRelayTest extends ServedRootTest {
         assertEquals(3, got.get("messages").size(), got.toString());
         assertEquals(3, got.get("messages").get(0).get("turn").asInt());
         assertEquals(5, got.get("messages").get(2).get("turn").asInt());
+        assertTrue(PayloadLines.assertTyped(root.dir) > 0, "every line recorded, read back typed, parses");
     }
 
     @Test

@@ -94,8 +94,10 @@ final class BranchLifecycle {
                     git.retireRef(Constants.R_HEADS + b.value(), DELETED_PREFIX + b.value(), ref.get());
                 }
             } else if (ref.isEmpty() && OP_FORK.equals(last.op())) {
-                ObjectId from = ObjectId.fromString(
-                        last.payload().path("fork").path("from_commit").asText());
+                ObjectId from = ObjectId.fromString(EventPayloads.fork(last)
+                        .map(ForkPayload::fromCommit)
+                        .orElseThrow(() -> new IllegalArgumentException(
+                                "ledger line " + last.seq() + " of " + cn + " is a fork without its commit")));
                 Map<String, byte[]> seg = new LinkedHashMap<>();
                 String segPath = c.segmentPath(last.seq());
                 seg.put(segPath, Files.readAllBytes(root.resolve(segPath)));

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.events.BranchMergePayload;
+import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.daemon.substrate.MergeCheck;
@@ -47,7 +49,7 @@ import org.eclipse.jgit.lib.ObjectId;
  * branch's tree carries its own chain.
  */
 final class MergeMutation implements Mutation, WritePipeline.MergeParent {
-    static final String OP = "branch_merge";
+    static final String OP = BranchMergePayload.OP;
 
     /** The spec rules over the chunk files a merge writes, judged on the writer thread of the branch merged into. */
     @FunctionalInterface
@@ -296,36 +298,26 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
      * recovery commits it with the recorded merged commit as second parent, as the original was.
      */
     static Mutation replay(List<dev.memoryd.ledger.Event> events) {
+        // The merge is recorded again as it was: its payload is copied, not rebuilt.
         ObjectNode payload = events.get(0).payload().deepCopy();
-        ObjectId from =
-                ObjectId.fromString(payload.path("merge").path("from_commit").asText());
         Map<RepoPath, String> out = new LinkedHashMap<>();
+        BranchMergePayload first = EventPayloads.branchMerge(events.get(0))
+                .orElseThrow(() -> new IllegalStateException(
+                        "ledger line " + events.get(0).seq() + " is a merge without what it merged or its texts"));
         for (dev.memoryd.ledger.Event e : events) {
-            e.payload()
-                    .path("files")
-                    .fields()
-                    .forEachRemaining(f -> out.put(
-                            RepoPath.of(f.getKey()),
-                            f.getValue().isNull() ? null : f.getValue().asText()));
+            EventPayloads.branchMerge(e)
+                    .ifPresent(m -> m.files().forEach((path, text) -> out.put(RepoPath.of(path), text)));
         }
-        return new Replayed(out, payload, from);
+        return new Replayed(out, payload, ObjectId.fromString(first.fromCommit()), first.from());
     }
 
-    private record Replayed(Map<RepoPath, String> files, ObjectNode payload, ObjectId mergeParent)
+    private record Replayed(Map<RepoPath, String> files, ObjectNode payload, ObjectId mergeParent, String from)
             implements Mutation, WritePipeline.MergeParent {
         @Override
         public Result apply(FileSource src, Instant now) {
             return new Done(
                     files,
-                    List.of(new EventSpec(
-                            OP,
-                            null,
-                            null,
-                            null,
-                            null,
-                            payload,
-                            List.of(),
-                            "merged " + payload.path("merge").path("from").asText())),
+                    List.of(new EventSpec(OP, null, null, null, null, payload, List.of(), "merged " + from)),
                     true);
         }
     }

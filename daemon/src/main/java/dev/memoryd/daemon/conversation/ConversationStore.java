@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.events.ConversationAppendPayload;
+import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WritePipeline;
@@ -45,7 +47,7 @@ import java.util.regex.Pattern;
  * existence of parents are checked against everything recorded before. Thread-safe.
  */
 public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold {
-    public static final String OP = "conversation_append";
+    public static final String OP = ConversationAppendPayload.OP;
     static final Pattern SESSION = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     private final WritePipeline writer;
@@ -66,22 +68,20 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
         this.ids = ids;
         writer.addListener(this);
         writer.registerReplayer(OP, evs -> {
-            JsonNode p = evs.get(0).payload();
-            return Append.of(
-                    p.get("session_id").asText(),
-                    p.get("slice_id").asText(),
-                    p.path("new_slice").asBoolean(),
-                    parseStored(p.get("turns")),
-                    null);
+            ConversationAppendPayload p = EventPayloads.conversationAppend(evs.get(0))
+                    .orElseThrow(() -> new IllegalStateException("ledger line "
+                            + evs.get(0).seq() + " is a conversation append without its session or turns"));
+            return Append.of(p.sessionId(), p.sliceId(), p.newSlice(), parseStored(p.turns()), null);
         });
     }
 
     @Override
     protected void fold(Event e) {
-        if (OP.equals(e.op())) {
-            JsonNode p = e.payload();
-            sliceBySession.put(p.get("session_id").asText(), p.get("slice_id").asText());
-            JsonNode stored = p.get("turns");
+        Optional<ConversationAppendPayload> append = EventPayloads.conversationAppend(e);
+        if (append.isPresent()) {
+            ConversationAppendPayload p = append.get();
+            sliceBySession.put(p.sessionId(), p.sliceId());
+            JsonNode stored = p.turns();
             Append mine = inFlight;
             boolean ours = mine != null
                     && stored.size() == mine.turns().size()

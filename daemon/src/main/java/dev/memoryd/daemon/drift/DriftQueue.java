@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.write.Contextual;
 import dev.memoryd.daemon.write.DriftView;
 import dev.memoryd.daemon.write.HumanCapture;
@@ -87,36 +88,34 @@ public final class DriftQueue extends LedgerFold implements DriftView {
 
     @Override
     protected void fold(Event e) {
-        if (HumanCapture.OP_DRIFT.equals(e.op())) {
-            JsonNode d = e.payload().path("drift");
-            String id = d.path("id").asText();
-            Entry prior = open.get(id);
+        // An item of no readable shape is no item a maintainer could act on: it is left out.
+        EventPayloads.driftFlagged(e).ifPresent(d -> {
+            Entry prior = open.get(d.id());
             RepoPath path = RepoPath.of(e.filePath());
             open.put(
-                    id,
+                    d.id(),
                     new Entry(
-                            id,
+                            d.id(),
                             path,
-                            d.path("kind").asText(),
-                            d.path("reason").asText(),
+                            d.kind(),
+                            d.reason(),
                             prior != null ? prior.since() : e.ts(),
                             e.ts(),
-                            d.path("text").isNull() ? null : d.path("text").asText(),
-                            d.path("problems"),
-                            e.payload().path("human")));
-            openByPath.put(path, id);
+                            d.text(),
+                            d.problems(),
+                            d.human()));
+            openByPath.put(path, d.id());
             dismissedSha.remove(path);
-        } else if (HumanCapture.OP_RESOLVED.equals(e.op())) {
-            JsonNode d = e.payload().path("drift");
-            Entry gone = open.remove(d.path("id").asText());
+        });
+        EventPayloads.driftResolved(e).ifPresent(d -> {
+            Entry gone = open.remove(d.id());
             if (gone != null) {
                 openByPath.remove(gone.path(), gone.id());
             }
-            if ("dismiss".equals(d.path("resolution").asText()) && e.filePath() != null) {
-                dismissedSha.put(
-                        RepoPath.of(e.filePath()), d.path("text_sha256").asText(null));
+            if ("dismiss".equals(d.resolution()) && e.filePath() != null) {
+                dismissedSha.put(RepoPath.of(e.filePath()), d.textSha256());
             }
-        }
+        });
     }
 
     @Override

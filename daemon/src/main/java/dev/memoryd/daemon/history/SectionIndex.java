@@ -1,6 +1,7 @@
 package dev.memoryd.daemon.history;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.HumanEditPayload;
 import dev.memoryd.ledger.Event;
 import dev.memoryd.ledger.Head;
 import java.util.ArrayList;
@@ -144,13 +145,10 @@ public final class SectionIndex {
         if (e.sectionAnchor() != null) {
             sections.computeIfAbsent(e.sectionAnchor(), k -> new Touches()).add(e);
         }
-        JsonNode changed = e.payload() == null ? null : e.payload().get("changed");
-        if (changed != null
-                && changed.isArray()
-                && e.payload().path("whole_file").asBoolean(false)) {
-            for (JsonNode k : changed) {
-                if (!k.asText().equals(e.sectionAnchor())) {
-                    sections.computeIfAbsent(k.asText(), x -> new Touches()).add(e);
+        if (EventPayloads.humanEdit(e).orElse(null) instanceof HumanEditPayload.WholeFile w) {
+            for (String k : w.changed()) {
+                if (!k.equals(e.sectionAnchor())) {
+                    sections.computeIfAbsent(k, x -> new Touches()).add(e);
                 }
             }
         }

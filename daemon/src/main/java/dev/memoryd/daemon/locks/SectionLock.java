@@ -23,7 +23,7 @@ import java.util.Optional;
  * @param section the section's anchor or heading (the event names its anchor)
  */
 record SectionLock(RepoPath path, String section, boolean lock) implements Mutation {
-    static final String OP = "section_lock";
+    static final String OP = dev.memoryd.daemon.events.SectionLockPayload.OP;
 
     @Override
     public Result apply(FileSource files, Instant now) {

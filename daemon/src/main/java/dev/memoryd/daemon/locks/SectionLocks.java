@@ -2,6 +2,8 @@ package dev.memoryd.daemon.locks;
 
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.SectionLockPayload;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WritePipeline;
@@ -29,12 +31,12 @@ public final class SectionLocks {
 
     /** Registers how to redo a lock or unlock on {@code w} (any branch's writer). */
     public static void registerReplayer(WritePipeline w) {
-        w.registerReplayer(
-                SectionLock.OP,
-                evs -> new SectionLock(
-                        RepoPath.of(evs.get(0).filePath()),
-                        evs.get(0).payload().path("section").asText(),
-                        evs.get(0).payload().path("locked").asBoolean()));
+        w.registerReplayer(SectionLock.OP, evs -> {
+            SectionLockPayload p = EventPayloads.sectionLock(evs.get(0))
+                    .orElseThrow(() -> new IllegalStateException(
+                            "ledger line " + evs.get(0).seq() + " is a section lock without its section or state"));
+            return new SectionLock(RepoPath.of(evs.get(0).filePath()), p.section(), p.locked());
+        });
     }
 
     /** The anchors and headings a memory file's {@code slice.meta.locked_sections} lists. */

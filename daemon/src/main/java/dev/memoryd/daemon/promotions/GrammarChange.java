@@ -1,10 +1,11 @@
 package dev.memoryd.daemon.promotions;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.GrammarChangePayload;
 import dev.memoryd.daemon.write.GrammarFiles;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.grammar.FileSource;
@@ -15,7 +16,6 @@ import dev.memoryd.grammar.LintProblem;
 import dev.memoryd.grammar.Linter;
 import dev.memoryd.grammar.Promotion;
 import dev.memoryd.grammar.RepoPath;
-import dev.memoryd.grammar.SectionKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,7 +34,7 @@ import java.util.Optional;
  * it from its events under the grammar then in force ({@link #fromEvents}).
  */
 record GrammarChange(GrammarFiles grammars, GrammarEdit.Change change, List<RepoPath> migrate) implements Mutation {
-    static final String OP = "grammar_change";
+    static final String OP = GrammarChangePayload.OP;
     static final String OP_MIGRATED = "section_promoted";
 
     GrammarChange {
@@ -182,30 +182,10 @@ record GrammarChange(GrammarFiles grammars, GrammarEdit.Change change, List<Repo
 
     /** The change one declaration's events recorded: its first event's payload, the files its other events name. */
     static GrammarChange fromEvents(GrammarFiles grammars, List<dev.memoryd.ledger.Event> events) {
-        JsonNode c = events.get(0).payload().path("change");
-        String type = c.path("file_type").asText();
-        GrammarEdit.Change change = switch (c.path("kind").asText()) {
-            case "promote" ->
-                new GrammarEdit.Promote(
-                        type,
-                        c.path("heading").asText(),
-                        SectionKind.valueOf(c.path("section_kind").asText().toUpperCase(java.util.Locale.ROOT)));
-            case "reject" -> new GrammarEdit.Reject(type, c.path("heading").asText());
-            case "set_cap" ->
-                new GrammarEdit.SetCap(
-                        type,
-                        c.path("section").asText(),
-                        c.path("cap").asText(),
-                        c.path("value").asInt());
-            case "set_kind" ->
-                new GrammarEdit.SetKind(
-                        type,
-                        c.path("section").asText(),
-                        SectionKind.valueOf(c.path("section_kind").asText().toUpperCase(java.util.Locale.ROOT)));
-            default ->
-                throw new IllegalStateException("ledger line " + events.get(0).seq() + ": unknown grammar change '"
-                        + c.path("kind").asText() + "'");
-        };
+        GrammarEdit.Change change = EventPayloads.grammarChange(events.get(0))
+                .map(GrammarChangePayload::change)
+                .orElseThrow(() -> new IllegalStateException(
+                        "ledger line " + events.get(0).seq() + ": unreadable grammar change"));
         List<RepoPath> paths = events.subList(1, events.size()).stream()
                 .filter(ev -> ev.filePath() != null)
                 .map(ev -> RepoPath.of(ev.filePath()))

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.ProposalClosedPayload;
 import dev.memoryd.daemon.write.LedgerFold;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -34,8 +36,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * and leaves the branch in history. Thread-safe.
  */
 public final class ProposalBook extends LedgerFold {
-    public static final String OP_ACCEPTED = "proposal_accepted";
-    public static final String OP_REJECTED = "proposal_rejected";
+    public static final String OP_ACCEPTED = ProposalClosedPayload.OP_ACCEPTED;
+    public static final String OP_REJECTED = ProposalClosedPayload.OP_REJECTED;
 
     /** One proposal; {@code status} is open, accepted or rejected. */
     public record Proposal(
@@ -60,25 +62,24 @@ public final class ProposalBook extends LedgerFold {
 
     @Override
     protected void fold(Event e) {
-        if (WritePipeline.OP_PROPOSAL.equals(e.op())) {
-            JsonNode p = e.payload().path("proposal");
-            all.put(
-                    p.path("id").asText(),
-                    new Proposal(
-                            p.path("id").asText(),
-                            p.path("branch").asText(),
-                            p.path("commit").asText(),
-                            e.actor(),
-                            e.ts(),
-                            e.rationale(),
-                            p.path("ops"),
-                            p.path("base"),
-                            "open",
-                            null,
-                            null));
-        } else if (OP_ACCEPTED.equals(e.op()) || OP_REJECTED.equals(e.op())) {
-            JsonNode p = e.payload().path("proposal");
-            Proposal old = all.get(p.path("id").asText());
+        // A proposal line of no readable shape names no proposal: it is left out.
+        EventPayloads.proposalCreated(e)
+                .ifPresent(p -> all.put(
+                        p.id(),
+                        new Proposal(
+                                p.id(),
+                                p.branch(),
+                                p.commit(),
+                                e.actor(),
+                                e.ts(),
+                                e.rationale(),
+                                p.ops(),
+                                p.base(),
+                                "open",
+                                null,
+                                null)));
+        EventPayloads.proposalClosed(e).ifPresent(p -> {
+            Proposal old = all.get(p.id());
             if (old != null) {
                 all.put(
                         old.id(),
@@ -93,9 +94,9 @@ public final class ProposalBook extends LedgerFold {
                                 old.base(),
                                 OP_ACCEPTED.equals(e.op()) ? "accepted" : "rejected",
                                 e.actor(),
-                                p.path("note").asText(null)));
+                                p.note()));
             }
-        }
+        });
     }
 
     /** Proposals, oldest first; only open ones unless {@code all}. */

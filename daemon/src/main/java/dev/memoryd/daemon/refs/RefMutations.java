@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.RefPayload;
 import dev.memoryd.daemon.write.Contextual;
 import dev.memoryd.daemon.write.DriftView;
 import dev.memoryd.daemon.write.HumanCapture;
@@ -147,8 +149,10 @@ final class RefMutations {
                 if (RefStore.OP_ADD.equals(e.op())
                         || RefStore.OP_REPIN.equals(e.op())
                         || RefStore.OP_RETIRE.equals(e.op())) {
-                    contents.put(
-                            path, PointerText.render((ObjectNode) e.payload().get("slice")));
+                    RefPayload ref = EventPayloads.ref(e)
+                            .orElseThrow(() -> new IllegalStateException(
+                                    "ledger line " + e.seq() + " is a file reference without its pointer's slice"));
+                    contents.put(path, PointerText.render(ref.slice()));
                 }
             }
             return new Mutation.Done(contents, specs, true);

@@ -38,9 +38,9 @@ import java.util.List;
  * {@link Ref} and {@link PointerText} (the pointer file read and written).
  */
 public final class RefStore {
-    public static final String OP_ADD = "ref_add";
-    public static final String OP_REPIN = "ref_repin";
-    public static final String OP_RETIRE = "ref_retire";
+    public static final String OP_ADD = dev.memoryd.daemon.events.RefPayload.OP_ADD;
+    public static final String OP_REPIN = dev.memoryd.daemon.events.RefPayload.OP_REPIN;
+    public static final String OP_RETIRE = dev.memoryd.daemon.events.RefPayload.OP_RETIRE;
     public static final String KIND_PREFIX = "ref_";
     public static final String CHANGED = "ref_changed";
     public static final String RENAMED = "ref_renamed";

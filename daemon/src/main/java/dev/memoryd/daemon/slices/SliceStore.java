@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.events.AppendRowPayload;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.SliceCreatePayload;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.Provenance;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -35,8 +38,8 @@ import java.util.concurrent.CompletableFuture;
  * Thread-safe.
  */
 public final class SliceStore {
-    public static final String OP_CREATE = "slice_create";
-    public static final String OP_APPEND_ROW = "append_row";
+    public static final String OP_CREATE = SliceCreatePayload.OP;
+    public static final String OP_APPEND_ROW = AppendRowPayload.OP;
     private static final YAMLMapper YAML = dev.memoryd.grammar.frontmatter.Frontmatter.WRITER;
 
     private final WritePipeline writer;
@@ -52,12 +55,16 @@ public final class SliceStore {
         }
         this.maxBodyBytes = maxBodyBytes;
         writer.registerReplayer(OP_CREATE, evs -> {
-            JsonNode p = evs.get(0).payload();
-            return new Create((ObjectNode) p.get("slice"), p.path("body").asText(""));
+            SliceCreatePayload p = EventPayloads.sliceCreate(evs.get(0))
+                    .orElseThrow(() -> new IllegalStateException(
+                            "ledger line " + evs.get(0).seq() + " is a slice creation without its slice"));
+            return new Create(p.slice(), p.body());
         });
         writer.registerReplayer(OP_APPEND_ROW, evs -> {
-            JsonNode p = evs.get(0).payload();
-            return new AppendRow(p.get("slice_id").asText(), p.get("row"), maxBodyBytes);
+            AppendRowPayload p = EventPayloads.appendRow(evs.get(0))
+                    .orElseThrow(() -> new IllegalStateException(
+                            "ledger line " + evs.get(0).seq() + " is a row append without its slice or row"));
+            return new AppendRow(p.sliceId(), p.row(), maxBodyBytes);
         });
     }
 

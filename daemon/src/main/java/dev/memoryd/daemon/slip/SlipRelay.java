@@ -1,15 +1,16 @@
 package dev.memoryd.daemon.slip;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.SlipDeliverPayload;
+import dev.memoryd.daemon.events.SlipSendPayload;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WritePipeline;
 import dev.memoryd.daemon.write.WriteRequest;
 import dev.memoryd.grammar.slip.Nslip;
 import dev.memoryd.grammar.slip.SlipJson;
-import dev.memoryd.grammar.slip.SlipJsonParse;
 import dev.memoryd.grammar.slip.SlipMessage;
 import dev.memoryd.ledger.Event;
 import java.time.Instant;
@@ -39,8 +40,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * beyond the shared writer.
  */
 public final class SlipRelay extends dev.memoryd.daemon.write.LedgerFold {
-    public static final String OP_SEND = "slip_send";
-    public static final String OP_DELIVER = "slip_deliver";
+    public static final String OP_SEND = SlipSendPayload.OP;
+    public static final String OP_DELIVER = SlipDeliverPayload.OP;
 
     /** A message waiting for its destination. */
     public record Queued(String eventId, SlipMessage message, String nslip) {}
@@ -52,28 +53,28 @@ public final class SlipRelay extends dev.memoryd.daemon.write.LedgerFold {
     public SlipRelay(WritePipeline writer) {
         this.writer = writer;
         writer.addListener(this);
-        writer.registerReplayer(OP_SEND, evs -> new Send(message(evs.get(0).payload())));
+        writer.registerReplayer(OP_SEND, evs -> new Send(message(evs.get(0))));
         writer.registerReplayer(OP_DELIVER, evs -> {
-            JsonNode p = evs.get(0).payload();
-            List<String> ids = new ArrayList<>();
-            p.path("event_ids").forEach(n -> ids.add(n.asText()));
-            return new Deliver(p.path("agent").asLong(), ids);
+            SlipDeliverPayload p = delivery(evs.get(0));
+            return new Deliver(p.agent(), p.eventIds());
         });
     }
 
     @Override
     protected void fold(Event e) {
         if (OP_SEND.equals(e.op())) {
-            SlipMessage m = message(e.payload());
+            SlipMessage m = message(e);
             queues.computeIfAbsent(m.dst(), k -> new ArrayDeque<>())
                     .addLast(new Queued(e.eventId(), m, Nslip.encode(m)));
-        } else if (OP_DELIVER.equals(e.op())) {
-            Set<String> ids = new HashSet<>();
-            e.payload().path("event_ids").forEach(n -> ids.add(n.asText()));
-            Deque<Queued> q = queues.get(e.payload().path("agent").asLong());
-            if (q != null) {
-                q.removeIf(x -> ids.contains(x.eventId()));
-            }
+        } else {
+            // A delivery of no readable shape names no message to take off a queue.
+            EventPayloads.slipDeliver(e).ifPresent(d -> {
+                Set<String> ids = new HashSet<>(d.eventIds());
+                Deque<Queued> q = queues.get(d.agent());
+                if (q != null) {
+                    q.removeIf(x -> ids.contains(x.eventId()));
+                }
+            });
         }
     }
 
@@ -129,12 +130,17 @@ public final class SlipRelay extends dev.memoryd.daemon.write.LedgerFold {
         }
     }
 
-    static SlipMessage message(JsonNode payload) {
-        SlipJsonParse p = SlipJson.parse(payload.get("message"));
-        if (p instanceof SlipJsonParse.Ok ok) {
-            return ok.message();
-        }
-        throw new IllegalStateException("ledger holds an unreadable SLIP message: " + p);
+    static SlipMessage message(Event e) {
+        return EventPayloads.slipSend(e)
+                .map(SlipSendPayload::message)
+                .orElseThrow(
+                        () -> new IllegalStateException("ledger holds an unreadable SLIP message: line " + e.seq()));
+    }
+
+    private static SlipDeliverPayload delivery(Event e) {
+        return EventPayloads.slipDeliver(e)
+                .orElseThrow(
+                        () -> new IllegalStateException("ledger holds an unreadable SLIP delivery: line " + e.seq()));
     }
 
     /** Records one message; touches no file. */

@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.daemon.events.Decl;
+import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.ledger.Event;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -46,6 +48,6 @@ final class DeclarationGroups implements Iterator<List<Event>> {
     }
 
     private static String declId(Event e) {
-        return e.payload().path("decl").path("id").asText(null);
+        return EventPayloads.decl(e).map(Decl::id).orElse(null);
     }
 }

@@ -1,6 +1,6 @@
 package dev.memoryd.daemon.write;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.ledger.Event;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -18,10 +18,7 @@ public final class EventFiles {
         if (e.filePath() != null) {
             out.add(e.filePath());
         }
-        JsonNode fs = e.payload() == null ? null : e.payload().get("files");
-        if (fs != null && fs.isObject()) {
-            fs.fieldNames().forEachRemaining(out::add);
-        }
+        EventPayloads.branchMerge(e).ifPresent(m -> out.addAll(m.files().keySet()));
         return out;
     }
 }

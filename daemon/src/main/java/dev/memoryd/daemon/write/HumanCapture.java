@@ -1,9 +1,12 @@
 package dev.memoryd.daemon.write;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.events.DriftFlaggedPayload;
+import dev.memoryd.daemon.events.DriftResolvedPayload;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.HumanEditPayload;
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.LintProblem;
 import dev.memoryd.grammar.RepoPath;
@@ -29,9 +32,9 @@ import java.util.Set;
  * to, while the human's text stays in their commit, on disk and in the drift event.
  */
 public final class HumanCapture implements Mutation {
-    public static final String OP_EDIT = "human_edit";
-    public static final String OP_DRIFT = "drift_flagged";
-    public static final String OP_RESOLVED = "drift_resolved";
+    public static final String OP_EDIT = HumanEditPayload.OP;
+    public static final String OP_DRIFT = DriftFlaggedPayload.OP;
+    public static final String OP_RESOLVED = DriftResolvedPayload.OP;
 
     /** One file: its recorded text and the human's (null: absent). */
     public record Item(RepoPath path, String recorded, String human) {}
@@ -171,10 +174,12 @@ public final class HumanCapture implements Mutation {
                 continue;
             }
             Set<String> keys = out.computeIfAbsent(e.path(), k -> new HashSet<>());
-            if (e.payload().path("whole_file").asBoolean(false)) {
-                e.payload().path("changed").forEach(k -> keys.add(k.asText()));
+            HumanEditPayload edit = EventPayloads.humanEdit(e.payload())
+                    .orElseThrow(() -> new IllegalArgumentException("a human edit without its region: " + e.payload()));
+            if (edit instanceof HumanEditPayload.WholeFile w) {
+                keys.addAll(w.changed());
             } else {
-                keys.add(e.payload().path("region").asText());
+                keys.add(((HumanEditPayload.Region) edit).region());
             }
         }
         return out;
@@ -214,26 +219,25 @@ public final class HumanCapture implements Mutation {
                 if (!OP_EDIT.equals(e.op())) {
                     continue;
                 }
-                JsonNode p = e.payload();
-                if (p.path("whole_file").asBoolean(false)) {
-                    contents.put(path, p.path("text").asText());
+                HumanEditPayload edit = EventPayloads.humanEdit(e)
+                        .orElseThrow(() -> new IllegalStateException(
+                                "ledger line " + e.seq() + " is a human edit without its region or text"));
+                if (edit instanceof HumanEditPayload.WholeFile w) {
+                    contents.put(path, w.text());
                     continue;
                 }
+                HumanEditPayload.Region p = (HumanEditPayload.Region) edit;
                 String current = contents.containsKey(path)
                         ? contents.get(path)
                         : files.read(path).orElse(null);
                 if (current == null) {
-                    throw new IllegalStateException("ledger line " + e.seq() + " edits region '"
-                            + p.path("region").asText() + "' of " + path.value() + ", which does not exist");
+                    throw new IllegalStateException("ledger line " + e.seq() + " edits region '" + p.region() + "' of "
+                            + path.value() + ", which does not exist");
                 }
-                String next = HumanEdits.applyRegion(
-                                current,
-                                p.path("region").asText(),
-                                p.path("index").asInt(),
-                                p.path("text").asText())
+                String next = HumanEdits.applyRegion(current, p.region(), p.index(), p.text())
                         .orElseThrow(() -> new IllegalStateException("ledger line " + e.seq()
-                                + " edits region '" + p.path("region").asText() + "' at position "
-                                + p.path("index").asInt()
+                                + " edits region '" + p.region() + "' at position "
+                                + p.index()
                                 + " of " + path.value() + ", but the file has another region there"));
                 contents.put(path, next);
             }

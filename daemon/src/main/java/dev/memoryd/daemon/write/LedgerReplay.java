@@ -205,7 +205,7 @@ public final class LedgerReplay {
             }
         }
         Event first = g.get(0);
-        if (!g.get(0).payload().path("op").isObject() && !replayers.replays(first.op())) {
+        if (EventPayloads.grammarOp(first).isEmpty() && !replayers.replays(first.op())) {
             if (g.stream().allMatch(e -> e.filePath() == null)) {
                 return; // touches no file (e.g. a key rotation)
             }

@@ -3,6 +3,9 @@ package dev.memoryd.daemon.write;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.GrammarOpPayload;
+import dev.memoryd.daemon.events.HumanEditPayload;
 import dev.memoryd.grammar.ApplyResult;
 import dev.memoryd.grammar.Declarations;
 import dev.memoryd.grammar.Grammar;
@@ -159,10 +162,10 @@ final class OntoLatest {
 
     /** One event onto the current text, strictly; a re-anchor is tried when {@code mayReanchor}. */
     private Step step(RepoPath path, String text, Event e, boolean mayReanchor) {
-        JsonNode p = e.payload();
+        Optional<GrammarOpPayload> grammarOp = EventPayloads.grammarOp(e);
         SectionHasher hasher = hasherFor.apply(e.integrity().saltVersion());
         String reanchored = null;
-        if (p.path("op").isObject()
+        if (grammarOp.isPresent()
                 && e.sectionAnchor() != null
                 && !e.sectionAnchor().contains("/")) {
             String anchor = e.sectionAnchor();
@@ -189,7 +192,7 @@ final class OntoLatest {
                 return new Step(
                         null, null, "section '" + anchor + "' differs from the text this event was written against");
             }
-            ObjectNode opJson = ((ObjectNode) p.get("op")).deepCopy();
+            ObjectNode opJson = grammarOp.get().op().deepCopy();
             opJson.remove("before_hash");
             OpParse parsed = OpCodec.parseRecorded(opJson);
             if (!(parsed instanceof OpParse.Ok ok)) {
@@ -207,11 +210,16 @@ final class OntoLatest {
             }
             return new Step(((ApplyResult.Applied) r).newContents().getOrDefault(path, text), reanchored, null);
         }
-        if (HumanCapture.OP_EDIT.equals(e.op())) {
-            if (p.path("whole_file").asBoolean(false)) {
-                return new Step(p.path("text").asText(), null, null);
+        Optional<HumanEditPayload> edit = EventPayloads.humanEdit(e);
+        if (HumanCapture.OP_EDIT.equals(e.op()) && edit.isEmpty()) {
+            return new Step(null, null, "the human edit's region or text cannot be read");
+        }
+        if (edit.isPresent()) {
+            if (edit.get() instanceof HumanEditPayload.WholeFile w) {
+                return new Step(w.text(), null, null);
             }
-            String key = p.path("region").asText();
+            HumanEditPayload.Region p = (HumanEditPayload.Region) edit.get();
+            String key = p.region();
             Optional<HumanEdits.Region> region = HumanEdits.region(text, key);
             if (region.isEmpty()) {
                 return new Step(null, null, "region '" + key + "' is missing");
@@ -222,11 +230,7 @@ final class OntoLatest {
             }
             List<HumanEdits.Region> all = HumanEdits.regions(text);
             int index = all.indexOf(region.get());
-            return new Step(
-                    HumanEdits.applyRegion(text, key, index, p.path("text").asText())
-                            .orElseThrow(),
-                    null,
-                    null);
+            return new Step(HumanEdits.applyRegion(text, key, index, p.text()).orElseThrow(), null, null);
         }
         return new Step(text, null, null); // drift and other events change no text
     }

@@ -1,6 +1,8 @@
 package dev.memoryd.daemon.write;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.events.GrammarOpPayload;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.OpCodec;
 import dev.memoryd.grammar.OpParse;
@@ -9,6 +11,7 @@ import dev.memoryd.ledger.Event;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -43,17 +46,18 @@ final class Replayers {
      * registered for the first event's op. IllegalStateException when no one can redo them.
      */
     Mutation mutationFor(List<Event> g) {
-        if (g.get(0).payload().path("op").isObject()) {
+        if (EventPayloads.grammarOp(g.get(0)).isPresent()) {
             List<Op> ops = new ArrayList<>();
             List<String> afterHashes = new ArrayList<>();
             for (Event e : g) {
-                if (!e.payload().path("op").isObject()) {
+                Optional<GrammarOpPayload> op = EventPayloads.grammarOp(e);
+                if (op.isEmpty()) {
                     continue; // e.g. a proposal's acceptance: its grammar events carry the ops
                 }
                 afterHashes.add(e.afterHash());
                 // The compare-and-swap was decided when the line was written; hashes of an older key
                 // would not match again after a rotation.
-                ObjectNode opJson = ((ObjectNode) e.payload().get("op")).deepCopy();
+                ObjectNode opJson = op.get().op().deepCopy();
                 opJson.remove("before_hash");
                 OpParse parsed = OpCodec.parseRecorded(opJson);
                 if (!(parsed instanceof OpParse.Ok ok)) {

@@ -1,5 +1,7 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.daemon.events.Decl;
+import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.git.CommitBatch;
 import dev.memoryd.daemon.git.CommitFormat;
 import dev.memoryd.daemon.git.GitStore;
@@ -64,7 +66,7 @@ final class RollForward {
         // acknowledged; redoing part of it would half-apply it, so its lines are dropped too.
         if (!groups.isEmpty()) {
             List<Event> last = groups.get(groups.size() - 1);
-            int count = last.get(0).payload().path("decl").path("count").asInt(last.size());
+            int count = EventPayloads.decl(last.get(0)).map(Decl::count).orElse(last.size());
             if (last.size() < count) {
                 chain.truncateAfter(last.get(0).seq() - 1);
                 groups.remove(groups.size() - 1);

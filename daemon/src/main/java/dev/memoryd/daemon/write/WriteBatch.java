@@ -1,7 +1,8 @@
 package dev.memoryd.daemon.write;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.events.DriftFlaggedPayload;
+import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.Grammar;
 import dev.memoryd.grammar.RepoPath;
@@ -123,14 +124,10 @@ final class WriteBatch implements Contextual.Context {
         }
         for (Mutation.EventSpec e : d.events()) {
             if (HumanCapture.OP_DRIFT.equals(e.op())) {
-                JsonNode dr = e.payload().path("drift");
-                drifts.put(
-                        e.path(),
-                        Optional.of(new DriftView.Item(
-                                dr.path("id").asText(),
-                                dr.path("text").isNull()
-                                        ? null
-                                        : dr.path("text").asText())));
+                DriftFlaggedPayload dr = EventPayloads.driftFlagged(e.payload())
+                        .orElseThrow(
+                                () -> new IllegalArgumentException("a drift event without its item: " + e.payload()));
+                drifts.put(e.path(), Optional.of(new DriftView.Item(dr.id(), dr.text())));
             } else if (HumanCapture.OP_RESOLVED.equals(e.op())) {
                 drifts.put(e.path(), Optional.empty());
             }

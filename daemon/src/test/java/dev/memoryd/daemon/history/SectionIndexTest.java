@@ -67,6 +67,7 @@ class SectionIndexTest {
     private EventDraft wholeFile(String rationale, String... changed) {
         ObjectNode p = JsonNodeFactory.instance.objectNode();
         p.put("whole_file", true);
+        p.put("text", "# P\n"); // every whole-file edit the writer records carries the file's new text
         p.putArray("changed")
                 .addAll(List.of(changed).stream()
                         .map(JsonNodeFactory.instance::textNode)
