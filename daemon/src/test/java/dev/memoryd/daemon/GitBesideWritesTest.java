@@ -512,4 +512,65 @@ class GitBesideWritesTest {
         root.assertLedgerVerifies("after git gc beside the stream");
         root.assertFsck("after git gc beside the stream");
     }
+
+    @Test
+    void aBranchReadBeforeTheIndex_asGitCommitReadsThem_isNeverAheadOfTheIndex() throws Exception {
+        // `git commit` reads the branch, then the index, and only then takes the index lock: a
+        // branch memoryd moved paired with the index before memoryd's update commits a tree that
+        // takes back memoryd's last write on top of it, and memoryd records that as the human's edit.
+        serve();
+        AgentStream a = stream(CRITIC, "Triggers", "pair ", 40);
+        assertTrue(a.awaitAcked(5, 60_000), "the agent's writes are acknowledged");
+        Path gitDir = cfg.root().resolve(".git");
+        Path ref = gitDir.resolve("refs/heads/main");
+        List<String> behind = new ArrayList<>();
+        Set<String> heads = new TreeSet<>();
+        int reads = 0;
+        try (org.eclipse.jgit.lib.Repository repo = new org.eclipse.jgit.storage.file.FileRepositoryBuilder()
+                .setGitDir(gitDir.toFile())
+                .build()) {
+            long end = System.nanoTime() + 8_000_000_000L;
+            while (System.nanoTime() < end) {
+                String head;
+                try {
+                    head = Files.readString(ref).strip();
+                } catch (java.nio.file.NoSuchFileException e) {
+                    continue; // between a ref lock's rename and nothing: read again
+                }
+                org.eclipse.jgit.dircache.DirCache index = org.eclipse.jgit.dircache.DirCache.read(
+                        gitDir.resolve("index").toFile(), repo.getFS());
+                reads++;
+                heads.add(head);
+                org.eclipse.jgit.dircache.DirCacheEntry e = index.getEntry(CRITIC);
+                try (org.eclipse.jgit.revwalk.RevWalk rw = new org.eclipse.jgit.revwalk.RevWalk(repo);
+                        org.eclipse.jgit.treewalk.TreeWalk tw = org.eclipse.jgit.treewalk.TreeWalk.forPath(
+                                repo,
+                                CRITIC,
+                                rw.parseCommit(org.eclipse.jgit.lib.ObjectId.fromString(head))
+                                        .getTree())) {
+                    if (tw == null || e == null || tw.getObjectId(0).equals(e.getObjectId())) {
+                        continue;
+                    }
+                    String atHead = new String(repo.open(tw.getObjectId(0)).getBytes(), StandardCharsets.UTF_8);
+                    String inIndex = new String(repo.open(e.getObjectId()).getBytes(), StandardCharsets.UTF_8);
+                    for (String line : atHead.split("\n")) {
+                        if (line.startsWith("- pair ") && !inIndex.contains(line + "\n")) {
+                            behind.add(head.substring(0, 10) + " has '" + line + "', the index read after it does not");
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        a.stop();
+        System.out.printf(
+                "branch then index, as git commit reads them: %d reads over %d heads, %d behind%n",
+                reads, heads.size(), behind.size());
+        assertTrue(heads.size() > 20, "the branch hardly moved while it was read: " + heads.size());
+        assertEquals(
+                List.of(),
+                behind.subList(0, Math.min(5, behind.size())),
+                behind.size() + " reads paired a moved" + " branch with an index behind it");
+        root.awaitMemorydFilesClean("after the stream", 10_000);
+    }
 }

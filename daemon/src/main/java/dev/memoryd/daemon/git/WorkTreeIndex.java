@@ -375,6 +375,10 @@ public final class WorkTreeIndex {
         private final Map<String, ObjectId> pendingBlobs = new java.util.LinkedHashMap<>();
 
         private final Map<String, Long> pendingSizes = new java.util.HashMap<>();
+        /** The index as it was before {@link #publish} replaced it (a hard link), until released or restored. */
+        private Path before;
+        /** Whether {@link #publish} made the new index the index while the lock is still held. */
+        private boolean published;
 
         private Held(DirCache dc) {
             this.dc = dc;
@@ -450,6 +454,144 @@ public final class WorkTreeIndex {
         }
 
         /**
+         * As {@link #record}, but the lock is kept: the new index is the index from now on (a git
+         * command that reads the branch and then the index, as {@code git commit} does without any
+         * lock, must never pair the ref memoryd moves next with the index before it), and {@link
+         * #release} lets the lock go once the ref has moved, or {@link #restore} puts the index
+         * before back when it did not.
+         */
+        public void publish(
+                Map<String, ObjectId> blobs,
+                Map<String, Long> sizes,
+                Set<String> removed,
+                Function<String, FileMode> modes)
+                throws IOException {
+            keepBefore();
+            if (prepared != null) {
+                Prepared p = prepared;
+                prepared = null;
+                try {
+                    if (!p.records(blobs, removed)) {
+                        installed = null;
+                        Prepared again = prepare(blobs, sizes, Map.of(), removed, modes)
+                                .orElseThrow(() -> new IOException("the index went missing under memoryd's lock"));
+                        Files.move(
+                                preparedFile(),
+                                lockFile(),
+                                java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                        p = again;
+                    }
+                    showLockAsIndex();
+                    installed = p.built;
+                } catch (IOException | RuntimeException e) {
+                    installed = null;
+                    throw e;
+                }
+                published = true;
+                return;
+            }
+            if (!pendingBlobs.isEmpty()) {
+                Map<String, ObjectId> all = new java.util.LinkedHashMap<>(pendingBlobs);
+                all.putAll(blobs);
+                Map<String, Long> allSizes = new java.util.HashMap<>(pendingSizes);
+                allSizes.putAll(sizes);
+                pendingBlobs.clear();
+                blobs = all;
+                sizes = allSizes;
+            }
+            try {
+                edit(dc, blobs, sizes, Map.of(), removed, modes, false);
+                showLockAsIndex();
+            } catch (IOException | RuntimeException e) {
+                parsed = false;
+                throw e;
+            }
+            published = true;
+        }
+
+        /** After {@link #publish}: lets the lock go, the published index staying the index. */
+        public void release() throws IOException {
+            try {
+                letGo();
+            } finally {
+                dropBefore();
+            }
+        }
+
+        /**
+         * After {@link #publish}: puts back the index as it was before it (the ref did not move, so
+         * the new one would stage memoryd's undone change), then lets the lock go.
+         */
+        public void restore() throws IOException {
+            installed = null;
+            parsed = false;
+            try {
+                Path index = repo.getIndexFile().toPath();
+                if (before != null) {
+                    Files.move(
+                            before,
+                            index,
+                            java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    before = null;
+                } else {
+                    Files.deleteIfExists(index);
+                }
+            } finally {
+                letGo();
+                dropBefore();
+            }
+        }
+
+        /** Whether {@link #publish} made the new index the index (and neither release nor restore came yet). */
+        public boolean published() {
+            return published;
+        }
+
+        private void letGo() throws IOException {
+            published = false;
+            held = false;
+            DirCache d = dc;
+            dc = null;
+            if (d != null) {
+                d.unlock(); // deletes index.lock: the index is another link to the same file
+            } else {
+                Files.deleteIfExists(lockFile());
+            }
+        }
+
+        private void keepBefore() throws IOException {
+            Path index = repo.getIndexFile().toPath();
+            Path b = index.resolveSibling("index.memoryd-before");
+            Files.deleteIfExists(b);
+            if (Files.exists(index, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createLink(b, index);
+                before = b;
+            }
+        }
+
+        private void dropBefore() throws IOException {
+            if (before != null) {
+                Files.deleteIfExists(before);
+                before = null;
+            }
+        }
+
+        /** Makes the lock file's content the index (a link renamed over it), the lock still held. */
+        private void showLockAsIndex() throws IOException {
+            Path index = repo.getIndexFile().toPath();
+            Path next = index.resolveSibling("index.memoryd-new");
+            Files.deleteIfExists(next);
+            Files.createLink(next, lockFile());
+            Files.move(
+                    next,
+                    index,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+
+        /**
          * Puts the prepared index in place (one rename), or, when the batch records other files
          * than it was prepared with (a rename left out), an index prepared again from the same
          * base, which the lock keeps still.
@@ -493,6 +635,14 @@ public final class WorkTreeIndex {
         /** Releases the lock if {@link #record} did not, recording what {@link #note} noted. */
         @Override
         public void close() {
+            if (published) {
+                try {
+                    release();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException("cannot release " + lockFile(), e);
+                }
+                return;
+            }
             if (prepared != null) {
                 prepared = null;
                 held = false;
@@ -535,6 +685,19 @@ public final class WorkTreeIndex {
             Set<String> removed,
             Function<String, FileMode> modes)
             throws IOException {
+        edit(d, blobs, sizes, modified, removed, modes, true);
+    }
+
+    /** As {@link #edit(DirCache, Map, Map, Map, Set, Function)}; with {@code commit} false the lock file is written and kept. */
+    private void edit(
+            DirCache d,
+            Map<String, ObjectId> blobs,
+            Map<String, Long> sizes,
+            Map<String, java.nio.file.attribute.FileTime> modified,
+            Set<String> removed,
+            Function<String, FileMode> modes,
+            boolean commit)
+            throws IOException {
         DirCacheEditor ed = d.editor();
         for (String p : removed) {
             ed.add(new DirCacheEditor.DeletePath(p));
@@ -574,6 +737,11 @@ public final class WorkTreeIndex {
                     ent.setLastModified(at);
                 }
             });
+        }
+        if (!commit) {
+            ed.finish();
+            d.write();
+            return;
         }
         if (!ed.commit()) {
             throw new IOException("cannot write " + d + ": its lock was lost");

@@ -152,6 +152,7 @@ final class Publisher {
         List<ObjectId> commits = new ArrayList<>();
         Map<String, Long> sizes = new HashMap<>();
         Map<String, ObjectId> indexed = Map.of();
+        Map<String, ObjectId> clean = Map.of();
         try (CommitBatch gb = s.git.batch()) {
             boolean written = false;
             boolean journaled = false;
@@ -224,10 +225,16 @@ final class Publisher {
                 placed = ready;
                 ready.run(); // only now: the ledger holds every line these files reflect
                 s.stats.add(PhaseStats.Phase.FILES_PLACE, System.nanoTime() - r0);
+                if (s.files.workTree()) {
+                    clean = new LinkedHashMap<>(indexed);
+                    clean.keySet().removeAll(skipped); // a human's save, met at the rename
+                    publishIndex(locks, clean, sizes, gb.removed());
+                }
                 long m = System.nanoTime();
                 gb.moveRef().orThrow();
                 s.stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - m);
             } catch (IOException | RuntimeException | RedoBatch | LockedOut e) {
+                restoreIndex(locks); // the ref did not move: the index must not stage what is undone
                 // Never leave the stager running past a failed batch, then undo what was done.
                 abortStaged(staged, placed);
                 if (!written
@@ -250,9 +257,7 @@ final class Publisher {
             }
             // Published: from here on nothing may undo it, and every reply says it is recorded.
             if (s.files.workTree()) {
-                Map<String, ObjectId> clean = new LinkedHashMap<>(indexed);
-                clean.keySet().removeAll(skipped); // a human's save, met at the rename
-                recordIndex(locks, clean, sizes, gb.removed());
+                releaseIndex(locks, clean);
             }
         }
         // The segment and the renames are made durable after the index lock is let go (git commands
@@ -402,26 +407,59 @@ final class Publisher {
         return out;
     }
 
-    /** Records the batch's files in the index under the lock the batch holds; a failure leaves them for later. */
-    private void recordIndex(
+    /**
+     * Makes the index record the batch's files before the ref moves, keeping the lock (see {@link
+     * WorkTreeIndex.Held#publish}); a failure leaves them for later, and the ref moves all the same.
+     */
+    private void publishIndex(
             BatchLocks locks, Map<String, ObjectId> clean, Map<String, Long> sizes, Set<String> removed) {
         long t0 = System.nanoTime();
         try {
-            dev.memoryd.daemon.git.WorkTreeIndex.Held idx = locks.index;
-            locks.index = null; // record releases it
-            if (idx != null) {
-                idx.record(clean, sizes, removed, s.git::modeOf);
-                s.stats.add(PhaseStats.Phase.INDEX_HELD, System.nanoTime() - locks.heldSince);
-                s.indexBacklog.clear(); // recorded with the batch's own files
-            } else {
-                s.indexBacklog.putAll(clean);
+            if (locks.index != null) {
+                locks.index.publish(clean, sizes, removed, s.git::modeOf);
             }
         } catch (IOException e) {
-            // The batch is published; only humans' `git status` waits for the index, retried when idle.
-            LOG.log(Level.WARNING, "could not update the index after a write; retried when writes pause", e);
-            s.indexBacklog.putAll(clean);
+            LOG.log(Level.WARNING, "could not update the index with a write; retried when writes pause", e);
         }
         s.stats.add(PhaseStats.Phase.INDEX, System.nanoTime() - t0);
+    }
+
+    /** Puts back the index a failed batch published before its ref could move. */
+    private void restoreIndex(BatchLocks locks) {
+        WorkTreeIndex.Held idx = locks.index;
+        if (idx == null || !idx.published()) {
+            return;
+        }
+        locks.index = null;
+        try {
+            idx.restore();
+        } catch (IOException e) {
+            // The undo goes on all the same; `git commit -a` stages the files as they are put back.
+            LOG.log(
+                    Level.SEVERE,
+                    "could not put back the index of a batch that failed: it may stage the batch's undone files",
+                    e);
+        }
+    }
+
+    /** Lets the index lock go once the ref moved; files the index could not record wait for later. */
+    private void releaseIndex(BatchLocks locks, Map<String, ObjectId> clean) {
+        WorkTreeIndex.Held idx = locks.index;
+        locks.index = null;
+        if (idx == null || !idx.published()) {
+            s.indexBacklog.putAll(clean);
+            if (idx != null) {
+                idx.close();
+            }
+            return;
+        }
+        try {
+            idx.release();
+            s.stats.add(PhaseStats.Phase.INDEX_HELD, System.nanoTime() - locks.heldSince);
+            s.indexBacklog.clear(); // recorded with the batch's own files
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "could not let the index lock go after a write", e);
+        }
     }
 
     /** Waits for the stager and removes the temp files of a batch that never renamed them into place. */
