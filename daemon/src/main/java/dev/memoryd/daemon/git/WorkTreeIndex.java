@@ -34,7 +34,8 @@ import org.eclipse.jgit.lib.Repository;
  *
  * <p>Longer than a room: the two ways to hold the lock (an index prepared ahead, an index edited
  * under it) share what tells memoryd's index from anyone else's, and must fall back on each
- * other.
+ * other, and both publish the new index the same way (shown while the lock is held, the index
+ * before kept until the ref has moved).
  */
 public final class WorkTreeIndex {
     /**
@@ -427,30 +428,8 @@ public final class WorkTreeIndex {
                 Set<String> removed,
                 Function<String, FileMode> modes)
                 throws IOException {
-            if (prepared != null) {
-                install(blobs, sizes, removed, modes);
-                return;
-            }
-            if (!pendingBlobs.isEmpty()) {
-                Map<String, ObjectId> all = new java.util.LinkedHashMap<>(pendingBlobs);
-                all.putAll(blobs);
-                Map<String, Long> allSizes = new java.util.HashMap<>(pendingSizes);
-                allSizes.putAll(sizes);
-                pendingBlobs.clear();
-                blobs = all;
-                sizes = allSizes;
-            }
-            DirCache d = dc;
-            dc = null;
-            try {
-                edit(d, blobs, sizes, Map.of(), removed, modes);
-            } catch (IOException | RuntimeException e) {
-                parsed = false; // what is on disk is unknown now: read it again next time
-                throw e;
-            } finally {
-                d.unlock();
-                held = false;
-            }
+            publish(blobs, sizes, removed, modes);
+            release();
         }
 
         /**
@@ -589,47 +568,6 @@ public final class WorkTreeIndex {
                     index,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE,
                     java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-
-        /**
-         * Puts the prepared index in place (one rename), or, when the batch records other files
-         * than it was prepared with (a rename left out), an index prepared again from the same
-         * base, which the lock keeps still.
-         */
-        private void install(
-                Map<String, ObjectId> blobs,
-                Map<String, Long> sizes,
-                Set<String> removed,
-                Function<String, FileMode> modes)
-                throws IOException {
-            Prepared p = prepared;
-            prepared = null;
-            Path index = repo.getIndexFile().toPath();
-            try {
-                if (!p.records(blobs, removed)) {
-                    installed = null; // the prepared file is this batch's: prepare the next from the index
-                    Prepared again = prepare(blobs, sizes, Map.of(), removed, modes)
-                            .orElseThrow(() -> new IOException("the index went missing under memoryd's lock"));
-                    Files.move(
-                            preparedFile(),
-                            lockFile(),
-                            java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                    p = again;
-                }
-                Files.move(
-                        lockFile(),
-                        index,
-                        java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                installed = p.built;
-            } catch (IOException | RuntimeException e) {
-                installed = null;
-                Files.deleteIfExists(lockFile());
-                throw e;
-            } finally {
-                held = false;
-            }
         }
 
         /** Releases the lock if {@link #record} did not, recording what {@link #note} noted. */
