@@ -7,16 +7,12 @@ import dev.memoryd.daemon.rpc.catalogue.MethodCatalogue;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.io.FilterInputStream;
-import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -45,35 +41,13 @@ public final class McpCommand implements Callable<Integer> {
     String actor;
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() {
         PrintStream protocol = System.out;
         System.setOut(System.err); // nothing but protocol messages may reach the client's stdout
         Path abs = root.toAbsolutePath().normalize();
         DaemonLink link = new DaemonLink(abs, MemorydConfig.defaults(abs, null).socket());
-        DrainingStdio stdio = new DrainingStdio(System.in, protocol);
-        CountDownLatch closed = new CountDownLatch(1);
-        InputStream in = new FilterInputStream(stdio.in()) {
-            @Override
-            public int read() throws IOException {
-                return eof(super.read());
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                return eof(super.read(b, off, len));
-            }
-
-            private int eof(int n) {
-                if (n < 0) {
-                    closed.countDown();
-                }
-                return n;
-            }
-        };
-        PrintStream out = new PrintStream(stdio.out(), true, StandardCharsets.UTF_8);
-        Shim shim = start(link, actor, in, out, WATCH_PERIOD_MS);
-        stdio.onInitialized(shim.watch()::start);
-        closed.await();
+        Shim shim = start(link, actor, System.in, protocol, WATCH_PERIOD_MS);
+        shim.transport().serve(); // until stdin ends, with every request answered
         shim.watch().close();
         shim.server().closeGracefully();
         link.close();
@@ -83,15 +57,22 @@ public final class McpCommand implements Callable<Integer> {
     /** How often the daemon's head is asked for while a client is connected. */
     static final long WATCH_PERIOD_MS = 500;
 
-    /** A running server and the watch that keeps its resources current (started once the client is initialized). */
-    record Shim(McpSyncServer server, ResourceWatch watch) {}
+    /**
+     * A server, the transport that serves it ({@link LineTransport#serve}) and the watch that keeps
+     * its resources current (started once the client is initialized).
+     */
+    record Shim(McpSyncServer server, LineTransport transport, ResourceWatch watch) {}
 
     /** The server over {@code in}/{@code out}, its tools and resources forwarding through {@code link}. */
-    static Shim start(DaemonLink link, String actor, InputStream in, PrintStream out, long watchPeriodMs) {
+    static Shim start(DaemonLink link, String actor, InputStream in, OutputStream out, long watchPeriodMs) {
         MemoryResources resources = new MemoryResources(link);
         MemoryResources.Listing listing = resources.list();
-        McpSyncServer server = server(link, actor, resources, listing, in, out);
-        return new Shim(server, new ResourceWatch(link, resources, server, listing, watchPeriodMs));
+        ObjectMapper mapper = new ObjectMapper();
+        LineTransport transport = new LineTransport(new JacksonMcpJsonMapper(mapper), in, out);
+        McpSyncServer server = server(link, actor, resources, listing, transport, mapper);
+        ResourceWatch watch = new ResourceWatch(link, resources, server, transport, listing, watchPeriodMs);
+        transport.onInitialized(watch::start);
+        return new Shim(server, transport, watch);
     }
 
     /** The server over {@code in}/{@code out}, its tools forwarding through {@code link}. */
@@ -100,11 +81,9 @@ public final class McpCommand implements Callable<Integer> {
             String actor,
             MemoryResources resources,
             MemoryResources.Listing listing,
-            InputStream in,
-            PrintStream out) {
-        ObjectMapper mapper = new ObjectMapper();
-        return McpServer.sync(new SerialTransport(
-                        new StdioServerTransportProvider(new JacksonMcpJsonMapper(mapper), in, out)))
+            LineTransport transport,
+            ObjectMapper mapper) {
+        return McpServer.sync(transport)
                 .serverInfo("memoryd", Memoryd.VERSION)
                 .instructions("memoryd keeps an agent's long-term memory as markdown files under Git. Call guide first"
                         + " to learn how the files are organised; read a section (keep its hash) before you change it with"
@@ -118,9 +97,8 @@ public final class McpCommand implements Callable<Integer> {
                 .jsonSchemaValidator(new ResultSchemas(mapper))
                 // The daemon judges params and answers the precise reason; the schemas describe, it enforces.
                 .validateToolInputs(false)
-                // Tool calls run on the thread reading stdin, one at a time: the SDK's stdio transport
-                // (2.0.1) drops a reply ("Failed to enqueue message") when two threads emit replies at
-                // once. Concurrency lives in the daemon, which serves many MCP processes.
+                // Tool calls run on the thread reading stdin, one at a time, and their replies are written
+                // there too (LineTransport). Concurrency lives in the daemon, which serves many MCP processes.
                 .immediateExecution(true)
                 .tools(new McpTools(link, actor).all(MethodCatalogue.get()))
                 .uriTemplateManagerFactory(ResourceUris.templates())

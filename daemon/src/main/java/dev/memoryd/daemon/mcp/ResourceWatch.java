@@ -19,7 +19,8 @@ import java.util.logging.Logger;
  * and sends {@code notifications/resources/updated} for every changed file a client subscribed
  * to. Agents' writes and humans' captured edits are both commits, so both show. When the daemon
  * was unreachable or the old head is gone, the whole list is fetched again ({@code files}) and
- * every listed file counts as updated. It reads nothing itself: everything comes over the socket.
+ * every listed file counts as updated. A round's notifications reach the client together, after
+ * all of its changes are registered. It reads nothing itself: everything comes over the socket.
  */
 final class ResourceWatch implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ResourceWatch.class.getName());
@@ -27,6 +28,7 @@ final class ResourceWatch implements AutoCloseable {
     private final DaemonLink link;
     private final MemoryResources resources;
     private final McpSyncServer server;
+    private final LineTransport transport;
     private final long periodMs;
     private final Set<String> listed;
     private String head;
@@ -38,11 +40,13 @@ final class ResourceWatch implements AutoCloseable {
             DaemonLink link,
             MemoryResources resources,
             McpSyncServer server,
+            LineTransport transport,
             MemoryResources.Listing listing,
             long periodMs) {
         this.link = link;
         this.resources = resources;
         this.server = server;
+        this.transport = transport;
         this.periodMs = periodMs;
         this.listed = new LinkedHashSet<>(listing.paths());
         this.head = listing.commit();
@@ -61,7 +65,7 @@ final class ResourceWatch implements AutoCloseable {
     private void run() {
         while (!closed) {
             try {
-                tick();
+                transport.together(this::tick);
             } catch (RuntimeException e) { // a notification that could not be sent: the client is leaving
                 if (!closed) {
                     LOG.log(Level.FINE, "resource watch: " + e, e);

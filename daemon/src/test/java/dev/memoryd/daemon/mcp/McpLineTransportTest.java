@@ -1,0 +1,209 @@
+package dev.memoryd.daemon.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link LineTransport} under the real shim ({@link McpCommand#start}) with no daemon behind it:
+ * what is read, what is answered and when.
+ */
+class McpLineTransportTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String INIT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+            + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+    private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+
+    private static McpCommand.Shim shim(Path dir, InputStream in, ByteArrayOutputStream out) {
+        DaemonLink link = new DaemonLink(dir, dir.resolve("no-daemon.sock"));
+        return McpCommand.start(link, null, in, out, 60_000);
+    }
+
+    private static InputStream stdin(String text) {
+        return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<JsonNode> lines(ByteArrayOutputStream out) throws IOException {
+        List<JsonNode> l = new ArrayList<>();
+        for (String s : out.toString(StandardCharsets.UTF_8).split("\n", -1)) {
+            if (!s.isEmpty()) {
+                l.add(JSON.readTree(s));
+            }
+        }
+        assertTrue(out.toString(StandardCharsets.UTF_8).endsWith("\n"), "every message ends its line");
+        return l;
+    }
+
+    @Test
+    void whenStdinEnds_everyRequestHasItsReply_inTheOrderAsked(@TempDir Path dir) throws IOException {
+        String in = INIT + "\n" + INITIALIZED + "\r\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"b\",\"method\":\"tools/call\",\"params\":{\"name\":\"read\","
+                + "\"arguments\":{\"path\":\"users/sam/overview.md\"}}}\r"
+                + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"guide\",\"arguments\":{}}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}"; // the last line has no end
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        McpCommand.Shim s = shim(dir, stdin(in), out);
+        try {
+            s.transport().serve();
+            List<JsonNode> replies = lines(out);
+            assertEquals(4, replies.size(), replies.toString());
+            assertEquals("memoryd", replies.get(0).at("/result/serverInfo/name").asText(), replies.toString());
+            assertEquals("b", replies.get(1).path("id").asText());
+            assertTrue(replies.get(1).at("/result/isError").asBoolean(), "no daemon: a tool error");
+            assertEquals(
+                    "unavailable",
+                    replies.get(1).at("/result/content/0/text").asText().split(":")[0]);
+            assertEquals(3, replies.get(2).path("id").asInt());
+            assertTrue(replies.get(2).at("/result/content/0/text").asText().contains("Evidence (curated)"));
+            assertEquals(4, replies.get(3).path("id").asInt());
+            assertTrue(replies.get(3).has("result"), replies.get(3).toString());
+        } finally {
+            s.watch().close();
+        }
+    }
+
+    @Test
+    void aLineThatIsNotJsonRpc_isSkipped_andTheNextRequestIsAnswered(@TempDir Path dir) throws IOException {
+        String in = INIT + "\n" + INITIALIZED + "\n" + "not json at all\n\n" + "[1,2]\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        McpCommand.Shim s = shim(dir, stdin(in), out);
+        try {
+            s.transport().serve();
+            List<JsonNode> replies = lines(out);
+            assertEquals(2, replies.size(), replies.toString());
+            assertEquals(2, replies.get(1).path("id").asInt());
+        } finally {
+            s.watch().close();
+        }
+    }
+
+    @Test
+    void aRequestBeforeTheClientIsInitialized_isAnsweredOnceItIs_beforeTheRequestsAfter(@TempDir Path dir)
+            throws IOException {
+        String in = INIT + "\n" + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n" + INITIALIZED + "\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        McpCommand.Shim s = shim(dir, stdin(in), out);
+        try {
+            s.transport().serve();
+            List<JsonNode> replies = lines(out);
+            assertEquals(
+                    List.of(1, 2, 3),
+                    replies.stream().map(r -> r.path("id").asInt()).toList(),
+                    replies.toString());
+        } finally {
+            s.watch().close();
+        }
+    }
+
+    @Test
+    void theInitializedCallback_runsOnceTheNotificationIsHandled_andNotForAMethodInsideParams(@TempDir Path dir)
+            throws IOException {
+        String in = INIT + "\n" + "{\"jsonrpc\":\"2.0\",\"method\":\"other\",\"params\":{\"method\":\""
+                + "notifications/initialized\"}}\n" + INITIALIZED + "\n";
+        McpCommand.Shim s = shim(dir, stdin(in), new ByteArrayOutputStream());
+        AtomicInteger runs = new AtomicInteger();
+        s.transport().onInitialized(runs::incrementAndGet);
+        try {
+            s.transport().serve();
+            assertEquals(1, runs.get());
+        } finally {
+            s.watch().close();
+        }
+    }
+
+    @Test
+    void messagesSentTogether_reachStdoutOnlyWhenTheRoundEnds_inTheOrderSent(@TempDir Path dir) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        McpCommand.Shim s = shim(dir, stdin(INIT + "\n" + INITIALIZED + "\n"), out);
+        try {
+            s.transport().serve();
+            int before = out.size();
+            s.transport().together(() -> {
+                for (int i = 0; i < 3; i++) {
+                    s.transport()
+                            .notifyClients("notifications/message", java.util.Map.of("level", "info", "data", "n" + i))
+                            .block();
+                    assertEquals(before, out.size(), "held until the round ends");
+                }
+            });
+            List<JsonNode> messages = lines(out);
+            assertEquals(
+                    List.of("n0", "n1", "n2"),
+                    messages.subList(1, 4).stream()
+                            .map(m -> m.at("/params/data").asText())
+                            .toList());
+        } finally {
+            s.watch().close();
+        }
+    }
+
+    @Test
+    void notificationsFromAnotherThread_neverSplitAReplysLine(@TempDir Path dir) throws Exception {
+        PipedOutputStream client = new PipedOutputStream();
+        PipedInputStream in = new PipedInputStream(client, 1 << 16);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        McpCommand.Shim s = shim(dir, in, out);
+        Thread serving = new Thread(s.transport()::serve);
+        serving.start();
+        int pings = 300;
+        int notes = 300;
+        CountDownLatch go = new CountDownLatch(1);
+        Thread notifier = new Thread(() -> {
+            try {
+                go.await();
+            } catch (InterruptedException e) {
+                return;
+            }
+            for (int i = 0; i < notes; i++) {
+                s.transport()
+                        .notifyClients("notifications/message", java.util.Map.of("level", "info", "data", "n" + i))
+                        .block();
+            }
+        });
+        notifier.start();
+        try {
+            client.write((INIT + "\n" + INITIALIZED + "\n").getBytes(StandardCharsets.UTF_8));
+            go.countDown();
+            for (int i = 0; i < pings; i++) {
+                client.write(("{\"jsonrpc\":\"2.0\",\"id\":" + (100 + i) + ",\"method\":\"ping\"}\n")
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+            notifier.join(TimeUnit.SECONDS.toMillis(30));
+            client.close();
+            serving.join(TimeUnit.SECONDS.toMillis(30));
+            List<JsonNode> messages;
+            synchronized (out) {
+                messages = lines(out); // every line parses whole
+            }
+            assertEquals(1 + pings + notes, messages.size());
+            int next = 100;
+            for (JsonNode m : messages) {
+                if (m.has("id") && m.path("id").asInt() >= 100) {
+                    assertEquals(next++, m.path("id").asInt(), "replies keep request order");
+                }
+            }
+            assertEquals(100 + pings, next);
+        } finally {
+            s.watch().close();
+        }
+    }
+}
