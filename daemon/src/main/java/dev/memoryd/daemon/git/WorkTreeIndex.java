@@ -380,6 +380,8 @@ public final class WorkTreeIndex {
         private Path before;
         /** Whether {@link #publish} made the new index the index while the lock is still held. */
         private boolean published;
+        /** Whether {@link #restore} put the index before back; {@link #close} lets the lock go. */
+        private boolean restored;
 
         private Held(DirCache dc) {
             this.dc = dc;
@@ -500,26 +502,24 @@ public final class WorkTreeIndex {
 
         /**
          * After {@link #publish}: puts back the index as it was before it (the ref did not move, so
-         * the new one would stage memoryd's undone change), then lets the lock go.
+         * the new one would stage memoryd's undone change). The lock stays held until {@link
+         * #close}, so no git command runs while the batch's files are put back.
          */
         public void restore() throws IOException {
             installed = null;
             parsed = false;
-            try {
-                Path index = repo.getIndexFile().toPath();
-                if (before != null) {
-                    Files.move(
-                            before,
-                            index,
-                            java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                    before = null;
-                } else {
-                    Files.deleteIfExists(index);
-                }
-            } finally {
-                letGo();
-                dropBefore();
+            published = false;
+            restored = true;
+            Path index = repo.getIndexFile().toPath();
+            if (before != null) {
+                Files.move(
+                        before,
+                        index,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                before = null;
+            } else {
+                Files.deleteIfExists(index);
             }
         }
 
@@ -573,6 +573,16 @@ public final class WorkTreeIndex {
         /** Releases the lock if {@link #record} did not, recording what {@link #note} noted. */
         @Override
         public void close() {
+            if (restored) {
+                restored = false;
+                try {
+                    letGo();
+                    dropBefore();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException("cannot release " + lockFile(), e);
+                }
+                return;
+            }
             if (published) {
                 try {
                     release();

@@ -424,13 +424,15 @@ final class Publisher {
         s.stats.add(PhaseStats.Phase.INDEX, System.nanoTime() - t0);
     }
 
-    /** Puts back the index a failed batch published before its ref could move. */
+    /**
+     * Puts back the index a failed batch published before its ref could move; the lock stays held
+     * while the batch is undone ({@link BatchLocks#close} lets it go).
+     */
     private void restoreIndex(BatchLocks locks) {
         WorkTreeIndex.Held idx = locks.index;
         if (idx == null || !idx.published()) {
             return;
         }
-        locks.index = null;
         try {
             idx.restore();
         } catch (IOException e) {

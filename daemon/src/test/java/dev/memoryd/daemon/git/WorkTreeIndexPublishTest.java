@@ -1,0 +1,116 @@
+package dev.memoryd.daemon.git;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.Repository;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkTreeIndexPublishTest {
+    @TempDir
+    Path tmp;
+
+    Repository repo;
+    Path lock;
+    ObjectId oldBlob;
+    ObjectId newBlob;
+
+    @BeforeEach
+    void repository() throws Exception {
+        try (Git git =
+                Git.init().setDirectory(tmp.toFile()).setInitialBranch("main").call()) {
+            repo = git.getRepository();
+            Files.writeString(tmp.resolve("a.md"), "old\n");
+            git.add().addFilepattern("a.md").call();
+            git.commit().setMessage("a").setAuthor("t", "t@example.com").call();
+        }
+        lock = tmp.resolve(".git/index.lock");
+        oldBlob = blob("old\n");
+        Files.writeString(tmp.resolve("a.md"), "new\n");
+        newBlob = blob("new\n");
+    }
+
+    private ObjectId blob(String text) throws Exception {
+        try (ObjectInserter ins = repo.newObjectInserter()) {
+            ObjectId id = ins.insert(Constants.OBJ_BLOB, text.getBytes(StandardCharsets.UTF_8));
+            ins.flush();
+            return id;
+        }
+    }
+
+    private ObjectId indexBlob() throws Exception {
+        return DirCache.read(repo.getIndexFile(), repo.getFS()).getEntry("a.md").getObjectId();
+    }
+
+    private WorkTreeIndex.Held held(WorkTreeIndex idx, boolean prepared) throws Exception {
+        if (!prepared) {
+            return idx.lock(0).orElseThrow();
+        }
+        WorkTreeIndex.Prepared p = idx.prepare(
+                        Map.of("a.md", newBlob), Map.of(), Map.of(), Set.of(), x -> FileMode.REGULAR_FILE)
+                .orElseThrow();
+        return idx.lock(p, 0).orElseThrow();
+    }
+
+    private void publishThenRestore_putsTheIndexBeforeBack_andHoldsTheLockUntilClosed(boolean prepared)
+            throws Exception {
+        WorkTreeIndex idx = new WorkTreeIndex(repo, tmp);
+        WorkTreeIndex.Held h = held(idx, prepared);
+        h.publish(Map.of("a.md", newBlob), Map.of(), Set.of(), x -> FileMode.REGULAR_FILE);
+        assertEquals(newBlob, indexBlob(), "published: the index records the batch before the ref moves");
+        assertTrue(Files.exists(lock), "and the lock is still held");
+        h.restore();
+        assertEquals(oldBlob, indexBlob(), "restored: the index before is back");
+        assertTrue(Files.exists(lock), "the lock is held while the batch is undone");
+        h.close();
+        assertFalse(Files.exists(lock), "closed: the lock is let go");
+        assertEquals(oldBlob, indexBlob());
+        assertFalse(Files.exists(tmp.resolve(".git/index.memoryd-before")));
+    }
+
+    private void publishThenRelease_keepsTheIndexItPublished(boolean prepared) throws Exception {
+        WorkTreeIndex idx = new WorkTreeIndex(repo, tmp);
+        WorkTreeIndex.Held h = held(idx, prepared);
+        h.publish(Map.of("a.md", newBlob), Map.of(), Set.of(), x -> FileMode.REGULAR_FILE);
+        h.release();
+        assertFalse(Files.exists(lock));
+        assertEquals(newBlob, indexBlob());
+        assertFalse(Files.exists(tmp.resolve(".git/index.memoryd-before")));
+        h.close(); // a second release is nothing
+        assertEquals(newBlob, indexBlob());
+    }
+
+    @Test
+    void anIndexEditedUnderTheLock_publishedThenRestored_isTheIndexBefore() throws Exception {
+        publishThenRestore_putsTheIndexBeforeBack_andHoldsTheLockUntilClosed(false);
+    }
+
+    @Test
+    void aPreparedIndex_publishedThenRestored_isTheIndexBefore() throws Exception {
+        publishThenRestore_putsTheIndexBeforeBack_andHoldsTheLockUntilClosed(true);
+    }
+
+    @Test
+    void anIndexEditedUnderTheLock_publishedThenReleased_staysTheIndex() throws Exception {
+        publishThenRelease_keepsTheIndexItPublished(false);
+    }
+
+    @Test
+    void aPreparedIndex_publishedThenReleased_staysTheIndex() throws Exception {
+        publishThenRelease_keepsTheIndexItPublished(true);
+    }
+}
