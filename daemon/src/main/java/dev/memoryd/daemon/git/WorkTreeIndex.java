@@ -430,7 +430,7 @@ public final class WorkTreeIndex {
                 Set<String> removed,
                 Function<String, FileMode> modes)
                 throws IOException {
-            publish(blobs, sizes, removed, modes);
+            publish(blobs, sizes, removed, modes, false);
             release();
         }
 
@@ -447,7 +447,20 @@ public final class WorkTreeIndex {
                 Set<String> removed,
                 Function<String, FileMode> modes)
                 throws IOException {
-            keepBefore();
+            publish(blobs, sizes, removed, modes, true);
+        }
+
+        /** {@code restorable}: keeps the index before for {@link #restore} (nothing to restore when the lock goes at once). */
+        private void publish(
+                Map<String, ObjectId> blobs,
+                Map<String, Long> sizes,
+                Set<String> removed,
+                Function<String, FileMode> modes,
+                boolean restorable)
+                throws IOException {
+            if (restorable) {
+                keepBefore();
+            }
             if (prepared != null) {
                 Prepared p = prepared;
                 prepared = null;
@@ -485,7 +498,7 @@ public final class WorkTreeIndex {
                 edit(dc, blobs, sizes, Map.of(), removed, modes, false);
                 showLockAsIndex();
             } catch (IOException | RuntimeException e) {
-                parsed = false;
+                parsed = false; // what is on disk is unknown now: read it again next time
                 throw e;
             }
             published = true;
