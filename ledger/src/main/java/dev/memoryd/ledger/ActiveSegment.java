@@ -127,6 +127,20 @@ final class ActiveSegment {
     }
 
     /**
+     * Hands the channel {@link #force} would force to the caller, who forces it (possibly on
+     * another thread: a {@link FileChannel} may be forced while it is appended to); null when
+     * nothing is to be forced. The channel stays this segment's: it must not be closed (by
+     * {@link #release} or {@link #close}) before the caller's force returns.
+     */
+    FileChannel detachForce() {
+        if (unsynced && ch != null) {
+            unsynced = false;
+            return ch;
+        }
+        return null;
+    }
+
+    /**
      * Lets go of the channel before moving to the next segment: returns it when it still has to be
      * forced, else closes it and returns null.
      */

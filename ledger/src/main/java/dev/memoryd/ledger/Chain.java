@@ -52,6 +52,8 @@ public final class Chain {
     private final PreparedBatch prepared = new PreparedBatch();
 
     private boolean broken;
+    /** Set by a {@link #syncLater} force that failed, on whatever thread ran it. */
+    private volatile boolean laterSyncFailed;
     /** Loaded by a checking command: never written, not even to cut a torn tail. */
     private boolean readOnly;
 
@@ -253,34 +255,94 @@ public final class Chain {
      * the durability point of the segment, and the journal stands in until it returns.
      */
     public void journalPrepared(Journal journal) throws IOException {
-        ensureUsable();
-        journal.write(branch, headSeq, headHash, prepared.lines());
+        journalLater(journal).run();
     }
 
     /**
-     * Appends and forces the lines {@code entry} holds when this chain still ends where the
-     * journal began (a writer stopped between forcing its journal and its segment); returns how
-     * many lines were appended. 0 when the chain already holds them or has moved on: the
-     * journal is stale.
+     * {@link #journalPrepared}, as a task another thread may run: what it writes is taken now,
+     * so this chain may go on (but nothing may be written to the segment before the task
+     * returns, and the journal is touched by no one else meanwhile).
+     */
+    public Force journalLater(Journal journal) {
+        ensureUsable();
+        BranchName b = branch;
+        long seq = headSeq;
+        String hash = headHash;
+        List<byte[]> lines = List.copyOf(prepared.lines());
+        return () -> {
+            if (laterSyncFailed) {
+                // The journal may be all that holds the lines that force was for: never replace it.
+                throw new IOException("the ledger of branch " + b + " could not be forced after an earlier write");
+            }
+            journal.write(b, seq, hash, lines);
+        };
+    }
+
+    /**
+     * {@link #sync}, as a task another thread may run while this chain goes on appending: what
+     * is to be forced is taken now, and the next {@code syncLater} or {@link #sync} forces only
+     * what is written after. The task must return before the chain is cut ({@link
+     * #truncateAfter}) or closed. When it fails, the chain refuses writes from then on, as after
+     * a failed {@link #sync}.
+     */
+    public Force syncLater() {
+        Force f = files.detachSync();
+        return () -> {
+            try {
+                f.run();
+            } catch (IOException | RuntimeException e) {
+                laterSyncFailed = true;
+                throw e;
+            }
+        };
+    }
+
+    /** A write to disk that {@link #journalLater} or {@link #syncLater} hands out to be run later. */
+    @FunctionalInterface
+    public interface Force {
+        void run() throws IOException;
+    }
+
+    /**
+     * Appends and forces the lines {@code entry} holds that this chain does not (a writer stopped
+     * between forcing its journal and forcing its segment): all of them when the chain still ends
+     * where the journal began, the rest when the chain ends at one of the journal's lines (a
+     * segment that reached the disk in part). Returns how many lines were appended; 0 when the
+     * chain already holds them all or has moved on otherwise: the journal is stale.
      *
-     * @throws IllegalStateException if a line does not verify or does not follow its predecessor
-     *     (nothing is appended then)
+     * @throws IllegalStateException if the lines to append do not verify or do not follow their
+     *     predecessor (nothing is appended then)
      */
     public int applyJournal(Journal.Entry entry) {
         ensureUsable();
         if (!entry.branch().equals(branch)
                 || entry.lines().isEmpty()
-                || headSeq != entry.baseSeq()
-                || !headHash.equals(entry.baseHash())
                 || !prepared.lines().isEmpty()) {
             return 0;
         }
-        Event last = signer.checkFollowing(entry.lines(), headSeq, headHash, chainId, dir, branch);
+        long held = headSeq - entry.baseSeq();
+        if (held < 0 || held >= entry.lines().size()) {
+            return 0;
+        }
+        List<byte[]> rest = entry.lines().subList((int) held, entry.lines().size());
+        if (held == 0) {
+            if (!headHash.equals(entry.baseHash())) {
+                return 0;
+            }
+        } else {
+            byte[] line = entry.lines().get((int) held - 1);
+            if (!headHash.equals(SegmentLines.parseLine(line, 0, line.length - 1, dir)
+                    .integrity()
+                    .lineHash())) {
+                return 0; // the chain's line at that seq is another one: it moved on without the journal
+            }
+        }
+        Event last = signer.checkFollowing(rest, headSeq, headHash, chainId, dir, branch);
         prepared.start(headSeq, headHash, chainId, signer.keys());
-        prepared.add(entry.lines(), last.seq(), last.integrity().lineHash(), last.chain());
+        prepared.add(rest, last.seq(), last.integrity().lineHash(), last.chain());
         writePrepared();
         sync();
-        return entry.lines().size();
+        return rest.size();
     }
 
     /** Forgets what was prepared and not written; signs with the keys used before it again. */
@@ -436,6 +498,9 @@ public final class Chain {
     private void ensureUsable() {
         if (readOnly) {
             throw new IllegalStateException("the ledger chain of branch " + branch + " was opened read-only");
+        }
+        if (laterSyncFailed) {
+            broken = true;
         }
         if (broken) {
             throw new IllegalStateException(

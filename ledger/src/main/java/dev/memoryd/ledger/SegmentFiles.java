@@ -95,6 +95,31 @@ final class SegmentFiles {
         syncDirs();
     }
 
+    /**
+     * What {@link #sync} would force, taken out of this bookkeeping so that another thread can
+     * force it while appends go on: a segment left behind by rollover is closed by the returned
+     * task, the active one only forced (see {@link ActiveSegment#detachForce}).
+     */
+    Chain.Force detachSync() {
+        List<FileChannel> left = List.copyOf(unsynced);
+        unsynced.clear();
+        FileChannel activeCh = active.detachForce();
+        List<Path> dirs = List.copyOf(dirsToSync);
+        dirsToSync.clear();
+        return () -> {
+            for (FileChannel ch : left) {
+                ch.force(false);
+                ch.close();
+            }
+            if (activeCh != null) {
+                activeCh.force(false);
+            }
+            for (Path d : dirs) {
+                Layout.fsyncDir(d);
+            }
+        };
+    }
+
     private void syncDirs() throws IOException {
         for (Path d : dirsToSync) {
             Layout.fsyncDir(d);

@@ -62,6 +62,66 @@ class JournalTest {
     }
 
     @Test
+    void aSegmentThatReachedTheDiskInPart_getsTheRestOfTheJournalsLines() throws Exception {
+        Journal.Entry left = stoppedBetweenJournalAndSegment(2, 3); // lines 3, 4, 5
+        try (Ledger l = Fixtures.open(dir(), 4)) {
+            Chain c = l.chain(MAIN);
+            // The segment kept line 3 only: as after a power loss that wrote back part of its page.
+            assertEquals(
+                    1,
+                    c.applyJournal(new Journal.Entry(
+                            MAIN, 2, left.baseHash(), left.lines().subList(0, 1))));
+            assertEquals(3, c.head().seq());
+            assertEquals(2, c.applyJournal(left));
+            assertEquals(5, c.head().seq());
+            assertEquals(0, c.applyJournal(left), "nothing is appended twice");
+        }
+        assertTrue(Verifier.verify(dir(), Fixtures.keys(), Map.of()).ok());
+    }
+
+    @Test
+    void aJournalWhoseFirstLinesDifferFromTheChains_isStale() throws Exception {
+        Journal.Entry left = stoppedBetweenJournalAndSegment(2, 2); // lines 3, 4
+        try (Ledger l = Fixtures.open(dir(), 4)) {
+            Chain c = l.chain(MAIN);
+            c.append(Fixtures.drafts(Fixtures.ids(5), "main", 2, 1)); // another line took seq 3
+            c.sync();
+            assertEquals(0, c.applyJournal(left));
+            assertEquals(3, c.head().seq());
+        }
+        assertTrue(Verifier.verify(dir(), Fixtures.keys(), Map.of()).ok());
+    }
+
+    @Test
+    void aSyncLaterTaskRunOnAnotherThread_whileTheNextLinesArePrepared_leavesAVerifyingLedger() throws Exception {
+        try (Ledger l = Fixtures.open(dir(), 4)) {
+            Chain c = l.chain(MAIN);
+            java.util.concurrent.ExecutorService other = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                java.util.concurrent.Future<?> last = null;
+                for (int i = 0; i < 12; i++) {
+                    // Prepared while the force before runs; written (rolling over segments) once it returned.
+                    c.prepare(Fixtures.drafts(Fixtures.ids(10 + i), "main", i * 3, 3));
+                    if (last != null) {
+                        last.get();
+                    }
+                    c.writePrepared();
+                    Chain.Force f = c.syncLater();
+                    last = other.submit(() -> {
+                        f.run();
+                        return null;
+                    });
+                }
+                last.get();
+            } finally {
+                other.shutdown();
+            }
+            assertEquals(36, c.head().seq());
+        }
+        assertTrue(Verifier.verify(dir(), Fixtures.keys(), Map.of()).ok());
+    }
+
+    @Test
     void aJournalTheChainHasMovedPastIsIgnored() throws Exception {
         Journal.Entry left = stoppedBetweenJournalAndSegment(2, 2);
         try (Ledger l = Fixtures.open(dir(), 4)) {

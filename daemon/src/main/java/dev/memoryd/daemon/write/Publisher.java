@@ -54,6 +54,16 @@ final class Publisher {
     private Future<?> compaction;
     private final ExecutorService stager = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-stage"));
     private final ExecutorService compactor = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-compact"));
+    /**
+     * Forces the ledger off the writer thread, in order: a batch's journal while its commits are
+     * built, and a published batch's segment (then its journal cleared) while it is answered. One
+     * thread, so a batch's journal is never written before the segment the journal before it
+     * stood in for is forced.
+     */
+    private final ExecutorService ledgerSync = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-ledger-sync"));
+    /** The last published batch's segment force; done before the chain or journal is touched on this thread. */
+    private Future<?> segmentForce;
+
     private final BatchUndo undo;
 
     Publisher(WriterState s) {
@@ -69,7 +79,38 @@ final class Publisher {
 
     /** Finishes undoing a failed batch whose rollback failed: see {@link BatchUndo#settle}. */
     Optional<Failure> settle() {
+        awaitSegmentForce();
         return undo.settle();
+    }
+
+    /**
+     * Waits for the last published batch's segment force, so that this thread may cut, write or
+     * close the chain and the journal. Its failure was logged where it ran, and the chain refuses
+     * writes from then on.
+     */
+    private void awaitSegmentForce() {
+        if (segmentForce != null) {
+            quietly(segmentForce);
+            segmentForce = null;
+        }
+    }
+
+    /** Waits for {@code f}, whose failure is handled elsewhere. */
+    private static void quietly(Future<?> f) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                f.get();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // the wait must end before the chain is touched again
+            } catch (ExecutionException e) {
+                break;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     static WriteOutcome.EventRef ref(Event e) {
@@ -119,6 +160,7 @@ final class Publisher {
                 }
             }
         } catch (RuntimeException e) {
+            awaitSegmentForce(); // the undo cuts the chain and clears the journal
             UnsettledBatch u = undo.undo(rollback, e);
             if (u != null) {
                 throw u;
@@ -153,10 +195,22 @@ final class Publisher {
         Map<String, Long> sizes = new HashMap<>();
         Map<String, ObjectId> indexed = Map.of();
         Map<String, ObjectId> clean = Map.of();
+        Future<?> journaling = null;
         try (CommitBatch gb = s.git.batch()) {
             boolean written = false;
             boolean journaled = false;
             try {
+                if (s.journal != null) {
+                    // Forced while the commits are built: the lock is then held for no fsync of the ledger.
+                    Chain.Force toJournal = s.chain.journalLater(s.journal);
+                    journaled = true;
+                    journaling = ledgerSync.submit(() -> {
+                        long j0 = System.nanoTime();
+                        toJournal.run();
+                        s.stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - j0);
+                        return null;
+                    });
+                }
                 for (int i = 0; i < accepted.size(); i++) {
                     Accepted a = accepted.get(i);
                     List<Event> ev = events.get(i);
@@ -189,12 +243,6 @@ final class Publisher {
                 long t6 = System.nanoTime();
                 s.stats.add(PhaseStats.Phase.GIT_FLUSH, t6 - t5);
                 gb.prepareMove();
-                if (s.journal != null) {
-                    // Forced before git commands are kept out, so the lock is held for no fsync of the ledger.
-                    journaled = true;
-                    s.chain.journalPrepared(s.journal);
-                    s.stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - t6);
-                }
                 long r = System.nanoTime();
                 IoAction ready = awaitDurable(staged); // forced before git commands are kept out, too
                 s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - r);
@@ -204,6 +252,11 @@ final class Publisher {
                         s.files.workTree() ? prepareIndex(gb, locks, ready, indexed, sizes) : null;
                 s.stats.add(PhaseStats.Phase.INDEX_PREPARE, System.nanoTime() - p0);
                 long l0 = System.nanoTime();
+                if (journaling != null) {
+                    awaitDurable(journaling); // and with it the force of the segment before, queued first
+                    s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - l0);
+                    l0 = System.nanoTime();
+                }
                 locks.lockIndex(prepared);
                 if (rewrittenByGit(b, finalFiles, locks)) {
                     throw new RedoBatch();
@@ -234,6 +287,10 @@ final class Publisher {
                 gb.moveRef().orThrow();
                 s.stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - m);
             } catch (IOException | RuntimeException | RedoBatch | LockedOut e) {
+                if (journaling != null) {
+                    quietly(journaling); // the undo clears the journal: never before it was written
+                }
+                awaitSegmentForce();
                 restoreIndex(locks); // the ref did not move: the index must not stage what is undone
                 // Never leave the stager running past a failed batch, then undo what was done.
                 abortStaged(staged, placed);
@@ -261,20 +318,26 @@ final class Publisher {
             }
         }
         // The segment and the renames are made durable after the index lock is let go (git commands
-        // wait for no fsync of ours) and before anyone is answered.
+        // wait for no fsync of ours). The renames before anyone is answered; the segment meanwhile on
+        // the ledger's thread, the journal standing in for it until it is forced (a restart appends
+        // what the journal holds and the segment lacks), and the next batch's journal waiting for it.
         if (s.journal != null) {
-            long f0 = System.nanoTime();
-            try {
-                s.chain.sync();
-                s.journal.clear(false); // stale from here on: the segment holds its lines
-            } catch (IOException | java.io.UncheckedIOException e) {
-                // Published already: the journal and the branch's commit both hold the lines.
-                LOG.log(
-                        Level.SEVERE,
-                        "could not force the ledger after a write; its journal and the branch hold it",
-                        e);
-            }
-            s.stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - f0);
+            Chain.Force toSegment = s.chain.syncLater();
+            dev.memoryd.ledger.Journal journal = s.journal;
+            segmentForce = ledgerSync.submit(() -> {
+                long f0 = System.nanoTime();
+                try {
+                    toSegment.run();
+                    journal.clear(false); // stale from here on: the segment holds its lines
+                } catch (IOException | RuntimeException e) {
+                    // Published already: the journal (kept) and the branch's commit both hold the lines.
+                    LOG.log(
+                            Level.SEVERE,
+                            "could not force the ledger after a write; its journal and the branch hold it",
+                            e);
+                }
+                s.stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - f0);
+            });
         }
         if (placed != null) {
             long d0 = System.nanoTime();
@@ -506,8 +569,10 @@ final class Publisher {
         s.stats.add(PhaseStats.Phase.COMPACT, System.nanoTime() - t);
     }
 
-    /** Stops the stager and lets a running pack roll-up finish. */
+    /** Forces the last segment, stops the stager and lets a running pack roll-up finish. */
     void close() {
+        awaitSegmentForce();
+        ledgerSync.shutdown();
         stager.shutdown();
         compactor.shutdown();
         try {
