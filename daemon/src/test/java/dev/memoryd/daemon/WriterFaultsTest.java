@@ -102,6 +102,12 @@ class WriterFaultsTest extends ServedRootTest {
     }
 
     @Test
+    void anImmutableBranchRefDirectory_refusesWithTheCause_recordsNothing_andWritesResumeOnceItIsGone()
+            throws Exception {
+        assertFaultHeals(root.dir.resolve(".git/refs/heads"));
+    }
+
+    @Test
     void anImmutableUserDirectory_refusesWithTheCause_recordsNothing_andWritesResumeOnceItIsGone() throws Exception {
         assertFaultHeals(root.dir.resolve(CRITIC).getParent());
     }
@@ -123,6 +129,7 @@ class WriterFaultsTest extends ServedRootTest {
             assertEquals(lines, chainLines(), "the refused declaration's lines are cut off");
             assertEquals(head, head());
             assertEquals(text, root.file(CRITIC));
+            assertEquals("", root.git("status", "--porcelain"), "the index stages nothing of the refused batch");
             JsonNode ping = root.call("ping", null).get("result");
             assertEquals("failing", ping.get("writer").get("state").asText(), ping.toString());
         } finally {
