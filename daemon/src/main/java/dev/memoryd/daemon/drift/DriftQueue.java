@@ -8,6 +8,7 @@ import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.write.Contextual;
 import dev.memoryd.daemon.write.DriftView;
 import dev.memoryd.daemon.write.HumanCapture;
+import dev.memoryd.daemon.write.HumanSource;
 import dev.memoryd.daemon.write.LedgerFold;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -174,9 +175,7 @@ public final class DriftQueue extends LedgerFold implements DriftView {
         Optional<String> recorded = ctx.recorded(path);
         List<Mutation.EventSpec> events = new ArrayList<>();
         Map<RepoPath, String> contents = new LinkedHashMap<>();
-        ObjectNode src = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
-                .objectNode()
-                .put("source", "drift_resolution");
+        HumanSource src = new HumanSource.DriftResolution();
         boolean commitOnly = true;
         if (how instanceof AcceptCurrent) {
             if (disk.isEmpty()) {

@@ -74,7 +74,7 @@ final class ConversationRpc implements Namespace {
         r.put("path", c.events().get(0).path());
         r.put("turns", p.get("turns").size());
         if (prov != null) {
-            r.set("provenance", prov.toJson());
+            r.set("provenance", dev.memoryd.daemon.write.ProvenanceJson.of(prov));
         }
         return r;
     }

@@ -41,20 +41,17 @@ public final class HumanCapture implements Mutation {
 
     private final Contextual.Context ctx;
     private final List<Item> items;
-    private final ObjectNode source;
+    private final HumanSource source;
 
-    /**
-     * @param source {@code {"source": "work_tree"}} or {@code {"source": "commit", "commits": [...]}},
-     *     copied into each event's payload as {@code human}
-     */
-    public HumanCapture(Contextual.Context ctx, List<Item> items, ObjectNode source) {
+    /** @param source where the edits come from, recorded in each event's payload as {@code human} */
+    public HumanCapture(Contextual.Context ctx, List<Item> items, HumanSource source) {
         this.ctx = ctx;
         this.items = List.copyOf(items);
-        this.source = source;
+        this.source = java.util.Objects.requireNonNull(source, "source");
     }
 
     private boolean fromCommit() {
-        return "commit".equals(source.path("source").asText());
+        return source instanceof HumanSource.Commits;
     }
 
     @Override
@@ -92,12 +89,12 @@ public final class HumanCapture implements Mutation {
     }
 
     /** The {@code human_edit} events of a non-breaking edit. */
-    public static List<EventSpec> editEvents(RepoPath path, HumanEdits.Diff d, ObjectNode source) {
+    public static List<EventSpec> editEvents(RepoPath path, HumanEdits.Diff d, HumanSource source) {
         List<EventSpec> out = new ArrayList<>();
         if (d instanceof HumanEdits.Regions r) {
             for (HumanEdits.RegionChange c : r.changes()) {
                 ObjectNode p = JsonNodeFactory.instance.objectNode();
-                p.set("human", source.deepCopy());
+                p.set("human", human(source));
                 p.put("region", c.key());
                 p.put("index", c.index());
                 p.put("text", c.after());
@@ -113,7 +110,7 @@ public final class HumanCapture implements Mutation {
             }
         } else if (d instanceof HumanEdits.WholeFile w) {
             ObjectNode p = JsonNodeFactory.instance.objectNode();
-            p.set("human", source.deepCopy());
+            p.set("human", human(source));
             p.put("whole_file", true);
             p.put("text", w.text());
             ArrayNode ch = p.putArray("changed");
@@ -130,7 +127,7 @@ public final class HumanCapture implements Mutation {
     }
 
     /** A {@code drift_flagged} event for {@code path} holding the drifted {@code text}. */
-    public static EventSpec flagged(RepoPath path, String id, HumanEdits.Breaks b, String text, ObjectNode source) {
+    public static EventSpec flagged(RepoPath path, String id, HumanEdits.Breaks b, String text, HumanSource source) {
         ObjectNode p = JsonNodeFactory.instance.objectNode();
         ObjectNode dr = p.putObject("drift");
         dr.put("id", id);
@@ -141,9 +138,27 @@ public final class HumanCapture implements Mutation {
         for (LintProblem lp : b.problems()) {
             probs.addObject().put("line", lp.line()).put("rule", lp.rule()).put("message", lp.message());
         }
-        p.set("human", source.deepCopy());
+        p.set("human", human(source));
         return new EventSpec(
                 OP_DRIFT, path, null, null, null, p, List.of(), "drift in " + path.value() + ": " + b.kind());
+    }
+
+    /** The one writer of {@code payload.human}: the source's name, then its own members. */
+    private static ObjectNode human(HumanSource source) {
+        ObjectNode h = JsonNodeFactory.instance.objectNode().put("source", source.name());
+        if (source instanceof HumanSource.WorkTree w && w.kept() != null) {
+            h.put("kept", w.kept());
+        } else if (source instanceof HumanSource.Commits c) {
+            ArrayNode cs = h.putArray("commits");
+            for (HumanSource.Commit x : c.commits()) {
+                cs.addObject()
+                        .put("id", x.id())
+                        .put("author", x.author())
+                        .put("date", x.date())
+                        .put("subject", x.subject());
+            }
+        }
+        return h;
     }
 
     /** A {@code drift_resolved} event. */
