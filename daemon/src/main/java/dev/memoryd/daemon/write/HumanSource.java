@@ -5,10 +5,11 @@ import java.util.Objects;
 
 /**
  * Where a human's edit that memoryd records came from, recorded as {@code payload.human} of its
- * {@code human_edit} and {@code drift_flagged} events (written by {@link HumanCapture}, the one
- * writer of that member): the working tree ({@link WorkTree}), commits made with git ({@link
- * Commits}), a {@code replay --onto-latest} that halted ({@link ReplayOntoLatest}), or a
- * maintainer's {@code drift resolve} ({@link DriftResolution}). Immutable.
+ * {@code human_edit} and {@code drift_flagged} events, which {@link HumanCapture} writes: the
+ * working tree ({@link WorkTree}), commits made with git ({@link Commits}), a {@code replay
+ * --onto-latest} that halted ({@link ReplayOntoLatest}), or a maintainer's {@code drift resolve}
+ * ({@link DriftResolution}). A file reference's drift records the commits that moved the
+ * referenced file with its own item ({@code refs.Reconciler}). Immutable.
  */
 public sealed interface HumanSource {
     /** The wire name of the source, {@code payload.human.source}. */

@@ -248,7 +248,7 @@ class ArchitectureTest {
 
     /** A class, or a nested class, that is public all the way out: its public members are API. */
     private static DescribedPredicate<JavaClass> isVisibleOutsideItsPackage() {
-        return DescribedPredicate.describe("are public", c -> {
+        return DescribedPredicate.describe("are visible outside their package", c -> {
             for (Optional<JavaClass> k = Optional.of(c);
                     k.isPresent();
                     k = k.get().getEnclosingClass()) {
