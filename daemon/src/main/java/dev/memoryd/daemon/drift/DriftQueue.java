@@ -1,7 +1,6 @@
 package dev.memoryd.daemon.drift;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.events.EventPayloads;
@@ -226,11 +225,8 @@ public final class DriftQueue extends LedgerFold implements DriftView {
             contents.put(path, re.text());
             commitOnly = false;
         }
-        Mutation.EventSpec resolved = HumanCapture.resolved(path, id, name, note);
-        if (how instanceof Dismiss) {
-            ((ObjectNode) resolved.payload().path("drift")).put("text_sha256", sha256(disk.orElse(null)));
-        }
-        events.add(resolved);
+        events.add(
+                HumanCapture.resolved(path, id, name, note, how instanceof Dismiss ? sha256(disk.orElse(null)) : null));
         java.util.Set<RepoPath> only = commitOnly ? contents.keySet() : java.util.Set.of();
         return (files, now) -> new Mutation.Done(contents, events, true, only);
     }

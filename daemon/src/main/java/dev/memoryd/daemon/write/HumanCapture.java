@@ -163,12 +163,23 @@ public final class HumanCapture implements Mutation {
 
     /** A {@code drift_resolved} event. */
     public static EventSpec resolved(RepoPath path, String id, String resolution, String note) {
+        return resolved(path, id, resolution, note, null);
+    }
+
+    /**
+     * A {@code drift_resolved} event; {@code textSha256} (null: none) is the SHA-256 of the text a
+     * dismissal leaves on disk, so that the same text is not flagged again.
+     */
+    public static EventSpec resolved(RepoPath path, String id, String resolution, String note, String textSha256) {
         ObjectNode p = JsonNodeFactory.instance.objectNode();
         ObjectNode dr = p.putObject("drift");
         dr.put("id", id);
         dr.put("resolution", resolution);
         if (note != null) {
             dr.put("note", note);
+        }
+        if (textSha256 != null) {
+            dr.put("text_sha256", textSha256);
         }
         return new EventSpec(
                 OP_RESOLVED,

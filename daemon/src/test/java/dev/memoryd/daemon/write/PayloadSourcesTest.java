@@ -63,6 +63,18 @@ class PayloadSourcesTest {
     }
 
     @Test
+    void driftResolved_payload_writesTheNoteThenTheDismissedTextsHash_whenGiven() {
+        assertEquals(
+                "{\"drift\":{\"id\":\"d1\",\"resolution\":\"dismissed\",\"note\":\"ok\",\"text_sha256\":\"absent\"}}",
+                HumanCapture.resolved(PATH, "d1", "dismissed", "ok", "absent")
+                        .payload()
+                        .toString());
+        assertEquals(
+                "{\"drift\":{\"id\":\"d1\",\"resolution\":\"restored\"}}",
+                HumanCapture.resolved(PATH, "d1", "restored", null).payload().toString());
+    }
+
+    @Test
     void provenance_leavesAbsentMembersOut_andWritesAnIntegralConfidenceAsAnInteger() {
         assertEquals(
                 "{\"agent\":\"a\"}",
