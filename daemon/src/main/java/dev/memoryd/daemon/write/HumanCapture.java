@@ -149,16 +149,42 @@ public final class HumanCapture implements Mutation {
         if (source instanceof HumanSource.WorkTree w && w.kept() != null) {
             h.put("kept", w.kept());
         } else if (source instanceof HumanSource.Commits c) {
-            ArrayNode cs = h.putArray("commits");
-            for (HumanSource.Commit x : c.commits()) {
-                cs.addObject()
-                        .put("id", x.id())
-                        .put("author", x.author())
-                        .put("date", x.date())
-                        .put("subject", x.subject());
-            }
+            commits(h, c.commits());
+        } else if (source instanceof HumanSource.GitHistory g) {
+            h.put("repo", g.repo());
+            h.put("commits_total", g.commitsTotal());
+            commits(h, g.commits());
         }
         return h;
+    }
+
+    private static void commits(ObjectNode h, List<HumanSource.Commit> commits) {
+        ArrayNode cs = h.putArray("commits");
+        for (HumanSource.Commit x : commits) {
+            cs.addObject()
+                    .put("id", x.id())
+                    .put("author", x.author())
+                    .put("date", x.date())
+                    .put("subject", x.subject());
+        }
+    }
+
+    /**
+     * {@code draft} with {@code source} recorded as its payload's {@code human}, after the members
+     * it has: for an event whose own members another room writes (a file reference's drift).
+     */
+    public static EventSpec withHuman(EventSpec draft, HumanSource source) {
+        ObjectNode p = draft.payload().deepCopy();
+        p.set("human", human(source));
+        return new EventSpec(
+                draft.op(),
+                draft.path(),
+                draft.sectionAnchor(),
+                draft.beforeHash(),
+                draft.afterHash(),
+                p,
+                draft.evidenceRefs(),
+                draft.summary());
     }
 
     /** A {@code drift_resolved} event. */

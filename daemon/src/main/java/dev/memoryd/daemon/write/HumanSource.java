@@ -5,11 +5,12 @@ import java.util.Objects;
 
 /**
  * Where a human's edit that memoryd records came from, recorded as {@code payload.human} of its
- * {@code human_edit} and {@code drift_flagged} events, which {@link HumanCapture} writes: the
+ * {@code human_edit} and {@code drift_flagged} events, which {@link HumanCapture} writes (the one
+ * writer of that member): the
  * working tree ({@link WorkTree}), commits made with git ({@link Commits}), a {@code replay
  * --onto-latest} that halted ({@link ReplayOntoLatest}), or a maintainer's {@code drift resolve}
- * ({@link DriftResolution}). A file reference's drift records the commits that moved the
- * referenced file with its own item ({@code refs.Reconciler}). Immutable.
+ * ({@link DriftResolution}), or the commits that changed a referenced file ({@link GitHistory}).
+ * Immutable.
  */
 public sealed interface HumanSource {
     /** The wire name of the source, {@code payload.human.source}. */
@@ -47,6 +48,23 @@ public sealed interface HumanSource {
             Objects.requireNonNull(author, "author");
             Objects.requireNonNull(date, "date");
             Objects.requireNonNull(subject, "subject");
+        }
+    }
+
+    /**
+     * The commits of repository {@code repo} that changed a referenced file since its pin, newest
+     * first, at most a page of them; {@code commitsTotal} counts them all: {@code {"source":
+     * "git_history", "repo", "commits_total", "commits": [...]}}.
+     */
+    record GitHistory(String repo, int commitsTotal, List<Commit> commits) implements HumanSource {
+        public GitHistory {
+            Objects.requireNonNull(repo, "repo");
+            commits = List.copyOf(commits);
+        }
+
+        @Override
+        public String name() {
+            return "git_history";
         }
     }
 

@@ -37,6 +37,14 @@ class PayloadSourcesTest {
                 human(new HumanSource.Commits(List.of(
                         new HumanSource.Commit("abc", "Ann <ann@example.com>", "2026-01-01T00:00:00Z", "fix")))));
         assertEquals("{\"source\":\"commit\",\"commits\":[]}", human(new HumanSource.Commits(List.of())));
+        assertEquals(
+                "{\"source\":\"git_history\",\"repo\":\".\",\"commits_total\":3,\"commits\":[{\"id\":\"abc\","
+                        + "\"author\":\"Ann <ann@example.com>\",\"date\":\"2026-01-01T00:00:00Z\",\"subject\":\"fix\"}]}",
+                human(new HumanSource.GitHistory(
+                        ".",
+                        3,
+                        List.of(new HumanSource.Commit(
+                                "abc", "Ann <ann@example.com>", "2026-01-01T00:00:00Z", "fix")))));
         assertEquals("{\"source\":\"replay_onto_latest\"}", human(new HumanSource.ReplayOntoLatest()));
         assertEquals("{\"source\":\"drift_resolution\"}", human(new HumanSource.DriftResolution()));
     }
@@ -72,6 +80,19 @@ class PayloadSourcesTest {
         assertEquals(
                 "{\"drift\":{\"id\":\"d1\",\"resolution\":\"restored\"}}",
                 HumanCapture.resolved(PATH, "d1", "restored", null).payload().toString());
+    }
+
+    @Test
+    void withHuman_addsTheSourceAfterTheDraftsOwnMembers_andLeavesTheDraftAsItWas() {
+        Mutation.EventSpec draft = HumanCapture.resolved(PATH, "d1", "restored", null);
+        Mutation.EventSpec with = HumanCapture.withHuman(draft, new HumanSource.DriftResolution());
+        assertEquals(
+                "{\"drift\":{\"id\":\"d1\",\"resolution\":\"restored\"},\"human\":{\"source\":\"drift_resolution\"}}",
+                with.payload().toString());
+        assertEquals(
+                "{\"drift\":{\"id\":\"d1\",\"resolution\":\"restored\"}}",
+                draft.payload().toString());
+        assertEquals(draft.summary(), with.summary());
     }
 
     @Test
