@@ -415,7 +415,7 @@ public final class ServingRoot implements RootReads, AutoCloseable {
      *
      * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is no stored turn
      */
-    public com.fasterxml.jackson.databind.node.ObjectNode context(
+    public dev.memoryd.daemon.conversation.ContextSlice context(
             String anchor, dev.memoryd.grammar.policy.PolicyConfig policy) throws IOException {
         var onPeer = PeerConversations.context(peers, anchor, policy);
         return onPeer.isPresent() ? onPeer.get() : rooms.conversations.context(anchor, policy);

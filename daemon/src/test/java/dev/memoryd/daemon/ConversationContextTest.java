@@ -90,6 +90,41 @@ class ConversationContextTest {
                 + (parent == null ? "" : ",\"parents\":[{\"id\":\"" + parent + "\",\"edge_type\":\"reply\"}]") + "}";
     }
 
+    /** The exact reply line of {@code context}: members, their order and the numbers' forms, as clients read them. */
+    static final String CONTEXT_REPLY =
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"anchor_turn_id\":\"00000000-0000-4000-8000-000000000002\","
+                    + "\"turns\":[{\"id\":\"00000000-0000-4000-8000-000000000001\",\"session_id\":\"s1\",\"role\":\"user\","
+                    + "\"phase\":\"planning\",\"salience\":0.5,\"trajectory_depth\":0,\"trajectory_sibling_order\":0,"
+                    + "\"trajectory_homogeneity\":0.5,\"trajectory_temporal\":0.5,\"trajectory_complexity\":1.0,"
+                    + "\"created_at\":\"2026-01-01T00:00:00Z\"},"
+                    + "{\"id\":\"00000000-0000-4000-8000-000000000002\",\"session_id\":\"s1\",\"role\":\"user\","
+                    + "\"phase\":\"planning\",\"salience\":0.5,\"trajectory_depth\":0,\"trajectory_sibling_order\":0,"
+                    + "\"trajectory_homogeneity\":0.5,\"trajectory_temporal\":0.5,\"trajectory_complexity\":1.0,"
+                    + "\"created_at\":1767225600}],"
+                    + "\"edges\":[{\"parent\":\"00000000-0000-4000-8000-000000000001\","
+                    + "\"child\":\"00000000-0000-4000-8000-000000000002\",\"edge_type\":\"reply\"}],"
+                    + "\"policy_id\":\"slice_policy_v1\",\"policy_params_hash\":\"b0351b23b393541b\","
+                    + "\"schema_version\":\"1.0.0\",\"slice_id\":\"600768c57298939b\"}}";
+
+    @Test
+    void context_replyLine_isPinnedByteForByte() throws Exception {
+        try (TestRoot root = new TestRoot(tmp).serve()) {
+            root.call("conversation.append", "{\"session_id\":\"s1\",\"turns\":[" + turn(T1, null) + "]}");
+            root.call(
+                    "conversation.append",
+                    "{\"session_id\":\"s1\",\"turns\":["
+                            + turn(T2, T1)
+                                    .replace("\"created_at\":\"2026-01-01T00:00:00Z\"", "\"created_at\":1767225600")
+                            + "]}");
+            try (dev.memoryd.daemon.client.SocketClient c = root.client()) {
+                assertEquals(
+                        CONTEXT_REPLY,
+                        c.raw("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"context\",\"params\":{\"anchor_turn_id\":\""
+                                + T2 + "\"}}"));
+            }
+        }
+    }
+
     static final String T1 = "00000000-0000-4000-8000-000000000001";
     static final String T2 = "00000000-0000-4000-8000-000000000002";
     static final String T3 = "00000000-0000-4000-8000-000000000003";

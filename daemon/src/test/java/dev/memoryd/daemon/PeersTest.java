@@ -364,6 +364,17 @@ class PeersTest {
         JsonNode got = a.call("context", dev.memoryd.daemon.rpc.JsonRpc.MAPPER.writeValueAsString(req))
                 .get("result");
         assertEquals("b", got.get("peer").asText());
+        assertEquals(
+                List.of(
+                        "anchor_turn_id",
+                        "turns",
+                        "edges",
+                        "policy_id",
+                        "policy_params_hash",
+                        "schema_version",
+                        "slice_id",
+                        "peer"),
+                TestRoot.keys(got));
         ((com.fasterxml.jackson.databind.node.ObjectNode) got).remove("peer");
         assertEquals(dev.memoryd.jcs.Jcs.canonicalize(expected), dev.memoryd.jcs.Jcs.canonicalize(got));
         refused(a, "context", "{'anchor_turn_id':'" + in.get("anchor_turn_id").asText() + "'}", "not_found");

@@ -74,6 +74,15 @@ class StatusDoctorTest {
         assertEquals(ProcessHandle.current().pid(), j.get("pid").asLong(), j.toString());
         assertEquals("ok", j.get("writer").get("state").asText(), j.toString());
         assertTrue(j.get("uptime_ms").asLong() >= 0, j.toString());
+        assertEquals(
+                java.util.List.of(
+                        "root", "serving", "pid", "uptime_ms", "version", "branch", "head", "writer", "watcher"),
+                TestRoot.keys(j));
+        assertEquals(Memoryd.VERSION, j.get("version").asText(), j.toString());
+        assertEquals("main", j.get("branch").asText(), j.toString());
+        assertEquals(root.git("rev-parse", "HEAD").strip(), j.get("head").asText(), j.toString());
+        assertEquals("{\"state\":\"ok\",\"failures\":0}", j.get("writer").toString());
+        assertEquals("off", j.get("watcher").asText(), j.toString());
     }
 
     @Test

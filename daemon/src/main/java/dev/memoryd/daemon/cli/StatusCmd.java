@@ -1,9 +1,9 @@
 package dev.memoryd.daemon.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.MemorydConfig;
+import dev.memoryd.daemon.doctor.DaemonPing;
 import dev.memoryd.daemon.doctor.DaemonProbe;
 import java.io.IOException;
 import java.time.Duration;
@@ -28,37 +28,33 @@ final class StatusCmd extends Printing implements Callable<Integer> {
         ObjectNode j =
                 JsonNodeFactory.instance.objectNode().put("root", cfg.root().toString());
         if (s instanceof DaemonProbe.Serving serving) {
-            JsonNode ping = serving.ping();
+            DaemonPing ping = serving.ping();
+            DaemonPing.Writer w = ping.writer();
             j.put("serving", true);
             if (serving.pid().isPresent()) {
                 j.put("pid", serving.pid().getAsLong());
             } else {
                 j.putNull("pid");
             }
-            j.put("uptime_ms", ping.path("runtime").path("uptime_ms").asLong());
-            j.set("version", ping.path("version"));
-            j.set("branch", ping.path("branch"));
-            j.set("head", ping.path("head"));
-            j.set("writer", ping.path("writer"));
-            j.set("watcher", ping.path("watcher").path("state"));
+            j.put("uptime_ms", ping.uptimeMs());
+            j.put("version", ping.version());
+            j.put("branch", ping.branch());
+            j.put("head", ping.head());
+            j.set("writer", writerJson(w));
+            j.put("watcher", ping.watcher().state());
             if (out.on()) {
                 JsonOutput.line(j);
                 return Main.OK;
             }
-            JsonNode w = ping.path("writer");
-            System.out.println("memoryd " + ping.path("version").asText() + " is serving " + cfg.root() + " (pid "
+            System.out.println("memoryd " + orElse(ping.version(), "") + " is serving " + cfg.root() + " (pid "
                     + (serving.pid().isPresent() ? serving.pid().getAsLong() : "unknown") + ", up "
-                    + human(Duration.ofMillis(j.get("uptime_ms").asLong())) + ")");
-            System.out.println("  branch " + ping.path("branch").asText() + ", head "
-                    + ping.path("head").asText("none"));
-            System.out.println("  writer: " + w.path("state").asText("?") + " ("
-                    + w.path("failures").asLong() + " failures)");
-            if (w.hasNonNull("last_error")) {
-                System.out.println("  last error: " + w.path("last_error_at").asText("?") + ": "
-                        + w.get("last_error").asText());
+                    + human(Duration.ofMillis(ping.uptimeMs())) + ")");
+            System.out.println("  branch " + orElse(ping.branch(), "") + ", head " + orElse(ping.head(), "none"));
+            System.out.println("  writer: " + orElse(w.state(), "?") + " (" + w.failures() + " failures)");
+            if (w.lastError() != null) {
+                System.out.println("  last error: " + orElse(w.lastErrorAt(), "?") + ": " + w.lastError());
             }
-            System.out.println(
-                    "  watcher: " + ping.path("watcher").path("state").asText("off"));
+            System.out.println("  watcher: " + orElse(ping.watcher().state(), "off"));
             return Main.OK;
         }
         boolean stale = s instanceof DaemonProbe.StaleSocket;
@@ -74,6 +70,20 @@ final class StatusCmd extends Printing implements Callable<Integer> {
                     + "); start one with: bin/memoryd serve --root " + cfg.root());
         }
         return NOT_SERVING;
+    }
+
+    /** The writer's health as {@code ping} gives it: {@code state, failures}, then {@code last_error, last_error_at} after an error. */
+    private static ObjectNode writerJson(DaemonPing.Writer w) {
+        ObjectNode o =
+                JsonNodeFactory.instance.objectNode().put("state", w.state()).put("failures", w.failures());
+        if (w.lastError() != null) {
+            o.put("last_error", w.lastError()).put("last_error_at", w.lastErrorAt());
+        }
+        return o;
+    }
+
+    private static String orElse(String s, String absent) {
+        return s == null ? absent : s;
     }
 
     /** {@code 3d 4h}, {@code 2h 5m}, {@code 4m 10s}, {@code 12s}. */

@@ -173,8 +173,12 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
         return new WriteOutcome.Rejected(-1, Failure.of(r, msg));
     }
 
-    /** The SliceExport of SlicePolicy v1 for an anchor turn. */
-    public ObjectNode context(String anchorTurnId, PolicyConfig config) {
+    /**
+     * The SliceExport of SlicePolicy v1 for an anchor turn.
+     *
+     * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is no stored turn
+     */
+    public ContextSlice context(String anchorTurnId, PolicyConfig config) {
         ConversationDag d;
         synchronized (this) {
             if (dag == null) {
@@ -182,7 +186,7 @@ public final class ConversationStore extends dev.memoryd.daemon.write.LedgerFold
             }
             d = dag;
         }
-        return ContextSelector.select(d, anchorTurnId, config);
+        return ContextSlice.local(ContextSelector.export(d, anchorTurnId, config));
     }
 
     static List<Turn> parseStored(JsonNode arr) {

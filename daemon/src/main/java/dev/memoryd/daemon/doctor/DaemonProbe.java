@@ -21,7 +21,12 @@ public final class DaemonProbe {
     public sealed interface State permits Serving, NotServing, StaleSocket {}
 
     /** A daemon answered {@code ping}; {@code pid} is the one its pid file names, if it has one. */
-    public record Serving(JsonNode ping, OptionalLong pid) implements State {}
+    public record Serving(DaemonPing ping, OptionalLong pid) implements State {
+        public Serving {
+            java.util.Objects.requireNonNull(ping, "ping");
+            java.util.Objects.requireNonNull(pid, "pid");
+        }
+    }
 
     /** No socket file: nothing serves the root. */
     public record NotServing() implements State {}
@@ -52,8 +57,30 @@ public final class DaemonProbe {
             if (!reply.has("result")) {
                 throw new IOException("the daemon on " + socket + " refused ping: " + reply.path("error"));
             }
-            return new Serving(reply.get("result"), pid(pidFile));
+            return new Serving(ping(reply.get("result")), pid(pidFile));
         }
+    }
+
+    /** The one reading of a {@code ping} result on the client side. */
+    private static DaemonPing ping(JsonNode r) {
+        JsonNode w = r.path("writer");
+        JsonNode watch = r.path("watcher");
+        return new DaemonPing(
+                text(r.path("version")),
+                text(r.path("branch")),
+                text(r.path("head")),
+                r.path("runtime").path("uptime_ms").asLong(),
+                new DaemonPing.Writer(
+                        text(w.path("state")),
+                        w.path("failures").asLong(),
+                        text(w.path("last_error")),
+                        text(w.path("last_error_at"))),
+                new DaemonPing.Watcher(text(watch.path("state")), text(watch.path("last_error"))));
+    }
+
+    /** A member's text; null when it is absent or null. */
+    private static String text(JsonNode n) {
+        return n.isMissingNode() || n.isNull() ? null : n.asText();
     }
 
     private static OptionalLong pid(Path pidFile) {

@@ -1,6 +1,5 @@
 package dev.memoryd.daemon.doctor;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.MemorydConfig;
 import dev.memoryd.daemon.ReadOnlyRoot;
@@ -63,19 +62,20 @@ public final class Doctor {
                 "daemon",
                 "serving " + r
                         + (serving.pid().isPresent() ? " (pid " + serving.pid().getAsLong() + ")" : "")));
-        JsonNode w = serving.ping().path("writer");
-        String ws = w.path("state").asText("ok");
+        DaemonPing.Writer w = serving.ping().writer();
+        String ws = w.state() == null ? "ok" : w.state();
         out.add(
                 ws.equals("ok")
-                        ? Finding.ok("writer", "ok (" + w.path("failures").asLong() + " failures since start)")
+                        ? Finding.ok("writer", "ok (" + w.failures() + " failures since start)")
                         : Finding.problem(
                                 "writer",
-                                ws + " after " + w.path("failures").asLong() + " failures; last error at "
-                                        + w.path("last_error_at").asText("?") + ": "
-                                        + w.path("last_error").asText("?"),
+                                ws + " after " + w.failures() + " failures; last error at "
+                                        + orElse(w.lastErrorAt(), "?") + ": "
+                                        + orElse(w.lastError(), "?"),
                                 "fix what the error names (disk space, permissions, a lock), then, if the writer stays "
                                         + ws + ": " + restart));
-        String watch = serving.ping().path("watcher").path("state").asText("off");
+        DaemonPing.Watcher watcher = serving.ping().watcher();
+        String watch = orElse(watcher.state(), "off");
         out.add(
                 switch (watch) {
                     case "running", "starting" -> Finding.ok("watcher", watch);
@@ -87,14 +87,14 @@ public final class Doctor {
                     default ->
                         Finding.problem(
                                 "watcher",
-                                watch + ": "
-                                        + serving.ping()
-                                                .path("watcher")
-                                                .path("last_error")
-                                                .asText("no error recorded"),
+                                watch + ": " + orElse(watcher.lastError(), "no error recorded"),
                                 "bin/memoryd capture --root " + r + " records edits now; to watch again: " + restart);
                 });
         return out;
+    }
+
+    private static String orElse(String s, String absent) {
+        return s == null ? absent : s;
     }
 
     private List<Finding> keyAndLedger() throws IOException {

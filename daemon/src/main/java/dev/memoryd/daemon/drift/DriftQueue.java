@@ -1,13 +1,13 @@
 package dev.memoryd.daemon.drift;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.write.Contextual;
 import dev.memoryd.daemon.write.DriftView;
 import dev.memoryd.daemon.write.HumanCapture;
+import dev.memoryd.daemon.write.HumanSource;
 import dev.memoryd.daemon.write.LedgerFold;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -174,9 +174,7 @@ public final class DriftQueue extends LedgerFold implements DriftView {
         Optional<String> recorded = ctx.recorded(path);
         List<Mutation.EventSpec> events = new ArrayList<>();
         Map<RepoPath, String> contents = new LinkedHashMap<>();
-        ObjectNode src = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
-                .objectNode()
-                .put("source", "drift_resolution");
+        HumanSource src = new HumanSource.DriftResolution();
         boolean commitOnly = true;
         if (how instanceof AcceptCurrent) {
             if (disk.isEmpty()) {
@@ -227,11 +225,8 @@ public final class DriftQueue extends LedgerFold implements DriftView {
             contents.put(path, re.text());
             commitOnly = false;
         }
-        Mutation.EventSpec resolved = HumanCapture.resolved(path, id, name, note);
-        if (how instanceof Dismiss) {
-            ((ObjectNode) resolved.payload().path("drift")).put("text_sha256", sha256(disk.orElse(null)));
-        }
-        events.add(resolved);
+        events.add(
+                HumanCapture.resolved(path, id, name, note, how instanceof Dismiss ? sha256(disk.orElse(null)) : null));
         java.util.Set<RepoPath> only = commitOnly ? contents.keySet() : java.util.Set.of();
         return (files, now) -> new Mutation.Done(contents, events, true, only);
     }

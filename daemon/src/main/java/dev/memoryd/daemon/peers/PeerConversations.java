@@ -3,7 +3,7 @@ package dev.memoryd.daemon.peers;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.conversation.ContextSlice;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.grammar.policy.ContextSelector;
 import dev.memoryd.grammar.policy.ConversationDag;
@@ -29,7 +29,7 @@ public final class PeerConversations {
      *
      * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is not a turn of the peer
      */
-    public static java.util.Optional<ObjectNode> context(Peers peers, String anchor, PolicyConfig config)
+    public static java.util.Optional<ContextSlice> context(Peers peers, String anchor, PolicyConfig config)
             throws java.io.IOException {
         java.util.Optional<Peers.PeerRef> ref = peers.resolve(anchor);
         if (ref.isEmpty()) {
@@ -44,7 +44,7 @@ public final class PeerConversations {
      *
      * @throws dev.memoryd.grammar.policy.PolicyInputException when the anchor is not a turn of the peer
      */
-    public static ObjectNode context(PeerSnapshot peer, String anchor, PolicyConfig config) {
+    public static ContextSlice context(PeerSnapshot peer, String anchor, PolicyConfig config) {
         List<Turn> turns = new ArrayList<>();
         peer.files().forEach((path, text) -> {
             if (!RootLayout.isChunkFile(path)) {
@@ -62,9 +62,7 @@ public final class PeerConversations {
                 }
             }
         });
-        ObjectNode export = ContextSelector.select(ConversationDag.of(turns), anchor, config);
-        export.put("peer", peer.peer());
-        return export;
+        return new ContextSlice(ContextSelector.export(ConversationDag.of(turns), anchor, config), peer.peer());
     }
 
     private static JsonNode parse(String path, String line) {

@@ -1,12 +1,12 @@
 package dev.memoryd.daemon.refs;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.write.Contextual;
 import dev.memoryd.daemon.write.DriftView;
 import dev.memoryd.daemon.write.HumanCapture;
+import dev.memoryd.daemon.write.HumanSource;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WritePipeline;
@@ -230,19 +230,7 @@ final class Reconciler {
         ref.put("pinned_commit", c.ref().commit().name());
         ref.put("pinned_blob", c.ref().blob().name());
         ref.put("blob", c.finding().blob() == null ? null : c.finding().blob().name());
-        ObjectNode human = p.putObject("human");
-        human.put("source", "git_history");
-        human.put("repo", c.ref().repo());
-        human.put("commits_total", c.finding().commitsTotal());
-        ArrayNode commits = human.putArray("commits");
-        for (GitHistory.Commit x : c.finding().commits()) {
-            commits.addObject()
-                    .put("id", x.id())
-                    .put("author", x.author())
-                    .put("date", x.date())
-                    .put("subject", x.subject());
-        }
-        return new Mutation.EventSpec(
+        Mutation.EventSpec drift = new Mutation.EventSpec(
                 HumanCapture.OP_DRIFT,
                 c.ref().pointer(),
                 null,
@@ -251,5 +239,11 @@ final class Reconciler {
                 p,
                 List.of(),
                 "reference " + c.ref().path() + ": " + c.kind());
+        List<HumanSource.Commit> commits = new ArrayList<>();
+        for (GitHistory.Commit x : c.finding().commits()) {
+            commits.add(new HumanSource.Commit(x.id(), x.author(), x.date(), x.subject()));
+        }
+        return HumanCapture.withHuman(
+                drift, new HumanSource.GitHistory(c.ref().repo(), c.finding().commitsTotal(), commits));
     }
 }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.ServingRoot;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.conversation.ContextSlice;
 import dev.memoryd.daemon.conversation.ConversationStore;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.grammar.policy.PolicyConfig;
@@ -73,7 +74,7 @@ final class ConversationRpc implements Namespace {
         r.put("path", c.events().get(0).path());
         r.put("turns", p.get("turns").size());
         if (prov != null) {
-            r.set("provenance", prov.toJson());
+            r.set("provenance", dev.memoryd.daemon.write.ProvenanceJson.of(prov));
         }
         return r;
     }
@@ -101,13 +102,22 @@ final class ConversationRpc implements Namespace {
         return out;
     }
 
+    /** The export's members, then {@code peer} when it was selected from a mounted peer's conversations. */
+    private static ObjectNode contextJson(ContextSlice c) {
+        ObjectNode o = c.export().toJson();
+        if (c.peer() != null) {
+            o.put("peer", c.peer());
+        }
+        return o;
+    }
+
     private JsonNode context(ObjectNode p) throws BadRequest, java.io.IOException {
         only(p, "anchor_turn_id", "policy");
         String anchor = str(p, "anchor_turn_id", true);
         JsonNode policy = p.get("policy");
         try {
             PolicyConfig cfg = policy == null || policy.isNull() ? PolicyConfig.DEFAULT : PolicyConfig.fromJson(policy);
-            return svc.context(anchor, cfg);
+            return contextJson(svc.context(anchor, cfg));
         } catch (PolicyInputException e) {
             throw new BadRequest(new Failure(
                     e.kind() == PolicyInputException.Kind.NOT_FOUND

@@ -303,7 +303,7 @@ final class MemoryRpc implements Namespace {
             if (c.replayed()) {
                 r.put("idempotent_replay", true);
             } else if (prov != null) {
-                r.set("provenance", prov.toJson());
+                r.set("provenance", dev.memoryd.daemon.write.ProvenanceJson.of(prov));
             }
         }
         return r;

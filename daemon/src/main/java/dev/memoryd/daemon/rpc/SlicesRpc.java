@@ -67,7 +67,7 @@ final class SlicesRpc implements Namespace {
             o.put("event_id", c.events().get(0).eventId());
             o.put("token", c.events().get(0).token());
             if (prov != null) {
-                o.set("provenance", prov.toJson());
+                o.set("provenance", dev.memoryd.daemon.write.ProvenanceJson.of(prov));
             }
             return o;
         });
@@ -105,7 +105,7 @@ final class SlicesRpc implements Namespace {
         r.put("commit", c.commit());
         r.put("event_id", c.events().get(0).eventId());
         if (prov != null) {
-            r.set("provenance", prov.toJson());
+            r.set("provenance", dev.memoryd.daemon.write.ProvenanceJson.of(prov));
         }
         return r;
     }

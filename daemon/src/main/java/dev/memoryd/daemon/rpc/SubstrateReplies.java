@@ -42,7 +42,7 @@ final class SubstrateReplies {
         ArrayNode paths = r.putArray("changed_paths");
         c.events().forEach(e -> paths.add(e.path()));
         if (prov != null) {
-            r.set("provenance", prov.toJson());
+            r.set("provenance", dev.memoryd.daemon.write.ProvenanceJson.of(prov));
         }
         return r;
     }

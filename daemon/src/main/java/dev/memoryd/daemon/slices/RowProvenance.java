@@ -36,7 +36,7 @@ final class RowProvenance {
                     Map.of("field", "row._meta.provenance")));
         }
         ObjectNode out = row.deepCopy();
-        ((ObjectNode) out.get("_meta")).set("provenance", p.toJson());
+        ((ObjectNode) out.get("_meta")).set("provenance", dev.memoryd.daemon.write.ProvenanceJson.of(p));
         return new Stamped.Row(out);
     }
 }

@@ -1,6 +1,5 @@
 package dev.memoryd.daemon.write;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.write.BatchLocks.LockedOut;
@@ -67,10 +66,7 @@ final class ActiveSegmentCheck {
                             s.ids.next().value(),
                             new dev.memoryd.grammar.human.HumanEdits.Breaks("ledger_tampered", reason, List.of()),
                             null,
-                            JsonNodeFactory.instance
-                                    .objectNode()
-                                    .put("source", "work_tree")
-                                    .put("kept", kept))),
+                            new HumanSource.WorkTree(kept))),
                     true);
             WriteRequest req =
                     WriteRequest.of((src, t) -> d, "ledger segment " + segment + " was changed on disk", "memoryd");

@@ -41,20 +41,17 @@ public final class HumanCapture implements Mutation {
 
     private final Contextual.Context ctx;
     private final List<Item> items;
-    private final ObjectNode source;
+    private final HumanSource source;
 
-    /**
-     * @param source {@code {"source": "work_tree"}} or {@code {"source": "commit", "commits": [...]}},
-     *     copied into each event's payload as {@code human}
-     */
-    public HumanCapture(Contextual.Context ctx, List<Item> items, ObjectNode source) {
+    /** @param source where the edits come from, recorded in each event's payload as {@code human} */
+    public HumanCapture(Contextual.Context ctx, List<Item> items, HumanSource source) {
         this.ctx = ctx;
         this.items = List.copyOf(items);
-        this.source = source;
+        this.source = java.util.Objects.requireNonNull(source, "source");
     }
 
     private boolean fromCommit() {
-        return "commit".equals(source.path("source").asText());
+        return source instanceof HumanSource.Commits;
     }
 
     @Override
@@ -92,12 +89,12 @@ public final class HumanCapture implements Mutation {
     }
 
     /** The {@code human_edit} events of a non-breaking edit. */
-    public static List<EventSpec> editEvents(RepoPath path, HumanEdits.Diff d, ObjectNode source) {
+    public static List<EventSpec> editEvents(RepoPath path, HumanEdits.Diff d, HumanSource source) {
         List<EventSpec> out = new ArrayList<>();
         if (d instanceof HumanEdits.Regions r) {
             for (HumanEdits.RegionChange c : r.changes()) {
                 ObjectNode p = JsonNodeFactory.instance.objectNode();
-                p.set("human", source.deepCopy());
+                p.set("human", human(source));
                 p.put("region", c.key());
                 p.put("index", c.index());
                 p.put("text", c.after());
@@ -113,7 +110,7 @@ public final class HumanCapture implements Mutation {
             }
         } else if (d instanceof HumanEdits.WholeFile w) {
             ObjectNode p = JsonNodeFactory.instance.objectNode();
-            p.set("human", source.deepCopy());
+            p.set("human", human(source));
             p.put("whole_file", true);
             p.put("text", w.text());
             ArrayNode ch = p.putArray("changed");
@@ -130,7 +127,7 @@ public final class HumanCapture implements Mutation {
     }
 
     /** A {@code drift_flagged} event for {@code path} holding the drifted {@code text}. */
-    public static EventSpec flagged(RepoPath path, String id, HumanEdits.Breaks b, String text, ObjectNode source) {
+    public static EventSpec flagged(RepoPath path, String id, HumanEdits.Breaks b, String text, HumanSource source) {
         ObjectNode p = JsonNodeFactory.instance.objectNode();
         ObjectNode dr = p.putObject("drift");
         dr.put("id", id);
@@ -141,19 +138,74 @@ public final class HumanCapture implements Mutation {
         for (LintProblem lp : b.problems()) {
             probs.addObject().put("line", lp.line()).put("rule", lp.rule()).put("message", lp.message());
         }
-        p.set("human", source.deepCopy());
+        p.set("human", human(source));
         return new EventSpec(
                 OP_DRIFT, path, null, null, null, p, List.of(), "drift in " + path.value() + ": " + b.kind());
     }
 
+    /** The one writer of {@code payload.human}: the source's name, then its own members. */
+    private static ObjectNode human(HumanSource source) {
+        ObjectNode h = JsonNodeFactory.instance.objectNode().put("source", source.name());
+        if (source instanceof HumanSource.WorkTree w && w.kept() != null) {
+            h.put("kept", w.kept());
+        } else if (source instanceof HumanSource.Commits c) {
+            commits(h, c.commits());
+        } else if (source instanceof HumanSource.GitHistory g) {
+            h.put("repo", g.repo());
+            h.put("commits_total", g.commitsTotal());
+            commits(h, g.commits());
+        }
+        return h;
+    }
+
+    private static void commits(ObjectNode h, List<HumanSource.Commit> commits) {
+        ArrayNode cs = h.putArray("commits");
+        for (HumanSource.Commit x : commits) {
+            cs.addObject()
+                    .put("id", x.id())
+                    .put("author", x.author())
+                    .put("date", x.date())
+                    .put("subject", x.subject());
+        }
+    }
+
+    /**
+     * {@code draft} with {@code source} recorded as its payload's {@code human}, after the members
+     * it has: for an event whose own members another room writes (a file reference's drift).
+     */
+    public static EventSpec withHuman(EventSpec draft, HumanSource source) {
+        ObjectNode p = draft.payload().deepCopy();
+        p.set("human", human(source));
+        return new EventSpec(
+                draft.op(),
+                draft.path(),
+                draft.sectionAnchor(),
+                draft.beforeHash(),
+                draft.afterHash(),
+                p,
+                draft.evidenceRefs(),
+                draft.summary());
+    }
+
     /** A {@code drift_resolved} event. */
     public static EventSpec resolved(RepoPath path, String id, String resolution, String note) {
+        return resolved(path, id, resolution, note, null);
+    }
+
+    /**
+     * A {@code drift_resolved} event; {@code textSha256} (null: none) is the SHA-256 of the text a
+     * dismissal leaves on disk, so that the same text is not flagged again.
+     */
+    public static EventSpec resolved(RepoPath path, String id, String resolution, String note, String textSha256) {
         ObjectNode p = JsonNodeFactory.instance.objectNode();
         ObjectNode dr = p.putObject("drift");
         dr.put("id", id);
         dr.put("resolution", resolution);
         if (note != null) {
             dr.put("note", note);
+        }
+        if (textSha256 != null) {
+            dr.put("text_sha256", textSha256);
         }
         return new EventSpec(
                 OP_RESOLVED,

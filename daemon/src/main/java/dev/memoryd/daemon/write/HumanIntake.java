@@ -1,7 +1,5 @@
 package dev.memoryd.daemon.write;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.git.GitStore;
@@ -55,8 +53,7 @@ final class HumanIntake {
                     items.add(new HumanCapture.Item(p, before.orElse(null), now.orElse(null)));
                 }
             }
-            return new HumanCapture(
-                    ctx, items, JsonNodeFactory.instance.objectNode().put("source", "work_tree"));
+            return new HumanCapture(ctx, items, HumanSource.WorkTree.ON_DISK);
         };
         PersonIdent who = humanIdent(s.clock.instant());
         return WriteRequest.of(
@@ -206,16 +203,15 @@ final class HumanIntake {
                             .map(x -> new String(x, StandardCharsets.UTF_8))
                             .orElse(null)));
         }
-        ObjectNode source = JsonNodeFactory.instance.objectNode();
-        source.put("source", "commit");
-        com.fasterxml.jackson.databind.node.ArrayNode cs = source.putArray("commits");
+        List<HumanSource.Commit> made = new ArrayList<>();
         for (GitStore.CommitInfo c : commits) {
-            cs.addObject()
-                    .put("id", c.id().name())
-                    .put("author", c.author().getName() + " <" + c.author().getEmailAddress() + ">")
-                    .put("date", c.author().getWhenAsInstant().toString())
-                    .put("subject", c.subject());
+            made.add(new HumanSource.Commit(
+                    c.id().name(),
+                    c.author().getName() + " <" + c.author().getEmailAddress() + ">",
+                    c.author().getWhenAsInstant().toString(),
+                    c.subject()));
         }
+        HumanSource source = new HumanSource.Commits(made);
         PersonIdent who = commits.isEmpty() ? humanIdent(now) : commits.get(0).author();
         Mutation.Result r = new HumanCapture(b, items, source).apply(b.source(), now);
         if (r instanceof Mutation.Done d && d.changed()) {
@@ -248,7 +244,7 @@ final class HumanIntake {
         List<HumanCapture.Item> items = new ArrayList<>();
         dirty.forEach(
                 (p, text) -> items.add(new HumanCapture.Item(p, b.recorded(p).orElse(null), text)));
-        ObjectNode source = JsonNodeFactory.instance.objectNode().put("source", "work_tree");
+        HumanSource source = HumanSource.WorkTree.ON_DISK;
         Mutation.Result r = new HumanCapture(b, items, source).apply(b.source(), now);
         Mutation.Done d = (Mutation.Done) r;
         if (d.changed()) {

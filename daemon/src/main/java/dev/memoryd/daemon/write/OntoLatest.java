@@ -1,7 +1,6 @@
 package dev.memoryd.daemon.write;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.events.GrammarOpPayload;
@@ -261,8 +260,8 @@ final class OntoLatest {
         return h ^ b.length;
     }
 
-    static ObjectNode source() {
-        return JsonNodeFactory.instance.objectNode().put("source", "replay_onto_latest");
+    static HumanSource source() {
+        return new HumanSource.ReplayOntoLatest();
     }
 
     static Map<RepoPath, String> changed(List<Result> results, Map<RepoPath, String> snapshots) {

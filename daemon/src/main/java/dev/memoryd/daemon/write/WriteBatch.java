@@ -150,7 +150,7 @@ final class WriteBatch implements Contextual.Context {
             decl.put("index", i);
             decl.put("count", specs.size());
             if (req.provenance() != null) {
-                payload.set("provenance", req.provenance().toJson());
+                payload.set("provenance", ProvenanceJson.of(req.provenance()));
             }
             EntityRef ent = o.path() == null ? new EntityRef(null, null, null) : EntityRef.of(o.path());
             out.add(new EventDraft(

@@ -14,7 +14,7 @@ import java.util.TreeSet;
 
 /**
  * SlicePolicy v1 context selection: the turns of a {@link ConversationDag} most relevant to an
- * anchor turn, as the SliceExport object of spec §6.1.
+ * anchor turn, as the SliceExport of spec §6.1 ({@link SliceExport}, and its JSON form).
  *
  * <p>Contract: {@link #select} runs the expansion algorithm of spec §5 with the priority of
  * §4, {@code (phase_weight(phase) + salience × salience_weight) × distance_decay^distance},
@@ -92,11 +92,21 @@ public final class ContextSelector {
 
     /**
      * Selects the context of {@code anchorTurnId} under {@code config} and returns the
-     * SliceExport object (§6.1), members in the spec's order.
+     * SliceExport object (§6.1), members in the spec's order: {@link #export}'s JSON form.
      *
      * @throws PolicyInputException {@code NOT_FOUND} when the anchor is not in {@code dag}
      */
     public static ObjectNode select(ConversationDag dag, String anchorTurnId, PolicyConfig config) {
+        return export(dag, anchorTurnId, config).toJson();
+    }
+
+    /**
+     * Selects the context of {@code anchorTurnId} under {@code config}: the SliceExport (§6.1) as a
+     * value.
+     *
+     * @throws PolicyInputException {@code NOT_FOUND} when the anchor is not in {@code dag}
+     */
+    public static SliceExport export(ConversationDag dag, String anchorTurnId, PolicyConfig config) {
         List<Selected> order = run(dag, anchorTurnId, config);
         TreeSet<String> ids = new TreeSet<>();
         List<Turn> turns = new ArrayList<>();
@@ -118,23 +128,8 @@ public final class ContextSelector {
         }
         edges.sort(ConversationDag.Edge.ORDER);
         String paramsHash = config.paramsHash();
-
-        JsonNodeFactory f = JsonNodeFactory.instance;
-        ObjectNode out = f.objectNode();
-        out.put("anchor_turn_id", anchorTurnId);
-        ArrayNode ta = out.putArray("turns");
-        for (Turn t : turns) {
-            ta.add(t.toExportJson());
-        }
-        ArrayNode ea = out.putArray("edges");
-        for (ConversationDag.Edge e : edges) {
-            ea.add(edgeJson(e));
-        }
-        out.put("policy_id", POLICY_ID);
-        out.put("policy_params_hash", paramsHash);
-        out.put("schema_version", SCHEMA_VERSION);
-        out.put("slice_id", sliceId(anchorTurnId, List.copyOf(ids), edges, paramsHash));
-        return out;
+        return new SliceExport(
+                anchorTurnId, turns, edges, paramsHash, sliceId(anchorTurnId, List.copyOf(ids), edges, paramsHash));
     }
 
     /** The §5 algorithm; returns the selected turns in selection (pop) order. */
@@ -198,24 +193,15 @@ public final class ContextSelector {
      */
     static String sliceId(
             String anchor, List<String> sortedTurnIds, List<ConversationDag.Edge> sortedEdges, String paramsHash) {
-        JsonNodeFactory f = JsonNodeFactory.instance;
-        ArrayNode canonical = f.arrayNode();
+        ArrayNode canonical = JsonNodeFactory.instance.arrayNode();
         canonical.add(anchor);
         ArrayNode ids = canonical.addArray();
         sortedTurnIds.forEach(ids::add);
         ArrayNode es = canonical.addArray();
-        sortedEdges.forEach(e -> es.add(edgeJson(e)));
+        sortedEdges.forEach(e -> es.add(SliceExport.edgeJson(e)));
         canonical.add(POLICY_ID);
         canonical.add(paramsHash);
         canonical.add(SCHEMA_VERSION);
         return XxHash64.hex(XxHash64.hash(Jcs.canonicalBytes(canonical), 0L));
-    }
-
-    private static ObjectNode edgeJson(ConversationDag.Edge e) {
-        ObjectNode n = JsonNodeFactory.instance.objectNode();
-        n.put("parent", e.parent());
-        n.put("child", e.child());
-        n.put("edge_type", e.edgeType().wire());
-        return n;
     }
 }

@@ -1,0 +1,27 @@
+package dev.memoryd.daemon.doctor;
+
+/**
+ * What the client-side commands ({@code status}, {@code doctor}) read of a daemon's {@code ping}
+ * reply, parsed once by {@link DaemonProbe}. A member the reply lacks is null (or 0 for a count),
+ * so a command says what it knows of a daemon of another version instead of failing. Immutable.
+ *
+ * @param head the checked-out branch's head commit, null before the first commit
+ * @param uptimeMs {@code runtime.uptime_ms}
+ */
+public record DaemonPing(String version, String branch, String head, long uptimeMs, Writer writer, Watcher watcher) {
+    public DaemonPing {
+        java.util.Objects.requireNonNull(writer, "writer");
+        java.util.Objects.requireNonNull(watcher, "watcher");
+    }
+
+    /**
+     * The writer's health: {@code state} ({@code ok}, {@code failing}, {@code unsettled}, {@code
+     * stopped}), its failures since start, and the last error with when it was. {@code lastError}
+     * null: no error reported (then {@code lastErrorAt} is null too); {@code lastErrorAt} may be
+     * null beside an error when the daemon did not say when.
+     */
+    public record Writer(String state, long failures, String lastError, String lastErrorAt) {}
+
+    /** The watcher's {@code state} ({@code running}, {@code starting}, {@code off}, or a failure) and its last error. */
+    public record Watcher(String state, String lastError) {}
+}
