@@ -1,5 +1,6 @@
 package dev.memoryd.daemon;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,6 +51,23 @@ class ServeBranchTest {
                 () -> DaemonProcess.start(root.cfg, tmp.resolve("daemon.log"), "--branch", "nope")
                         .close());
         assertTrue(e.getMessage().contains("nope"), e.getMessage());
+    }
+
+    @Test
+    void aHumanWhoChecksOutAnotherBranchBetweenWrites_isNoticedAtTheNextWrite_andWritesResumeOnTheirReturn()
+            throws Exception {
+        try (DaemonProcess d = DaemonProcess.start(root.cfg, tmp.resolve("daemon.log"), "--branch", "exp")) {
+            d.result("write", WRITE);
+            root.git("checkout", "-q", "main");
+            JsonNode r = d.call("write", WRITE.replace("Rest on exp", "while main is checked out"));
+            assertTrue(r.has("error"), r.toString());
+            assertEquals("refs/heads/main", r.at("/error/data/checked_out").asText(), r.toString());
+            root.git("checkout", "-q", "exp");
+            d.result("write", WRITE.replace("Rest on exp", "back on exp"));
+            String exp = root.git("show", "exp:users/sam/overview.md");
+            assertTrue(exp.contains("- back on exp\n"), exp);
+            assertFalse(exp.contains("while main is checked out"), exp);
+        }
     }
 
     @Test

@@ -196,7 +196,9 @@ final class BatchPackInserter extends ObjectInserter {
         byte[] idx = PackIndexV2.write(objects, packHash);
 
         Path dir = odb.getPackDirectory().toPath();
-        Files.createDirectories(dir);
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir);
+        }
         String tmpBase = "memoryd_insert_" + ProcessHandle.current().pid() + "_" + SEQ.incrementAndGet();
         Path tmpPack = dir.resolve(tmpBase + ".pack.tmp");
         Path tmpIdx = dir.resolve(tmpBase + ".idx.tmp");

@@ -64,7 +64,6 @@ final class RefLock {
         if (held != null) {
             return true;
         }
-        Files.createDirectories(refFile.getParent());
         long deadline = System.nanoTime() + waitMs * 1_000_000;
         while (true) {
             try {
@@ -74,6 +73,12 @@ final class RefLock {
                 checkedAt = null;
                 held = FileChannel.open(lock, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 return true;
+            } catch (NoSuchFileException e) {
+                // Made only when missing: every batch takes this lock, and a mkdir that fails costs a stat too.
+                if (Files.isDirectory(refFile.getParent())) {
+                    throw e;
+                }
+                Files.createDirectories(refFile.getParent());
             } catch (FileAlreadyExistsException e) {
                 if (System.nanoTime() > deadline) {
                     return false;

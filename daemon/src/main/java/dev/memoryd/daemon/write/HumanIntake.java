@@ -29,6 +29,10 @@ final class HumanIntake {
     private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
 
     private final WriterState s;
+    /** {@code HEAD}'s file key, time and size when {@link #headBranch} was read; writer thread only. */
+    private List<Object> headStamp;
+
+    private String headBranch;
 
     HumanIntake(WriterState s) {
         this.s = s;
@@ -104,7 +108,7 @@ final class HumanIntake {
         if (!s.files.workTree()) {
             return Optional.empty();
         }
-        String full = s.git.repository().getFullBranch();
+        String full = checkedOut();
         String want = org.eclipse.jgit.lib.Constants.R_HEADS + s.branch.value();
         if (full == null || full.equals(want)) {
             return Optional.empty();
@@ -116,6 +120,30 @@ final class HumanIntake {
                         + "; nothing was written (git checkout "
                         + s.branch.value() + " to continue, or serve the other branch with --branch)",
                 Map.of("checked_out", full)));
+    }
+
+    /**
+     * The branch the working tree has checked out, read again only when {@code HEAD}'s file
+     * changed (git replaces it by a rename, so a new file key, time or size tells): every batch
+     * asks.
+     */
+    private String checkedOut() throws IOException {
+        java.nio.file.Path head = s.git.repository().getDirectory().toPath().resolve("HEAD");
+        java.nio.file.attribute.BasicFileAttributes a = null;
+        try {
+            a = java.nio.file.Files.readAttributes(
+                    head, java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        } catch (java.nio.file.NoSuchFileException e) {
+            // read by JGit below, which says what it makes of a missing HEAD
+        }
+        List<Object> stamp = a == null ? null : List.of(a.fileKey(), a.lastModifiedTime(), a.size());
+        if (stamp != null && stamp.equals(headStamp)) {
+            return headBranch;
+        }
+        String full = s.git.repository().getFullBranch();
+        headStamp = stamp;
+        headBranch = full;
+        return full;
     }
 
     /**
