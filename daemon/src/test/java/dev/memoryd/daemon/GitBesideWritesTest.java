@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -427,6 +428,40 @@ class GitBesideWritesTest {
         assertTrue(HumanGit.in(tmp, "clone", "-q", cfg.root().toString(), clone.toString())
                 .ok());
         assertEquals(null, RootInvariants.verifyWithCli(clone, cfg.keyFile()), "a fresh clone verifies");
+    }
+
+    /**
+     * A {@code git stash} taken in git's unlocked moment can hold a ledger line the branch then
+     * gets differently, and its {@code pop} conflicts in the segment: memoryd puts its lines back,
+     * and the index must not keep the conflict's stages for good ({@code UU} in every later
+     * {@code git status}, as the chaos soak met it).
+     */
+    @Test
+    void aStashPopThatConflictsInTheLedger_leavesNoConflictOnceMemorydPutsItsLinesBack() throws Exception {
+        serve();
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "before the stash")), "write before the stash");
+        root.awaitMemorydFilesClean("before the stash", 10_000);
+        daemon.close(); // the stash is made by hand, with no writer beside it
+        daemon = null;
+        String segment = "ledger/main/0000/00000000.ndjson";
+        Path file = cfg.root().resolve(segment);
+        Files.writeString(
+                file, "{\"a line the branch never gets\":true}\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        git.editOwnFile();
+        assertTrue(git.ok("stash", "list").isEmpty());
+        git.ok("stash");
+        daemon = DaemonProcess.start(cfg, tmp.resolve("daemon.log"));
+        root = new RootInvariants(daemon, tmp.resolve("clones"));
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "after the stash")), "write after the stash");
+        HumanGit.Result pop = git.run("stash", "pop");
+        assertFalse(pop.ok(), "the pop conflicts in the segment: " + pop);
+        assertTrue(git.ok("status", "--porcelain").contains("UU " + segment), git.ok("status", "--porcelain"));
+
+        write(Decl.appendItem(CRITIC, "Triggers", "after the pop"));
+        root.awaitMemorydFilesClean("after the pop", 15_000);
+        assertFalse(git.ok("status", "--porcelain").contains("UU "), git.ok("status", "--porcelain"));
+        assertTrue(root.at("HEAD", CRITIC).contains("- after the stash\n"), "the acknowledged write is at HEAD");
+        assertTrue(daemon.result("ledger.verify", null).path("ok").asBoolean());
     }
 
     /**

@@ -649,6 +649,20 @@ public final class WorkTreeIndex {
         edit(d, blobs, sizes, modified, removed, modes, true);
     }
 
+    /** Whether the index holds {@code path} at a merge stage (1, 2 or 3): a conflict git left there. */
+    private static boolean unmerged(DirCache d, String path) {
+        int i = d.findEntry(path);
+        if (i < 0) {
+            return false;
+        }
+        for (int k = i, end = d.nextEntry(i); k < end; k++) {
+            if (d.getEntry(k).getStage() != DirCacheEntry.STAGE_0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** As {@link #edit(DirCache, Map, Map, Map, Set, Function)}; with {@code commit} false the lock file is written and kept. */
     private void edit(
             DirCache d,
@@ -689,6 +703,12 @@ public final class WorkTreeIndex {
             FileMode m = modes.apply(b.getKey());
             FileMode mode = m == FileMode.EXECUTABLE_FILE ? m : FileMode.REGULAR_FILE;
             java.time.Instant at = time.toInstant();
+            if (unmerged(d, b.getKey())) {
+                // A path edit applies to every stage and keeps each one's number: a conflict (say, a
+                // stash pop over memoryd's own ledger line) would stay unmerged for good. memoryd's
+                // commit resolves the path: its entries go, and one entry at stage 0 takes their place.
+                ed.add(new DirCacheEditor.DeletePath(b.getKey()));
+            }
             ed.add(new DirCacheEditor.PathEdit(b.getKey()) {
                 @Override
                 public void apply(DirCacheEntry ent) {

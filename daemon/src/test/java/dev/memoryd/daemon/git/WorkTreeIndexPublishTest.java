@@ -82,6 +82,48 @@ class WorkTreeIndexPublishTest {
         assertFalse(Files.exists(tmp.resolve(".git/index.memoryd-before")));
     }
 
+    /** The index as a `git stash pop` that conflicted on a.md leaves it: stages 1, 2 and 3, no 0. */
+    private void conflictOnA() throws Exception {
+        ObjectId theirs = blob("theirs\n");
+        DirCache dc = repo.lockDirCache();
+        org.eclipse.jgit.dircache.DirCacheBuilder b = dc.builder();
+        for (int stage = 1; stage <= 3; stage++) {
+            org.eclipse.jgit.dircache.DirCacheEntry e = new org.eclipse.jgit.dircache.DirCacheEntry("a.md", stage);
+            e.setFileMode(FileMode.REGULAR_FILE);
+            e.setObjectId(stage == 2 ? oldBlob : theirs);
+            b.add(e);
+        }
+        assertTrue(b.commit());
+    }
+
+    private void assertOneEntryAtStageZero() throws Exception {
+        DirCache dc = DirCache.read(repo.getIndexFile(), repo.getFS());
+        int first = dc.findEntry("a.md");
+        assertTrue(first >= 0);
+        assertEquals(1, dc.nextEntry(first) - first, "one entry for a.md, not one per stage");
+        assertEquals(0, dc.getEntry(first).getStage(), "and it is merged");
+        assertEquals(newBlob, dc.getEntry(first).getObjectId());
+    }
+
+    @Test
+    void aPathGitLeftInConflict_isOneMergedEntry_onceMemorydRecordsIt() throws Exception {
+        conflictOnA();
+        try (WorkTreeIndex.Held h = new WorkTreeIndex(repo, tmp).lock(0).orElseThrow()) {
+            h.record(Map.of("a.md", newBlob), Map.of(), Set.of(), x -> FileMode.REGULAR_FILE);
+        }
+        assertOneEntryAtStageZero();
+    }
+
+    @Test
+    void aPathGitLeftInConflict_isOneMergedEntry_inAnIndexPreparedAheadAndPublished() throws Exception {
+        conflictOnA();
+        WorkTreeIndex idx = new WorkTreeIndex(repo, tmp);
+        WorkTreeIndex.Held h = held(idx, true);
+        h.publish(Map.of("a.md", newBlob), Map.of(), Set.of(), x -> FileMode.REGULAR_FILE);
+        h.release();
+        assertOneEntryAtStageZero();
+    }
+
     private void publishThenRelease_keepsTheIndexItPublished(boolean prepared) throws Exception {
         WorkTreeIndex idx = new WorkTreeIndex(repo, tmp);
         WorkTreeIndex.Held h = held(idx, prepared);
