@@ -62,7 +62,7 @@ final class Publisher {
      */
     private final ExecutorService ledgerSync = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-ledger-sync"));
     /** The last published batch's segment force; done before the chain or journal is touched on this thread. */
-    private Future<?> segmentForce;
+    private volatile Future<?> segmentForce;
 
     private final BatchUndo undo;
 
