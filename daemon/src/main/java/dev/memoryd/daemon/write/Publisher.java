@@ -88,7 +88,7 @@ final class Publisher {
      * close the chain and the journal. Its failure was logged where it ran, and the chain refuses
      * writes from then on.
      */
-    private void awaitSegmentForce() {
+    void awaitSegmentForce() {
         if (segmentForce != null) {
             quietly(segmentForce);
             segmentForce = null;

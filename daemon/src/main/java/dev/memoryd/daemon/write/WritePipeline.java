@@ -295,6 +295,7 @@ public final class WritePipeline implements AutoCloseable {
                     break;
                 }
                 if (first.task() != null) {
+                    publisher.awaitSegmentForce(); // a task sees the ledger at rest
                     first.task().run();
                     continue;
                 }
