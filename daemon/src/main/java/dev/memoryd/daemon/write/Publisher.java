@@ -61,7 +61,7 @@ final class Publisher {
      * stood in for is forced.
      */
     private final ExecutorService ledgerSync = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-ledger-sync"));
-    /** The last published batch's segment force; done before the chain or journal is touched on this thread. */
+    /** The last published batch's segment force: awaited before the next batch or task touches the chain or journal. */
     private volatile Future<?> segmentForce;
 
     private final BatchUndo undo;
@@ -320,7 +320,7 @@ final class Publisher {
         // The segment and the renames are made durable after the index lock is let go (git commands
         // wait for no fsync of ours). The renames before anyone is answered; the segment meanwhile on
         // the ledger's thread, the journal standing in for it until it is forced (a restart appends
-        // what the journal holds and the segment lacks), and the next batch's journal waiting for it.
+        // what the journal holds and the segment lacks); the next batch starts once it is (settle).
         if (s.journal != null) {
             Chain.Force toSegment = s.chain.syncLater();
             dev.memoryd.ledger.Journal journal = s.journal;
