@@ -17,7 +17,9 @@ import java.util.TreeMap;
  * {@link ActiveSegment}), signing is {@link LineSigner}'s and reading {@link SegmentReader}'s.
  *
  * <p><b>Thread-safety:</b> single writer. A chain is not thread-safe; the caller (the daemon's
- * write path) serializes every call on a given chain. Different chains are independent.
+ * write path) serializes every call on a given chain. Different chains are independent. The one
+ * exception is the {@link Force} tasks of {@link #journalLater} and {@link #syncLater}, which
+ * another thread may run while the writer goes on, under the rules their methods state.
  *
  * <p><b>Ordering:</b> {@link #append} assigns {@code seq} head+1, head+2, … in list order, sets
  * {@code prev} to the previous line's {@code line_hash} and {@code chain} to this chain's id, and
@@ -33,7 +35,7 @@ import java.util.TreeMap;
  * <p><b>Cost:</b> append, sync and {@link #dirtySegments} are O(batch + one segment), independent
  * of history size: the active segment's bytes are kept in memory and only it is written.
  *
- * <p>A little over 400 lines, a third of them the contracts of the public methods the write path
+ * <p>About 500 lines, a third of them the contracts of the public methods the write path
  * calls (when each may be called, what it leaves on failure); the work itself is in the parts.
  */
 public final class Chain {
