@@ -465,6 +465,51 @@ class GitBesideWritesTest {
     }
 
     /**
+     * The same gap with an agent's file in the stash: the stash's parent is the branch before
+     * memoryd's write and its snapshot holds that write, so its pop conflicts in the agent's file
+     * with memoryd's later one. The conflict markers are git's: memoryd puts its text back, records
+     * no human edit of the agent's file, and the index is left merged.
+     */
+    @Test
+    void aStashPopThatConflictsInAnAgentsFile_withMemorydsOwnOlderText_isNotAHumanEdit() throws Exception {
+        serve();
+        String c1 = acked(write(Decl.appendItem(CRITIC, "Triggers", "first")), "first write");
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "second")), "second write");
+        root.awaitMemorydFilesClean("before the stash", 10_000);
+        daemon.close(); // the stash is made by hand, as git's unlocked moment would make it
+        daemon = null;
+        String c2 = git.ok("rev-parse", "HEAD").strip();
+        git.ok("reset", "-q", "--soft", c1); // the stash's parent: the branch before the second write
+        git.editOwnFile();
+        git.ok("stash");
+        git.ok("reset", "-q", "--hard", c2); // and the branch as memoryd left it
+        daemon = DaemonProcess.start(cfg, tmp.resolve("daemon.log"));
+        root = new RootInvariants(daemon, tmp.resolve("clones"));
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "third")), "third write");
+        HumanGit.Result pop = git.run("stash", "pop");
+        assertFalse(pop.ok(), "the pop conflicts: " + pop);
+        assertTrue(git.ok("status", "--porcelain").contains("UU " + CRITIC), git.ok("status", "--porcelain"));
+
+        // The pop changed the ledger segment too: the first write after it is refused ("retry") while
+        // memoryd puts its lines back, as for any changed segment.
+        JsonNode r = write(Decl.appendItem(CRITIC, "Triggers", "after the pop"));
+        if (r.has("error")) {
+            assertTrue(r.at("/error/message").asText().contains("retry"), r.toString());
+            r = write(Decl.appendItem(CRITIC, "Triggers", "after the pop"));
+        }
+        acked(r, "write after the pop");
+        root.awaitMemorydFilesClean("after the pop", 15_000);
+        String head = root.at("HEAD", CRITIC);
+        for (String item : List.of("first", "second", "third", "after the pop")) {
+            assertTrue(head.contains("- " + item + "\n"), item + " at HEAD: " + head);
+        }
+        assertFalse(head.contains("<<<<<<<") || head.contains(">>>>>>>"), "no conflict marker at HEAD: " + head);
+        assertEquals(List.of(), root.humanEvents(p -> p.equals(CRITIC)), "no human edit of the agent's file");
+        assertTrue(Files.readString(cfg.root().resolve(TODO)).contains("- todo"), "the human's own change is back");
+        assertTrue(daemon.result("ledger.verify", null).path("ok").asBoolean());
+    }
+
+    /**
      * A human's {@code git commit -am} beside two agents writing 40 declarations a second fails, if
      * at all, only as beside another git process: on a busy lock, changing nothing, and it succeeds
      * when run again. The rate is printed here; it is measured as a benchmark (docs/BENCHMARKS.md),

@@ -14,8 +14,8 @@ import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
  * Tells a memory file that a git command put back to an older version of itself (a {@code git
- * checkout <commit> -- <file>}, a stash's or a merge's rewrite of the working tree) from a
- * human's edit. Both leave the file's text unlike what memoryd recorded; only git records in the
+ * checkout <commit> -- <file>}, a stash's or a merge's rewrite of the working tree, or a {@code
+ * stash pop} that conflicted with an older version on its side) from a human's edit. Both leave the file's text unlike what memoryd recorded; only git records in the
  * index the bytes it wrote, and a rollback's bytes are what the branch held for that file at one
  * of its earlier commits. Such a text is not a human's edit: a human takes back what an agent
  * wrote with a commit, which memoryd records as theirs. An editor's save (even one that undoes
@@ -32,7 +32,8 @@ public final class OlderVersion {
     /**
      * Whether {@code disk} (the file's text, empty when it is missing) is what git wrote at
      * {@code path} (the index records those bytes, or records no file where there is none) and
-     * is the text the branch held there at one of its last {@value #DEPTH} commits.
+     * is the text the branch held there at one of its last {@value #DEPTH} commits; or the index
+     * holds the path in conflict between the head's text and such an older one.
      */
     public static boolean putBackByGit(GitStore git, String path, Optional<String> disk) throws IOException {
         ObjectId head = git.head();
@@ -40,6 +41,10 @@ public final class OlderVersion {
             return false;
         }
         DirCache index = DirCache.read(git.repository());
+        ObjectId theirs = stashedOverHead(git, index, path);
+        if (theirs != null) {
+            return heldBefore(git, head, path, theirs);
+        }
         DirCacheEntry e = index.getEntry(path);
         ObjectId diskId;
         try (ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
@@ -50,6 +55,43 @@ public final class OlderVersion {
         if (!gitWrote) {
             return false;
         }
+        return heldBefore(git, head, path, diskId);
+    }
+
+    /**
+     * For a path git left in conflict with the branch's own text on one side (stage 2, "ours", is
+     * the head's blob), the other side's blob (stage 3: what a {@code stash pop} or a merge
+     * brought); null otherwise. A stash taken while memoryd committed (git's unlocked moment
+     * before the stash's snapshot) holds memoryd's own earlier text of a file, and its pop then
+     * conflicts with memoryd's later writes: the other side is an older version, and the working
+     * file's conflict markers are git's, not a human's edit.
+     */
+    private static ObjectId stashedOverHead(GitStore git, DirCache index, String path) throws IOException {
+        int i = index.findEntry(path);
+        if (i < 0) {
+            return null;
+        }
+        ObjectId ours = null;
+        ObjectId theirs = null;
+        for (int k = i, end = index.nextEntry(i); k < end; k++) {
+            DirCacheEntry s = index.getEntry(k);
+            if (s.getStage() == DirCacheEntry.STAGE_2) {
+                ours = s.getObjectId();
+            } else if (s.getStage() == DirCacheEntry.STAGE_3) {
+                theirs = s.getObjectId();
+            }
+        }
+        if (ours == null || theirs == null) {
+            return null;
+        }
+        try (TreeWalk tw = TreeWalk.forPath(
+                git.repository(), path, git.repository().parseCommit(git.head()).getTree())) {
+            return tw != null && tw.getObjectId(0).equals(ours) ? theirs : null;
+        }
+    }
+
+    /** Whether {@code id} (null: no file) is what the branch held at {@code path} at one of its last commits before the head. */
+    private static boolean heldBefore(GitStore git, ObjectId head, String path, ObjectId diskId) throws IOException {
         try (RevWalk rw = new RevWalk(git.repository())) {
             RevCommit c = rw.parseCommit(head);
             for (int n = 0; n < DEPTH && c != null; n++) {
