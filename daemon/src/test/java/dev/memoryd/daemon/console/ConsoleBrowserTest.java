@@ -18,7 +18,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -79,13 +78,32 @@ class ConsoleBrowserTest {
     private String submit(String formId, String note) {
         WebElement form = fillAndClick(formId, note);
         // The click returns once the POST is sent; wait for the page it answers to replace this one.
-        new WebDriverWait(browser.driver, java.time.Duration.ofSeconds(60)).until(ExpectedConditions.stalenessOf(form));
+        new WebDriverWait(browser.driver, java.time.Duration.ofSeconds(60)).until(d -> replaced(form));
         java.util.List<WebElement> notices = browser.driver.findElements(By.cssSelector(".notice"));
         assertFalse(notices.isEmpty(), "no notice after submitting " + formId + ": " + pageText());
         String notice = notices.get(0).getText();
         Matcher m = COMMIT.matcher(notice);
         assertTrue(m.find(), "the page says which commit the decision made: " + notice);
         return m.group(1);
+    }
+
+    /**
+     * Whether {@code form}'s page was replaced. Selenium's {@code stalenessOf} knows only the stale
+     * element error; chromedriver also answers a node of a replaced page with "Node with given id
+     * does not belong to the document", which says the same and made a submit fail under load.
+     */
+    private static boolean replaced(WebElement form) {
+        try {
+            form.isEnabled();
+            return false;
+        } catch (org.openqa.selenium.StaleElementReferenceException e) {
+            return true;
+        } catch (org.openqa.selenium.WebDriverException e) {
+            if (String.valueOf(e.getMessage()).contains("does not belong to the document")) {
+                return true;
+            }
+            throw e;
+        }
     }
 
     /**
