@@ -15,9 +15,9 @@ import org.eclipse.jgit.treewalk.TreeWalk;
 /**
  * Tells a memory file that a git command put back to an older version of itself (a {@code git
  * checkout <commit> -- <file>}, a stash's or a merge's rewrite of the working tree, or a {@code
- * stash pop} that conflicted with an older version on its side) from a human's edit. Both leave the file's text unlike what memoryd recorded; only git records in the
- * index the bytes it wrote, and a rollback's bytes are what the branch held for that file at one
- * of its earlier commits. Such a text is not a human's edit: a human takes back what an agent
+ * stash pop} that conflicted with an older version on its side) from a human's edit. Each leaves
+ * the file's text unlike what memoryd recorded; only git records in the index the bytes it wrote,
+ * and a rollback's bytes are what the branch held for that file at one of its earlier commits. Such a text is not a human's edit: a human takes back what an agent
  * wrote with a commit, which memoryd records as theirs. An editor's save (even one that undoes
  * an agent's addition) leaves the index alone and is captured as an edit.
  *
@@ -91,13 +91,13 @@ public final class OlderVersion {
     }
 
     /** Whether {@code id} (null: no file) is what the branch held at {@code path} at one of its last commits before the head. */
-    private static boolean heldBefore(GitStore git, ObjectId head, String path, ObjectId diskId) throws IOException {
+    private static boolean heldBefore(GitStore git, ObjectId head, String path, ObjectId id) throws IOException {
         try (RevWalk rw = new RevWalk(git.repository())) {
             RevCommit c = rw.parseCommit(head);
             for (int n = 0; n < DEPTH && c != null; n++) {
                 try (TreeWalk tw = TreeWalk.forPath(git.repository(), path, c.getTree())) {
                     ObjectId there = tw == null ? null : tw.getObjectId(0);
-                    if (java.util.Objects.equals(there, diskId)) {
+                    if (java.util.Objects.equals(there, id)) {
                         return n > 0; // at the head itself it is not older: that is the branch's own text
                     }
                 }
