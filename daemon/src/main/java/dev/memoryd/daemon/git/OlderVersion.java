@@ -17,9 +17,10 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * checkout <commit> -- <file>}, a stash's or a merge's rewrite of the working tree, or a {@code
  * stash pop} that conflicted with an older version on its side) from a human's edit. Each leaves
  * the file's text unlike what memoryd recorded; only git records in the index the bytes it wrote,
- * and a rollback's bytes are what the branch held for that file at one of its earlier commits. Such a text is not a human's edit: a human takes back what an agent
- * wrote with a commit, which memoryd records as theirs. An editor's save (even one that undoes
- * an agent's addition) leaves the index alone and is captured as an edit.
+ * and a rollback's bytes are what the branch held for that file at one of its earlier commits.
+ * Such a text is not a human's edit: a human takes back what an agent wrote with a commit, which
+ * memoryd records as theirs. An editor's save (even one that undoes an agent's addition) leaves
+ * the index alone and is captured as an edit.
  *
  * <p>Reads the index file and the branch's history; changes nothing. Thread-safe.
  */
