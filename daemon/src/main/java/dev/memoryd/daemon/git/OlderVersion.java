@@ -91,7 +91,10 @@ public final class OlderVersion {
         }
     }
 
-    /** Whether {@code id} (null: no file) is what the branch held at {@code path} at one of its last commits before the head. */
+    /**
+     * Whether {@code id} (null: no file) is what the branch held at {@code path} at one of its last
+     * {@value #DEPTH} commits before the head.
+     */
     private static boolean heldBefore(GitStore git, ObjectId head, String path, ObjectId id) throws IOException {
         try (RevWalk rw = new RevWalk(git.repository())) {
             RevCommit c = rw.parseCommit(head);
