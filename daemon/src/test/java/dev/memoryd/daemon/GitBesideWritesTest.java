@@ -78,6 +78,18 @@ class GitBesideWritesTest {
         assertTrue(c.ok(), c.toString());
     }
 
+    /** Stops the daemon child, so the human can shape the repository by hand with no writer beside it. */
+    private void stopForHandWork() throws Exception {
+        daemon.close();
+        daemon = null;
+    }
+
+    /** Starts the daemon child again on the root as the human left it. */
+    private void restart() throws Exception {
+        daemon = DaemonProcess.start(cfg, tmp.resolve("daemon.log"));
+        root = new RootInvariants(daemon, tmp.resolve("clones"));
+    }
+
     private AgentStream stream(String path, String section, String prefix, double perSecond) {
         AgentStream s = AgentStream.start(daemon, path, section, prefix, perSecond);
         streams.add(s);
@@ -441,8 +453,7 @@ class GitBesideWritesTest {
         serve();
         acked(write(Decl.appendItem(CRITIC, "Triggers", "before the stash")), "write before the stash");
         root.awaitMemorydFilesClean("before the stash", 10_000);
-        daemon.close(); // the stash is made by hand, with no writer beside it
-        daemon = null;
+        stopForHandWork(); // the stash is made by hand, with no writer beside it
         String segment = "ledger/main/0000/00000000.ndjson";
         Path file = cfg.root().resolve(segment);
         Files.writeString(
@@ -450,8 +461,7 @@ class GitBesideWritesTest {
         git.editOwnFile();
         assertTrue(git.ok("stash", "list").isEmpty());
         git.ok("stash");
-        daemon = DaemonProcess.start(cfg, tmp.resolve("daemon.log"));
-        root = new RootInvariants(daemon, tmp.resolve("clones"));
+        restart();
         acked(write(Decl.appendItem(CRITIC, "Triggers", "after the stash")), "write after the stash");
         HumanGit.Result pop = git.run("stash", "pop");
         assertFalse(pop.ok(), "the pop conflicts in the segment: " + pop);
@@ -476,15 +486,13 @@ class GitBesideWritesTest {
         String c1 = acked(write(Decl.appendItem(CRITIC, "Triggers", "first")), "first write");
         acked(write(Decl.appendItem(CRITIC, "Triggers", "second")), "second write");
         root.awaitMemorydFilesClean("before the stash", 10_000);
-        daemon.close(); // the stash is made by hand, as git's unlocked moment would make it
-        daemon = null;
+        stopForHandWork(); // the stash is made by hand, as git's unlocked moment would make it
         String c2 = git.ok("rev-parse", "HEAD").strip();
         git.ok("reset", "-q", "--soft", c1); // the stash's parent: the branch before the second write
         git.editOwnFile();
         git.ok("stash");
         git.ok("reset", "-q", "--hard", c2); // and the branch as memoryd left it
-        daemon = DaemonProcess.start(cfg, tmp.resolve("daemon.log"));
-        root = new RootInvariants(daemon, tmp.resolve("clones"));
+        restart();
         acked(write(Decl.appendItem(CRITIC, "Triggers", "third")), "third write");
         HumanGit.Result pop = git.run("stash", "pop");
         assertFalse(pop.ok(), "the pop conflicts: " + pop);
