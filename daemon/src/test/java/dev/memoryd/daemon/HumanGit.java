@@ -34,6 +34,31 @@ final class HumanGit {
         this.dir = dir;
     }
 
+    /** The line {@link #editOwnFile} appended last. */
+    String lastOwnLine() {
+        return "- todo " + ownEdits + "\n";
+    }
+
+    /**
+     * The paths a merge (a {@code stash pop}, a {@code merge}) reported in content conflict, as git
+     * names them; any other conflict's whole line.
+     */
+    static List<String> conflictedPaths(Result r) {
+        List<String> paths = new ArrayList<>();
+        for (String line : r.out().split("\n")) {
+            int at = line.indexOf("Merge conflict in ");
+            if (line.startsWith("CONFLICT")) {
+                // another kind of conflict (modify/delete, rename) is kept whole: it names no path alone
+                paths.add(
+                        at >= 0
+                                ? line.substring(at + "Merge conflict in ".length())
+                                        .strip()
+                                : line);
+            }
+        }
+        return paths;
+    }
+
     /** Appends a line to {@link #OWN_FILE}. */
     void editOwnFile() throws IOException {
         Path f = dir.resolve(OWN_FILE);
