@@ -224,8 +224,19 @@ final class ActiveSegment {
         Path file = Layout.segmentFile(dir, seg);
         Files.createDirectories(keep.getParent());
         Files.copy(file, keep, StandardCopyOption.REPLACE_EXISTING);
-        Files.write(file, new byte[0]); // an empty file is a prefix: restore may now overwrite it
+        restoreOverwriting();
+    }
+
+    /** As {@link Chain#restoreMergedActive}. */
+    void restoreOverwriting() throws IOException {
+        Files.write(
+                Layout.segmentFile(dir, seg), new byte[0]); // an empty file is a prefix: restore may now overwrite it
         restore();
+    }
+
+    /** Whether {@code bytes} are this segment's bytes as they were at some length (a version of it). */
+    boolean isVersion(byte[] bytes) {
+        return bytes.length <= len && Arrays.equals(bytes, 0, bytes.length, buf, 0, bytes.length);
     }
 
     /** How many times the file was put back after something replaced it. */

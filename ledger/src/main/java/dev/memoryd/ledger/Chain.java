@@ -408,6 +408,23 @@ public final class Chain {
         files.active().restoreAltered(keep);
     }
 
+    /**
+     * Whether {@code bytes} are the active segment's bytes as this chain wrote them at some length:
+     * its text now, or an older version of it.
+     */
+    public boolean isActiveVersion(byte[] bytes) {
+        return files.active().isVersion(bytes);
+    }
+
+    /**
+     * Puts this chain's bytes back over an active segment file that a git merge left in conflict
+     * between two of this chain's own versions (a {@code stash pop} of a stash that held an older
+     * one): git's conflict markers are not kept, since neither side holds anything else.
+     */
+    public void restoreMergedActive() throws IOException {
+        files.active().restoreOverwriting();
+    }
+
     /** How many times the active segment was put back after something replaced its file. */
     public long restoredSegments() {
         return files.active().restored();

@@ -2,6 +2,7 @@ package dev.memoryd.daemon.git;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheEntry;
@@ -57,6 +58,35 @@ public final class OlderVersion {
             return false;
         }
         return heldBefore(git, head, path, diskId);
+    }
+
+    /**
+     * The two sides of a conflict git left at {@code path} in the index ("ours", stage 2, then
+     * "theirs", stage 3), each as its bytes; empty when the path is not in conflict between two
+     * versions (a side deleted counts as none).
+     */
+    public static Optional<List<byte[]>> conflictSides(GitStore git, String path) throws IOException {
+        DirCache index = DirCache.read(git.repository());
+        int i = index.findEntry(path);
+        if (i < 0) {
+            return Optional.empty();
+        }
+        ObjectId ours = null;
+        ObjectId theirs = null;
+        for (int k = i, end = index.nextEntry(i); k < end; k++) {
+            DirCacheEntry e = index.getEntry(k);
+            if (e.getStage() == DirCacheEntry.STAGE_2) {
+                ours = e.getObjectId();
+            } else if (e.getStage() == DirCacheEntry.STAGE_3) {
+                theirs = e.getObjectId();
+            }
+        }
+        if (ours == null || theirs == null) {
+            return Optional.empty();
+        }
+        return Optional.of(List.of(
+                git.repository().open(ours).getCachedBytes(Integer.MAX_VALUE),
+                git.repository().open(theirs).getCachedBytes(Integer.MAX_VALUE)));
     }
 
     /**

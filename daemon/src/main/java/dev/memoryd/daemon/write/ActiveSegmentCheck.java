@@ -19,8 +19,8 @@ import org.eclipse.jgit.lib.ObjectId;
 /**
  * The check of the chain's active segment on disk that comes before anything is appended to it
  * (the second thing a batch's {@link Admission} does, after capturing humans' commits): a segment
- * a git command rolled back is repaired or the batch redone, a tampered one is put back and
- * reported. Thread-safety: called on the writer thread only.
+ * a git command rolled back is repaired or the batch redone, one a git merge left in conflict
+ * between two of memoryd's own versions is put back, a tampered one is put back and reported. Thread-safety: called on the writer thread only.
  */
 final class ActiveSegmentCheck {
     private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
@@ -33,6 +33,12 @@ final class ActiveSegmentCheck {
 
     /** How long a git command that rewrote the working tree is given to move the branch (git waits 100 ms for a ref lock). */
     private static final long REWRITE_GRACE_NANOS = Long.getLong("memoryd.rewriteGraceMs", 250) * 1_000_000;
+
+    /** Whether the index holds {@code segment} in conflict between two versions of the chain's own. */
+    private boolean mergedOwnVersions(String segment) throws IOException {
+        Optional<List<byte[]>> sides = dev.memoryd.daemon.git.OlderVersion.conflictSides(s.git, segment);
+        return sides.isPresent() && sides.get().stream().allMatch(s.chain::isActiveVersion);
+    }
 
     /**
      * Checks the chain's active segment on disk before anything is appended to it. An older
@@ -49,6 +55,14 @@ final class ActiveSegmentCheck {
             return Optional.empty();
         }
         String segment = s.chain.activeSegmentPath();
+        if (state == Chain.DiskState.ALTERED && s.index != null && mergedOwnVersions(segment)) {
+            // A stash taken in git's unlocked moment held an older version of the segment, and its
+            // pop conflicted with the newer one: the markers are git's, around memoryd's own lines.
+            s.chain.restoreMergedActive();
+            LOG.info("a git merge (a stash pop) left ledger segment " + segment + " in conflict between two"
+                    + " versions memoryd wrote; put its lines back");
+            return Optional.empty();
+        }
         if (state == Chain.DiskState.ALTERED) {
             // Nothing is appended to, or committed from, a segment that is not what the chain wrote: the
             // chain's own bytes go back, the changed copy is kept as evidence, and a drift item says so.
