@@ -274,7 +274,7 @@ public final class Linter {
                         "anchor-mismatch",
                         "section '" + d.name() + "' has anchor '" + s.anchor() + "', expected '" + d.anchor() + "'"));
             }
-            lintContent(doc, d, s, p, out);
+            SectionContentLint.lint(doc, d, s, p, out);
         }
         if (type.requiredSections()) {
             List<SectionDef> defs = type.sections();
@@ -298,41 +298,6 @@ public final class Linter {
                             "the Change Log section is missing; it may never be removed"));
                 } else {
                     out.add(new LintProblem(p, line, "section-missing", "section '" + d.name() + "' is missing"));
-                }
-            }
-        }
-    }
-
-    private static void lintContent(
-            MemoryDocument doc, SectionDef d, MemoryDocument.Section s, String p, List<LintProblem> out) {
-        String body = s.body(doc.text());
-        if (d.kind() == SectionKind.NARRATIVE && d.maxWords().isPresent()) {
-            int words = Bodies.words(body);
-            if (words > d.maxWords().getAsInt()) {
-                out.add(new LintProblem(
-                        p,
-                        s.line(),
-                        "cap-words",
-                        "section '" + d.name() + "' has " + words + " words; the cap is "
-                                + d.maxWords().getAsInt()));
-            }
-        }
-        if (d.kind() == SectionKind.LIST) {
-            List<Bodies.Bullet> bullets = Bodies.bullets(body, doc.lineOf(s.bodyStart()));
-            if (d.maxItems().isPresent() && bullets.size() > d.maxItems().getAsInt()) {
-                out.add(new LintProblem(
-                        p,
-                        s.line(),
-                        "cap-items",
-                        "section '" + d.name() + "' has " + bullets.size() + " items; the cap is "
-                                + d.maxItems().getAsInt()));
-            }
-            if (d.evidence()) {
-                for (Bodies.Bullet b : bullets) {
-                    String problem = Bodies.evidenceProblem(b.text());
-                    if (problem != null) {
-                        out.add(new LintProblem(p, b.line(), "evidence-token", problem));
-                    }
                 }
             }
         }
