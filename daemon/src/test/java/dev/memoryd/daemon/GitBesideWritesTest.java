@@ -511,6 +511,45 @@ class GitBesideWritesTest {
     }
 
     /**
+     * The same gap in a segment that is full by the time of the pop: the stash holds an older
+     * version of it, memoryd fills it and goes on in the next one, and the pop conflicts in a
+     * segment no batch appends to again. Once writes pause memoryd puts its lines back there too,
+     * so neither git's markers nor {@code UU} stay.
+     */
+    @Test
+    void aStashPopThatConflictsInAFullSegment_betweenMemorydsOwnVersions_isPutBackOnceWritesPause() throws Exception {
+        serve();
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "first")), "first write");
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "second")), "second write");
+        root.awaitMemorydFilesClean("before the stash", 10_000);
+        stopForHandWork(); // the stash is made by hand, as git's unlocked moment would make it
+        String full = "ledger/main/0000/00000000.ndjson";
+        Path next = cfg.root().resolve("ledger/main/0000/00000001.ndjson");
+        Files.writeString(cfg.root().resolve(full), git.ok("show", "HEAD~1:" + full), StandardCharsets.UTF_8);
+        git.editOwnFile();
+        git.ok("stash");
+        restart();
+        for (int i = 0; !Files.exists(next); i++) {
+            assertTrue(i < 400, "the first segment never filled");
+            acked(write(Decl.appendItem(CRITIC, "Triggers", "filling " + i)), "filling write " + i);
+        }
+        HumanGit.Result pop = git.run("stash", "pop");
+        assertFalse(pop.ok(), "the pop conflicts: " + pop);
+        assertEquals(List.of(full), HumanGit.conflictedPaths(pop), pop::toString);
+
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "after the pop")), "the write after the pop");
+        root.awaitMemorydFilesClean("after the pop", 15_000);
+        assertFalse(git.ok("status", "--porcelain").contains("UU "), git.ok("status", "--porcelain"));
+        assertEquals(
+                git.ok("show", "HEAD:" + full),
+                Files.readString(cfg.root().resolve(full)),
+                "the segment is the branch's");
+        assertEquals(0, daemon.result("drift.list", null).path("items").size(), "no drift item");
+        assertTrue(Files.readString(cfg.root().resolve(TODO)).contains("- todo"), "the human's own change is back");
+        assertTrue(daemon.result("ledger.verify", null).path("ok").asBoolean());
+    }
+
+    /**
      * The same gap with an agent's file in the stash: the stash's parent is the branch before
      * memoryd's write and its snapshot holds that write, so its pop conflicts in the agent's file
      * with memoryd's later one. The conflict markers are git's: memoryd puts its text back, records

@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -279,25 +281,29 @@ public final class WorkTreeIndex {
 
     /**
      * Of {@code atHead} (paths with the blob the branch head holds), those whose index entry holds
-     * another blob while the file in the working tree is the head's: entries a git command put
+     * another blob while the file in the working tree is the head's, and those it holds in conflict: entries a git command put
      * back behind memoryd's commits (a {@code stash pop} sets the index to what it read at its
      * start; memoryd's next index is built on it and keeps such an entry). Looks only when someone
      * else wrote the index since it last looked, so the index memoryd keeps in step costs a stat.
      * Reads; changes nothing.
      */
-    public Map<String, ObjectId> staleAmong(java.util.function.Supplier<Map<String, ObjectId>> atHead)
-            throws IOException {
+    public Stale staleAmong(java.util.function.Supplier<Map<String, ObjectId>> atHead) throws IOException {
         Identity now = Identity.of(repo.getIndexFile().toPath());
         if (now == null || now.equals(looked) || !(othersWrote || !now.equals(installed))) {
-            return Map.of();
+            return new Stale(Map.of(), List.of());
         }
         othersWrote = false;
         looked = now;
         DirCache dc = DirCache.read(repo);
         Map<String, ObjectId> out = new java.util.LinkedHashMap<>();
+        List<String> conflicted = new ArrayList<>();
         try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
             for (Map.Entry<String, ObjectId> e : atHead.get().entrySet()) {
                 org.eclipse.jgit.dircache.DirCacheEntry ent = dc.getEntry(e.getKey());
+                if (ent != null && ent.getStage() != org.eclipse.jgit.dircache.DirCacheEntry.STAGE_0) {
+                    conflicted.add(e.getKey());
+                    continue;
+                }
                 Path f = workTree.resolve(e.getKey());
                 if (ent == null
                         || ent.getObjectId().equals(e.getValue())
@@ -310,7 +316,18 @@ public final class WorkTreeIndex {
                 }
             }
         }
-        return out;
+        return new Stale(out, conflicted);
+    }
+
+    /**
+     * What {@link #staleAmong} found: entries to record at the head's blob, and paths a git merge
+     * left in conflict (their working files hold git's markers; the caller decides whose they are).
+     */
+    public record Stale(Map<String, ObjectId> entries, List<String> conflicted) {
+        public Stale {
+            entries = Map.copyOf(entries);
+            conflicted = List.copyOf(conflicted);
+        }
     }
 
     /** Whether memoryd holds the lock now (the writer thread's own view). */

@@ -3,6 +3,7 @@ package dev.memoryd.daemon.write;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.daemon.git.WorkTreeIndex;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.SectionHasher;
@@ -53,6 +54,7 @@ public final class WritePipeline implements AutoCloseable {
     private final HumanIntake intake;
     private final Publisher publisher;
     private final Admission admission;
+    private final MergedSegments mergedSegments;
     private final LedgerReplay replay;
     private final int maxBatch;
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
@@ -161,6 +163,7 @@ public final class WritePipeline implements AutoCloseable {
         this.intake = new HumanIntake(s);
         this.publisher = new Publisher(s);
         this.admission = new Admission(s, intake, publisher);
+        this.mergedSegments = new MergedSegments(s);
         this.maxBatch = maxBatch;
         this.thread = new Thread(this::loop, "memoryd-writer-" + branch.value());
         this.thread.setDaemon(true);
@@ -278,7 +281,9 @@ public final class WritePipeline implements AutoCloseable {
             try {
                 // The index only serves humans' `git status`: refresh it when writes pause.
                 if (s.indexBacklog.isEmpty() && s.index != null && queue.isEmpty()) {
-                    s.indexBacklog.putAll(s.index.staleAmong(s::lastSegmentsAtHead));
+                    WorkTreeIndex.Stale stale = s.index.staleAmong(s::lastSegmentsAtHead);
+                    s.indexBacklog.putAll(stale.entries());
+                    s.indexBacklog.putAll(mergedSegments.putBack(stale.conflicted()));
                 }
                 Pending first = s.indexBacklog.isEmpty()
                         ? queue.take()
