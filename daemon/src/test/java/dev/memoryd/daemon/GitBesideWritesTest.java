@@ -475,6 +475,23 @@ class GitBesideWritesTest {
     }
 
     /**
+     * Two acknowledged writes, then, with the daemon stopped (as git's unlocked moment would
+     * leave it), a stash of the human's own change and of {@code segment} as it was one write
+     * earlier; the daemon is serving again on return.
+     */
+    private void stashAnOlderVersionOf(String segment) throws Exception {
+        serve();
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "first")), "first write");
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "second")), "second write");
+        root.awaitMemorydFilesClean("before the stash", 10_000);
+        stopForHandWork();
+        Files.writeString(cfg.root().resolve(segment), git.ok("show", "HEAD~1:" + segment), StandardCharsets.UTF_8);
+        git.editOwnFile();
+        git.ok("stash");
+        restart();
+    }
+
+    /**
      * The same gap when the stash holds an older version of the active ledger segment (its
      * snapshot was taken while a git command had the segment rolled back): the pop conflicts
      * between two versions memoryd wrote. The markers are git's, not tampering: memoryd puts its
@@ -482,16 +499,8 @@ class GitBesideWritesTest {
      */
     @Test
     void aStashPopThatConflictsInTheActiveSegment_betweenMemorydsOwnVersions_isNotTampering() throws Exception {
-        serve();
-        acked(write(Decl.appendItem(CRITIC, "Triggers", "first")), "first write");
-        acked(write(Decl.appendItem(CRITIC, "Triggers", "second")), "second write");
-        root.awaitMemorydFilesClean("before the stash", 10_000);
-        stopForHandWork(); // the stash is made by hand, as git's unlocked moment would make it
         String segment = "ledger/main/0000/00000000.ndjson";
-        Files.writeString(cfg.root().resolve(segment), git.ok("show", "HEAD~1:" + segment), StandardCharsets.UTF_8);
-        git.editOwnFile();
-        git.ok("stash");
-        restart();
+        stashAnOlderVersionOf(segment);
         acked(write(Decl.appendItem(CRITIC, "Triggers", "third")), "third write");
         HumanGit.Result pop = git.run("stash", "pop");
         assertFalse(pop.ok(), "the pop conflicts: " + pop);
@@ -518,17 +527,9 @@ class GitBesideWritesTest {
      */
     @Test
     void aStashPopThatConflictsInAFullSegment_betweenMemorydsOwnVersions_isPutBackOnceWritesPause() throws Exception {
-        serve();
-        acked(write(Decl.appendItem(CRITIC, "Triggers", "first")), "first write");
-        acked(write(Decl.appendItem(CRITIC, "Triggers", "second")), "second write");
-        root.awaitMemorydFilesClean("before the stash", 10_000);
-        stopForHandWork(); // the stash is made by hand, as git's unlocked moment would make it
         String full = "ledger/main/0000/00000000.ndjson";
         Path next = cfg.root().resolve("ledger/main/0000/00000001.ndjson");
-        Files.writeString(cfg.root().resolve(full), git.ok("show", "HEAD~1:" + full), StandardCharsets.UTF_8);
-        git.editOwnFile();
-        git.ok("stash");
-        restart();
+        stashAnOlderVersionOf(full);
         for (int i = 0; !Files.exists(next); i++) {
             assertTrue(i < 400, "the first segment never filled");
             acked(write(Decl.appendItem(CRITIC, "Triggers", "filling " + i)), "filling write " + i);

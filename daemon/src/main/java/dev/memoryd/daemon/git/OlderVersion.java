@@ -66,10 +66,20 @@ public final class OlderVersion {
      * versions (a side deleted counts as none).
      */
     public static Optional<List<byte[]>> conflictSides(GitStore git, String path) throws IOException {
-        DirCache index = DirCache.read(git.repository());
+        ObjectId[] sides = sides(DirCache.read(git.repository()), path);
+        if (sides == null) {
+            return Optional.empty();
+        }
+        return Optional.of(List.of(
+                git.repository().open(sides[0]).getCachedBytes(Integer.MAX_VALUE),
+                git.repository().open(sides[1]).getCachedBytes(Integer.MAX_VALUE)));
+    }
+
+    /** The blobs of stages 2 ("ours") and 3 ("theirs") of {@code path} in {@code index}; null unless both are there. */
+    private static ObjectId[] sides(DirCache index, String path) {
         int i = index.findEntry(path);
         if (i < 0) {
-            return Optional.empty();
+            return null;
         }
         ObjectId ours = null;
         ObjectId theirs = null;
@@ -81,12 +91,7 @@ public final class OlderVersion {
                 theirs = e.getObjectId();
             }
         }
-        if (ours == null || theirs == null) {
-            return Optional.empty();
-        }
-        return Optional.of(List.of(
-                git.repository().open(ours).getCachedBytes(Integer.MAX_VALUE),
-                git.repository().open(theirs).getCachedBytes(Integer.MAX_VALUE)));
+        return ours == null || theirs == null ? null : new ObjectId[] {ours, theirs};
     }
 
     /**
@@ -98,26 +103,13 @@ public final class OlderVersion {
      * file's conflict markers are git's, not a human's edit.
      */
     private static ObjectId stashedOverHead(GitStore git, DirCache index, String path) throws IOException {
-        int i = index.findEntry(path);
-        if (i < 0) {
-            return null;
-        }
-        ObjectId ours = null;
-        ObjectId theirs = null;
-        for (int k = i, end = index.nextEntry(i); k < end; k++) {
-            DirCacheEntry s = index.getEntry(k);
-            if (s.getStage() == DirCacheEntry.STAGE_2) {
-                ours = s.getObjectId();
-            } else if (s.getStage() == DirCacheEntry.STAGE_3) {
-                theirs = s.getObjectId();
-            }
-        }
-        if (ours == null || theirs == null) {
+        ObjectId[] sides = sides(index, path);
+        if (sides == null) {
             return null;
         }
         try (TreeWalk tw = TreeWalk.forPath(
                 git.repository(), path, git.repository().parseCommit(git.head()).getTree())) {
-            return tw != null && tw.getObjectId(0).equals(ours) ? theirs : null;
+            return tw != null && tw.getObjectId(0).equals(sides[0]) ? sides[1] : null;
         }
     }
 
