@@ -13,8 +13,9 @@ import java.util.Map;
  * <p>Content findings depend only on the section's definition, its body's text and where the
  * body starts; a kept finding is stored relative to the body's first line (or, for a cap, to the
  * heading's line) and moved to where the section is now. A kept body is reused only when the
- * document holds exactly its characters at the section's place; the body is not hashed. Bodies under {@link #KEPT_FROM} chars are
- * linted every time: that is cheaper than keeping them. Thread-safe under its lock.
+ * document holds exactly its characters at the section's place; the body is not hashed. Bodies
+ * under {@link #KEPT_FROM} chars are linted every time: that is cheaper than keeping them.
+ * Thread-safe under its lock.
  */
 final class SectionContentLint {
     /** Bodies this long and longer are kept; a write's own section is usually shorter. */

@@ -281,11 +281,11 @@ public final class WorkTreeIndex {
 
     /**
      * Of {@code atHead} (paths with the blob the branch head holds), those whose index entry holds
-     * another blob while the file in the working tree is the head's, and those it holds in conflict: entries a git command put
-     * back behind memoryd's commits (a {@code stash pop} sets the index to what it read at its
-     * start; memoryd's next index is built on it and keeps such an entry). Looks only when someone
-     * else wrote the index since it last looked, so the index memoryd keeps in step costs a stat.
-     * Reads; changes nothing.
+     * another blob while the file in the working tree is the head's (entries a git command put
+     * back behind memoryd's commits: a {@code stash pop} sets the index to what it read at its
+     * start, and memoryd's next index is built on it and keeps such an entry), and those it holds
+     * in conflict. Looks only when someone else wrote the index since it last looked, so the index
+     * memoryd keeps in step costs a stat. Reads; changes nothing.
      */
     public Stale staleAmong(java.util.function.Supplier<Map<String, ObjectId>> atHead) throws IOException {
         Identity now = Identity.of(repo.getIndexFile().toPath());

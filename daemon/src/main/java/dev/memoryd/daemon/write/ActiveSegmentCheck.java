@@ -20,7 +20,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * The check of the chain's active segment on disk that comes before anything is appended to it
  * (the second thing a batch's {@link Admission} does, after capturing humans' commits): a segment
  * a git command rolled back is repaired or the batch redone, one a git merge left in conflict
- * between two of memoryd's own versions is put back, a tampered one is put back and reported. Thread-safety: called on the writer thread only.
+ * between two of memoryd's own versions is put back, a tampered one is put back and reported.
+ * Thread-safety: called on the writer thread only.
  */
 final class ActiveSegmentCheck {
     private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
