@@ -35,12 +35,6 @@ final class ActiveSegmentCheck {
     /** How long a git command that rewrote the working tree is given to move the branch (git waits 100 ms for a ref lock). */
     private static final long REWRITE_GRACE_NANOS = Long.getLong("memoryd.rewriteGraceMs", 250) * 1_000_000;
 
-    /** Whether the index holds {@code segment} in conflict between two versions of the chain's own. */
-    private boolean mergedOwnVersions(String segment) throws IOException {
-        Optional<List<byte[]>> sides = dev.memoryd.daemon.git.OlderVersion.conflictSides(s.git, segment);
-        return sides.isPresent() && sides.get().stream().allMatch(s.chain::isActiveVersion);
-    }
-
     /**
      * Checks the chain's active segment on disk before anything is appended to it. An older
      * version there means a git command (a reset, a checkout) rewrote the working tree: holding
@@ -56,7 +50,9 @@ final class ActiveSegmentCheck {
             return Optional.empty();
         }
         String segment = s.chain.activeSegmentPath();
-        if (state == Chain.DiskState.ALTERED && s.index != null && mergedOwnVersions(segment)) {
+        if (state == Chain.DiskState.ALTERED
+                && s.index != null
+                && MergedSegments.ownVersions(s, segment, s.chain::isActiveVersion)) {
             // A stash taken in git's unlocked moment held an older version of the segment, and its
             // pop conflicted with the newer one: the markers are git's, around memoryd's own lines.
             s.chain.restoreMergedActive();

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.logging.Logger;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
@@ -44,8 +45,7 @@ final class MergedSegments {
         try (ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
             for (String path : conflicted) {
                 Optional<byte[]> head = s.git.read(s.git.head(), path);
-                Optional<List<byte[]>> sides = OlderVersion.conflictSides(s.git, path);
-                if (head.isEmpty() || sides.isEmpty() || !sides.get().stream().allMatch(b -> isPrefix(b, head.get()))) {
+                if (head.isEmpty() || !ownVersions(s, path, b -> isPrefix(b, head.get()))) {
                     continue;
                 }
                 if (path.equals(s.chain.activeSegmentPath())) {
@@ -61,6 +61,15 @@ final class MergedSegments {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether the index holds {@code path} in conflict with both sides versions memoryd wrote
+     * ({@code version} tells one); the one rule for the active segment and the ones before it.
+     */
+    static boolean ownVersions(WriterState s, String path, Predicate<byte[]> version) throws IOException {
+        Optional<List<byte[]>> sides = OlderVersion.conflictSides(s.git, path);
+        return sides.isPresent() && sides.get().stream().allMatch(version);
     }
 
     private static boolean isPrefix(byte[] part, byte[] whole) {
