@@ -50,6 +50,11 @@ final class ActiveSegmentCheck {
             return Optional.empty();
         }
         String segment = s.chain.activeSegmentPath();
+        if (state == Chain.DiskState.ALTERED && s.index != null) {
+            // A git command writes the working tree before the index, under the index lock: only
+            // once it is done does the index say whether the segment is left in conflict.
+            locks.lockIndex();
+        }
         if (state == Chain.DiskState.ALTERED
                 && s.index != null
                 && MergedSegments.ownVersions(s, segment, s.chain::isActiveVersion)) {
