@@ -590,6 +590,105 @@ class GitBesideWritesTest {
     }
 
     /**
+     * A plain {@code git commit} that read the index just before memoryd recorded a write there,
+     * and then failed on the ref memoryd moved, has already written the index it read back: the
+     * write's entries are gone from the index though its files and commit are in place. memoryd
+     * sees the index written by someone else at its next batch and records its files again, so the
+     * human's next {@code git commit} takes no agent's write back and records no human edit.
+     */
+    @Test
+    void anIndexAFailedCommitWroteBack_isRepairedAtTheNextBatch_soTheHumansRetryTakesNoWriteBack() throws Exception {
+        serve();
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "critic one")), "critic one");
+        acked(write(Decl.appendItem(YOUNG, "Needs", "young one")), "young one");
+        root.awaitMemorydFilesClean("before", 10_000);
+        byte[] read = Files.readAllBytes(cfg.root().resolve(".git/index"));
+        acked(write(Decl.appendItem(YOUNG, "Needs", "young two")), "young two");
+        root.awaitMemorydFilesClean("after young two", 10_000);
+        writeBackIndex(read);
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "critic two")), "critic two");
+
+        git.editOwnFile();
+        assertTrue(git.retryingLocks(50, "add", TODO).ok());
+        HumanGit.Result c = git.retryingLocks(50, "commit", "-qm", "human: todo");
+        assertTrue(c.ok(), c.toString());
+        String human =
+                git.ok("log", "-1", "--format=%H", "--author=" + HumanGit.EMAIL).strip();
+        assertEquals(
+                "M\t" + TODO,
+                git.ok("diff-tree", "--no-commit-id", "-r", "--name-status", human)
+                        .strip(),
+                "the human's commit changes only their file");
+        assertTrue(root.at("HEAD", YOUNG).contains("- young two\n"), root.at("HEAD", YOUNG));
+        daemon.result("capture", null);
+        assertEquals(List.of(), root.humanEvents(p -> true), "no human edit recorded");
+        root.awaitMemorydFilesClean("after the human's commit", 10_000);
+    }
+
+    /**
+     * The same index written back while no agent writes: memoryd, woken by the index's change,
+     * records its entries again on its own, so {@code git status} shows nothing of memoryd's and a
+     * commit made a while later takes nothing back.
+     */
+    @Test
+    void anIndexAFailedCommitWroteBack_isRepairedWhileWritesPause() throws Exception {
+        serve();
+        acked(write(Decl.appendItem(YOUNG, "Needs", "young one")), "young one");
+        root.awaitMemorydFilesClean("before", 10_000);
+        byte[] read = Files.readAllBytes(cfg.root().resolve(".git/index"));
+        acked(write(Decl.appendItem(YOUNG, "Needs", "young two")), "young two");
+        root.awaitMemorydFilesClean("after young two", 10_000);
+        writeBackIndex(read);
+        assertTrue(
+                git.ok("status", "--porcelain").contains(YOUNG),
+                "the index written back lacks the write: " + git.ok("status", "--porcelain"));
+
+        root.awaitMemorydFilesClean("after the index was written back", 10_000);
+        assertEquals(git.ok("rev-parse", "HEAD:" + YOUNG).strip(), indexBlob(YOUNG));
+        git.editOwnFile();
+        assertTrue(git.retryingLocks(50, "add", TODO).ok());
+        HumanGit.Result c = git.retryingLocks(50, "commit", "-qm", "human: todo");
+        assertTrue(c.ok(), c.toString());
+        assertTrue(root.at("HEAD", YOUNG).contains("- young two\n"), root.at("HEAD", YOUNG));
+        daemon.result("capture", null);
+        assertEquals(List.of(), root.humanEvents(p -> true), "no human edit recorded");
+    }
+
+    /**
+     * The same index, and the human's retry made before memoryd's next batch: their commit takes
+     * the agent's write back out of a file whose working copy still holds it. What the human
+     * committed is not what they had: memoryd records the working copy again on top (the write is
+     * at the branch head once more), and {@code git status} ends clean.
+     */
+    @Test
+    void aCommitOfAnIndexAFailedCommitWroteBack_takesNoAcknowledgedWriteOffTheBranch() throws Exception {
+        serve();
+        acked(write(Decl.appendItem(YOUNG, "Needs", "young one")), "young one");
+        root.awaitMemorydFilesClean("before", 10_000);
+        byte[] read = Files.readAllBytes(cfg.root().resolve(".git/index"));
+        acked(write(Decl.appendItem(YOUNG, "Needs", "young two")), "young two");
+        root.awaitMemorydFilesClean("after young two", 10_000);
+        writeBackIndex(read);
+        HumanGit.Result c = git.run("commit", "-qm", "human: the retry");
+        assertTrue(c.ok(), c.toString());
+        assertFalse(root.at("HEAD", YOUNG).contains("- young two\n"), "the human's commit took the write out");
+
+        acked(write(Decl.appendItem(YOUNG, "Needs", "young three")), "a write after the commit");
+        root.awaitMemorydFilesClean("after the human's commit", 10_000);
+        assertTrue(root.at("HEAD", YOUNG).contains("- young two\n"), root.at("HEAD", YOUNG));
+        assertTrue(root.at("HEAD", YOUNG).contains("- young three\n"), root.at("HEAD", YOUNG));
+        assertTrue(Files.readString(cfg.root().resolve(YOUNG)).contains("- young two\n"));
+        assertTrue(daemon.result("ledger.verify", null).path("ok").asBoolean());
+    }
+
+    /** Writes {@code bytes} as the index the way git does: a lock file renamed over it. */
+    private void writeBackIndex(byte[] bytes) throws IOException {
+        Path lock = cfg.root().resolve(".git/index.lock");
+        Files.write(lock, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        Files.move(lock, cfg.root().resolve(".git/index"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
      * A human's {@code git commit -am} beside two agents writing 40 declarations a second fails, if
      * at all, only as beside another git process: on a busy lock, changing nothing, and it succeeds
      * when run again. The rate is printed here; it is measured as a benchmark (docs/BENCHMARKS.md),

@@ -157,6 +157,25 @@ final class GitReads {
         }
     }
 
+    Map<String, ObjectId> blobIds(ObjectId commit, java.util.Collection<String> paths) throws IOException {
+        Map<String, ObjectId> out = new java.util.LinkedHashMap<>();
+        if (commit == null || paths.isEmpty()) {
+            return out;
+        }
+        try (RevWalk rw = new RevWalk(repo);
+                TreeWalk tw = new TreeWalk(repo)) {
+            tw.addTree(rw.parseCommit(commit).getTree());
+            tw.setRecursive(true);
+            tw.setFilter(org.eclipse.jgit.treewalk.filter.PathFilterGroup.createFromStrings(paths));
+            while (tw.next()) {
+                if (tw.getFileMode(0).getObjectType() == Constants.OBJ_BLOB) {
+                    out.put(tw.getPathString(), tw.getObjectId(0));
+                }
+            }
+        }
+        return out;
+    }
+
     Optional<ObjectId> resolve(String rev) {
         try {
             ObjectId id = repo.resolve(rev + "^{commit}");

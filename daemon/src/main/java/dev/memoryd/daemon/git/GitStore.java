@@ -299,6 +299,11 @@ public final class GitStore implements AutoCloseable {
         return reads.read(commit, path);
     }
 
+    /** The blob ids {@code commit}'s tree holds at those of {@code paths} it has as files. */
+    public Map<String, ObjectId> blobIds(ObjectId commit, java.util.Collection<String> paths) throws IOException {
+        return reads.blobIds(commit, paths);
+    }
+
     /** Resolves a revision string (commit id, branch, {@code HEAD~2}) or returns empty. */
     public Optional<ObjectId> resolve(String rev) {
         return reads.resolve(rev);

@@ -319,6 +319,12 @@ public final class WorkTreeIndex {
         return new Stale(out, conflicted);
     }
 
+    /** Makes the next {@link #staleAmong} look at the index again, as if someone else had written it. */
+    public void lookAgain() {
+        looked = null;
+        othersWrote = true;
+    }
+
     /**
      * What {@link #staleAmong} found: entries to record at the head's blob, and paths a git merge
      * left in conflict (their working files hold git's markers; the caller decides whose they are).

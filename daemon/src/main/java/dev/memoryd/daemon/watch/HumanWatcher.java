@@ -225,6 +225,8 @@ public final class HumanWatcher implements AutoCloseable {
                 ObjectId ref = git.refNow();
                 if (lastRef != null && !lastRef.equals(ref)) {
                     submit(List.of()); // a commit made with git: the writer captures it before anything else
+                } else {
+                    writer.indexMayHaveChanged();
                 }
                 lastRef = ref;
             }

@@ -315,6 +315,7 @@ final class Publisher {
             // Published: from here on nothing may undo it, and every reply says it is recorded.
             if (s.files.workTree()) {
                 releaseIndex(locks, clean);
+                s.recordedInIndex(clean.keySet());
             }
         }
         // The segment and the renames are made durable after the index lock is let go (git commands
@@ -405,6 +406,15 @@ final class Publisher {
     private Map<String, ObjectId> toRecord(CommitBatch gb, Set<String> skipped, Map<String, Long> sizes)
             throws IOException {
         Map<String, ObjectId> clean = new LinkedHashMap<>();
+        if (s.index != null) {
+            // A git command wrote the index since memoryd's last batch, and may have written back
+            // one it read before: what memoryd recorded lately is recorded again where it is lacking.
+            WorkTreeIndex.Stale stale = s.index.staleAmong(s::latelyAtHead);
+            stale.entries().forEach(s.indexBacklog::putIfAbsent); // checked against the files below
+            if (!stale.conflicted().isEmpty()) {
+                s.index.lookAgain(); // a conflict is put back when writes pause (MergedSegments)
+            }
+        }
         if (!s.indexBacklog.isEmpty()) {
             Map<String, Long> backlogSizes = new HashMap<>();
             clean.putAll(s.git.stillAt(s.files.root(), s.indexBacklog, backlogSizes));

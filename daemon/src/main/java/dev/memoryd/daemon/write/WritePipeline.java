@@ -281,7 +281,7 @@ public final class WritePipeline implements AutoCloseable {
             try {
                 // The index only serves humans' `git status`: refresh it when writes pause.
                 if (s.indexBacklog.isEmpty() && s.index != null && queue.isEmpty()) {
-                    WorkTreeIndex.Stale stale = s.index.staleAmong(s::lastSegmentsAtHead);
+                    WorkTreeIndex.Stale stale = s.index.staleAmong(s::latelyAtHead);
                     s.indexBacklog.putAll(stale.entries());
                     s.indexBacklog.putAll(mergedSegments.putBack(stale.conflicted()));
                 }
@@ -372,6 +372,19 @@ public final class WritePipeline implements AutoCloseable {
                 return;
             }
             batch.add(queue.poll());
+        }
+    }
+
+    private final java.util.concurrent.atomic.AtomicBoolean indexLook = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Says a git command may have written the index: an idle writer wakes to look at it (a stat
+     * when memoryd wrote it last), so an index written back from before memoryd's last batch gets
+     * memoryd's entries again before a human commits it. At most one look is queued at a time.
+     */
+    public void indexMayHaveChanged() {
+        if (indexLook.compareAndSet(false, true)) {
+            exclusive(() -> indexLook.getAndSet(false));
         }
     }
 

@@ -165,26 +165,48 @@ final class WriterState {
      * the one before it: a full segment is never written again, so nothing else would mend its
      * index entry).
      */
-    Map<String, ObjectId> lastSegmentsAtHead() {
-        Map<String, ObjectId> out = new LinkedHashMap<>();
+    /**
+     * Paths memoryd recorded in the index lately, newest last (at most {@value #LATELY}): where a
+     * git command that writes back an index it read before memoryd's batch (a plain {@code git
+     * commit} that then fails on the ref memoryd moved) takes memoryd's entries back.
+     */
+    private final java.util.LinkedHashSet<String> lately = new java.util.LinkedHashSet<>();
+
+    private static final int LATELY = 64;
+
+    /** Notes {@code paths} as recorded in the index by memoryd just now. */
+    void recordedInIndex(java.util.Collection<String> paths) {
+        for (String p : paths) {
+            lately.remove(p);
+            lately.add(p);
+        }
+        for (java.util.Iterator<String> i = lately.iterator(); lately.size() > LATELY; ) {
+            i.next();
+            i.remove();
+        }
+    }
+
+    /**
+     * The blob the branch head holds for each file memoryd recorded in the index lately and for
+     * its last two ledger segments (the one before the active one may have been filled since).
+     */
+    Map<String, ObjectId> latelyAtHead() {
         ObjectId head = git.head();
         if (head == null) {
-            return out;
+            return new LinkedHashMap<>();
         }
         String active = chain.activeSegmentPath();
-        List<String> paths = new ArrayList<>(List.of(active));
+        java.util.Set<String> paths = new java.util.LinkedHashSet<>(List.of(active));
         long first = chain.firstSeqOf(active);
         if (first > 1) {
             paths.add(chain.segmentPath(first - 1));
         }
-        try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
-            for (String p : paths) {
-                git.read(head, p).ifPresent(b -> out.put(p, fmt.idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, b)));
-            }
+        paths.addAll(lately);
+        try {
+            return git.blobIds(head, paths);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out;
     }
 
     void notifyListeners(List<Event> events) {
