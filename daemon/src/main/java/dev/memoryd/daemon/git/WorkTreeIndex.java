@@ -56,6 +56,9 @@ public final class WorkTreeIndex {
      * file is still the index (see {@link #prepare}).
      */
     private DirCache shadow;
+    /** Whether {@link #shadow} was put in place as the index (renamed over it) by the last publish. */
+    private boolean shadowIsIndex;
+
     /** The index as last read or written under the lock (one writer thread uses it). */
     private DirCache cached;
 
@@ -173,9 +176,10 @@ public final class WorkTreeIndex {
             if (base == null) {
                 return Optional.empty();
             }
-            // Built on only while it is the very file memoryd put in place as the index (the same
-            // inode, untouched since): a file prepared for a batch that never published is not.
-            boolean fresh = base.equals(installed) && base.equals(Identity.of(next));
+            // Built on only while the index is the very file memoryd put in place (the same inode,
+            // untouched since) and the shadow holds its entries: a file prepared for a batch that
+            // never published does not.
+            boolean fresh = base.equals(installed) && shadowIsIndex && shadow != null;
             if (!fresh) {
                 // Someone else wrote the index last (or this writer is new): start from a copy of it.
                 othersWrote = true;
@@ -195,7 +199,7 @@ public final class WorkTreeIndex {
             // Only this writer uses the file: a lock left on it was left by a writer that was killed.
             Files.deleteIfExists(next.resolveSibling("memoryd-index.lock"));
             DirCache d;
-            if (fresh && shadow != null) {
+            if (fresh) {
                 d = shadow; // its entries are the index's: no need to parse the file again
                 if (!d.lock()) {
                     return Optional.empty();
@@ -208,6 +212,7 @@ public final class WorkTreeIndex {
                 }
             }
             shadow = null; // until the edit is written: a failed one leaves entries no file has
+            shadowIsIndex = false;
             try {
                 edit(d, blobs, sizes, modified, removed, modes);
             } catch (IOException | RuntimeException e) {
@@ -241,6 +246,7 @@ public final class WorkTreeIndex {
                 continue;
             }
             try {
+                linkBefore();
                 Files.createLink(lockFile(), preparedFile());
                 break;
             } catch (java.nio.file.FileAlreadyExistsException e) {
@@ -257,7 +263,32 @@ public final class WorkTreeIndex {
             return lock(Math.max(0, (deadline - System.nanoTime()) / 1_000_000));
         }
         held = true;
-        return Optional.of(new Held(p));
+        Held h = new Held(p);
+        if (p.basedOn.equals(Identity.of(beforeFile()))) {
+            h.before = beforeFile(); // a link to the very index the lock keeps: made before it, out of the hold
+        }
+        return Optional.of(h);
+    }
+
+    /** Where the index before a batch's is kept (a hard link) until the ref has moved. */
+    private Path beforeFile() {
+        return repo.getIndexFile().toPath().resolveSibling("index.memoryd-before");
+    }
+
+    /**
+     * Links the index as {@link #beforeFile} ahead of the lock: {@code git commit} fails at once on
+     * a held {@code index.lock}, so every file-system operation kept out of the hold counts. The
+     * link is used only if the index is still that file once the lock is held.
+     */
+    private void linkBefore() {
+        Path b = beforeFile();
+        try {
+            Files.deleteIfExists(b);
+            Files.createLink(b, repo.getIndexFile().toPath());
+        } catch (IOException e) {
+            // Only an optimisation failed (no index, or one made immutable): the link is made under
+            // the lock instead, where a failure leaves the index to be brought in step later.
+        }
     }
 
     /**
@@ -481,7 +512,7 @@ public final class WorkTreeIndex {
                 Function<String, FileMode> modes,
                 boolean restorable)
                 throws IOException {
-            if (restorable) {
+            if (restorable && before == null) {
                 keepBefore();
             }
             if (prepared != null) {
@@ -498,8 +529,17 @@ public final class WorkTreeIndex {
                                 java.nio.file.StandardCopyOption.ATOMIC_MOVE,
                                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                         p = again;
+                        showLockAsIndex();
+                    } else {
+                        // The prepared file is the lock's other name: renamed over the index, it is the
+                        // index while the lock stays held, in one operation instead of a link and a rename.
+                        Files.move(
+                                preparedFile(),
+                                repo.getIndexFile().toPath(),
+                                java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                        shadowIsIndex = true;
                     }
-                    showLockAsIndex();
                     installed = p.built;
                 } catch (IOException | RuntimeException e) {
                     installed = null;
@@ -578,7 +618,7 @@ public final class WorkTreeIndex {
 
         private void keepBefore() throws IOException {
             Path index = repo.getIndexFile().toPath();
-            Path b = index.resolveSibling("index.memoryd-before");
+            Path b = beforeFile();
             Files.deleteIfExists(b);
             if (Files.exists(index, LinkOption.NOFOLLOW_LINKS)) {
                 Files.createLink(b, index);

@@ -169,7 +169,8 @@ final class Admission {
                             return b.recorded(
                                     path); // the grammar in force is what the ledger recorded, never a hand edit
                         }
-                        if (b.overlay.containsKey(path) || !RootLayout.isMemoryFile(path)) {
+                        if (b.overlay.containsKey(path) && !b.committedByHuman(path)
+                                || !RootLayout.isMemoryFile(path)) {
                             return b.source().read(path);
                         }
                         Optional<String> disk = b.disk(path);
@@ -207,7 +208,11 @@ final class Admission {
                     continue;
                 }
                 if (r instanceof Mutation.Done done) {
-                    Optional<WriteOutcome> clash = humanClash(HumanCapture.changedKeys(captured.events()), done);
+                    Map<RepoPath, Set<String>> changed = HumanCapture.changedKeys(captured.events());
+                    // A working copy that still holds memoryd's text after a human's commit took it back
+                    // (made from an index that lacked it) changes nothing the agent saw.
+                    changed.keySet().removeIf(path -> b.keptMemorydsText(path, dirty.get(path)));
+                    Optional<WriteOutcome> clash = humanClash(changed, done);
                     if (clash.isPresent()) {
                         reply(replies, p, clash.get());
                         continue;

@@ -256,38 +256,12 @@ final class HumanIntake {
             b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
         }
         if (!moved) {
-            captureAfter(b, paths, now);
+            // What the human committed may not be what their working copy holds (an edit saved
+            // since, or a commit made from an index a failed git commit wrote back from before
+            // memoryd's write): an agent's write to such a file reads the working copy, not this.
+            items.forEach(i -> b.fromCommits.put(i.path(), i.recorded()));
         }
         return Optional.empty();
-    }
-
-    /**
-     * Captures the working copies of {@code paths} (files the captured commits changed) that hold
-     * other text than the branch now records: a human's edit after their commit, or a commit made
-     * from an index that lacked what the file holds (a {@code git commit} that failed on the ref
-     * memoryd moved has already written back the index it read before memoryd's write). Either way
-     * the working copy is the human's latest word, and an agent's write in this batch goes on top
-     * of it rather than over it.
-     */
-    private void captureAfter(WriteBatch b, List<String> paths, Instant now) throws IOException {
-        if (!s.files.workTree()) {
-            return;
-        }
-        Map<RepoPath, String> after = new java.util.TreeMap<>(java.util.Comparator.comparing(RepoPath::value));
-        try {
-            for (String path : paths) {
-                RepoPath rp = RepoPath.of(path);
-                Optional<String> disk = b.disk(rp);
-                if (!disk.equals(b.recorded(rp))) {
-                    after.put(rp, disk.orElse(null));
-                }
-            }
-        } catch (java.io.UncheckedIOException e) {
-            throw e.getCause();
-        }
-        if (!after.isEmpty()) {
-            capture(b, after, now, "captured a human's edit of the working tree after a commit made with git");
-        }
     }
 
     private boolean isMemorydCommit(ObjectId id) {
@@ -301,11 +275,6 @@ final class HumanIntake {
 
     /** Captures a human's uncaptured edits of files an agent's declaration read, before it. */
     Mutation.Done captureBefore(WriteBatch b, Map<RepoPath, String> dirty, Instant now) {
-        return capture(b, dirty, now, "captured a human's edit before an agent's write");
-    }
-
-    /** Captures {@code dirty} (working copies against the batch's recorded texts) as the human's edit. */
-    private Mutation.Done capture(WriteBatch b, Map<RepoPath, String> dirty, Instant now, String rationale) {
         List<HumanCapture.Item> items = new ArrayList<>();
         dirty.forEach(
                 (p, text) -> items.add(new HumanCapture.Item(p, b.recorded(p).orElse(null), text)));
@@ -314,7 +283,10 @@ final class HumanIntake {
         Mutation.Done d = (Mutation.Done) r;
         if (d.changed()) {
             PersonIdent who = humanIdent(now);
-            WriteRequest req = WriteRequest.of(new HumanCapture(b, items, source), rationale, humanActor(who));
+            WriteRequest req = WriteRequest.of(
+                    new HumanCapture(b, items, source),
+                    "captured a human's edit before an agent's write",
+                    humanActor(who));
             b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
         }
         return d;

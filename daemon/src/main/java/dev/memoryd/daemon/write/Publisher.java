@@ -355,6 +355,11 @@ final class Publisher {
             if (RootLayout.isMemoryFile(p) || GrammarFiles.isGrammarFile(p)) {
                 s.recorded.put(p, Optional.ofNullable(t));
             }
+            if (b.committedByHuman(p) && b.fromCommits.get(p) != null) {
+                s.beforeHumanCommit.put(p, b.fromCommits.get(p)); // until a later batch records the file
+            } else {
+                s.beforeHumanCommit.remove(p);
+            }
         });
         s.captured = s.git.head();
         s.health.succeeded(); // before any reply: a client that asks right after sees the writer as it is

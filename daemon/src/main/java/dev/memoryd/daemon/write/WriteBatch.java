@@ -36,6 +36,32 @@ final class WriteBatch implements Contextual.Context {
     private final WriterState s;
     final Map<RepoPath, String> overlay = new HashMap<>(); // a null value: the file is gone
     final java.util.Set<RepoPath> diskWrites = new java.util.HashSet<>();
+    /**
+     * Files whose recorded text this batch took from commits a human made with git, each with the
+     * text memoryd recorded for it before (absent for a file that did not exist).
+     */
+    final Map<RepoPath, String> fromCommits = new HashMap<>();
+
+    /**
+     * Whether {@code p}'s text in this batch is what a human's commit holds and no declaration of
+     * the batch wrote it since: the working copy may hold other text (an edit saved after the
+     * commit, or a commit made from an index that lacked what the file holds), so agents read that.
+     */
+    boolean committedByHuman(RepoPath p) {
+        return fromCommits.containsKey(p) && !diskWrites.contains(p);
+    }
+
+    /**
+     * Whether {@code text} (a working copy of {@code p} captured as a human's edit) is the text
+     * memoryd recorded for {@code p} before a human's commit took it back, in this batch or since an
+     * earlier one: the working copy never left memoryd's text, and the commit was made from an
+     * index that lacked it.
+     */
+    boolean keptMemorydsText(RepoPath p, String text) {
+        String before = fromCommits.containsKey(p) ? fromCommits.get(p) : s.beforeHumanCommit.get(p);
+        return text != null && text.equals(before);
+    }
+
     final Map<RepoPath, Optional<DriftView.Item>> drifts = new HashMap<>();
     /** What each file on disk held when this batch first read it (the base its writes assume). */
     final Map<RepoPath, Optional<String>> diskSeen = new HashMap<>();

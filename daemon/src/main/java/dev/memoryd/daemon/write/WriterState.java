@@ -59,6 +59,13 @@ final class WriterState {
     volatile DriftView drift = DriftView.NONE;
     /** Recorded text (what the ledger replays to) of memory files, by path; misses read {@link #captured}. */
     final Map<RepoPath, Optional<String>> recorded = new HashMap<>();
+    /**
+     * For memory files whose recorded text a captured human commit set, with nothing recorded for
+     * them since: the text memoryd recorded before that commit (see {@link
+     * WriteBatch#keptMemorydsText}); writer thread only.
+     */
+    final Map<RepoPath, String> beforeHumanCommit = new HashMap<>();
+
     /** The commit whose memory files the recorded texts reflect; null before the first. */
     ObjectId captured;
 
