@@ -180,6 +180,13 @@ final class ChaosHuman {
         }
         Thread.sleep(rnd.nextInt(300));
         HumanGit.Result pop = git.retryingLocks(100, "stash", "pop");
+        for (int i = 0; i < 25 && memorydsOnly(HumanGit.wouldOverwrite(pop)); i++) {
+            // git refused the pop before touching anything, over files only memoryd writes (a git
+            // command's rollback that memoryd has not put in step yet): the human looks, waits, and
+            // runs it again.
+            Thread.sleep(200);
+            pop = git.retryingLocks(100, "stash", "pop");
+        }
         List<String> conflicts = HumanGit.conflictedPaths(pop);
         if (!pop.ok() && !conflicts.isEmpty() && conflicts.stream().allMatch(ChaosHuman::memorydWrites)) {
             popConflictedInTheGap(conflicts);
@@ -206,6 +213,10 @@ final class ChaosHuman {
         if (expectOk("stash drop", git.retryingLocks(100, "stash", "drop"))) {
             did("stash && stash pop", "the pop conflicted in memoryd's " + conflicts + "; dropped");
         }
+    }
+
+    private static boolean memorydsOnly(List<String> paths) {
+        return !paths.isEmpty() && paths.stream().allMatch(ChaosHuman::memorydWrites);
     }
 
     /** Files only memoryd writes in this soak: the agents' parts and the ledger. */

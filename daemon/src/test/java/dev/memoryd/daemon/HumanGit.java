@@ -59,6 +59,25 @@ final class HumanGit {
         return paths;
     }
 
+    /**
+     * The paths a refused {@code git stash pop} (or merge) names as local changes it would
+     * overwrite ("Your local changes to the following files would be overwritten by merge:").
+     */
+    static List<String> wouldOverwrite(Result r) {
+        List<String> paths = new ArrayList<>();
+        boolean listing = false;
+        for (String line : r.out().split("\n")) {
+            if (line.contains("would be overwritten by merge:")) {
+                listing = true;
+            } else if (listing && line.startsWith("\t")) {
+                paths.add(line.strip());
+            } else {
+                listing = false;
+            }
+        }
+        return paths;
+    }
+
     /** Appends a line to {@link #OWN_FILE}. */
     void editOwnFile() throws IOException {
         Path f = dir.resolve(OWN_FILE);
