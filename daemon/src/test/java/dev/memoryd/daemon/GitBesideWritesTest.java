@@ -601,22 +601,10 @@ class GitBesideWritesTest {
      */
     @Test
     void anIndexAFailedCommitWroteBack_isRepairedAtTheNextBatch_soTheHumansRetryTakesNoWriteBack() throws Exception {
-        serve();
-        acked(write(Decl.appendItem(CRITIC, "Triggers", "critic one")), "critic one");
-        acked(write(Decl.appendItem(YOUNG, "Needs", "young one")), "young one");
-        root.awaitMemorydFilesClean("before", 10_000);
-        byte[] read = Files.readAllBytes(cfg.root().resolve(".git/index"));
-        acked(write(Decl.appendItem(YOUNG, "Needs", "young two")), "young two");
-        root.awaitMemorydFilesClean("after young two", 10_000);
-        writeBackIndex(read);
+        serveThenWriteBackTheIndexBeforeYoungTwo();
         acked(write(Decl.appendItem(CRITIC, "Triggers", "critic two")), "critic two");
 
-        git.editOwnFile();
-        assertTrue(git.retryingLocks(50, "add", TODO).ok());
-        HumanGit.Result c = git.retryingLocks(50, "commit", "-qm", "human: todo");
-        assertTrue(c.ok(), c.toString());
-        String human =
-                git.ok("log", "-1", "--format=%H", "--author=" + HumanGit.EMAIL).strip();
+        String human = commitOwnFile();
         assertEquals(
                 "M\t" + TODO,
                 git.ok("diff-tree", "--no-commit-id", "-r", "--name-status", human)
@@ -635,23 +623,14 @@ class GitBesideWritesTest {
      */
     @Test
     void anIndexAFailedCommitWroteBack_isRepairedWhileWritesPause() throws Exception {
-        serve();
-        acked(write(Decl.appendItem(YOUNG, "Needs", "young one")), "young one");
-        root.awaitMemorydFilesClean("before", 10_000);
-        byte[] read = Files.readAllBytes(cfg.root().resolve(".git/index"));
-        acked(write(Decl.appendItem(YOUNG, "Needs", "young two")), "young two");
-        root.awaitMemorydFilesClean("after young two", 10_000);
-        writeBackIndex(read);
+        serveThenWriteBackTheIndexBeforeYoungTwo();
         assertTrue(
                 git.ok("status", "--porcelain").contains(YOUNG),
                 "the index written back lacks the write: " + git.ok("status", "--porcelain"));
 
         root.awaitMemorydFilesClean("after the index was written back", 10_000);
         assertEquals(git.ok("rev-parse", "HEAD:" + YOUNG).strip(), indexBlob(YOUNG));
-        git.editOwnFile();
-        assertTrue(git.retryingLocks(50, "add", TODO).ok());
-        HumanGit.Result c = git.retryingLocks(50, "commit", "-qm", "human: todo");
-        assertTrue(c.ok(), c.toString());
+        commitOwnFile();
         assertTrue(root.at("HEAD", YOUNG).contains("- young two\n"), root.at("HEAD", YOUNG));
         daemon.result("capture", null);
         assertEquals(List.of(), root.humanEvents(p -> true), "no human edit recorded");
@@ -675,13 +654,7 @@ class GitBesideWritesTest {
     }
 
     private void commitAnIndexWrittenBack(boolean captureFirst) throws Exception {
-        serve();
-        acked(write(Decl.appendItem(YOUNG, "Needs", "young one")), "young one");
-        root.awaitMemorydFilesClean("before", 10_000);
-        byte[] read = Files.readAllBytes(cfg.root().resolve(".git/index"));
-        acked(write(Decl.appendItem(YOUNG, "Needs", "young two")), "young two");
-        root.awaitMemorydFilesClean("after young two", 10_000);
-        writeBackIndex(read);
+        serveThenWriteBackTheIndexBeforeYoungTwo();
         HumanGit.Result c = git.run("commit", "-qm", "human: the retry");
         assertTrue(c.ok(), c.toString());
         assertFalse(root.at("HEAD", YOUNG).contains("- young two\n"), "the human's commit took the write out");
@@ -697,6 +670,29 @@ class GitBesideWritesTest {
         assertTrue(root.at("HEAD", YOUNG).contains("- young three\n"), root.at("HEAD", YOUNG));
         assertTrue(Files.readString(cfg.root().resolve(YOUNG)).contains("- young two\n"));
         assertTrue(daemon.result("ledger.verify", null).path("ok").asBoolean());
+    }
+
+    /**
+     * Serves, acknowledges "young one" and then "young two", and puts back the index as it was
+     * before "young two", as a {@code git commit} that read it then and failed on the ref does.
+     */
+    private void serveThenWriteBackTheIndexBeforeYoungTwo() throws Exception {
+        serve();
+        acked(write(Decl.appendItem(YOUNG, "Needs", "young one")), "young one");
+        root.awaitMemorydFilesClean("before", 10_000);
+        byte[] read = Files.readAllBytes(cfg.root().resolve(".git/index"));
+        acked(write(Decl.appendItem(YOUNG, "Needs", "young two")), "young two");
+        root.awaitMemorydFilesClean("after young two", 10_000);
+        writeBackIndex(read);
+    }
+
+    /** The human changes their own file, stages it and commits; the id of their commit. */
+    private String commitOwnFile() throws Exception {
+        git.editOwnFile();
+        assertTrue(git.retryingLocks(50, "add", TODO).ok());
+        HumanGit.Result c = git.retryingLocks(50, "commit", "-qm", "human: todo");
+        assertTrue(c.ok(), c.toString());
+        return git.ok("log", "-1", "--format=%H", "--author=" + HumanGit.EMAIL).strip();
     }
 
     /** Writes {@code bytes} as the index the way git does: a lock file renamed over it. */
