@@ -218,6 +218,15 @@ final class HumanIntake {
         }
         s.captured = tip;
         git.reloadHead();
+        List<HumanSource.Commit> made = new ArrayList<>();
+        for (GitStore.CommitInfo c : commits) {
+            made.add(new HumanSource.Commit(
+                    c.id().name(),
+                    c.author().getName() + " <" + c.author().getEmailAddress() + ">",
+                    c.author().getWhenAsInstant().toString(),
+                    c.subject()));
+        }
+        LedgerPutBack.afterCommits(s, b, captured, tip, new HumanSource.Commits(made), now);
         if (paths.isEmpty()) {
             return Optional.empty();
         }
@@ -230,14 +239,6 @@ final class HumanIntake {
                     git.read(tip, path)
                             .map(x -> new String(x, StandardCharsets.UTF_8))
                             .orElse(null)));
-        }
-        List<HumanSource.Commit> made = new ArrayList<>();
-        for (GitStore.CommitInfo c : commits) {
-            made.add(new HumanSource.Commit(
-                    c.id().name(),
-                    c.author().getName() + " <" + c.author().getEmailAddress() + ">",
-                    c.author().getWhenAsInstant().toString(),
-                    c.subject()));
         }
         HumanSource source = new HumanSource.Commits(made);
         PersonIdent who = commits.isEmpty() ? humanIdent(now) : commits.get(0).author();

@@ -216,6 +216,9 @@ final class Publisher {
                     List<Event> ev = events.get(i);
                     Event last = ev.get(ev.size() - 1);
                     Map<String, byte[]> commitFiles = new LinkedHashMap<>();
+                    if (i == 0) {
+                        commitFiles.putAll(s.ledgerPutBack); // the batch's own segment lines go on top
+                    }
                     a.contents()
                             .forEach((p, t) ->
                                     commitFiles.put(p.value(), t == null ? null : t.getBytes(StandardCharsets.UTF_8)));
@@ -313,6 +316,7 @@ final class Publisher {
                 throw new IllegalStateException(e);
             }
             // Published: from here on nothing may undo it, and every reply says it is recorded.
+            s.ledgerPutBack.clear();
             if (s.files.workTree()) {
                 releaseIndex(locks, clean);
                 s.recordedInIndex(clean.keySet());

@@ -66,6 +66,12 @@ final class WriterState {
      */
     final Map<RepoPath, String> beforeHumanCommit = new HashMap<>();
 
+    /**
+     * The chain's ledger files that commits made with git changed, with memoryd's bytes of them,
+     * for its next commit (see {@link LedgerPutBack}); writer thread only.
+     */
+    final Map<String, byte[]> ledgerPutBack = new java.util.TreeMap<>();
+
     /** The commit whose memory files the recorded texts reflect; null before the first. */
     ObjectId captured;
 

@@ -1,0 +1,150 @@
+package dev.memoryd.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A human's git commands that make commits out of other commits ({@code revert}), beside a daemon
+ * child process: an agent's write may leave the memory file by the human's own commit, which
+ * memoryd records as theirs, but never a ledger line: the ledger is append-only, and a commit made
+ * with git that took lines out of a segment or changed one has them put back, so the root and every
+ * clone of it still verify.
+ */
+class HistoryEditsBesideWritesTest {
+    static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
+    static final String YOUNG = "users/sam/parts/young-one/profile.md";
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path tmp; // a failure leaves the root and daemon.log
+
+    MemorydConfig cfg;
+    HumanGit git;
+    DaemonProcess daemon;
+    RootInvariants root;
+
+    @BeforeEach
+    void serve() throws Exception {
+        cfg = MemorydConfig.defaults(tmp.resolve("memory"), tmp.resolve("ledger.key"));
+        Memoryd.init(cfg, TestRoot.exampleTree());
+        git = new HumanGit(cfg.root());
+        daemon = DaemonProcess.start(cfg, tmp.resolve("daemon.log"));
+        Files.createDirectories(tmp.resolve("clones"));
+        root = new RootInvariants(daemon, tmp.resolve("clones"));
+        daemon.awaitImported();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (daemon != null) {
+            daemon.close();
+        }
+    }
+
+    private String acked(JsonNode reply, String what) {
+        JsonNode c = reply.path("result").path("commit");
+        if (!c.isTextual()) {
+            throw root.failure(what + " was not acknowledged: " + reply);
+        }
+        return c.asText();
+    }
+
+    private String write(String path, String section, String item) throws IOException {
+        return acked(daemon.call("write", Decl.of(Decl.appendItem(path, section, item))), item);
+    }
+
+    /** The newest segment file of the served chain and its line count. */
+    private Path activeSegment() throws IOException {
+        try (Stream<Path> s = Files.walk(cfg.root().resolve("ledger/main"))) {
+            return s.filter(p -> p.toString().endsWith(".ndjson"))
+                    .max(Path::compareTo)
+                    .orElseThrow();
+        }
+    }
+
+    private static long lines(Path p) throws IOException {
+        try (Stream<String> s = Files.lines(p)) {
+            return s.count();
+        }
+    }
+
+    /**
+     * The agent's write that fills a segment is reverted: the revert's commit takes the item out of
+     * the file (the human's choice) and the line out of the segment, which memoryd's next line then
+     * leaves behind as a full one. Before, that segment stayed one line short at HEAD for good, and
+     * every clone failed {@code ledger verify} ("line seq N was removed").
+     */
+    @Test
+    void aRevertOfMemorydsCommitThatFilledASegment_takesTheItemOut_butNoLedgerLine() throws Exception {
+        Path first = activeSegment();
+        for (int i = 0; activeSegment().equals(first); i++) {
+            assertTrue(i < 400, "the first segment never filled");
+            write(CRITIC, "Triggers", "filling " + i);
+        }
+        long full = lines(first);
+        Path segment = activeSegment();
+        for (int i = 0; lines(segment) < full - 1; i++) {
+            write(CRITIC, "Triggers", "more " + i);
+        }
+        String rel = cfg.root().relativize(segment).toString();
+        String filled = write(YOUNG, "Open Questions", "to be reverted");
+        assertEquals(full, lines(cfg.root().resolve(rel)), "the write filled " + rel);
+
+        HumanGit.Result revert = git.retryingLocks(50, "revert", "--no-edit", filled);
+        assertTrue(revert.ok(), revert.toString());
+        write(CRITIC, "Triggers", "after the revert");
+        assertFalse(activeSegment().endsWith(segment.getFileName()), "the write after it opened a new segment");
+
+        root.awaitMemorydFilesClean("after the revert", 15_000);
+        assertFalse(git.ok("show", "HEAD:" + YOUNG).contains("to be reverted"), "the human took the item out");
+        assertEquals(
+                full,
+                git.ok("show", "HEAD:" + rel).lines().count(),
+                "the segment at HEAD holds every line, the reverted write's too");
+        assertEquals(git.ok("show", "HEAD:" + rel), Files.readString(cfg.root().resolve(rel)), "and on disk");
+        root.assertLedgerVerifies("after the revert");
+        JsonNode history = daemon.result("history", "{\"path\":\"" + YOUNG + "\",\"limit\":5}");
+        assertTrue(history.toString().contains("human_edit"), "the revert is recorded as the human's edit: " + history);
+    }
+
+    /**
+     * A commit made with git that changes only a full segment (a line edited by hand and committed)
+     * is tampering, as a changed segment on disk is: memoryd puts the lines back in its next commit
+     * and on disk, opens a {@code ledger_tampered} drift item naming the commit, and the root and a
+     * clone verify.
+     */
+    @Test
+    void aHumansCommitOfAnEditedFullSegment_isPutBackByMemorydsNextCommit() throws Exception {
+        Path first = activeSegment();
+        for (int i = 0; activeSegment().equals(first); i++) {
+            assertTrue(i < 400, "the first segment never filled");
+            write(CRITIC, "Triggers", "filling " + i);
+        }
+        String rel = cfg.root().relativize(first).toString();
+        String memorydsText = git.ok("show", "HEAD:" + rel);
+        Files.writeString(first, memorydsText.replaceFirst("\"actor\":\"", "\"actor\":\"x"));
+        HumanGit.Result c = git.retryingLocks(50, "commit", "-qam", "human: an edit of a full segment");
+        assertTrue(c.ok(), c.toString());
+
+        write(CRITIC, "Triggers", "after the edit");
+        root.awaitMemorydFilesClean("after the edit", 15_000);
+        assertEquals(memorydsText, git.ok("show", "HEAD:" + rel), "the segment at HEAD is memoryd's");
+        assertEquals(memorydsText, Files.readString(first), "and on disk");
+        root.assertLedgerVerifies("after the edit");
+        JsonNode drift = daemon.result("drift.list", null).path("items");
+        assertEquals(1, drift.size(), drift::toString);
+        assertTrue(
+                drift.toString().contains("ledger_tampered") && drift.toString().contains(rel), drift::toString);
+    }
+}
