@@ -636,4 +636,60 @@ class HumanEditTest {
         assertTrue(root.file(CRITIC).contains("back home") && !root.file(CRITIC).contains("while elsewhere"));
         assertReplayClean();
     }
+
+    /**
+     * A drifted file committed again by the human (their {@code git commit -am} takes the broken
+     * text from disk once more): the branch head goes on holding the recorded text, as it did after
+     * the first commit. Before, the second commit's text stayed at the head (the capture skipped a
+     * text unchanged since it was flagged), so the head no longer held what the ledger replays to.
+     */
+    @Test
+    void aDriftedFileCommittedAgain_leavesTheRecordedTextAtTheBranchHead() throws Exception {
+        root(false);
+        String good = root.file(CRITIC);
+        int at = good.indexOf("## Change Log");
+        int next = good.indexOf("## Extensions");
+        Files.writeString(root.dir.resolve(CRITIC), good.substring(0, at) + good.substring(next));
+        root.git("commit", "-qam", "human: the change log goes");
+        JsonNode w = write(append(YOUNG, "Open Questions", "first"));
+        assertTrue(w.has("result"), w.toString());
+        assertEquals(good, root.git("show", "HEAD:" + CRITIC), "memoryd's commit put the recorded text back");
+
+        Files.createDirectories(root.dir.resolve(HumanGit.OWN_FILE).getParent());
+        Files.writeString(root.dir.resolve(HumanGit.OWN_FILE), "mine\n");
+        root.git("add", HumanGit.OWN_FILE);
+        root.git("commit", "-qam", "human: the broken file once more, with a file of my own");
+        JsonNode w2 = write(append(YOUNG, "Open Questions", "second"));
+        assertTrue(w2.has("result"), w2.toString());
+        assertEquals(good, root.git("show", "HEAD:" + CRITIC), "and puts it back again");
+        assertEquals("mine\n", root.git("show", "HEAD:" + HumanGit.OWN_FILE), "the human's own file stays");
+        assertEquals(1, root.call("drift.list", null).get("result").get("items").size(), "one drift item");
+        assertFalse(root.file(CRITIC).contains("## Change Log"), "the human's text stays on disk");
+    }
+
+    /**
+     * A {@code git mv} of a memory file: the deletion is flagged from the working tree first (an
+     * agent's write reads the file), then the human commits the move. The branch head keeps the
+     * recorded file, with the agent's acknowledged items, while the drift items wait for a
+     * maintainer; the moved copy (no file type of the grammar) is not in memoryd's commit either.
+     */
+    @Test
+    void aMoveCommittedAfterItsDeletionWasFlagged_keepsTheRecordedFileAtTheBranchHead() throws Exception {
+        root(false);
+        JsonNode w = write(append(YOUNG, "Open Questions", "acknowledged before the move"));
+        assertTrue(w.has("result"), w.toString());
+        String recorded = root.file(YOUNG);
+        String moved = YOUNG.replace("profile.md", "profile2.md");
+        root.git("mv", YOUNG, moved);
+        JsonNode refused = write(append(YOUNG, "Open Questions", "after the move"));
+        assertEquals("drift", refused.get("error").get("data").get("reason").asText(), refused.toString());
+        root.git("commit", "-qm", "human: a new name for the young one");
+
+        JsonNode w2 = write(append(CRITIC, "Triggers", "elsewhere"));
+        assertTrue(w2.has("result"), w2.toString());
+        assertEquals(recorded, root.git("show", "HEAD:" + YOUNG), "the recorded file is at the branch head");
+        assertFalse(root.git("ls-tree", "--name-only", "HEAD", moved).contains("profile2"), "not the moved copy");
+        assertTrue(Files.exists(root.dir.resolve(moved)), "the human's moved copy stays on disk");
+        assertEquals(2, root.call("drift.list", null).get("result").get("items").size(), "deleted, and unknown type");
+    }
 }

@@ -60,7 +60,8 @@ public final class HumanCapture implements Mutation {
         List<EventSpec> events = new ArrayList<>();
         for (Item it : items) {
             Optional<DriftView.Item> open = ctx.drift().openOn(it.path());
-            if (open.isPresent() && Objects.equals(open.get().text(), it.human())) {
+            boolean asFlagged = open.isPresent() && Objects.equals(open.get().text(), it.human());
+            if (asFlagged && !fromCommit()) {
                 continue; // unchanged since it was flagged: it waits for the maintainer
             }
             HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), it.path(), it.recorded(), it.human(), ctx.hasher());
@@ -73,8 +74,13 @@ public final class HumanCapture implements Mutation {
                 if (fromCommit()) {
                     contents.put(it.path(), it.recorded()); // null removes a file the human added
                 }
-                if (ctx.drift().dismissed(it.path(), it.human())
-                        || open.isPresent() && Objects.equals(open.get().text(), it.human())) {
+                if (ctx.drift().dismissed(it.path(), it.human()) || asFlagged) {
+                    if (fromCommit()) {
+                        // The human's commit put a text the queue holds (or a maintainer dismissed) back in
+                        // the branch: memoryd's commit puts the recorded one back, under an event of its own.
+                        events.add(
+                                flagged(it.path(), open.map(DriftView.Item::id).orElseGet(ctx::newId), b, it.human()));
+                    }
                     continue;
                 }
                 events.add(flagged(it.path(), open.map(DriftView.Item::id).orElseGet(ctx::newId), b, it.human()));
