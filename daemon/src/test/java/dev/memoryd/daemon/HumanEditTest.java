@@ -692,4 +692,50 @@ class HumanEditTest {
         assertTrue(Files.exists(root.dir.resolve(moved)), "the human's moved copy stays on disk");
         assertEquals(2, root.call("drift.list", null).get("result").get("items").size(), "deleted, and unknown type");
     }
+
+    /**
+     * An editor saving in place (truncate, then write) while an agent writes the same file: the
+     * agent's read in between sees half a file. It is read again once the save settles, so the
+     * human's whole edit is recorded, the agent's item goes on top, and no drift item is opened in
+     * the human's name. Before, the half file was captured: a {@code grammar_broken} drift item and
+     * the agent's write refused.
+     */
+    @Test
+    void anInPlaceSaveCaughtHalfWritten_isReadAgainOnceItSettles_notDrift() throws Exception {
+        root(false);
+        String text = root.file(YOUNG)
+                .replace(
+                        "## Open Questions\n<!-- @anchor: open-questions v1 -->\n\n",
+                        "## Open Questions\n<!-- @anchor: open-questions v1 -->\n\n- Saved in place by hand\n");
+        assertTrue(text.contains("Saved in place"), "fixture");
+        byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int half = bytes.length / 3;
+        java.util.concurrent.CompletableFuture<JsonNode> agent;
+        try (java.nio.channels.FileChannel ch =
+                java.nio.channels.FileChannel.open(root.dir.resolve(YOUNG), java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(0);
+            ch.write(java.nio.ByteBuffer.wrap(bytes, 0, half));
+            agent = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return write(append(YOUNG, "Triggers", "Written beside the save"));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            // The rest in ten pieces 25 ms apart, as a slow disk or a large file would come: each piece
+            // changes the file again, so the agent's read falls inside the save.
+            int piece = (bytes.length - half + 9) / 10;
+            for (int at = half; at < bytes.length; at += piece) {
+                Thread.sleep(25);
+                ch.write(java.nio.ByteBuffer.wrap(bytes, at, Math.min(piece, bytes.length - at)));
+            }
+        }
+        JsonNode w = agent.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(w.has("result"), w.toString());
+        String head = root.git("show", "HEAD:" + YOUNG);
+        assertTrue(head.contains("- Saved in place by hand\n"), head);
+        assertTrue(head.contains("- Written beside the save\n"), head);
+        assertEquals(head, root.file(YOUNG), "the file is the branch's");
+        assertEquals(0, root.call("drift.list", null).get("result").get("items").size(), "no drift item");
+    }
 }

@@ -150,10 +150,45 @@ final class WriterState {
                     putBack(p, t, recorded.get());
                     return recorded;
                 }
-                return t;
+                return afterSaveSettles(p, t);
             }
             index.awaitGitDone(lockWaitMs());
         }
+    }
+
+    /** How long after a file's last change a text read from it counts as a finished save. */
+    static final long SAVE_SETTLE_MS = Long.getLong("memoryd.saveSettleMs", 100);
+
+    /**
+     * {@code t}, or the file read again once its save has settled: an editor that saves in place
+     * truncates the file and then writes it, and a text caught in between (empty, or cut short) is
+     * not the human's edit; taken for one, it opened a drift item in their name. So a text read
+     * within {@link #SAVE_SETTLE_MS} of the file's last change is read again once that long has
+     * passed (a few times at most, while the file keeps changing).
+     */
+    private Optional<String> afterSaveSettles(RepoPath p, Optional<String> t) throws IOException {
+        java.nio.file.Path f = files.root().resolve(p.value());
+        for (int i = 0; i < 5; i++) {
+            long age;
+            try {
+                age = clock.millis()
+                        - java.nio.file.Files.getLastModifiedTime(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                                .toMillis();
+            } catch (java.nio.file.NoSuchFileException e) {
+                return t;
+            }
+            if (age < 0 || age >= SAVE_SETTLE_MS) {
+                return t; // settled, or a clock that is not the file system's (tests): nothing to wait for
+            }
+            try {
+                Thread.sleep(SAVE_SETTLE_MS - age);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while a save settled");
+            }
+            t = files.read(p);
+        }
+        return t;
     }
 
     /**
