@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -146,5 +147,64 @@ class HistoryEditsBesideWritesTest {
         assertEquals(1, drift.size(), drift::toString);
         assertTrue(
                 drift.toString().contains("ledger_tampered") && drift.toString().contains(rel), drift::toString);
+    }
+
+    /** Saves the notes as an editor does (temp file, rename) with {@code word} added to the Inbox. */
+    private void editorSave(String word) throws IOException {
+        Path f = cfg.root().resolve("users/sam/notes.md");
+        String inbox = "<!-- @anchor: inbox v1 -->\n\n";
+        String text = Files.readString(f);
+        int at = text.indexOf(inbox) + inbox.length();
+        Path swap = f.resolveSibling(".notes.md.swp");
+        Files.writeString(swap, text.substring(0, at) + "- " + word + "\n" + text.substring(at));
+        Files.move(
+                swap,
+                f,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private void awaitAtHead(String path, String text, String what) throws Exception {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!git.run("show", "HEAD:" + path).out().contains(text)) {
+            if (System.nanoTime() > deadline) {
+                throw root.failure(what + " never reached HEAD");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * A human's saved word, captured, then a {@code reset --hard} to before its capture: memoryd
+     * redoes the capture on top of the moved branch, and puts the word back in the file too, where
+     * the reset had put the older text. Before, the redo committed the word but left the file as the
+     * reset wrote it, and the watcher's next capture took the reset's text for the human's edit: the
+     * word was gone from the file and from the branch, in the human's name (the soak's round 30 of
+     * seed 20261130).
+     */
+    @Test
+    void aResetToBeforeAHumansCapturedSave_leavesTheirWordInTheFileAndTheBranch() throws Exception {
+        editorSave("a word of my own");
+        awaitAtHead("users/sam/notes.md", "- a word of my own\n", "the captured save");
+        write(CRITIC, "Triggers", "after the save 1");
+        write(CRITIC, "Triggers", "after the save 2");
+        HumanGit.Result reset = git.retryingLocks(50, "reset", "-q", "--hard", "HEAD~3");
+        assertTrue(reset.ok(), reset.toString());
+        assertFalse(
+                Files.readString(cfg.root().resolve("users/sam/notes.md")).contains("a word of my own"),
+                "the reset took the word out of the file");
+        write(CRITIC, "Triggers", "after the reset");
+        root.awaitMemorydFilesClean("after the reset", 15_000);
+        Thread.sleep(3_000); // the watcher's quiet period after the reset's file events, and its capture
+        root.awaitMemorydFilesClean("after the watcher", 15_000);
+        assertTrue(
+                Files.readString(cfg.root().resolve("users/sam/notes.md")).contains("- a word of my own\n"),
+                "the word is back in the file");
+        assertTrue(git.ok("show", "HEAD:users/sam/notes.md").contains("- a word of my own\n"), "and at HEAD");
+        String critic = git.ok("show", "HEAD:" + CRITIC);
+        for (String item : List.of("after the save 1", "after the save 2", "after the reset")) {
+            assertTrue(critic.contains("- " + item + "\n"), item);
+        }
+        root.assertLedgerVerifies("after the reset");
     }
 }

@@ -33,7 +33,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * reached the branch (a kill between the ledger fsync and the ref move) are redone from their
  * events onto the branch head, one commit each as the writer would have made them, and their
  * files written where the working tree still holds the head's text or memoryd's half-done write
- * (anything else is a human's and stays). A declaration cut off mid-write was never
+ * (anything else is a human's and stays); a redone capture of a human's edit writes their text
+ * back only where the file holds the head's text (a reset to before the capture rolled it back). A declaration cut off mid-write was never
  * acknowledged: its lines are dropped, not half-applied. Runs on the writer's thread before the
  * writer starts; one use per instance.
  */
@@ -82,6 +83,7 @@ final class RollForward {
         ObjectId head = git.head();
         Map<RepoPath, String> overlay = new HashMap<>();
         Set<RepoPath> diskPaths = new HashSet<>();
+        Set<RepoPath> capturedPaths = new HashSet<>();
         FileSource atHead = p -> {
             try {
                 return git.read(head, p.value()).map(b -> new String(b, StandardCharsets.UTF_8));
@@ -103,6 +105,7 @@ final class RollForward {
                 a.newContents().keySet().stream()
                         .filter(p -> !a.commitOnly().contains(p))
                         .forEach(diskPaths::add);
+                capturedPaths.addAll(a.commitOnly());
                 Map<String, byte[]> commitFiles = new LinkedHashMap<>();
                 a.newContents()
                         .forEach((p, t) ->
@@ -128,8 +131,19 @@ final class RollForward {
             }
             Map<String, byte[]> toWrite = new LinkedHashMap<>();
             for (Map.Entry<RepoPath, String> e : overlay.entrySet()) {
-                if (!diskPaths.contains(e.getKey()) || e.getValue() == null) {
-                    continue; // a human's capture: their file stays as it is
+                if (!diskPaths.contains(e.getKey())) {
+                    // A human's capture: their file stays as it is, unless it holds the branch head's text.
+                    // Then a git command (a reset to before the capture) rolled back what they saved, and
+                    // left as it is, it would be captured next as their edit taking their own words out.
+                    if (capturedPaths.contains(e.getKey())
+                            && e.getValue() != null
+                            && files.read(e.getKey()).equals(atHead.read(e.getKey()))) {
+                        toWrite.put(e.getKey().value(), e.getValue().getBytes(StandardCharsets.UTF_8));
+                    }
+                    continue;
+                }
+                if (e.getValue() == null) {
+                    continue;
                 }
                 Optional<String> onDisk = files.read(e.getKey());
                 // Only our own (possibly half-done) write may be replaced; anything else is a human's.
