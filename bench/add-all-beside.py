@@ -11,7 +11,9 @@ line: acknowledged, human commits, the items lost, and the human commits that to
 the action of their round; the root is kept for a look.
 
 Usage: python3 bench/add-all-beside.py daemon/target/memoryd.jar [SECONDS [RATE [SEED [CHECKOUT [STASH]]]]]"""
-import json, os, random, socket, subprocess, sys, tempfile, threading, time
+import json, os, random, subprocess, sys, threading, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from beside import Daemon, HUMAN_ENV as env
 
 jar = sys.argv[1]
 seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 120.0
@@ -19,27 +21,8 @@ rate = float(sys.argv[3]) if len(sys.argv) > 3 else 20.0
 random.seed(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
 checkout_share = float(sys.argv[5]) if len(sys.argv) > 5 else 0.5
 stash_share = float(sys.argv[6]) if len(sys.argv) > 6 else 0.0
-tmp = tempfile.mkdtemp(prefix="add-all-beside-")
-root, key = os.path.join(tmp, "memory"), os.path.join(tmp, "key")
-users = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "users")
-subprocess.run(["java", "-jar", jar, "init", "--root", root, "--example", users, "--key-file", key], check=True,
-               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-env = dict(os.environ, GIT_AUTHOR_NAME="Hu Man", GIT_AUTHOR_EMAIL="h@example.org",
-           GIT_COMMITTER_NAME="Hu Man", GIT_COMMITTER_EMAIL="h@example.org")
-log = open(os.path.join(tmp, "daemon.log"), "w")
-daemon = subprocess.Popen(["java", "-jar", jar, "serve", "--root", root, "--key-file", key], stdout=log, stderr=log)
-sock = os.path.join(root, ".memoryd", "memoryd.sock")
-
-
-def connect():
-    for _ in range(300):
-        try:
-            s = socket.socket(socket.AF_UNIX)
-            s.connect(sock)
-            return s
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("the daemon did not come up")
+d = Daemon(jar, "add-all-beside-")
+tmp, root, connect = d.tmp, d.root, d.connect
 
 
 stop = False
@@ -130,5 +113,4 @@ for item, (path, commit) in acked.items():
                 culprits.append((item, line, actions.get(int(line.split()[1]))))
 print(json.dumps({"acked": len(acked), "human_commits": commits, "lost": len(lost), "lost_items": lost[:20],
                   "taken_out_by": culprits[:20], "root": tmp}))
-daemon.terminate()
-daemon.wait()
+d.stop()
