@@ -242,6 +242,9 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
                 text = tree.read(p);
             } catch (SecurityException e) {
                 return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
+            } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+                out.add(new LintProblem(p.value(), 1, "not-utf8", e.getMessage()));
+                continue; // a finding of this file's, as any other; the others are linted too
             }
             if (text.isEmpty()) {
                 return Outcome.fail(ErrorReason.NOT_FOUND, "no file " + p.value());

@@ -76,13 +76,14 @@ final class WorkTree {
         return cur;
     }
 
+    /** The file's text; {@link dev.memoryd.daemon.layout.Utf8.NotUtf8} when it is not UTF-8. */
     Optional<String> read(RepoPath p) throws IOException {
         Path f = resolve(p);
         try {
             if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
                 return Optional.empty();
             }
-            return Optional.of(Files.readString(f, StandardCharsets.UTF_8));
+            return Optional.of(dev.memoryd.daemon.layout.Utf8.decode(Files.readAllBytes(f), p.value()));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }
@@ -318,10 +319,11 @@ final class WorkTree {
     /** Coarser than any kernel's timestamp tick (a jiffy is 1-10 ms). */
     private static final long RACY_MS = 20;
 
+    /** The file's text, only to compare: a file that is not UTF-8 reads with U+FFFD, so it differs. */
     private static Optional<String> readIfFile(Path f) throws IOException {
         try {
             return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
-                    ? Optional.of(Files.readString(f, StandardCharsets.UTF_8))
+                    ? Optional.of(new String(Files.readAllBytes(f), StandardCharsets.UTF_8))
                     : Optional.empty();
         } catch (NoSuchFileException e) {
             return Optional.empty();

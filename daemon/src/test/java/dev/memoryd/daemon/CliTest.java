@@ -67,6 +67,34 @@ class CliTest {
         assertTrue(out.toString().contains("anchor-missing"), out.toString());
     }
 
+    /**
+     * A memory file that is not UTF-8 is a lint finding naming the file and the byte, and the other
+     * files are linted too; {@code read} of it says the same. Before, both ended with "Input length
+     * = 1" and linted nothing.
+     */
+    @Test
+    void lint_ofAFileThatIsNotUtf8_isAFindingNamingTheByte_andTheOthersAreLinted() throws Exception {
+        Path f = root.dir.resolve("users/sam/overview.md");
+        byte[] good = Files.readAllBytes(f);
+        byte[] bad = java.util.Arrays.copyOf(good, good.length + 1);
+        bad[good.length] = (byte) 0xE9; // a Latin-1 e-acute at the end
+        Files.write(f, bad);
+        Path other = root.dir.resolve("users/sam/parts/young-one/profile.md");
+        Files.writeString(other, Files.readString(other).replace("<!-- @anchor: role v1 -->", ""));
+        assertEquals(1, run("lint"));
+        assertTrue(
+                out.toString()
+                        .contains("users/sam/overview.md:1: not-utf8: users/sam/overview.md is not valid UTF-8 (byte "
+                                + good.length + ")"),
+                out.toString());
+        assertTrue(
+                out.toString().contains("young-one/profile.md")
+                        && out.toString().contains("anchor-missing"),
+                "the other files are linted too: " + out);
+        assertEquals(1, run("read", "users/sam/overview.md"));
+        assertTrue(err.toString().contains("is not valid UTF-8 (byte " + good.length + ")"), err.toString());
+    }
+
     @Test
     void write_withoutDaemon_saysHowToStartOne() {
         System.setIn(new ByteArrayInputStream("{\"ops\":[]}".getBytes()));

@@ -738,4 +738,63 @@ class HumanEditTest {
         assertEquals(head, root.file(YOUNG), "the file is the branch's");
         assertEquals(0, root.call("drift.list", null).get("result").get("items").size(), "no drift item");
     }
+
+    /** The young one's profile with a line in Open Questions saved in Latin-1 (an 0xE9 byte), as bytes. */
+    private byte[] savedInLatin1(String good) {
+        String anchor = "<!-- @anchor: open-questions v1 -->\n\n";
+        int at = good.indexOf(anchor) + anchor.length();
+        byte[] head = good.substring(0, at).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] tail = good.substring(at).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] line = "- caf\u00e9 by hand\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        byte[] out = new byte[head.length + line.length + tail.length];
+        System.arraycopy(head, 0, out, 0, head.length);
+        System.arraycopy(line, 0, out, head.length, line.length);
+        System.arraycopy(tail, 0, out, head.length + line.length, tail.length);
+        return out;
+    }
+
+    /**
+     * A memory file saved in another encoding is drift, named as such, and never rewritten: the
+     * agent's write to it gets {@code drift}, the file keeps the human's bytes, and the branch keeps
+     * the recorded text. Before, every agent write to the file failed with {@code unavailable}
+     * (a MalformedInputException) and the edit was never captured.
+     */
+    @Test
+    void aFileSavedInAnotherEncoding_isDrift_andItsBytesAreNeverRewritten() throws Exception {
+        root(false);
+        String good = root.file(YOUNG);
+        byte[] latin1 = savedInLatin1(good);
+        Files.write(root.dir.resolve(YOUNG), latin1);
+        JsonNode w = write(append(YOUNG, "Triggers", "Deadlines"));
+        assertEquals("drift", w.path("error").path("data").path("reason").asText(), w.toString());
+        JsonNode items = root.call("drift.list", null).get("result").get("items");
+        assertEquals(1, items.size(), items::toString);
+        assertEquals("grammar_broken", items.get(0).get("kind").asText());
+        assertTrue(items.toString().contains("not valid UTF-8"), items::toString);
+        assertTrue(java.util.Arrays.equals(latin1, Files.readAllBytes(root.dir.resolve(YOUNG))), "the bytes stay");
+        assertEquals(good, root.git("show", "HEAD:" + YOUNG), "the branch keeps the recorded text");
+        JsonNode other = write(append(CRITIC, "Triggers", "Deadlines"));
+        assertTrue(other.has("result"), "another file is written as ever: " + other);
+    }
+
+    /**
+     * The same bytes committed with git: the capture opens the drift item and memoryd's commit puts
+     * the recorded text back at the branch head. Before, the commit's bytes were decoded leniently
+     * and recorded as the human's edit, with U+FFFD in place of their character.
+     */
+    @Test
+    void aCommitInAnotherEncoding_isDrift_andTheBranchKeepsTheRecordedText() throws Exception {
+        root(false);
+        String good = root.file(YOUNG);
+        byte[] latin1 = savedInLatin1(good);
+        Files.write(root.dir.resolve(YOUNG), latin1);
+        root.git("commit", "-qam", "human: a question in Latin-1");
+        JsonNode w = write(append(CRITIC, "Triggers", "Deadlines"));
+        assertTrue(w.has("result"), w.toString());
+        String head = root.git("show", "HEAD:" + YOUNG);
+        assertFalse(head.contains("\ufffd"), "no replacement character recorded");
+        assertEquals(good, head, "the branch keeps the recorded text");
+        assertEquals(1, root.call("drift.list", null).get("result").get("items").size());
+        assertTrue(java.util.Arrays.equals(latin1, Files.readAllBytes(root.dir.resolve(YOUNG))), "the bytes stay");
+    }
 }

@@ -24,6 +24,14 @@ public interface Contextual extends Mutation {
 
         DriftView drift();
 
+        /**
+         * Why the human's text of {@code p} that this batch read is not what they saved (bytes that
+         * are not UTF-8, shown with U+FFFD), or empty: such a text is drift, never an edit.
+         */
+        default Optional<String> undecodable(RepoPath p) {
+            return Optional.empty();
+        }
+
         /** A new unique id (a ULID). */
         String newId();
 

@@ -64,7 +64,10 @@ public final class HumanCapture implements Mutation {
             if (asFlagged && !fromCommit()) {
                 continue; // unchanged since it was flagged: it waits for the maintainer
             }
-            HumanEdits.Diff d = HumanEdits.diff(ctx.grammar(), it.path(), it.recorded(), it.human(), ctx.hasher());
+            Optional<String> undecodable = ctx.undecodable(it.path());
+            HumanEdits.Diff d = undecodable.isPresent()
+                    ? new HumanEdits.Breaks("grammar_broken", undecodable.get(), List.of())
+                    : HumanEdits.diff(ctx.grammar(), it.path(), it.recorded(), it.human(), ctx.hasher());
             if (d instanceof HumanEdits.Unchanged) {
                 open.ifPresent(o -> events.add(
                         resolved(it.path(), o.id(), "reverted_by_human", "the file is back to its recorded text")));

@@ -6,7 +6,6 @@ import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.grammar.RepoPath;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -233,12 +232,17 @@ final class HumanIntake {
         List<HumanCapture.Item> items = new ArrayList<>();
         for (String path : paths) {
             RepoPath rp = RepoPath.of(path);
-            items.add(new HumanCapture.Item(
-                    rp,
-                    b.recorded(rp).orElse(null),
-                    git.read(tip, path)
-                            .map(x -> new String(x, StandardCharsets.UTF_8))
-                            .orElse(null)));
+            Optional<byte[]> committed = git.read(tip, path);
+            String text = null;
+            if (committed.isPresent()) {
+                try {
+                    text = dev.memoryd.daemon.layout.Utf8.decode(committed.get(), path);
+                } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+                    b.undecodable(rp, e.getMessage());
+                    text = e.lossy();
+                }
+            }
+            items.add(new HumanCapture.Item(rp, b.recorded(rp).orElse(null), text));
         }
         HumanSource source = new HumanSource.Commits(made);
         PersonIdent who = commits.isEmpty() ? humanIdent(now) : commits.get(0).author();

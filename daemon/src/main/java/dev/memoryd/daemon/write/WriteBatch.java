@@ -63,6 +63,9 @@ final class WriteBatch implements Contextual.Context {
     }
 
     final Map<RepoPath, Optional<DriftView.Item>> drifts = new HashMap<>();
+    /** Files whose human text this batch found not to be UTF-8, with why (see {@link #undecodable(RepoPath)}). */
+    private final Map<RepoPath, String> undecodable = new java.util.HashMap<>();
+
     /** What each file on disk held when this batch first read it (the base its writes assume). */
     final Map<RepoPath, Optional<String>> diskSeen = new HashMap<>();
 
@@ -95,9 +98,25 @@ final class WriteBatch implements Contextual.Context {
             Optional<String> t = s.readSettled(p);
             diskSeen.put(p, t);
             return t;
+        } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+            // Shown as the text it would be, and never taken for it: a capture of it is drift.
+            undecodable.put(p, e.getMessage());
+            Optional<String> t = Optional.of(e.lossy());
+            diskSeen.put(p, t);
+            return t;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    @Override
+    public Optional<String> undecodable(RepoPath p) {
+        return Optional.ofNullable(undecodable.get(p));
+    }
+
+    /** Notes that the human's text of {@code p} (from a commit) is not UTF-8, and why. */
+    void undecodable(RepoPath p, String why) {
+        undecodable.put(p, why);
     }
 
     @Override

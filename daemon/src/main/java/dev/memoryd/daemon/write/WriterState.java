@@ -138,7 +138,12 @@ final class WriterState {
         }
         for (int tries = 0; ; tries++) {
             dev.memoryd.daemon.git.WorkTreeIndex.Mark before = index.mark();
-            Optional<String> t = files.read(p);
+            Optional<String> t;
+            try {
+                t = files.read(p);
+            } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+                return afterSaveSettles(p, null, e); // a save caught mid-character, or a file in another encoding
+            }
             Optional<String> recorded = recordedText(p);
             if (t.equals(recorded)) {
                 // The recorded instance: the text the last write made, whose parse, lint and hash are
@@ -150,7 +155,7 @@ final class WriterState {
                     putBack(p, t, recorded.get());
                     return recorded;
                 }
-                return afterSaveSettles(p, t);
+                return afterSaveSettles(p, t, null);
             }
             index.awaitGitDone(lockWaitMs());
         }
@@ -164,9 +169,11 @@ final class WriterState {
      * truncates the file and then writes it, and a text caught in between (empty, or cut short) is
      * not the human's edit; taken for one, it opened a drift item in their name. So a text read
      * within {@link #SAVE_SETTLE_MS} of the file's last change is read again once that long has
-     * passed (a few times at most, while the file keeps changing).
+     * passed (a few times at most, while the file keeps changing). {@code bad} (else null): the read
+     * found bytes that are not UTF-8, thrown again if they still are once the save has settled.
      */
-    private Optional<String> afterSaveSettles(RepoPath p, Optional<String> t) throws IOException {
+    private Optional<String> afterSaveSettles(
+            RepoPath p, Optional<String> t, dev.memoryd.daemon.layout.Utf8.NotUtf8 bad) throws IOException {
         java.nio.file.Path f = files.root().resolve(p.value());
         for (int i = 0; i < 5; i++) {
             long age;
@@ -175,10 +182,10 @@ final class WriterState {
                         - java.nio.file.Files.getLastModifiedTime(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)
                                 .toMillis();
             } catch (java.nio.file.NoSuchFileException e) {
-                return t;
+                return Optional.empty();
             }
             if (age < 0 || age >= SAVE_SETTLE_MS) {
-                return t; // settled, or a clock that is not the file system's (tests): nothing to wait for
+                break; // settled, or a clock that is not the file system's (tests): nothing to wait for
             }
             try {
                 Thread.sleep(SAVE_SETTLE_MS - age);
@@ -186,7 +193,15 @@ final class WriterState {
                 Thread.currentThread().interrupt();
                 throw new java.io.InterruptedIOException("interrupted while a save settled");
             }
-            t = files.read(p);
+            try {
+                t = files.read(p);
+                bad = null;
+            } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+                bad = e;
+            }
+        }
+        if (bad != null) {
+            throw bad;
         }
         return t;
     }

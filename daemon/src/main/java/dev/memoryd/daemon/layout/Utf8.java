@@ -1,0 +1,69 @@
+package dev.memoryd.daemon.layout;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The one rule for the text of a memory file: UTF-8, decoded strictly. A file that is not (a save
+ * in Latin-1, a stray byte) is never taken for some other text: Java's lenient decoding would put
+ * U+FFFD in place of the human's characters, and memoryd would record and write back that text.
+ * Stateless and thread-safe.
+ */
+public final class Utf8 {
+    private Utf8() {}
+
+    /** A file's bytes that are not UTF-8: where, and the text with U+FFFD in their place (to show, never to write). */
+    public static final class NotUtf8 extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final transient String lossy;
+        private final long offset;
+
+        NotUtf8(String path, long offset, String lossy) {
+            super(path + " is not valid UTF-8 (byte " + offset
+                    + "); memory files are UTF-8: save it as UTF-8 again (the file is left as it is)");
+            this.offset = offset;
+            this.lossy = lossy;
+        }
+
+        /** The byte offset of the first byte that is not UTF-8. */
+        public long offset() {
+            return offset;
+        }
+
+        /** The text with U+FFFD in place of each malformed sequence. */
+        public String lossy() {
+            return lossy;
+        }
+    }
+
+    /** {@code bytes} as UTF-8 text; {@code path} names them in the exception when they are not. */
+    public static String decode(byte[] bytes, String path) throws NotUtf8 {
+        CharsetDecoder d = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        try {
+            CharBuffer out = d.decode(in);
+            return out.toString();
+        } catch (CharacterCodingException e) {
+            throw new NotUtf8(path, firstBad(bytes), new String(bytes, StandardCharsets.UTF_8));
+        }
+    }
+
+    private static long firstBad(byte[] bytes) {
+        CharsetDecoder d = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length + 1);
+        d.decode(in, out, true);
+        return in.position();
+    }
+}
