@@ -83,7 +83,7 @@ final class WorkTree {
             if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
                 return Optional.empty();
             }
-            return Optional.of(dev.memoryd.daemon.layout.Utf8.decode(Files.readAllBytes(f), p.value()));
+            return Optional.of(dev.memoryd.daemon.layout.Utf8.read(f, p.value()));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }

@@ -41,6 +41,20 @@ public final class Utf8 {
         }
     }
 
+    /**
+     * The text of file {@code f} ({@code path} names it in the exception): the JDK's own strict read,
+     * which decodes the usual all-ASCII or valid file without a decoder's copy; the bytes are looked
+     * at again only when they are not UTF-8.
+     */
+    public static String read(java.nio.file.Path f, String path) throws IOException {
+        try {
+            return java.nio.file.Files.readString(f, StandardCharsets.UTF_8);
+        } catch (CharacterCodingException e) {
+            byte[] bytes = java.nio.file.Files.readAllBytes(f);
+            return decode(bytes, path); // NotUtf8, unless the file was saved again meanwhile
+        }
+    }
+
     /** {@code bytes} as UTF-8 text; {@code path} names them in the exception when they are not. */
     public static String decode(byte[] bytes, String path) throws NotUtf8 {
         CharsetDecoder d = StandardCharsets.UTF_8
