@@ -131,6 +131,12 @@ class HumanEditTest {
         return root.call("write", "{\"rationale\":\"agent\",\"actor\":\"agent-1\",\"ops\":[" + opsJson + "]}");
     }
 
+    /** A profile's text with its Change Log section taken out: an edit that breaks the grammar. */
+    private static String withoutChangeLog(String profile) {
+        return profile.substring(0, profile.indexOf("## Change Log"))
+                + profile.substring(profile.indexOf("## Extensions"));
+    }
+
     private static String append(String path, String section, String item) {
         return "{\"op\":\"append_item\",\"path\":\"" + path + "\",\"section\":\"" + section + "\",\"item\":\"" + item
                 + "\"}";
@@ -257,9 +263,7 @@ class HumanEditTest {
     void grammarBreak_goesToDrift_agentsGetDrift_acceptCurrentMakesReplayCleanAgain() throws Exception {
         root(false);
         String good = root.file(CRITIC);
-        int at = good.indexOf("## Change Log");
-        int next = good.indexOf("## Extensions");
-        Files.writeString(root.dir.resolve(CRITIC), good.substring(0, at) + good.substring(next));
+        Files.writeString(root.dir.resolve(CRITIC), withoutChangeLog(good));
         JsonNode w = write(append(CRITIC, "Triggers", "Deadlines"));
         assertEquals("drift", w.get("error").get("data").get("reason").asText(), w.toString());
         String id = w.get("error").get("data").get("drift_id").asText();
@@ -647,9 +651,7 @@ class HumanEditTest {
     void aDriftedFileCommittedAgain_leavesTheRecordedTextAtTheBranchHead() throws Exception {
         root(false);
         String good = root.file(CRITIC);
-        int at = good.indexOf("## Change Log");
-        int next = good.indexOf("## Extensions");
-        Files.writeString(root.dir.resolve(CRITIC), good.substring(0, at) + good.substring(next));
+        Files.writeString(root.dir.resolve(CRITIC), withoutChangeLog(good));
         root.git("commit", "-qam", "human: the change log goes");
         JsonNode w = write(append(YOUNG, "Open Questions", "first"));
         assertTrue(w.has("result"), w.toString());

@@ -57,27 +57,25 @@ public final class Utf8 {
 
     /** {@code bytes} as UTF-8 text; {@code path} names them in the exception when they are not. */
     public static String decode(byte[] bytes, String path) throws NotUtf8 {
-        CharsetDecoder d = StandardCharsets.UTF_8
-                .newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(bytes);
         try {
-            CharBuffer out = d.decode(in);
+            CharBuffer out = strict().decode(ByteBuffer.wrap(bytes));
             return out.toString();
         } catch (CharacterCodingException e) {
             throw new NotUtf8(path, firstBad(bytes), new String(bytes, StandardCharsets.UTF_8));
         }
     }
 
+    /** Where decoding stops: the first byte of the first sequence that is not UTF-8. */
     private static long firstBad(byte[] bytes) {
-        CharsetDecoder d = StandardCharsets.UTF_8
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        strict().decode(in, CharBuffer.allocate(bytes.length + 1), true);
+        return in.position();
+    }
+
+    private static CharsetDecoder strict() {
+        return StandardCharsets.UTF_8
                 .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        CharBuffer out = CharBuffer.allocate(bytes.length + 1);
-        d.decode(in, out, true);
-        return in.position();
     }
 }

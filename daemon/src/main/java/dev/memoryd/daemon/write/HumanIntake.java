@@ -4,6 +4,7 @@ import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.layout.RootLayout;
+import dev.memoryd.daemon.layout.Utf8;
 import dev.memoryd.grammar.RepoPath;
 import java.io.IOException;
 import java.time.Instant;
@@ -236,8 +237,8 @@ final class HumanIntake {
             String text = null;
             if (committed.isPresent()) {
                 try {
-                    text = dev.memoryd.daemon.layout.Utf8.decode(committed.get(), path);
-                } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+                    text = Utf8.decode(committed.get(), path);
+                } catch (Utf8.NotUtf8 e) {
                     b.undecodable(rp, e.getMessage());
                     text = e.lossy();
                 }

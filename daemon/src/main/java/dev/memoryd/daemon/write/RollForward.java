@@ -34,9 +34,10 @@ import org.eclipse.jgit.lib.ObjectId;
  * events onto the branch head, one commit each as the writer would have made them, and their
  * files written where the working tree still holds the head's text or memoryd's half-done write
  * (anything else is a human's and stays); a redone capture of a human's edit writes their text
- * back only where the file holds the head's text (a reset to before the capture rolled it back). A declaration cut off mid-write was never
- * acknowledged: its lines are dropped, not half-applied. Runs on the writer's thread before the
- * writer starts; one use per instance.
+ * back only where the file holds the head's text (a reset to before the capture rolled it back).
+ * A declaration cut off mid-write was never acknowledged: its lines are dropped, not half-applied.
+ * Runs on the writer's thread, before the writer starts and when a git command moved the branch off
+ * memoryd's commits ({@link TakenOff}); one use per instance.
  */
 final class RollForward {
     private static final Logger LOG = Logger.getLogger(RollForward.class.getName());
