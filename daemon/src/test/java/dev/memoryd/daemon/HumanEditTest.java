@@ -799,4 +799,30 @@ class HumanEditTest {
         assertEquals(1, root.call("drift.list", null).get("result").get("items").size());
         assertTrue(java.util.Arrays.equals(latin1, Files.readAllBytes(root.dir.resolve(YOUNG))), "the bytes stay");
     }
+
+    /**
+     * A text a maintainer dismissed from the drift queue, committed by the human afterwards: the
+     * commit puts it in the branch, so memoryd's next commit puts the recorded text back under a new
+     * drift item (the dismissal said the file may hold it on disk, not that the branch may), and the
+     * agent's write in that batch goes through.
+     */
+    @Test
+    void aDismissedDriftTextCommittedLater_isFlaggedAgain_andTheBranchKeepsTheRecordedText() throws Exception {
+        root(false);
+        String good = root.file(CRITIC);
+        Files.writeString(root.dir.resolve(CRITIC), withoutChangeLog(good));
+        JsonNode refused = write(append(CRITIC, "Triggers", "Deadlines"));
+        String id = refused.path("error").path("data").path("drift_id").asText();
+        JsonNode r = root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"dismiss\"}");
+        assertTrue(r.has("result"), r.toString());
+        assertEquals(0, root.call("drift.list", null).get("result").get("items").size());
+
+        root.git("commit", "-qam", "human: the change log goes, in a commit");
+        JsonNode w = write(append(YOUNG, "Open Questions", "beside the commit"));
+        assertTrue(w.has("result"), w.toString());
+        assertEquals(good, root.git("show", "HEAD:" + CRITIC), "the branch keeps the recorded text");
+        JsonNode items = root.call("drift.list", null).get("result").get("items");
+        assertEquals(1, items.size(), items::toString);
+        assertFalse(items.get(0).get("id").asText().equals(id), "a new item, not the dismissed one");
+    }
 }
