@@ -741,8 +741,11 @@ class HumanEditTest {
         assertEquals(0, root.call("drift.list", null).get("result").get("items").size(), "no drift item");
     }
 
-    /** The young one's profile with a line in Open Questions saved in Latin-1 (an 0xE9 byte), as bytes. */
-    private byte[] savedInLatin1(String good) {
+    /**
+     * Saves the young one's profile with a line in Open Questions in Latin-1 (an 0xE9 byte); returns
+     * the bytes saved.
+     */
+    private byte[] saveInLatin1(String good) throws java.io.IOException {
         String anchor = "<!-- @anchor: open-questions v1 -->\n\n";
         int at = good.indexOf(anchor) + anchor.length();
         byte[] head = good.substring(0, at).getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -752,6 +755,7 @@ class HumanEditTest {
         System.arraycopy(head, 0, out, 0, head.length);
         System.arraycopy(line, 0, out, head.length, line.length);
         System.arraycopy(tail, 0, out, head.length + line.length, tail.length);
+        Files.write(root.dir.resolve(YOUNG), out);
         return out;
     }
 
@@ -765,8 +769,7 @@ class HumanEditTest {
     void aFileSavedInAnotherEncoding_isDrift_andItsBytesAreNeverRewritten() throws Exception {
         root(false);
         String good = root.file(YOUNG);
-        byte[] latin1 = savedInLatin1(good);
-        Files.write(root.dir.resolve(YOUNG), latin1);
+        byte[] latin1 = saveInLatin1(good);
         JsonNode w = write(append(YOUNG, "Triggers", "Deadlines"));
         assertEquals("drift", w.path("error").path("data").path("reason").asText(), w.toString());
         JsonNode items = root.call("drift.list", null).get("result").get("items");
@@ -788,8 +791,7 @@ class HumanEditTest {
     void aCommitInAnotherEncoding_isDrift_andTheBranchKeepsTheRecordedText() throws Exception {
         root(false);
         String good = root.file(YOUNG);
-        byte[] latin1 = savedInLatin1(good);
-        Files.write(root.dir.resolve(YOUNG), latin1);
+        byte[] latin1 = saveInLatin1(good);
         root.git("commit", "-qam", "human: a question in Latin-1");
         JsonNode w = write(append(CRITIC, "Triggers", "Deadlines"));
         assertTrue(w.has("result"), w.toString());
