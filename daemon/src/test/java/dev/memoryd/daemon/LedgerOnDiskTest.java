@@ -80,6 +80,57 @@ class LedgerOnDiskTest extends ServedRootTest {
     }
 
     @Test
+    void aResetWhoseRefMoveFailed_thatLeftTheNewSegmentAlone_isRepairedEverywhere_notOnlyWhereAgentsWriteNext()
+            throws Exception {
+        // Writes until the newest one began a new ledger segment: a reset to a few commits back
+        // then leaves that segment as it was and rolls back only the full one before it.
+        for (int i = 1; ; i++) {
+            assertTrue(append("kept " + i).has("result"));
+            if (i > 3 && Files.readAllLines(activeSegment()).size() == 1) {
+                break;
+            }
+        }
+        Path active = activeSegment();
+        String fullSegment = root.dir.relativize(active).toString().replaceFirst("\\d+\\.ndjson$", "")
+                + String.format(
+                        "%08d.ndjson",
+                        Long.parseLong(active.getFileName().toString().replace(".ndjson", "")) - 1);
+        String criticAtHead = root.git("show", "HEAD:" + CRITIC);
+        String segmentAtHead = root.git("show", "HEAD:" + fullSegment);
+        // A git reset that read the index before memoryd's last commit took git's lock: the new
+        // segment is not in the index it works from, so it stays on disk, untracked, while the
+        // older commit's files and index are written; then the ref move fails.
+        root.git("rm", "-q", "--cached", root.dir.relativize(active).toString());
+        root.git("read-tree", "--reset", "-u", "HEAD~3");
+        assertTrue(Files.exists(active), "the new segment is left alone");
+        assertNotEquals(criticAtHead, root.file(CRITIC), "git rolled the file back");
+        assertNotEquals(segmentAtHead, root.file(fullSegment), "and the full segment");
+
+        String young = "users/sam/parts/young-one/profile.md";
+        JsonNode r = root.call(
+                "write",
+                "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + young
+                        + "\",\"section\":\"Open Questions\",\"item\":\"elsewhere\"}]}");
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (r.has("error") && System.currentTimeMillis() < deadline) {
+            assertEquals("unavailable", r.get("error").get("data").get("reason").asText(), r.toString());
+            Thread.sleep(100);
+            r = root.call(
+                    "write",
+                    "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + young
+                            + "\",\"section\":\"Open Questions\",\"item\":\"elsewhere\"}]}");
+        }
+        assertTrue(r.has("result"), r.toString());
+        assertEquals(criticAtHead, root.file(CRITIC), "the file no agent wrote next is put back too");
+        assertEquals(criticAtHead, root.git("show", "HEAD:" + CRITIC));
+        assertEquals(segmentAtHead, root.file(fullSegment));
+        assertEquals(segmentAtHead, root.git("show", "HEAD:" + fullSegment));
+        // What a human's `git add -A && git commit` would take now: nothing of the rollback.
+        assertEquals("", root.git("status", "--porcelain"));
+        assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+    }
+
+    @Test
     void aResetToHeadThatResolvedHeadBeforeMemorydsCommit_doesNotTakeTheCommitOffTheBranch() throws Exception {
         assertTrue(append("before").has("result"));
         String resolved = root.git("rev-parse", "HEAD").strip(); // what git stash's reset --hard HEAD resolved

@@ -40,13 +40,14 @@ final class ActiveSegmentCheck {
      * version there means a git command (a reset, a checkout) rewrote the working tree: holding
      * the index, the batch gives it time to move the branch (then the batch is redone and sees a
      * reset); when it failed to, the branch's files are put back ({@link
-     * dev.memoryd.daemon.git.RolledBackTree}) instead of being taken for a human's edit. Any other
+     * dev.memoryd.daemon.git.RolledBackTree}) instead of being taken for a human's edit; so too when
+     * only the full segment before it was rolled back ({@link FullSegmentCheck}). Any other
      * difference is tampering: the chain's bytes are put back, the changed copy kept, a drift item
      * recorded with this batch and its declarations refused; nothing tampered is committed.
      */
     Optional<Failure> check(WriteBatch b, Instant now, BatchLocks locks) throws IOException, RedoBatch, LockedOut {
         Chain.DiskState state = s.chain.activeOnDisk();
-        if (state == Chain.DiskState.INTACT) {
+        if (state == Chain.DiskState.INTACT && !s.fullSegment.rolledBack(null)) {
             return Optional.empty();
         }
         String segment = s.chain.activeSegmentPath();

@@ -450,6 +450,9 @@ final class Publisher {
         if (locks.index == null || locks.index.untouchedSinceMemoryd()) {
             return false; // git writes the index after what it rewrites: none did since memoryd's batch before
         }
+        if (s.fullSegment.rolledBack(locks.index.cache())) {
+            return true;
+        }
         org.eclipse.jgit.dircache.DirCache dc = locks.index.cache();
         try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
             for (String f : finalFiles.keySet()) {

@@ -51,6 +51,8 @@ final class WriterState {
     final Replayers replayers;
     /** The working tree's index, kept in step with every batch (null for a branch not checked out). */
     final dev.memoryd.daemon.git.WorkTreeIndex index;
+    /** Whether git rolled back the full segment before the active one (see the class). */
+    final FullSegmentCheck fullSegment = new FullSegmentCheck(this);
     /** Where a batch's ledger lines are forced before git commands are kept out; null: the segment itself. */
     dev.memoryd.ledger.Journal journal;
 
