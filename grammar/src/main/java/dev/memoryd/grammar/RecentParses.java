@@ -42,10 +42,12 @@ final class RecentParses {
     /**
      * A text as a key, hashed from its length and a sample of its characters: {@link
      * String#hashCode} reads every character of every new text (a 200 KB file's write left a tenth
-     * of the writer's time in it). Texts whose samples agree are told apart by {@link
-     * String#equals}, which compares whole arrays at once.
+     * of the writer's time in it). Texts whose samples agree (an edit that keeps the length,
+     * between the samples) share a bucket, which the map then orders by {@link #compareTo}: a
+     * lookup among n such texts costs log n comparisons instead of n, each stopping at the first
+     * character that differs.
      */
-    private record Text(String text) {
+    private record Text(String text) implements Comparable<Text> {
         private static final int EDGE = 256;
         private static final int PROBES = 16;
 
@@ -57,6 +59,11 @@ final class RecentParses {
         @Override
         public boolean equals(Object o) {
             return o instanceof Text t && (t.text == text || t.text.equals(text));
+        }
+
+        @Override
+        public int compareTo(Text o) {
+            return text.compareTo(o.text);
         }
     }
 

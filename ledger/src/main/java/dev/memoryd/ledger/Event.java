@@ -234,6 +234,6 @@ public record Event(
 
     /** The evidence token of this event ({@code ev:<ts to the second>-<event_id>}). */
     public EvidenceToken token() {
-        return EvidenceToken.of(java.time.Instant.parse(ts), new EventId(eventId));
+        return EvidenceToken.ofTimestamp(ts, new EventId(eventId));
     }
 }

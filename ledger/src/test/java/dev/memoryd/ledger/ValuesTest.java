@@ -40,6 +40,43 @@ class ValuesTest {
     }
 
     @Test
+    void evidenceTokenFromATimestamp_isTheTokenOfTheParsedInstant_forEveryFormInstantParseTakes() {
+        EventId id = EventId.of("01JGZ5P0000000000000000000");
+        java.util.Random rnd = new java.util.Random(20261126L);
+        for (int i = 0; i < 5_000; i++) {
+            Instant t = Instant.ofEpochSecond(
+                    rnd.nextLong(-62_167_219_200L, 253_402_300_800L),
+                    rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(1_000_000_000));
+            String ts = t.toString();
+            assertEquals(EvidenceToken.of(t, id), EvidenceToken.ofTimestamp(ts, id), ts);
+        }
+        for (String ts : new String[] {
+            "2026-11-26T20:31:30.5Z", "2026-11-26T20:31:30.123456789Z", "2024-02-29T23:59:59Z", "2026-11-26T24:00:00Z"
+        }) {
+            assertEquals(EvidenceToken.of(Instant.parse(ts), id), EvidenceToken.ofTimestamp(ts, id), ts);
+        }
+        for (String odd : new String[] {
+            "2026-02-30T00:00:00Z",
+            "2026-13-01T00:00:00Z",
+            "2026-11-26T20:31:30.Z",
+            "2026-11-26T20:31:30.1234567890Z",
+            "2026-11-26 20:31:30Z",
+            "2026-11-26T20:31:30",
+            "x"
+        }) {
+            EvidenceToken want;
+            try {
+                want = EvidenceToken.of(Instant.parse(odd), id);
+            } catch (java.time.format.DateTimeParseException e) {
+                assertThrows(
+                        java.time.format.DateTimeParseException.class, () -> EvidenceToken.ofTimestamp(odd, id), odd);
+                continue;
+            }
+            assertEquals(want, EvidenceToken.ofTimestamp(odd, id), odd);
+        }
+    }
+
+    @Test
     void branchNameAllowsSlashesButRejectsUnsafeRefs() {
         for (String ok : new String[] {"main", "proposals/01JGZ5P0000000000000000000", "feature/a-b_c.d", "v1.2"}) {
             assertEquals(ok, BranchName.of(ok).value());

@@ -298,8 +298,9 @@ public final class WorkTreeIndex {
      * come back on {@code stash pop}). Batches wait for it as for the lock.
      */
     private boolean stashing() throws IOException {
-        try (java.nio.file.DirectoryStream<Path> d =
-                Files.newDirectoryStream(repo.getDirectory().toPath(), "index.stash.*")) {
+        // A filter, not a glob: a glob compiles a regex on every call, once per batch.
+        try (java.nio.file.DirectoryStream<Path> d = Files.newDirectoryStream(
+                repo.getDirectory().toPath(), f -> f.getFileName().toString().startsWith("index.stash."))) {
             return d.iterator().hasNext();
         }
     }

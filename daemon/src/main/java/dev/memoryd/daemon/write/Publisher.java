@@ -12,8 +12,6 @@ import dev.memoryd.daemon.write.WritePipeline.IoAction;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.ledger.Chain;
 import dev.memoryd.ledger.Event;
-import dev.memoryd.ledger.EventId;
-import dev.memoryd.ledger.EvidenceToken;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -115,12 +113,7 @@ final class Publisher {
 
     static WriteOutcome.EventRef ref(Event e) {
         return new WriteOutcome.EventRef(
-                e.eventId(),
-                EvidenceToken.of(Instant.parse(e.ts()), new EventId(e.eventId()))
-                        .value(),
-                e.afterHash(),
-                e.filePath(),
-                e.sectionAnchor());
+                e.eventId(), e.token().value(), e.afterHash(), e.filePath(), e.sectionAnchor());
     }
 
     /**
