@@ -65,9 +65,15 @@ final class WorkTree {
 
     /** Resolves a repo path to a file under the root, refusing symlinks on the way. */
     Path resolve(RepoPath p) throws IOException {
+        return resolve(p, p.value().split("/").length);
+    }
+
+    /** The first {@code segments} segments of {@code p} under the root; a symlink among them is refused. */
+    private Path resolve(RepoPath p, int segments) {
         Path cur = root;
-        for (String seg : p.value().split("/")) {
-            cur = cur.resolve(seg);
+        String[] segs = p.value().split("/");
+        for (int i = 0; i < segments; i++) {
+            cur = cur.resolve(segs[i]);
             if (Files.isSymbolicLink(cur)) {
                 throw new SecurityException("path " + p.value() + " passes through a symlink (" + root.relativize(cur)
                         + "); memoryd does not follow links out of the root");
@@ -76,9 +82,15 @@ final class WorkTree {
         return cur;
     }
 
-    /** The file's text; {@link dev.memoryd.daemon.layout.Utf8.NotUtf8} when it is not UTF-8. */
+    /** The file's text; {@link dev.memoryd.daemon.layout.NotMemoryText} when it is not UTF-8 or is a symbolic link. */
     Optional<String> read(RepoPath p) throws IOException {
-        Path f = resolve(p);
+        Path f = resolve(p, p.value().split("/").length - 1)
+                .resolve(p.value().substring(p.value().lastIndexOf('/') + 1));
+        if (Files.isSymbolicLink(f)) {
+            // The file itself replaced by a link: a human's doing to report, not a request to refuse.
+            throw dev.memoryd.daemon.layout.NotMemoryText.symlink(
+                    p.value(), Files.readSymbolicLink(f).toString());
+        }
         try {
             if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
                 return Optional.empty();

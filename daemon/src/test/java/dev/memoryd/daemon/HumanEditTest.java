@@ -783,6 +783,61 @@ class HumanEditTest {
     }
 
     /**
+     * A memory file replaced by a symbolic link (to a copy outside the root): memoryd never
+     * follows it, so the capture flags it as drift naming the link, leaves the link alone, and the
+     * branch keeps the recorded text. Before, the link was neither captured nor flagged: `git
+     * status` showed a type change that no maintainer was told of.
+     */
+    @Test
+    void aMemoryFileReplacedByASymlink_isDriftNamingTheLink_andTheLinkIsLeftAlone() throws Exception {
+        root(false);
+        String good = root.file(YOUNG);
+        Path outside = Files.createTempFile(tmp, "elsewhere", ".md");
+        Files.writeString(outside, good.replace("## Triggers\n", "## Triggers\n\n- linked\n"));
+        Path f = root.dir.resolve(YOUNG);
+        Files.delete(f);
+        Files.createSymbolicLink(f, outside);
+        root.call("capture", null); // every file: a link's path is refused as a request's path
+        JsonNode items = root.call("drift.list", null).get("result").get("items");
+        assertEquals(1, items.size(), items::toString);
+        assertEquals(YOUNG, items.get(0).get("path").asText());
+        assertEquals("grammar_broken", items.get(0).get("kind").asText());
+        assertTrue(
+                items.get(0).get("reason").asText().contains("is a symbolic link (to " + outside + ")"),
+                items::toString);
+        assertTrue(Files.isSymbolicLink(f), "the link stays");
+        assertEquals(good, root.git("show", "HEAD:" + YOUNG), "the branch keeps the recorded text");
+        JsonNode other = write(append(CRITIC, "Triggers", "Deadlines"));
+        assertTrue(other.has("result"), "another file is written as ever: " + other);
+    }
+
+    /**
+     * The same link committed with git: its blob is the link's target, which was taken for the
+     * file's text and flagged as a broken frontmatter. Now the drift item names the link, and
+     * memoryd's commit puts the recorded regular file back at the branch head.
+     */
+    @Test
+    void aSymlinkCommittedInPlaceOfAMemoryFile_isDriftNamingTheLink_andTheBranchKeepsTheRecordedFile()
+            throws Exception {
+        root(false);
+        String good = root.file(YOUNG);
+        Path f = root.dir.resolve(YOUNG);
+        Files.delete(f);
+        Files.createSymbolicLink(f, Path.of("../inner-critic/profile.md"));
+        root.git("commit", "-qam", "human: a link");
+        JsonNode w = write(append(CRITIC, "Triggers", "Deadlines"));
+        assertTrue(w.has("result"), w.toString());
+        JsonNode items = root.call("drift.list", null).get("result").get("items");
+        assertEquals(1, items.size(), items::toString);
+        assertTrue(
+                items.get(0).get("reason").asText().contains("is a symbolic link (to ../inner-critic/profile.md)"),
+                items::toString);
+        assertEquals(good, root.git("show", "HEAD:" + YOUNG));
+        assertTrue(root.git("ls-tree", "HEAD", YOUNG).startsWith("100644 "), "a regular file at the branch head");
+        assertTrue(Files.isSymbolicLink(f), "the link stays");
+    }
+
+    /**
      * The same bytes committed with git: the capture opens the drift item and memoryd's commit puts
      * the recorded text back at the branch head. Before, the commit's bytes were decoded leniently
      * and recorded as the human's edit, with U+FFFD in place of their character.

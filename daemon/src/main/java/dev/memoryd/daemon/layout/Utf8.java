@@ -18,16 +18,16 @@ public final class Utf8 {
     private Utf8() {}
 
     /** A file's bytes that are not UTF-8: where, and the text with U+FFFD in their place (to show, never to write). */
-    public static final class NotUtf8 extends IOException {
+    public static final class NotUtf8 extends NotMemoryText {
         private static final long serialVersionUID = 1L;
-        private final transient String lossy;
         private final long offset;
 
         NotUtf8(String path, long offset, String lossy) {
-            super(path + " is not valid UTF-8 (byte " + offset
-                    + "); memory files are UTF-8: save it as UTF-8 again (the file is left as it is)");
+            super(
+                    path + " is not valid UTF-8 (byte " + offset
+                            + "); memory files are UTF-8: save it as UTF-8 again (the file is left as it is)",
+                    lossy);
             this.offset = offset;
-            this.lossy = lossy;
         }
 
         /** The byte offset of the first byte that is not UTF-8. */
@@ -37,7 +37,7 @@ public final class Utf8 {
 
         /** The text with U+FFFD in place of each malformed sequence. */
         public String lossy() {
-            return lossy;
+            return shown();
         }
     }
 

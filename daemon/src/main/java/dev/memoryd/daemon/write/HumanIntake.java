@@ -235,7 +235,13 @@ final class HumanIntake {
             RepoPath rp = RepoPath.of(path);
             Optional<byte[]> committed = git.read(tip, path);
             String text = null;
-            if (committed.isPresent()) {
+            if (committed.isPresent() && git.modeOf(path) == org.eclipse.jgit.lib.FileMode.SYMLINK) {
+                // The blob is the link's target: never a text to record, nor a path to follow.
+                dev.memoryd.daemon.layout.NotMemoryText link = dev.memoryd.daemon.layout.NotMemoryText.symlink(
+                        path, new String(committed.get(), java.nio.charset.StandardCharsets.UTF_8));
+                b.undecodable(rp, link.getMessage());
+                text = link.shown();
+            } else if (committed.isPresent()) {
                 try {
                     text = Utf8.decode(committed.get(), path);
                 } catch (Utf8.NotUtf8 e) {

@@ -63,7 +63,7 @@ final class WriteBatch implements Contextual.Context {
     }
 
     final Map<RepoPath, Optional<DriftView.Item>> drifts = new HashMap<>();
-    /** Files whose human text this batch found not to be UTF-8, with why (see {@link #undecodable(RepoPath)}). */
+    /** Files whose human text this batch cannot take as a memory file's text (not UTF-8, a symbolic link), with why. */
     private final Map<RepoPath, String> undecodable = new java.util.HashMap<>();
 
     /** What each file on disk held when this batch first read it (the base its writes assume). */
@@ -98,10 +98,10 @@ final class WriteBatch implements Contextual.Context {
             Optional<String> t = s.readSettled(p);
             diskSeen.put(p, t);
             return t;
-        } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+        } catch (dev.memoryd.daemon.layout.NotMemoryText e) {
             // Shown as the text it would be, and never taken for it: a capture of it is drift.
             undecodable.put(p, e.getMessage());
-            Optional<String> t = Optional.of(e.lossy());
+            Optional<String> t = Optional.of(e.shown());
             diskSeen.put(p, t);
             return t;
         } catch (IOException e) {
@@ -114,7 +114,7 @@ final class WriteBatch implements Contextual.Context {
         return Optional.ofNullable(undecodable.get(p));
     }
 
-    /** Notes that the human's text of {@code p} (from a commit) is not UTF-8, and why. */
+    /** Notes that the human's version of {@code p} (from a commit) is not a memory file's text, and why. */
     void undecodable(RepoPath p, String why) {
         undecodable.put(p, why);
     }

@@ -143,7 +143,7 @@ final class WriterState {
             Optional<String> t;
             try {
                 t = files.read(p);
-            } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+            } catch (dev.memoryd.daemon.layout.NotMemoryText e) {
                 return afterSaveSettles(p, null, e); // a save caught mid-character, or a file in another encoding
             }
             Optional<String> recorded = recordedText(p);
@@ -175,7 +175,7 @@ final class WriterState {
      * found bytes that are not UTF-8, thrown again if they still are once the save has settled.
      */
     private Optional<String> afterSaveSettles(
-            RepoPath p, Optional<String> t, dev.memoryd.daemon.layout.Utf8.NotUtf8 bad) throws IOException {
+            RepoPath p, Optional<String> t, dev.memoryd.daemon.layout.NotMemoryText bad) throws IOException {
         java.nio.file.Path f = files.root().resolve(p.value());
         for (int i = 0; i < 5; i++) {
             long age;
@@ -198,7 +198,7 @@ final class WriterState {
             try {
                 t = files.read(p);
                 bad = null;
-            } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+            } catch (dev.memoryd.daemon.layout.NotMemoryText e) {
                 bad = e;
             }
         }
