@@ -50,6 +50,10 @@ final class FullSegmentCheck {
             return false;
         }
         String full = s.chain.segmentPath(first - 1);
+        if (s.ledgerPutBack.containsKey(full)) {
+            return false; // a human's commit changed it: memoryd's version is on disk, the head's is theirs until the
+            // next commit
+        }
         Path file = s.files.root().resolve(full);
         Object stamp = stamp(file);
         if (full.equals(seenPath) && Objects.equals(stamp, seenStamp)) {
