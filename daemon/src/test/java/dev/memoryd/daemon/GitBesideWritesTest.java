@@ -670,6 +670,10 @@ class GitBesideWritesTest {
         assertTrue(root.at("HEAD", YOUNG).contains("- young three\n"), root.at("HEAD", YOUNG));
         assertTrue(Files.readString(cfg.root().resolve(YOUNG)).contains("- young two\n"));
         assertTrue(daemon.result("ledger.verify", null).path("ok").asBoolean());
+        // The human never saw the older text: git made their commit from an index it read before
+        // memoryd's write. No edit of theirs is recorded on the agent's file, neither the taking
+        // out nor the putting back.
+        assertEquals(List.of(), root.humanEvents(p -> p.equals(YOUNG)));
     }
 
     /**

@@ -114,6 +114,16 @@ public final class OlderVersion {
     }
 
     /**
+     * Whether {@code bytes} are what the branch held at {@code path} at one of the last {@value
+     * #DEPTH} commits before {@code commit} (not at {@code commit} itself).
+     */
+    public static boolean heldBefore(GitStore git, ObjectId commit, String path, byte[] bytes) throws IOException {
+        try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
+            return heldBefore(git, commit, path, fmt.idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, bytes));
+        }
+    }
+
+    /**
      * Whether {@code id} (null: no file) is what the branch held at {@code path} at one of its last
      * {@value #DEPTH} commits before the head.
      */

@@ -231,9 +231,16 @@ final class HumanIntake {
             return Optional.empty();
         }
         List<HumanCapture.Item> items = new ArrayList<>();
+        List<String> takenBack = new ArrayList<>();
         for (String path : paths) {
             RepoPath rp = RepoPath.of(path);
             Optional<byte[]> committed = git.read(tip, path);
+            if (!moved && tookMemorydsWriteOut(b, rp, captured, committed)) {
+                s.ledgerPutBack.put(
+                        path, b.recorded(rp).orElseThrow().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                takenBack.add(path);
+                continue;
+            }
             String text = null;
             if (committed.isPresent() && git.modeOf(path) == org.eclipse.jgit.lib.FileMode.SYMLINK) {
                 // The blob is the link's target: never a text to record, nor a path to follow.
@@ -250,6 +257,15 @@ final class HumanIntake {
                 }
             }
             items.add(new HumanCapture.Item(rp, b.recorded(rp).orElse(null), text));
+        }
+        if (!takenBack.isEmpty()) {
+            LOG.warning("a commit made with git (" + tip.name() + ") holds an older version of " + takenBack
+                    + " than memoryd's last commit, while the working copy holds memoryd's: git made it from an"
+                    + " index it read before memoryd's write; memoryd puts its text back in its next commit and"
+                    + " records no edit");
+        }
+        if (items.isEmpty()) {
+            return Optional.empty();
         }
         HumanSource source = new HumanSource.Commits(made);
         PersonIdent who = commits.isEmpty() ? humanIdent(now) : commits.get(0).author();
@@ -274,6 +290,28 @@ final class HumanIntake {
             items.forEach(i -> b.fromCommits.put(i.path(), i.recorded()));
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether a commit made with git took memoryd's last write to {@code p} out without the human
+     * ever seeing the older text: the commit holds a version memoryd's branch held before its last
+     * commit, while the working copy still holds memoryd's recorded text. git's own race: {@code git
+     * commit} reads the index before it takes the index's lock, so an index read before memoryd's
+     * write goes into the commit, under memoryd's commit as its parent. A human who takes a write
+     * back on purpose (a revert, a checkout of the older file) changes the working copy too, and is
+     * captured as ever.
+     */
+    private boolean tookMemorydsWriteOut(WriteBatch b, RepoPath p, ObjectId memorydsCommit, Optional<byte[]> committed)
+            throws IOException {
+        Optional<String> recorded = b.recorded(p);
+        if (committed.isEmpty() || recorded.isEmpty() || s.index == null) {
+            return false;
+        }
+        byte[] ours = recorded.get().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (java.util.Arrays.equals(ours, committed.get()) || !b.disk(p).equals(recorded)) {
+            return false;
+        }
+        return dev.memoryd.daemon.git.OlderVersion.heldBefore(s.git, memorydsCommit, p.value(), committed.get());
     }
 
     private boolean isMemorydCommit(ObjectId id) {
