@@ -69,8 +69,9 @@ final class WriterState {
     final Map<RepoPath, String> beforeHumanCommit = new HashMap<>();
 
     /**
-     * The chain's ledger files that commits made with git changed, with memoryd's bytes of them,
-     * for its next commit (see {@link LedgerPutBack}); writer thread only.
+     * memoryd's bytes of files that commits made with git changed, for its next commit: the chain's
+     * ledger files (see {@link LedgerPutBack}) and memory files a commit made from an index read
+     * before memoryd's write took its last write out of ({@link HumanIntake}); writer thread only.
      */
     final Map<String, byte[]> ledgerPutBack = new java.util.TreeMap<>();
 
