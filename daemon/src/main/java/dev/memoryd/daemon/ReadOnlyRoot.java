@@ -174,6 +174,9 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
                 text = tree.read(p);
             } catch (SecurityException e) {
                 return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
+            } catch (dev.memoryd.daemon.layout.NotMemoryText e) {
+                // The file is there but is no memory file's text: drift, as for a write to it.
+                return Outcome.fail(ErrorReason.DRIFT, e.getMessage());
             }
         }
         return FileReads.of(
@@ -231,7 +234,9 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
                 return Outcome.fail(ErrorReason.INVALID_REQUEST, "bad path: " + e.getMessage());
             }
         } else {
-            for (String p : RootLayout.memoryFilesOnDisk(cfg.root())) {
+            java.util.SortedSet<String> all = new java.util.TreeSet<>(RootLayout.memoryFilesOnDisk(cfg.root()));
+            all.addAll(RootLayout.memoryLinksOnDisk(cfg.root()));
+            for (String p : all) {
                 paths.add(RepoPath.of(p));
             }
         }
@@ -242,8 +247,9 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
                 text = tree.read(p);
             } catch (SecurityException e) {
                 return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
-            } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
-                out.add(new LintProblem(p.value(), 1, "not-utf8", e.getMessage()));
+            } catch (dev.memoryd.daemon.layout.NotMemoryText e) {
+                String rule = e instanceof dev.memoryd.daemon.layout.Utf8.NotUtf8 ? "not-utf8" : "symlink";
+                out.add(new LintProblem(p.value(), 1, rule, e.getMessage()));
                 continue; // a finding of this file's, as any other; the others are linted too
             }
             if (text.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.memoryd.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,7 +61,10 @@ class BadInputTest {
             for (Path p : (Iterable<Path>) s.sorted()::iterator) {
                 String rel = root.dir.relativize(p).toString();
                 if (Files.isRegularFile(p) && !rel.startsWith(".git/") && !rel.startsWith(".memoryd")) {
-                    sb.append(rel).append('\n').append(Files.readString(p));
+                    // bytes, not text: a test may leave a file that is not UTF-8
+                    sb.append(rel)
+                            .append('\n')
+                            .append(new String(Files.readAllBytes(p), java.nio.charset.StandardCharsets.ISO_8859_1));
                 }
             }
         }
@@ -287,6 +291,45 @@ class BadInputTest {
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"write\",\"params\":{\"rationale\":\"r\",\"ops\":[{\"op\":\"replace_section\",\"path\":\"users/sam/parts/evil/profile.md\",\"section\":\"Role\",\"content\":\"x\"}]}}");
         assertTrue(w.has("error"), w.toString());
         assertEquals("secret", Files.readString(outside.resolve("profile.md")));
+    }
+
+    /**
+     * A memory file that is itself a symbolic link, or whose bytes are not UTF-8: {@code read} of it
+     * is {@code drift} naming what is wrong, {@code lint} reports it as a finding; neither is
+     * {@code internal}, and the link's target is never read. Before, both replies were {@code
+     * internal} ("internal error: ...NotUtf8"), or {@code invalid_request} for the link as if the
+     * request's path were at fault.
+     */
+    @Test
+    void aMemoryFileThatIsALinkOrNotUtf8_readIsDrift_lintIsAFinding_neverInternal() throws Exception {
+        Path outside = Files.createDirectories(tmp.resolve("elsewhere")).resolve("profile.md");
+        Files.writeString(outside, "secret");
+        Path link = root.dir.resolve("users/sam/parts/young-one/profile.md");
+        Files.delete(link);
+        Files.createSymbolicLink(link, outside);
+        Path latin1 = root.dir.resolve("users/sam/overview.md");
+        byte[] good = Files.readAllBytes(latin1);
+        byte[] bad = java.util.Arrays.copyOf(good, good.length + 1);
+        bad[good.length] = (byte) 0xE9;
+        Files.write(latin1, bad);
+        treeBefore = snapshot();
+        JsonNode r = raw(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"read\",\"params\":{\"path\":\"users/sam/parts/young-one/profile.md\"}}");
+        assertEquals("drift", reason(r), r.toString());
+        assertTrue(r.toString().contains("is a symbolic link (to " + outside + ")"), r.toString());
+        assertFalse(r.toString().contains("secret"), r.toString());
+        JsonNode n = raw(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"read\",\"params\":{\"path\":\"users/sam/overview.md\"}}");
+        assertEquals("drift", reason(n), n.toString());
+        assertTrue(n.toString().contains("is not valid UTF-8 (byte " + good.length + ")"), n.toString());
+        for (String path : new String[] {"users/sam/parts/young-one/profile.md", "users/sam/overview.md"}) {
+            JsonNode l =
+                    raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"lint\",\"params\":{\"path\":\"" + path + "\"}}");
+            assertTrue(l.has("result"), l.toString());
+            assertTrue(l.toString().contains(path.contains("young") ? "\"symlink\"" : "\"not-utf8\""), l.toString());
+        }
+        JsonNode all = raw("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"lint\",\"params\":{}}");
+        assertTrue(all.toString().contains("\"symlink\"") && all.toString().contains("\"not-utf8\""), all.toString());
     }
 
     @Test

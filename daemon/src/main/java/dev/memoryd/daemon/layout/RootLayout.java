@@ -53,15 +53,23 @@ public final class RootLayout {
 
     /** The memory files on disk under {@code root}, in path order. */
     public static List<String> memoryFilesOnDisk(Path root) throws IOException {
-        return onDisk(root, RootLayout::isMemoryFile);
+        return onDisk(root, RootLayout::isMemoryFile, f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    /**
+     * The symbolic links under {@code root} at paths a memory file would have, in path order: never
+     * followed, and never memory files; {@code lint} reports them.
+     */
+    public static List<String> memoryLinksOnDisk(Path root) throws IOException {
+        return onDisk(root, RootLayout::isMemoryFile, Files::isSymbolicLink);
     }
 
     /** The content files on disk under {@code root}, in path order. */
     public static List<String> contentFilesOnDisk(Path root) throws IOException {
-        return onDisk(root, RootLayout::isContentFile);
+        return onDisk(root, RootLayout::isContentFile, f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS));
     }
 
-    private static List<String> onDisk(Path root, Predicate<String> rule) throws IOException {
+    private static List<String> onDisk(Path root, Predicate<String> rule, Predicate<Path> kind) throws IOException {
         List<String> out = new ArrayList<>();
         for (String top : new String[] {USERS, SLICES}) {
             Path d = root.resolve(top);
@@ -69,7 +77,7 @@ public final class RootLayout {
                 continue;
             }
             try (Stream<Path> s = Files.walk(d)) {
-                s.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
+                s.filter(kind)
                         .map(f -> root.relativize(f).toString().replace('\\', '/'))
                         .filter(rule)
                         .forEach(out::add);
