@@ -51,8 +51,9 @@ final class FullSegmentCheck {
         }
         String full = s.chain.segmentPath(first - 1);
         if (s.ledgerPutBack.containsKey(full)) {
-            return false; // a human's commit changed it: memoryd's version is on disk, the head's is theirs until the
-            // next commit
+            // A human's commit changed it: memoryd's version is on disk, theirs at the head until memoryd's next
+            // commit.
+            return false;
         }
         Path file = s.files.root().resolve(full);
         Object stamp = stamp(file);
