@@ -50,7 +50,7 @@ final class FullSegmentCheck {
             return false;
         }
         String full = s.chain.segmentPath(first - 1);
-        if (s.ledgerPutBack.containsKey(full)) {
+        if (s.putBackNext.containsKey(full)) {
             // A human's commit changed it: memoryd's version is on disk, theirs at the head until memoryd's next
             // commit.
             return false;

@@ -236,8 +236,7 @@ final class HumanIntake {
             RepoPath rp = RepoPath.of(path);
             Optional<byte[]> committed = git.read(tip, path);
             if (!moved && tookMemorydsWriteOut(b, rp, captured, committed)) {
-                s.ledgerPutBack.put(
-                        path, b.recorded(rp).orElseThrow().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                s.putBackNext.put(path, b.recorded(rp).orElseThrow().getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 takenBack.add(path);
                 continue;
             }

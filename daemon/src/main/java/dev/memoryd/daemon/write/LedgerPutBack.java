@@ -23,7 +23,7 @@ import org.eclipse.jgit.lib.ObjectId;
  * the root and on every clone for good, since memoryd never writes a full segment again.
  *
  * <p>memoryd's bytes (its own last commit's, or those already waiting) go back on disk at once and
- * into memoryd's next commit ({@link WriterState#ledgerPutBack}); the active segment's disk copy is
+ * into memoryd's next commit ({@link WriterState#putBackNext}); the active segment's disk copy is
  * the chain's to put back. A version that extends memoryd's is left as it is. Lines only taken off
  * the end (a revert's, a removed file) are put back and logged; lines changed are tampering, as on
  * disk ({@link ActiveSegmentCheck}): a {@code ledger_tampered} drift item naming the commits is
@@ -46,7 +46,7 @@ final class LedgerPutBack {
         String dir = "ledger/" + s.chain.branch().value() + "/";
         List<String> putBack = new ArrayList<>();
         for (String path : s.git.changedPaths(memorydsCommit, tip, p -> p.startsWith(dir))) {
-            byte[] ours = s.ledgerPutBack.get(path);
+            byte[] ours = s.putBackNext.get(path);
             if (ours == null) {
                 Optional<byte[]> before = s.git.read(memorydsCommit, path);
                 if (before.isEmpty()) {
@@ -58,7 +58,7 @@ final class LedgerPutBack {
             if (theirs.isPresent() && startsWith(theirs.get(), ours)) {
                 continue;
             }
-            s.ledgerPutBack.put(path, ours);
+            s.putBackNext.put(path, ours);
             putBack.add(path);
             if (theirs.isPresent() && !startsWith(ours, theirs.get())) {
                 flag(

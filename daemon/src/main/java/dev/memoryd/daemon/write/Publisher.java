@@ -210,7 +210,7 @@ final class Publisher {
                     Event last = ev.get(ev.size() - 1);
                     Map<String, byte[]> commitFiles = new LinkedHashMap<>();
                     if (i == 0) {
-                        commitFiles.putAll(s.ledgerPutBack); // the batch's own segment lines go on top
+                        commitFiles.putAll(s.putBackNext); // the batch's own segment lines go on top
                     }
                     a.contents()
                             .forEach((p, t) ->
@@ -309,7 +309,7 @@ final class Publisher {
                 throw new IllegalStateException(e);
             }
             // Published: from here on nothing may undo it, and every reply says it is recorded.
-            s.ledgerPutBack.clear();
+            s.putBackNext.clear();
             if (s.files.workTree()) {
                 releaseIndex(locks, clean);
                 s.recordedInIndex(clean.keySet());

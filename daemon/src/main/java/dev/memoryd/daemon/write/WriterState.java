@@ -73,7 +73,7 @@ final class WriterState {
      * ledger files (see {@link LedgerPutBack}) and memory files a commit made from an index read
      * before memoryd's write took its last write out of ({@link HumanIntake}); writer thread only.
      */
-    final Map<String, byte[]> ledgerPutBack = new java.util.TreeMap<>();
+    final Map<String, byte[]> putBackNext = new java.util.TreeMap<>();
 
     /** The commit whose memory files the recorded texts reflect; null before the first. */
     ObjectId captured;
