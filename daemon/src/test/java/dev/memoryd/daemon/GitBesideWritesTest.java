@@ -653,6 +653,47 @@ class GitBesideWritesTest {
         commitAnIndexWrittenBack(true);
     }
 
+    /**
+     * The same commit, and no agent writes after it: memoryd commits its text again on its own
+     * once the commit is captured, so the branch holds every acknowledged write, {@code replay
+     * --verify} matches and {@code git status} is clean without waiting for the next write (until
+     * then the agent's item showed as the human's uncommitted change, one {@code git checkout --}
+     * away from being discarded).
+     */
+    @Test
+    void aCommitOfAnIndexAFailedCommitWroteBack_isPutBackWhileWritesPause() throws Exception {
+        serveThenWriteBackTheIndexBeforeYoungTwo();
+        HumanGit.Result c = git.run("commit", "-qm", "human: the retry");
+        assertTrue(c.ok(), c.toString());
+        String humans = git.ok("rev-parse", "HEAD").strip();
+        daemon.result("capture", null);
+
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!root.at("HEAD", YOUNG).contains("- young two\n") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(root.at("HEAD", YOUNG).contains("- young two\n"), "put back without a write: " + root.at("HEAD", YOUNG));
+        assertEquals(humans, git.ok("rev-parse", "HEAD~1").strip(), "one commit on top of the human's");
+        assertTrue(
+                git.ok("log", "-1", "--format=%s").startsWith("memoryd: put back"),
+                git.ok("log", "-1", "--format=%B"));
+        List<String> changed = git.ok("diff-tree", "--no-commit-id", "-r", "--name-only", "HEAD")
+                .lines()
+                .toList();
+        assertTrue(
+                changed.contains(YOUNG) && changed.stream().allMatch(p -> p.equals(YOUNG) || p.startsWith("ledger/main/")),
+                "it changes only what the human's commit took out: the agent's file and its ledger line: " + changed);
+        root.awaitMemorydFilesClean("after the put-back", 10_000);
+        assertEquals(git.ok("rev-parse", "HEAD:" + YOUNG).strip(), indexBlob(YOUNG));
+        assertTrue(daemon.result("ledger.verify", null).path("ok").asBoolean());
+        assertEquals(List.of(), root.humanEvents(p -> p.equals(YOUNG)));
+        JsonNode replay = daemon.result("replay", "{\"verify\":true}");
+        assertTrue(replay.path("ok").asBoolean(), "replay --verify matches the branch: " + replay);
+
+        acked(write(Decl.appendItem(YOUNG, "Needs", "young three")), "writes go on");
+        assertTrue(root.at("HEAD", YOUNG).contains("- young two\n- young three\n"), root.at("HEAD", YOUNG));
+    }
+
     private void commitAnIndexWrittenBack(boolean captureFirst) throws Exception {
         serveThenWriteBackTheIndexBeforeYoungTwo();
         HumanGit.Result c = git.run("commit", "-qm", "human: the retry");

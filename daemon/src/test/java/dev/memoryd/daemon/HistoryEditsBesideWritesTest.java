@@ -149,6 +149,39 @@ class HistoryEditsBesideWritesTest {
                 drift.toString().contains("ledger_tampered") && drift.toString().contains(rel), drift::toString);
     }
 
+    /**
+     * A human's commit that deletes a full segment, and no agent writing after it: memoryd puts the
+     * segment back on disk and commits it on its own once writes pause, so the branch and a clone of
+     * it verify and {@code git status} is clean without waiting for the next write. Before, the
+     * segment waited untracked on disk and the branch failed {@code ledger verify} until some agent
+     * wrote.
+     */
+    @Test
+    void aHumansCommitDeletingAFullSegment_isPutBackWithoutWaitingForAWrite() throws Exception {
+        Path first = activeSegment();
+        for (int i = 0; activeSegment().equals(first); i++) {
+            assertTrue(i < 400, "the first segment never filled");
+            write(CRITIC, "Triggers", "filling " + i);
+        }
+        String rel = cfg.root().relativize(first).toString();
+        String memorydsText = git.ok("show", "HEAD:" + rel);
+        Files.delete(first);
+        HumanGit.Result c = git.retryingLocks(50, "commit", "-qam", "human: a segment deleted");
+        assertTrue(c.ok(), c.toString());
+        String humans = git.ok("rev-parse", "HEAD").strip();
+
+        awaitAtHead(rel, memorydsText.substring(memorydsText.length() - 80), "the deleted segment");
+        assertEquals(memorydsText, git.ok("show", "HEAD:" + rel), "the segment at HEAD is memoryd's again");
+        assertEquals(humans, git.ok("rev-parse", "HEAD~1").strip(), "one commit on top of the human's");
+        assertTrue(git.ok("log", "-1", "--format=%s").startsWith("memoryd: put back"), git.ok("log", "-1"));
+        assertEquals(memorydsText, Files.readString(first), "and on disk");
+        root.awaitMemorydFilesClean("after the put-back", 15_000);
+        root.assertLedgerVerifies("after the put-back");
+        assertEquals(0, daemon.result("drift.list", null).path("items").size(), "nothing was tampered with");
+        write(CRITIC, "Triggers", "writes go on");
+        root.assertLedgerVerifies("after the next write");
+    }
+
     /** Saves the notes as an editor does (temp file, rename) with {@code word} added to the Inbox. */
     private void editorSave(String word) throws IOException {
         Path f = cfg.root().resolve("users/sam/notes.md");

@@ -783,6 +783,27 @@ class HumanEditTest {
     }
 
     /**
+     * A save that puts a UTF-8 byte order mark before the frontmatter (as some Windows editors
+     * do): drift naming the mark, never rewritten. Before, the drift said the frontmatter was
+     * missing, which the human, seeing "---" at the top in their editor, could not act on.
+     */
+    @Test
+    void aSaveWithAByteOrderMark_isDriftNamingTheMark_andItsBytesAreNeverRewritten() throws Exception {
+        root(false);
+        String good = root.file(YOUNG);
+        byte[] marked = ("\uFEFF" + good).getBytes(StandardCharsets.UTF_8);
+        Files.write(root.dir.resolve(YOUNG), marked);
+        JsonNode w = write(append(YOUNG, "Triggers", "Deadlines"));
+        assertEquals("drift", w.path("error").path("data").path("reason").asText(), w.toString());
+        JsonNode items = root.call("drift.list", null).get("result").get("items");
+        assertEquals(1, items.size(), items::toString);
+        assertEquals("grammar_broken", items.get(0).get("kind").asText());
+        assertTrue(items.toString().contains("byte order mark"), items::toString);
+        assertTrue(java.util.Arrays.equals(marked, Files.readAllBytes(root.dir.resolve(YOUNG))), "the bytes stay");
+        assertEquals(good, root.git("show", "HEAD:" + YOUNG), "the branch keeps the recorded text");
+    }
+
+    /**
      * A memory file replaced by a symbolic link (to a copy outside the root): memoryd never
      * follows it, so the capture flags it as drift naming the link, leaves the link alone, and the
      * branch keeps the recorded text. Before, the link was neither captured nor flagged: `git

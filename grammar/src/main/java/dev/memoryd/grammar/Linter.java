@@ -126,7 +126,13 @@ public final class Linter {
     private static void lintFrontmatterUncached(MemoryDocument doc, PathMatch pm, String p, List<LintProblem> out) {
         if (doc.frontmatterSpan().isEmpty() && doc.frontmatterError() == null) {
             out.add(new LintProblem(
-                    p, 1, "frontmatter-missing", "the file must open with a '---' YAML frontmatter block"));
+                    p,
+                    1,
+                    "frontmatter-missing",
+                    doc.text().startsWith("\uFEFF")
+                            ? "the file opens with a byte order mark (U+FEFF, bytes EF BB BF) before its '---':"
+                                    + " memory files are UTF-8 without one; save it again without the mark"
+                            : "the file must open with a '---' YAML frontmatter block"));
             return;
         }
         JsonNode fm = doc.frontmatter();

@@ -1,6 +1,7 @@
 package dev.memoryd.grammar;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -97,6 +98,22 @@ class LinterTest {
         List<LintProblem> ps = lint(TestSupport.CRITIC, body);
         assertEquals("frontmatter-missing", ps.get(0).rule());
         assertEquals(1, ps.get(0).line());
+    }
+
+    /**
+     * A file an editor saved with a UTF-8 byte order mark opens with U+FEFF, not "---": the
+     * problem names the mark (the human sees "---" at the top in their editor), not a missing block.
+     */
+    @Test
+    void aByteOrderMarkBeforeTheFrontmatter_isNamedAsSuch() {
+        List<LintProblem> ps = lint(TestSupport.CRITIC, "\uFEFF" + critic());
+        assertEquals(1, ps.size(), ps::toString);
+        assertEquals("frontmatter-missing", ps.get(0).rule());
+        assertEquals(1, ps.get(0).line());
+        assertTrue(ps.get(0).message().contains("byte order mark"), ps.get(0).message());
+        assertFalse(
+                lint(TestSupport.CRITIC, critic().substring(4)).get(0).message().contains("byte order mark"),
+                "a file without the mark is told the block is missing");
     }
 
     @Test

@@ -49,12 +49,17 @@ import org.eclipse.jgit.lib.ObjectId;
 public final class WritePipeline implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
     private static final long INDEX_DELAY_MS = 50;
+    /** How long a put-back that could not be committed waits before the next try. */
+    private static final long PUT_BACK_RETRY_MS = 500;
 
     private final WriterState s;
     private final HumanIntake intake;
     private final Publisher publisher;
     private final Admission admission;
     private final MergedSegments mergedSegments;
+    private final PutBackCommit putBack;
+    /** When {@link #putBackIdle} may try next ({@link System#nanoTime}). */
+    private long putBackAt = System.nanoTime();
     private final LedgerReplay replay;
     private final int maxBatch;
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
@@ -164,6 +169,7 @@ public final class WritePipeline implements AutoCloseable {
         this.publisher = new Publisher(s);
         this.admission = new Admission(s, intake, publisher);
         this.mergedSegments = new MergedSegments(s);
+        this.putBack = new PutBackCommit(s);
         this.maxBatch = maxBatch;
         this.thread = new Thread(this::loop, "memoryd-writer-" + branch.value());
         this.thread.setDaemon(true);
@@ -285,15 +291,20 @@ public final class WritePipeline implements AutoCloseable {
                     s.indexBacklog.putAll(stale.entries());
                     s.indexBacklog.putAll(mergedSegments.putBack(stale.conflicted()));
                 }
-                Pending first = s.indexBacklog.isEmpty()
+                if (!s.putBackNext.isEmpty() && queue.isEmpty() && System.nanoTime() - putBackAt >= 0) {
+                    putBackIdle();
+                }
+                Pending first = s.indexBacklog.isEmpty() && s.putBackNext.isEmpty()
                         ? queue.take()
                         : queue.poll(INDEX_DELAY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
                 if (first == null) {
-                    long t0 = System.nanoTime();
-                    if (s.git.updateIndex(s.files.root(), s.indexBacklog)) {
-                        s.indexBacklog.clear();
+                    if (!s.indexBacklog.isEmpty()) {
+                        long t0 = System.nanoTime();
+                        if (s.git.updateIndex(s.files.root(), s.indexBacklog)) {
+                            s.indexBacklog.clear();
+                        }
+                        s.stats.add(PhaseStats.Phase.INDEX, System.nanoTime() - t0);
                     }
-                    s.stats.add(PhaseStats.Phase.INDEX, System.nanoTime() - t0);
                     continue;
                 }
                 if (first == Pending.STOP) {
@@ -437,6 +448,25 @@ public final class WritePipeline implements AutoCloseable {
      */
     public LedgerReplay.ReplayState replayFromEmpty(java.util.function.LongConsumer progress) throws IOException {
         return replay.fromEmpty(progress);
+    }
+
+    /**
+     * Commits what waits to be put back ({@link PutBackCommit}) while no write is queued; a try
+     * that cannot go on now (a lock, a file changed since) is made again a while later, and the
+     * next batch carries it meanwhile.
+     */
+    private void putBackIdle() {
+        publisher.awaitSegmentForce(); // the ledger at rest, as for a task
+        PutBackCommit.Result r;
+        try {
+            r = putBack.commit();
+        } catch (IOException e) {
+            // Nothing moved (the ref is published last); the next batch carries the files anyway.
+            LOG.log(Level.WARNING, "could not commit memoryd's put-back files while writes pause; the next write carries them", e);
+            r = PutBackCommit.Result.LATER;
+        }
+        putBackAt = System.nanoTime()
+                + (r == PutBackCommit.Result.LATER ? java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(PUT_BACK_RETRY_MS) : 0);
     }
 
     /** Stops taking writes, finishes the batch in hand and flushes the index. */
