@@ -672,16 +672,18 @@ class GitBesideWritesTest {
         while (!root.at("HEAD", YOUNG).contains("- young two\n") && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertTrue(root.at("HEAD", YOUNG).contains("- young two\n"), "put back without a write: " + root.at("HEAD", YOUNG));
+        assertTrue(
+                root.at("HEAD", YOUNG).contains("- young two\n"),
+                "put back without a write: " + root.at("HEAD", YOUNG));
         assertEquals(humans, git.ok("rev-parse", "HEAD~1").strip(), "one commit on top of the human's");
         assertTrue(
-                git.ok("log", "-1", "--format=%s").startsWith("memoryd: put back"),
-                git.ok("log", "-1", "--format=%B"));
+                git.ok("log", "-1", "--format=%s").startsWith("memoryd: put back"), git.ok("log", "-1", "--format=%B"));
         List<String> changed = git.ok("diff-tree", "--no-commit-id", "-r", "--name-only", "HEAD")
                 .lines()
                 .toList();
         assertTrue(
-                changed.contains(YOUNG) && changed.stream().allMatch(p -> p.equals(YOUNG) || p.startsWith("ledger/main/")),
+                changed.contains(YOUNG)
+                        && changed.stream().allMatch(p -> p.equals(YOUNG) || p.startsWith("ledger/main/")),
                 "it changes only what the human's commit took out: the agent's file and its ledger line: " + changed);
         root.awaitMemorydFilesClean("after the put-back", 10_000);
         assertEquals(git.ok("rev-parse", "HEAD:" + YOUNG).strip(), indexBlob(YOUNG));

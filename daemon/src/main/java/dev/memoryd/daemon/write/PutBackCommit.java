@@ -84,7 +84,8 @@ final class PutBackCommit {
     private boolean onDiskAsPutBack() throws IOException {
         for (Map.Entry<String, byte[]> e : s.putBackNext.entrySet()) {
             Path f = s.files.root().resolve(e.getKey());
-            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) || !Arrays.equals(Files.readAllBytes(f), e.getValue())) {
+            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
+                    || !Arrays.equals(Files.readAllBytes(f), e.getValue())) {
                 return false;
             }
         }

@@ -60,6 +60,7 @@ public final class WritePipeline implements AutoCloseable {
     private final PutBackCommit putBack;
     /** When {@link #putBackIdle} may try next ({@link System#nanoTime}). */
     private long putBackAt = System.nanoTime();
+
     private final LedgerReplay replay;
     private final int maxBatch;
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
@@ -462,11 +463,16 @@ public final class WritePipeline implements AutoCloseable {
             r = putBack.commit();
         } catch (IOException e) {
             // Nothing moved (the ref is published last); the next batch carries the files anyway.
-            LOG.log(Level.WARNING, "could not commit memoryd's put-back files while writes pause; the next write carries them", e);
+            LOG.log(
+                    Level.WARNING,
+                    "could not commit memoryd's put-back files while writes pause; the next write carries them",
+                    e);
             r = PutBackCommit.Result.LATER;
         }
         putBackAt = System.nanoTime()
-                + (r == PutBackCommit.Result.LATER ? java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(PUT_BACK_RETRY_MS) : 0);
+                + (r == PutBackCommit.Result.LATER
+                        ? java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(PUT_BACK_RETRY_MS)
+                        : 0);
     }
 
     /** Stops taking writes, finishes the batch in hand and flushes the index. */
