@@ -692,6 +692,16 @@ class GitBesideWritesTest {
         JsonNode replay = daemon.result("replay", "{\"verify\":true}");
         assertTrue(replay.path("ok").asBoolean(), "replay --verify matches the branch: " + replay);
 
+        // A restart finds the put-back commit (no trailer) after memoryd's last recorded one, and
+        // takes it for what it is: the recorded text, so nothing to capture and nothing to redo.
+        String putBack = git.ok("rev-parse", "HEAD").strip();
+        stopForHandWork();
+        restart();
+        daemon.result("capture", null);
+        assertEquals(putBack, git.ok("rev-parse", "HEAD").strip(), "nothing committed at the start");
+        assertEquals(List.of(), root.humanEvents(p -> p.equals(YOUNG)));
+        root.awaitMemorydFilesClean("after a restart", 10_000);
+
         acked(write(Decl.appendItem(YOUNG, "Needs", "young three")), "writes go on");
         assertTrue(root.at("HEAD", YOUNG).contains("- young two\n- young three\n"), root.at("HEAD", YOUNG));
     }
