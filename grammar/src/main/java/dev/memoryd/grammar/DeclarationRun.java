@@ -142,9 +142,6 @@ final class DeclarationRun {
             try {
                 doc = ChangeLog.rollup(doc(p, text), type, p, date, phrases.getOrDefault(p, List.of()));
                 doc = setLastUpdated(doc);
-                if (crlf(orig)) {
-                    doc = MemoryDocument.parse(withCrlf(doc.text()));
-                }
             } catch (OpRejected r) {
                 throw withOp(r, p);
             }
@@ -155,32 +152,6 @@ final class DeclarationRun {
             out.put(p, doc.text());
         }
         return out;
-    }
-
-    /**
-     * Whether a file's lines end with CRLF, as a human's editor on Windows saves them: told by its
-     * first line, so that the lines memoryd adds end as the human's do and the file never mixes
-     * the two (an editor shows a mixed file's every other line with a stray ^M).
-     */
-    static boolean crlf(String text) {
-        if (text == null) {
-            return false;
-        }
-        int nl = text.indexOf('\n');
-        return nl > 0 && text.charAt(nl - 1) == '\r';
-    }
-
-    /** {@code text} with every line end that is a lone LF made CRLF. */
-    static String withCrlf(String text) {
-        StringBuilder b = new StringBuilder(text.length() + text.length() / 32);
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\n' && (i == 0 || text.charAt(i - 1) != '\r')) {
-                b.append('\r');
-            }
-            b.append(c);
-        }
-        return b.toString();
     }
 
     private OpRejected withOp(OpRejected r, RepoPath p) {

@@ -221,36 +221,6 @@ class DeclarationsTest {
         assertEquals(expected, after);
     }
 
-    /**
-     * A file a human saved with CRLF line ends (an editor on Windows) keeps them: the item, the
-     * Change Log line and the frontmatter's date memoryd writes end with CRLF too, and the sections'
-     * hashes are those of the same file with LF.
-     */
-    @Test
-    void aFileWithCrlfLineEnds_getsCrlfLinesFromEveryOp() {
-        String lf = tree.get(CRITIC);
-        tree.put(CRITIC, lf.replace("\n", "\r\n"));
-        ApplyResult.Applied a = applied(apply(
-                tree,
-                new AppendItem(CRITIC, "Needs", "Sleep"),
-                new ReplaceSection(CRITIC, "Role", "A new role.\n\nIn two paragraphs.")));
-        String after = a.newContents().get(CRITIC);
-        assertTrue(after.contains("- Sleep\r\n") && after.contains("A new role.\r\n\r\nIn two paragraphs.\r\n"), after);
-        assertTrue(after.contains("- 2026-11-21: added 1 item to Needs; replaced Role\r\n"), after);
-        assertFalse(after.replace("\r\n", "").contains("\n"), "no line ends with a lone LF: " + after);
-        assertFalse(after.replace("\r\n", "").contains("\r"), "and none with a lone CR");
-
-        Map<RepoPath, String> lfTree = TestSupport.exampleTree();
-        ApplyResult.Applied same = applied(apply(
-                lfTree,
-                new AppendItem(CRITIC, "Needs", "Sleep"),
-                new ReplaceSection(CRITIC, "Role", "A new role.\n\nIn two paragraphs.")));
-        assertEquals(same.newContents().get(CRITIC), after.replace("\r\n", "\n"), "the same text, line ends aside");
-        assertEquals(same.outcomes().get(0).afterHash(), a.outcomes().get(0).afterHash());
-        assertEquals(same.outcomes().get(1).afterHash(), a.outcomes().get(1).afterHash());
-        assertFalse(same.newContents().get(CRITIC).contains("\r"), "an LF file gets no CR");
-    }
-
     @Test
     void createEntity_checksIdsParentsParticipantsAndExistence() {
         assertEquals(
