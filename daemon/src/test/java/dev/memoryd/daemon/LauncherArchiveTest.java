@@ -110,7 +110,7 @@ class LauncherArchiveTest {
      * {@code daemon/target/memoryd.jar} a jar of memoryd's classes whose manifest names the
      * dependency jars (class-data sharing archives classes from jars only, not directories).
      */
-    private static Path layout(Path home) throws IOException {
+    static Path layout(Path home) throws IOException {
         Path bin = Files.createDirectories(home.resolve("bin"));
         Path launcher = Path.of("..", "bin", "memoryd").toAbsolutePath().normalize();
         Files.copy(launcher, bin.resolve("memoryd"));
