@@ -417,6 +417,49 @@ class HumanEditTest {
         assertReplayClean();
     }
 
+    /**
+     * A human's {@code git commit --amend} of memoryd's last commit while the daemon was down: the
+     * amended commit keeps memoryd's ledger trailer, but its files hold the human's change too.
+     * At the start that change is captured as the human's edit, so history shows it and replay
+     * matches the branch. Before, the trailer made the amended commit count as memoryd's own, its
+     * files as recorded: the change was never captured, and replay --verify reported the section
+     * as differing for good.
+     */
+    @Test
+    void anAmendOfMemorydsLastCommit_whileTheDaemonWasDown_isCapturedAtStart() throws Exception {
+        root(false);
+        JsonNode w = write(append(YOUNG, "Triggers", "Deadlines"));
+        assertTrue(w.has("result"), w.toString());
+        root.daemon.close();
+        root.daemon = null;
+        edit(
+                YOUNG,
+                "## Needs\n<!-- @anchor: needs v1 -->\n",
+                "## Needs\n<!-- @anchor: needs v1 -->\n\nQuiet mornings.\n");
+        root.git("commit", "-qa", "--amend", "--no-edit");
+        assertTrue(root.git("log", "-1", "--format=%B").contains("Memoryd-Ledger-Head"), "the trailer stays");
+        root.configure(c -> c.withWatch(Duration.ofMillis(100), Duration.ofSeconds(60)))
+                .serveWatching();
+        root.call("capture", null);
+        await(
+                () -> {
+                    try {
+                        JsonNode last = history(YOUNG).get(0);
+                        return last.get("op").asText().equals("human_edit")
+                                && last.get("section_anchor").asText().equals("needs");
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                "the amended change captured");
+        assertEquals(
+                "human:Sam Human <sam@example.com>",
+                history(YOUNG).get(0).get("actor").asText());
+        assertTrue(root.git("show", "HEAD:" + YOUNG).contains("Quiet mornings."), "the change stays at HEAD");
+        assertTrue(root.git("show", "HEAD:" + YOUNG).contains("- Deadlines\n"), "and the agent's item");
+        assertReplayClean();
+    }
+
     @Test
     void aDeadWatch_isRestarted_reportedInPing_andEditsAreStillCaptured() throws Exception {
         root(true);

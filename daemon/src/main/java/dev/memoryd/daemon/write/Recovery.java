@@ -2,14 +2,18 @@ package dev.memoryd.daemon.write;
 
 import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.events.ForkPayload;
+import dev.memoryd.daemon.git.CommitFormat;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.git.LedgerTrailers;
+import dev.memoryd.daemon.layout.RootLayout;
+import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.ledger.Chain;
 import dev.memoryd.ledger.Event;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.logging.Logger;
 import org.eclipse.jgit.lib.ObjectId;
 
@@ -24,9 +28,11 @@ final class Recovery {
     private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
 
     private final WriterState s;
+    private final LedgerReplay replay;
 
-    Recovery(WriterState s) {
+    Recovery(WriterState s, LedgerReplay replay) {
         this.s = s;
+        this.replay = replay;
     }
 
     /** Loads idempotency keys from the chain; rolls an unpublished ledger tail forward. */
@@ -61,6 +67,9 @@ final class Recovery {
             git.syncIndexToHead(s.files.root());
         }
         s.captured = LedgerTrailers.recordedCommit(git, chain.branch()).orElse(null);
+        if (s.captured != null && !madeByMemoryd(s.captured)) {
+            recordFromLedger(s.captured);
+        }
         if (chain.head().seq() == 1) {
             // A replica's chain that holds only its fork: what it inherited is recorded up to the linked
             // commit, so commits made with git after that one are still to be captured here.
@@ -71,6 +80,47 @@ final class Recovery {
                 s.captured = ObjectId.fromString(upstream);
             }
         }
+    }
+
+    /** Whether memoryd committed {@code commit} (it is the committer of every commit it makes). */
+    private boolean madeByMemoryd(ObjectId commit) throws IOException {
+        try (org.eclipse.jgit.revwalk.RevWalk rw = new org.eclipse.jgit.revwalk.RevWalk(s.git.repository())) {
+            org.eclipse.jgit.lib.PersonIdent c = rw.parseCommit(commit).getCommitterIdent();
+            org.eclipse.jgit.lib.PersonIdent memoryd = CommitFormat.committer(java.time.Instant.EPOCH);
+            return c.getName().equals(memoryd.getName()) && c.getEmailAddress().equals(memoryd.getEmailAddress());
+        }
+    }
+
+    /**
+     * The recorded texts of memory files taken from the ledger rather than from {@code commit}: a
+     * commit with memoryd's ledger trailer that someone else committed is one of memoryd's that git
+     * rewrote (amended, rebased, cherry-picked), and its files may hold that person's changes besides
+     * memoryd's. The rescan at the start then captures what differs as their edit. A memory file of
+     * the commit that the ledger never wrote is recorded as absent, so it is captured as new.
+     */
+    private void recordFromLedger(ObjectId commit) throws IOException {
+        LedgerReplay.ReplayState st = replay.fromEmpty(n -> {});
+        if (!st.halts().isEmpty()) {
+            LOG.warning("the branch's last commit with memoryd's ledger trailer (" + commit.name()
+                    + ") was made by someone else, and the ledger cannot be replayed to compare its files with ("
+                    + st.halts().get(0).reason() + "); its files are taken as recorded");
+            return;
+        }
+        for (String p : s.git.listFiles(commit)) {
+            if (RootLayout.isMemoryFile(p)) {
+                RepoPath rp = RepoPath.of(p);
+                s.recorded.put(rp, Optional.ofNullable(st.files().get(rp)));
+            }
+        }
+        st.files().forEach((p, text) -> {
+            if (RootLayout.isMemoryFile(p)) {
+                s.recorded.putIfAbsent(p, Optional.of(text));
+            }
+        });
+        LOG.warning("the branch's last commit with memoryd's ledger trailer (" + commit.name()
+                + ") was not committed by memoryd (a commit amended, rebased or cherry-picked with git): its"
+                + " memory files are compared with what the ledger records, and what differs is captured as a"
+                + " human's edit");
     }
 
     /** The ledger seq the branch head (or its nearest memoryd ancestor) says is published. */

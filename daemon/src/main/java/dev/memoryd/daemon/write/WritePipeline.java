@@ -234,7 +234,7 @@ public final class WritePipeline implements AutoCloseable {
 
     /** Loads idempotency keys from the chain; rolls an unpublished ledger tail forward. */
     public void recover() throws IOException {
-        new Recovery(s).run();
+        new Recovery(s, replay).run();
     }
 
     /**
