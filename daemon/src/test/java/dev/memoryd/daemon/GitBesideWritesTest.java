@@ -760,6 +760,67 @@ class GitBesideWritesTest {
     }
 
     /**
+     * {@code git clean -fdx} while the daemon serves removes its state directory, and the socket
+     * and lock file with it. The daemon keeps the root: a second {@code serve} is refused naming
+     * the first's pid, the socket is bound again within seconds, and writes go on. Before, the
+     * second {@code serve} took a new lock file and started beside the first: two writers on one
+     * root, the second already reporting the first's ledger lines as tampered.
+     */
+    @Test
+    void gitCleanOfTheStateDirectory_neverLetsASecondDaemonIn_andTheSocketIsBoundAgain() throws Exception {
+        serve();
+        acked(write(Decl.appendItem(YOUNG, "Needs", "before the clean")), "before the clean");
+        git.ok("clean", "-fdxq");
+        assertFalse(Files.exists(cfg.stateDir()), "git clean removed the state directory");
+
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process second = new ProcessBuilder(
+                        javaBin,
+                        "-XX:TieredStopAtLevel=1",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        dev.memoryd.daemon.cli.Main.class.getName(),
+                        "serve",
+                        "--root",
+                        cfg.root().toString(),
+                        "--key-file",
+                        cfg.keyFile().toString())
+                .redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("second.log").toFile())
+                .start();
+        try {
+            assertTrue(
+                    second.waitFor(60, java.util.concurrent.TimeUnit.SECONDS),
+                    "a second daemon started beside the first: " + Files.readString(tmp.resolve("second.log")));
+        } finally {
+            second.destroyForcibly();
+        }
+        String said = Files.readString(tmp.resolve("second.log"));
+        assertTrue(second.exitValue() != 0, said);
+        assertTrue(
+                said.contains("already serving")
+                        && said.contains("pid " + daemon.process().pid()),
+                "refused naming the daemon that serves: " + said);
+        assertTrue(daemon.isAlive());
+
+        JsonNode w = null;
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (w == null) {
+            try {
+                w = write(Decl.appendItem(YOUNG, "Needs", "after the clean"));
+            } catch (IOException notYet) {
+                assertTrue(System.nanoTime() < deadline, "the socket was not bound again: " + daemon.logTail(20));
+                Thread.sleep(100);
+            }
+        }
+        acked(w, "after the clean");
+        assertTrue(Files.isDirectory(cfg.stateDir()), "the state directory is back");
+        root.awaitMemorydFilesClean("after the clean", 10_000);
+        assertTrue(root.at("HEAD", YOUNG).contains("- before the clean\n- after the clean\n"), root.at("HEAD", YOUNG));
+        root.assertLedgerVerifies("after the clean");
+    }
+
+    /**
      * A human's {@code git commit -am} beside two agents writing 40 declarations a second fails, if
      * at all, only as beside another git process: on a busy lock, changing nothing, and it succeeds
      * when run again. The rate is printed here; it is measured as a benchmark (docs/BENCHMARKS.md),

@@ -14,10 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * A running daemon: holds the root's lock (one daemon per root), the service and the socket.
+ * A running daemon: holds the root's lock (one daemon per root: {@code .git/memoryd/serve.lock},
+ * holding its pid, and {@code .memoryd/daemon.lock}), the service and the socket.
  * {@link #close()} stops accepting, lets the writer finish what it holds, and releases the lock;
  * it is what SIGTERM runs.
  */
@@ -29,16 +31,16 @@ public final class Daemon implements AutoCloseable {
         }
     }
 
-    private final FileChannel lockChannel;
-    private final FileLock lock;
+    private final List<FileChannel> lockChannels;
+    private final List<FileLock> locks;
     private final ServingRoot svc;
     private final SocketServer server;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean closed;
 
-    private Daemon(FileChannel lockChannel, FileLock lock, ServingRoot svc, SocketServer server) {
-        this.lockChannel = lockChannel;
-        this.lock = lock;
+    private Daemon(List<FileChannel> lockChannels, List<FileLock> locks, ServingRoot svc, SocketServer server) {
+        this.lockChannels = lockChannels;
+        this.locks = locks;
         this.svc = svc;
         this.server = server;
     }
@@ -58,27 +60,38 @@ public final class Daemon implements AutoCloseable {
             throw new IllegalStateException("no memory repository at " + cfg.root()
                     + "; create one with 'bin/memoryd init --root " + cfg.root() + "'");
         }
+        // The root's lock lives in the git directory, which no git command cleans: the state directory
+        // goes with a `git clean -fdx`, and with it a lock there would let a second daemon in beside
+        // this one. The state directory's lock is taken too, so a daemon of a build that knows only
+        // that one is kept out as well.
+        Path gitLockFile = cfg.root().resolve(".git").resolve("memoryd").resolve("serve.lock");
+        Files.createDirectories(gitLockFile.getParent());
+        FileChannel gitCh = FileChannel.open(
+                gitLockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        FileLock gitLock = tryLock(gitCh);
+        if (gitLock == null) {
+            gitCh.close();
+            throw alreadyServing(cfg, gitLockFile);
+        }
         Files.createDirectories(state);
         Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwx------"));
         Path lockFile = state.resolve("daemon.lock");
         Path pidFile = state.resolve("daemon.pid");
         FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock;
-        try {
-            lock = ch.tryLock();
-        } catch (OverlappingFileLockException e) {
-            lock = null;
-        }
+        FileLock lock = tryLock(ch);
         if (lock == null) {
             ch.close();
-            String pid = Files.exists(pidFile) ? Files.readString(pidFile).strip() : "unknown";
-            throw new AlreadyServing("memoryd is already serving " + cfg.root() + " (pid " + pid
-                    + "); stop it first (kill " + pid + ")");
+            gitLock.release();
+            gitCh.close();
+            throw alreadyServing(cfg, pidFile);
         }
         ServingRoot svc = null;
         SocketServer server = null;
         try {
-            Files.writeString(pidFile, ProcessHandle.current().pid() + "\n", StandardCharsets.UTF_8);
+            byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8);
+            gitCh.truncate(0);
+            gitCh.write(java.nio.ByteBuffer.wrap(pid), 0);
+            Files.write(pidFile, pid);
             svc = Memoryd.open(cfg);
             server = new SocketServer(
                     cfg.socket(), new Dispatcher(svc), cfg.maxLineBytes(), cfg.idleTimeout(), cfg.maxConnections());
@@ -86,7 +99,7 @@ public final class Daemon implements AutoCloseable {
             if (watch) {
                 svc.startWatching();
             }
-            return new Daemon(ch, lock, svc, server);
+            return new Daemon(List.of(gitCh, ch), List.of(gitLock, lock), svc, server);
         } catch (IOException | RuntimeException e) {
             if (server != null) {
                 server.close();
@@ -96,8 +109,28 @@ public final class Daemon implements AutoCloseable {
             }
             lock.release();
             ch.close();
+            gitLock.release();
+            gitCh.close();
             throw e;
         }
+    }
+
+    private static FileLock tryLock(FileChannel ch) throws IOException {
+        try {
+            return ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+            return null;
+        }
+    }
+
+    /** The refusal naming the serving process, its pid read from {@code pidFile} (the lock's own file, or the pid file). */
+    private static AlreadyServing alreadyServing(MemorydConfig cfg, Path pidFile) throws IOException {
+        String pid = Files.exists(pidFile) ? Files.readString(pidFile).strip() : "";
+        if (pid.isEmpty()) {
+            pid = "unknown";
+        }
+        return new AlreadyServing(
+                "memoryd is already serving " + cfg.root() + " (pid " + pid + "); stop it first (kill " + pid + ")");
     }
 
     public ServingRoot service() {
@@ -118,8 +151,10 @@ public final class Daemon implements AutoCloseable {
             server.close();
             svc.close();
             Files.deleteIfExists(svc.config().stateDir().resolve("daemon.pid"));
-            lock.release();
-            lockChannel.close();
+            for (int i = locks.size() - 1; i >= 0; i--) {
+                locks.get(i).release();
+                lockChannels.get(i).close();
+            }
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } finally {

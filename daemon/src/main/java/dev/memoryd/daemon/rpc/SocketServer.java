@@ -46,6 +46,7 @@ import java.util.logging.Logger;
  */
 public final class SocketServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SocketServer.class.getName());
+    private static final java.nio.file.LinkOption NOFOLLOW = java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
     private final Path socketPath;
     private final Function<String, Optional<String>> handler;
@@ -56,7 +57,11 @@ public final class SocketServer implements AutoCloseable {
     private final Set<Connection> conns = ConcurrentHashMap.newKeySet();
     private final ThreadPoolExecutor workers;
     private ConnectionLimit limit;
-    private ServerSocketChannel server;
+    private volatile ServerSocketChannel server;
+    private java.nio.file.attribute.UserPrincipal owner;
+    /** The socket file's identity when bound (its file key), to tell it was removed or replaced. */
+    private Object boundAs;
+
     private Selector selector;
     private Thread loop;
     private volatile boolean closed;
@@ -114,17 +119,68 @@ public final class SocketServer implements AutoCloseable {
     public void start() throws IOException {
         limit = ConnectionLimit.forThisProcess(maxConnections);
         LOG.info(limit.describe());
-        Files.deleteIfExists(socketPath); // caller holds the root lock, so any file here is stale
-        server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-        server.bind(UnixDomainSocketAddress.of(socketPath));
-        Files.setPosixFilePermissions(socketPath, PosixFilePermissions.fromString("rw-------"));
-        var owner = socketPath.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(ownerName);
-        server.configureBlocking(false);
+        owner = socketPath.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(ownerName);
         selector = Selector.open();
-        SelectionKey key = server.register(selector, SelectionKey.OP_ACCEPT);
-        Acceptor acceptor = new Acceptor(server, key, owner, limit, conns::size, this::admit);
+        Acceptor acceptor = bind();
         loop = daemonThread(() -> serve(acceptor), "memoryd-socket");
         loop.start();
+    }
+
+    /** Binds the socket file (its directory made, mode 0700, if it is missing) and registers it. */
+    private Acceptor bind() throws IOException {
+        Path dir = socketPath.getParent();
+        if (dir != null && !Files.isDirectory(dir)) {
+            Files.createDirectories(dir);
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        }
+        Files.deleteIfExists(socketPath); // caller holds the root lock, so any file here is stale
+        ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+            ch.bind(UnixDomainSocketAddress.of(socketPath));
+            Files.setPosixFilePermissions(socketPath, PosixFilePermissions.fromString("rw-------"));
+            boundAs = Files.readAttributes(socketPath, java.nio.file.attribute.BasicFileAttributes.class, NOFOLLOW)
+                    .fileKey();
+            ch.configureBlocking(false);
+            SelectionKey key = ch.register(selector, SelectionKey.OP_ACCEPT);
+            server = ch;
+            return new Acceptor(ch, key, owner, limit, conns::size, this::admit);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The acceptor to go on with: {@code current}, or a new one on a socket bound again when the
+     * socket file is gone or is no longer the one bound (a {@code git clean -fdx} removes the whole
+     * state directory): the daemon keeps the root's lock and its clients must find it again, not
+     * be told no daemon serves. Selector thread only.
+     */
+    private Acceptor rebindIfGone(Acceptor current) {
+        Object now;
+        try {
+            now = Files.readAttributes(socketPath, java.nio.file.attribute.BasicFileAttributes.class, NOFOLLOW)
+                    .fileKey();
+        } catch (IOException gone) {
+            now = null;
+        }
+        if (now != null && now.equals(boundAs)) {
+            return current;
+        }
+        try {
+            ServerSocketChannel old = server;
+            Acceptor fresh = bind();
+            old.close();
+            LOG.warning("the socket file " + socketPath + " was removed or replaced while memoryd served it (a git"
+                    + " clean -x?); it is bound again");
+            return fresh;
+        } catch (IOException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "the socket file " + socketPath + " is gone and could not be bound again; retrying",
+                    e);
+            return current;
+        }
     }
 
     /** The connection limit in force (after {@link #start()}). */
@@ -144,7 +200,8 @@ public final class SocketServer implements AutoCloseable {
     }
 
     /** The selector thread: accepts, reads, finishes writes, closes stalled connections. */
-    private void serve(Acceptor acceptor) {
+    private void serve(Acceptor first) {
+        Acceptor acceptor = first;
         ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
         long scanEvery = TimeUnit.MILLISECONDS.toNanos(Math.max(50, idleTimeout.toMillis() / 4));
         long nextScan = System.nanoTime() + scanEvery;
@@ -184,6 +241,9 @@ public final class SocketServer implements AutoCloseable {
                     if (c.stalled(now, idleTimeout.toNanos())) {
                         c.close();
                     }
+                }
+                if (!closed) {
+                    acceptor = rebindIfGone(acceptor);
                 }
                 nextScan = now + scanEvery;
             }
