@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -39,6 +40,9 @@ public final class Journal implements Closeable {
 
     private final Path file;
     private FileChannel ch;
+    /** The file's identity when opened (its file key), to tell it was removed or replaced. */
+    private Object opened;
+
     private boolean holds;
 
     private Journal(Path file) {
@@ -55,8 +59,46 @@ public final class Journal implements Closeable {
         if (!existed) {
             Layout.fsyncDir(dir);
         }
+        j.opened = fileKey(j.file);
         j.holds = j.ch.size() > 0;
         return j;
+    }
+
+    private static Object fileKey(Path f) throws IOException {
+        try {
+            return Files.readAttributes(f, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                    .fileKey();
+        } catch (NoSuchFileException gone) {
+            return null;
+        }
+    }
+
+    /**
+     * Opens the journal's file again when it is no longer the one open (removed with its directory
+     * by a {@code git clean -fdx}, or replaced): lines forced to a file no one can find after a
+     * crash would stand in for nothing. The directory is made again private (0700 where POSIX).
+     */
+    private void reopenIfGone() throws IOException {
+        Object now = fileKey(file);
+        if (now != null && now.equals(opened)) {
+            return;
+        }
+        ch.close();
+        Path dir = file.getParent();
+        if (!Files.isDirectory(dir)) {
+            if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Files.createDirectories(
+                        dir,
+                        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            } else {
+                Files.createDirectories(dir);
+            }
+        }
+        ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        Layout.fsyncDir(dir);
+        opened = fileKey(file);
+        holds = ch.size() > 0;
     }
 
     /**
@@ -99,6 +141,7 @@ public final class Journal implements Closeable {
         for (byte[] l : lines) {
             out.writeBytes(l);
         }
+        reopenIfGone();
         ByteBuffer b = ByteBuffer.wrap(out.toByteArray());
         holds = true; // from the first byte on: a failed write may still leave a readable journal
         long pos = 0;

@@ -134,6 +134,42 @@ class JournalTest {
         assertTrue(Verifier.verify(dir(), Fixtures.keys(), Map.of()).ok());
     }
 
+    /**
+     * The journal's directory removed while the writer runs (a {@code git clean -fdx} of the state
+     * directory): the next lines are forced to a journal at its path again, where a start after a
+     * crash finds them. Before, they went to the removed file, which no start could read.
+     */
+    @Test
+    void aJournalRemovedWithItsDirectory_isMadeAgainForTheNextLines() throws Exception {
+        Path journal = tmp.resolve("state/ledger.journal");
+        try (Ledger l = Fixtures.open(dir(), 4);
+                Journal j = Journal.open(journal)) {
+            Chain c = l.chain(MAIN);
+            c.prepare(Fixtures.drafts(Fixtures.ids(1), "main", 0, 1));
+            c.journalPrepared(j);
+            c.writePrepared();
+            c.sync();
+            j.clear(true);
+            Files.delete(journal);
+            Files.delete(journal.getParent());
+
+            c.prepare(Fixtures.drafts(Fixtures.ids(2), "main", 1, 2));
+            c.journalPrepared(j);
+            c.discardPrepared(); // stopped before the segment
+            assertTrue(Files.isRegularFile(journal), "the journal is at its path again");
+            assertEquals(
+                    "rwx------",
+                    java.nio.file.attribute.PosixFilePermissions.toString(
+                            Files.getPosixFilePermissions(journal.getParent())));
+        }
+        Journal.Entry left = Journal.read(journal).orElseThrow();
+        assertEquals(1, left.baseSeq());
+        try (Ledger l = Fixtures.open(dir(), 4)) {
+            assertEquals(2, l.chain(MAIN).applyJournal(left));
+            assertEquals(3, l.chain(MAIN).head().seq());
+        }
+    }
+
     @Test
     void aJournalWhoseLinesAreAlreadyInTheChainIsIgnored() throws Exception {
         Path journal = tmp.resolve("state/ledger.journal");
