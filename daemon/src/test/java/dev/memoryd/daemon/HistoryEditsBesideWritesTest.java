@@ -74,6 +74,16 @@ class HistoryEditsBesideWritesTest {
         }
     }
 
+    /** Writes until the first segment is full and a second one is active; the first's path. */
+    private Path fillFirstSegment() throws IOException {
+        Path first = activeSegment();
+        for (int i = 0; activeSegment().equals(first); i++) {
+            assertTrue(i < 400, "the first segment never filled");
+            write(CRITIC, "Triggers", "filling " + i);
+        }
+        return first;
+    }
+
     private static long lines(Path p) throws IOException {
         try (Stream<String> s = Files.lines(p)) {
             return s.count();
@@ -88,11 +98,7 @@ class HistoryEditsBesideWritesTest {
      */
     @Test
     void aRevertOfMemorydsCommitThatFilledASegment_takesTheItemOut_butNoLedgerLine() throws Exception {
-        Path first = activeSegment();
-        for (int i = 0; activeSegment().equals(first); i++) {
-            assertTrue(i < 400, "the first segment never filled");
-            write(CRITIC, "Triggers", "filling " + i);
-        }
+        Path first = fillFirstSegment();
         long full = lines(first);
         Path segment = activeSegment();
         for (int i = 0; lines(segment) < full - 1; i++) {
@@ -127,11 +133,7 @@ class HistoryEditsBesideWritesTest {
      */
     @Test
     void aHumansCommitOfAnEditedFullSegment_isPutBackByMemorydsNextCommit() throws Exception {
-        Path first = activeSegment();
-        for (int i = 0; activeSegment().equals(first); i++) {
-            assertTrue(i < 400, "the first segment never filled");
-            write(CRITIC, "Triggers", "filling " + i);
-        }
+        Path first = fillFirstSegment();
         String rel = cfg.root().relativize(first).toString();
         String memorydsText = git.ok("show", "HEAD:" + rel);
         Files.writeString(first, memorydsText.replaceFirst("\"actor\":\"", "\"actor\":\"x"));
@@ -158,11 +160,7 @@ class HistoryEditsBesideWritesTest {
      */
     @Test
     void aHumansCommitDeletingAFullSegment_isPutBackWithoutWaitingForAWrite() throws Exception {
-        Path first = activeSegment();
-        for (int i = 0; activeSegment().equals(first); i++) {
-            assertTrue(i < 400, "the first segment never filled");
-            write(CRITIC, "Triggers", "filling " + i);
-        }
+        Path first = fillFirstSegment();
         String rel = cfg.root().relativize(first).toString();
         String memorydsText = git.ok("show", "HEAD:" + rel);
         Files.delete(first);

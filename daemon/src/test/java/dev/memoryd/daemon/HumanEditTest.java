@@ -111,6 +111,31 @@ class HumanEditTest {
         return out;
     }
 
+    /** Stops the daemon and adds a paragraph to {@link #YOUNG}'s Needs by hand, as while it is down. */
+    private void stopThenWriteNeedsByHand() throws Exception {
+        root.daemon.close();
+        root.daemon = null;
+        edit(
+                YOUNG,
+                "## Needs\n<!-- @anchor: needs v1 -->\n",
+                "## Needs\n<!-- @anchor: needs v1 -->\n\nQuiet mornings.\n");
+    }
+
+    /** Waits until the newest event of {@code path} is a human edit of section {@code anchor}. */
+    private void awaitHumanEditOf(String path, String anchor, String what) throws InterruptedException {
+        await(
+                () -> {
+                    try {
+                        JsonNode last = history(path).get(0);
+                        return last.get("op").asText().equals("human_edit")
+                                && last.get("section_anchor").asText().equals(anchor);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                what);
+    }
+
     private JsonNode replay() throws Exception {
         return root.call("replay", "{\"verify\":true}").get("result");
     }
@@ -391,27 +416,12 @@ class HumanEditTest {
     @Test
     void gitCommits_whileTheDaemonWasDown_areCapturedAtStart() throws Exception {
         root(false);
-        root.daemon.close();
-        root.daemon = null;
-        edit(
-                YOUNG,
-                "## Needs\n<!-- @anchor: needs v1 -->\n",
-                "## Needs\n<!-- @anchor: needs v1 -->\n\nQuiet mornings.\n");
+        stopThenWriteNeedsByHand();
         root.git("-c", "user.name=Bob", "-c", "user.email=bob@example.com", "commit", "-qam", "bob: offline");
         edit(CRITIC, "strict teacher", "strict old teacher"); // and one left uncommitted
         root.configure(c -> c.withWatch(Duration.ofMillis(100), Duration.ofSeconds(60)))
                 .serveWatching();
-        await(
-                () -> {
-                    try {
-                        JsonNode last = history(CRITIC).get(0);
-                        return last.get("op").asText().equals("human_edit")
-                                && last.get("section_anchor").asText().equals("identity");
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                },
-                "the uncommitted edit");
+        awaitHumanEditOf(CRITIC, "identity", "the uncommitted edit");
         JsonNode bob = history(YOUNG).get(0);
         assertEquals("human:Bob <bob@example.com>", bob.get("actor").asText());
         assertReplayClean();
@@ -430,28 +440,13 @@ class HumanEditTest {
         root(false);
         JsonNode w = write(append(YOUNG, "Triggers", "Deadlines"));
         assertTrue(w.has("result"), w.toString());
-        root.daemon.close();
-        root.daemon = null;
-        edit(
-                YOUNG,
-                "## Needs\n<!-- @anchor: needs v1 -->\n",
-                "## Needs\n<!-- @anchor: needs v1 -->\n\nQuiet mornings.\n");
+        stopThenWriteNeedsByHand();
         root.git("commit", "-qa", "--amend", "--no-edit");
         assertTrue(root.git("log", "-1", "--format=%B").contains("Memoryd-Ledger-Head"), "the trailer stays");
         root.configure(c -> c.withWatch(Duration.ofMillis(100), Duration.ofSeconds(60)))
                 .serveWatching();
         root.call("capture", null);
-        await(
-                () -> {
-                    try {
-                        JsonNode last = history(YOUNG).get(0);
-                        return last.get("op").asText().equals("human_edit")
-                                && last.get("section_anchor").asText().equals("needs");
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                },
-                "the amended change captured");
+        awaitHumanEditOf(YOUNG, "needs", "the amended change captured");
         assertEquals(
                 "human:Sam Human <sam@example.com>",
                 history(YOUNG).get(0).get("actor").asText());
@@ -813,14 +808,7 @@ class HumanEditTest {
         root(false);
         String good = root.file(YOUNG);
         byte[] latin1 = saveInLatin1(good);
-        JsonNode w = write(append(YOUNG, "Triggers", "Deadlines"));
-        assertEquals("drift", w.path("error").path("data").path("reason").asText(), w.toString());
-        JsonNode items = root.call("drift.list", null).get("result").get("items");
-        assertEquals(1, items.size(), items::toString);
-        assertEquals("grammar_broken", items.get(0).get("kind").asText());
-        assertTrue(items.toString().contains("not valid UTF-8"), items::toString);
-        assertTrue(java.util.Arrays.equals(latin1, Files.readAllBytes(root.dir.resolve(YOUNG))), "the bytes stay");
-        assertEquals(good, root.git("show", "HEAD:" + YOUNG), "the branch keeps the recorded text");
+        assertWriteMeetsBrokenFileDrift(latin1, good, "not valid UTF-8");
         JsonNode other = write(append(CRITIC, "Triggers", "Deadlines"));
         assertTrue(other.has("result"), "another file is written as ever: " + other);
     }
@@ -836,14 +824,23 @@ class HumanEditTest {
         String good = root.file(YOUNG);
         byte[] marked = ("\uFEFF" + good).getBytes(StandardCharsets.UTF_8);
         Files.write(root.dir.resolve(YOUNG), marked);
+        assertWriteMeetsBrokenFileDrift(marked, good, "byte order mark");
+    }
+
+    /**
+     * An agent's write to {@link #YOUNG}, saved by the human as {@code saved}: refused with
+     * {@code drift}, one {@code grammar_broken} item whose text names {@code why}, the human's
+     * bytes left as they are and the recorded text {@code recorded} kept at the branch head.
+     */
+    private void assertWriteMeetsBrokenFileDrift(byte[] saved, String recorded, String why) throws Exception {
         JsonNode w = write(append(YOUNG, "Triggers", "Deadlines"));
         assertEquals("drift", w.path("error").path("data").path("reason").asText(), w.toString());
         JsonNode items = root.call("drift.list", null).get("result").get("items");
         assertEquals(1, items.size(), items::toString);
         assertEquals("grammar_broken", items.get(0).get("kind").asText());
-        assertTrue(items.toString().contains("byte order mark"), items::toString);
-        assertTrue(java.util.Arrays.equals(marked, Files.readAllBytes(root.dir.resolve(YOUNG))), "the bytes stay");
-        assertEquals(good, root.git("show", "HEAD:" + YOUNG), "the branch keeps the recorded text");
+        assertTrue(items.toString().contains(why), items::toString);
+        assertTrue(java.util.Arrays.equals(saved, Files.readAllBytes(root.dir.resolve(YOUNG))), "the bytes stay");
+        assertEquals(recorded, root.git("show", "HEAD:" + YOUNG), "the branch keeps the recorded text");
     }
 
     /**
