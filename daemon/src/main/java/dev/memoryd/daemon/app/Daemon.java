@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * A running daemon: holds the root's lock (one daemon per root: {@code .git/memoryd/serve.lock},
+ * A running daemon: holds the root's lock (one daemon per root: {@code .git/memoryd/serving},
  * holding its pid, and {@code .memoryd/daemon.lock}), the service and the socket.
  * {@link #close()} stops accepting, lets the writer finish what it holds, and releases the lock;
  * it is what SIGTERM runs.
@@ -62,9 +62,10 @@ public final class Daemon implements AutoCloseable {
         }
         // The root's lock lives in the git directory, which no git command cleans: the state directory
         // goes with a `git clean -fdx`, and with it a lock there would let a second daemon in beside
-        // this one. The state directory's lock is taken too, so a daemon of a build that knows only
+        // this one. Its name does not end in ".lock", which people clear by hand when git is stuck. The state
+        // directory's lock is taken too, so a daemon of a build that knows only
         // that one is kept out as well.
-        Path gitLockFile = cfg.root().resolve(".git").resolve("memoryd").resolve("serve.lock");
+        Path gitLockFile = cfg.root().resolve(".git").resolve("memoryd").resolve("serving");
         Files.createDirectories(gitLockFile.getParent());
         FileChannel gitCh = FileChannel.open(
                 gitLockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
