@@ -60,10 +60,10 @@ public final class Daemon implements AutoCloseable {
             throw new IllegalStateException("no memory repository at " + cfg.root()
                     + "; create one with 'bin/memoryd init --root " + cfg.root() + "'");
         }
-        // The root's lock lives in the git directory, which no git command cleans: the state directory
-        // goes with a `git clean -fdx`, and with it a lock there would let a second daemon in beside
-        // this one. Its name does not end in ".lock", which people clear by hand when git is stuck. The state
-        // directory's lock is taken too, so a daemon of a build that knows only
+        // The root's lock lives in the git directory, which no git command cleans: the state
+        // directory goes with a `git clean -fdx`, and with it a lock there would let a second daemon
+        // in beside this one. Its name does not end in ".lock", which people clear by hand when git
+        // is stuck. The state directory's lock is taken too, so a daemon of a build that knows only
         // that one is kept out as well.
         Path gitLockFile = cfg.root().resolve(".git").resolve("memoryd").resolve("serving");
         Files.createDirectories(gitLockFile.getParent());

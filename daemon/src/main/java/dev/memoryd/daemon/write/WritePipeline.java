@@ -292,10 +292,11 @@ public final class WritePipeline implements AutoCloseable {
                     s.indexBacklog.putAll(stale.entries());
                     s.indexBacklog.putAll(mergedSegments.putBack(stale.conflicted()));
                 }
-                if (!s.putBackNext.isEmpty() && queue.isEmpty() && System.nanoTime() - putBackAt >= 0) {
+                boolean putBackWaits = !s.putBackNext.isEmpty() && s.files.workTree(); // else the next batch carries it
+                if (putBackWaits && queue.isEmpty() && System.nanoTime() - putBackAt >= 0) {
                     putBackIdle();
                 }
-                Pending first = s.indexBacklog.isEmpty() && s.putBackNext.isEmpty()
+                Pending first = s.indexBacklog.isEmpty() && !putBackWaits
                         ? queue.take()
                         : queue.poll(INDEX_DELAY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
                 if (first == null) {
