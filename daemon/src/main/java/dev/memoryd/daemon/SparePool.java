@@ -86,18 +86,8 @@ final class SparePool {
             }
             Files.deleteIfExists(p);
         }
-        if (!Files.isDirectory(spareDir, LinkOption.NOFOLLOW_LINKS)) {
-            // Removed while memoryd runs (a `git clean -fdx` takes the whole state directory):
-            // made again, the state directory private as at the start, rather than failing every write.
-            Path state = spareDir.getParent();
-            if (state != null && !Files.isDirectory(state, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createDirectories(
-                        state,
-                        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
-            }
-            Files.createDirectories(spareDir);
-        }
+        // The state directory may have been removed while memoryd runs (a `git clean -fdx`).
+        dev.memoryd.daemon.layout.PrivateDir.ensure(spareDir);
         return newSpareName();
     }
 

@@ -129,9 +129,8 @@ public final class SocketServer implements AutoCloseable {
     /** Binds the socket file (its directory made, mode 0700, if it is missing) and registers it. */
     private Acceptor bind() throws IOException {
         Path dir = socketPath.getParent();
-        if (dir != null && !Files.isDirectory(dir)) {
-            Files.createDirectories(dir);
-            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        if (dir != null) {
+            dev.memoryd.daemon.layout.PrivateDir.ensure(dir);
         }
         Files.deleteIfExists(socketPath); // caller holds the root lock, so any file here is stale
         ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
