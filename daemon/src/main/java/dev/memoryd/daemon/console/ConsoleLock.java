@@ -12,7 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
- * One console per root: {@code <root>/.memoryd/console.lock}, locked by the running console for its
+ * One console per root: {@code <root>/.git/memoryd/console} ({@code .memoryd/console.lock} in a
+ * root without a git directory), locked by the running console for its
  * life (an OS file lock, so a console that dies frees it) and holding its URL and process id. A
  * second console finds it locked and refuses to start, naming the first one's URL, instead of
  * replacing the token file the first one's login URL lives in. Not thread-safe: one per console.
@@ -39,7 +40,16 @@ final class ConsoleLock implements AutoCloseable {
     static ConsoleLock acquire(Path root) throws IOException {
         Path dir = root.resolve(".memoryd");
         Files.createDirectories(dir);
-        Path file = dir.resolve("console.lock");
+        // In the git directory, which no git command cleans (a `git clean -fdx` takes `.memoryd/`
+        // and a lock there with it), as the daemon's own lock; named unlike git's stale ".lock" files.
+        Path git = root.resolve(".git");
+        Path file;
+        if (Files.isDirectory(git)) {
+            Files.createDirectories(git.resolve("memoryd"));
+            file = git.resolve("memoryd").resolve("console");
+        } else {
+            file = dir.resolve("console.lock");
+        }
         FileChannel ch =
                 FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         FileLock lock;

@@ -82,10 +82,13 @@ class ConsoleCommandTest {
         throw new AssertionError("the console ended without printing " + p + ":\n" + seen);
     }
 
+    /** What a process that should end soon printed (it prints little); stopped and failed if it runs on. */
     private static String all(Process p) throws Exception {
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        return out;
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("still running after 60 s (it was to be refused at its start)");
+        }
+        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     }
 
     @Test
@@ -120,6 +123,16 @@ class ConsoleCommandTest {
         assertEquals(1, second.exitValue(), refusal);
         assertTrue(refusal.contains("a console for " + root.dir + " is already running at " + base), refusal);
         assertEquals(tokenNow, Files.readString(tokenFile), "the first console's token file is left alone");
+        // A `git clean -fdx` takes `.memoryd/`, but not the lock: a console started after it is refused too.
+        Process clean = new ProcessBuilder("git", "-C", root.dir.toString(), "clean", "-fdxq")
+                .redirectErrorStream(true)
+                .start();
+        assertEquals(0, clean.waitFor(), new String(clean.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        assertFalse(Files.exists(root.dir.resolve(".memoryd")), "git clean removed the state directory");
+        Process afterClean = console("--port", "0");
+        String refusedAgain = all(afterClean);
+        assertEquals(1, afterClean.exitValue(), refusedAgain);
+        assertTrue(refusedAgain.contains("a console for " + root.dir + " is already running at " + base), refusedAgain);
 
         first.destroy();
         assertTrue(first.waitFor(30, TimeUnit.SECONDS));
