@@ -80,6 +80,13 @@ public final class CommitFormat {
         return new PersonIdent(actor, safe + "@agents.memoryd", now, java.time.ZoneOffset.UTC);
     }
 
+    /** Whether {@code committer} is memoryd's identity ({@link #committer}), whatever the time. */
+    public static boolean isMemoryd(PersonIdent committer) {
+        PersonIdent m = committer(Instant.EPOCH);
+        return committer.getName().equals(m.getName())
+                && committer.getEmailAddress().equals(m.getEmailAddress());
+    }
+
     /** memoryd, the committer of every commit it makes. */
     public static PersonIdent committer(Instant now) {
         return new PersonIdent("memoryd", "memoryd@localhost", now, java.time.ZoneOffset.UTC);

@@ -85,9 +85,7 @@ final class Recovery {
     /** Whether memoryd committed {@code commit} (it is the committer of every commit it makes). */
     private boolean madeByMemoryd(ObjectId commit) throws IOException {
         try (org.eclipse.jgit.revwalk.RevWalk rw = new org.eclipse.jgit.revwalk.RevWalk(s.git.repository())) {
-            org.eclipse.jgit.lib.PersonIdent c = rw.parseCommit(commit).getCommitterIdent();
-            org.eclipse.jgit.lib.PersonIdent memoryd = CommitFormat.committer(java.time.Instant.EPOCH);
-            return c.getName().equals(memoryd.getName()) && c.getEmailAddress().equals(memoryd.getEmailAddress());
+            return CommitFormat.isMemoryd(rw.parseCommit(commit).getCommitterIdent());
         }
     }
 
