@@ -814,6 +814,41 @@ class HumanEditTest {
     }
 
     /**
+     * A file a human saved with CRLF line ends is their edit, and the agent's next write to it ends
+     * its lines with CRLF too: the file on disk and at the branch head never mixes the two (an
+     * editor then shows a stray ^M on every other line), replay gives the same bytes, and nothing
+     * more is captured as the human's. Before, the agent's item and Change Log line ended with a
+     * lone LF among the human's CRLF lines.
+     */
+    @Test
+    void aFileSavedWithCrlfLineEnds_keepsThemThroughAnAgentsWrite() throws Exception {
+        root(false);
+        Path f = root.dir.resolve(YOUNG);
+        Files.writeString(f, Files.readString(f).replace("\n", "\r\n"));
+        root.call("capture", null); // else the write meets the human's change of every section: conflict
+        JsonNode w = write(append(YOUNG, "Triggers", "Deadlines"));
+        assertTrue(w.has("result"), w.toString());
+        String onDisk = Files.readString(f);
+        assertTrue(onDisk.contains("- Deadlines\r\n"), onDisk);
+        assertFalse(onDisk.replace("\r\n", "").contains("\n"), "no lone LF on disk: " + onDisk);
+        assertEquals(onDisk, root.git("show", "HEAD:" + YOUNG), "the branch holds the same bytes");
+        awaitClean();
+        assertReplayClean();
+        List<JsonNode> events = history(YOUNG);
+        assertEquals("append_item", events.get(0).get("op").asText(), events.toString());
+        assertEquals(
+                "crlf",
+                events.get(0).path("payload").path("line_ends").asText(),
+                "the line says so, for replay: " + events.get(0));
+        long humans = events.stream()
+                .filter(e -> e.get("op").asText().equals("human_edit"))
+                .count();
+        assertTrue(humans > 0, "the CRLF save is the human's edit: " + events);
+        root.call("capture", null);
+        assertEquals(history(YOUNG).size(), events.size(), "nothing more is captured: " + history(YOUNG));
+    }
+
+    /**
      * A save that puts a UTF-8 byte order mark before the frontmatter (as some Windows editors
      * do): drift naming the mark, never rewritten. Before, the drift said the frontmatter was
      * missing, which the human, seeing "---" at the top in their editor, could not act on.

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,6 +35,14 @@ final class DeclarationRun {
     final boolean trusted;
     /** Op indexes whose create_entity files get {@code links: []} (replay of older lines). */
     final Set<Integer> unlinked;
+    /**
+     * Files whose CRLF line ends the lines memoryd writes may follow: every file for a new write;
+     * for replay, those whose recorded lines say so, since lines recorded before memoryd kept CRLF
+     * must replay to the mixed text they made.
+     */
+    private final Predicate<RepoPath> mayKeepCrlf;
+    /** Files written with CRLF line ends because their text had them. */
+    private final Set<RepoPath> crlfKept = new LinkedHashSet<>();
 
     private final FileSource files;
     /** Current text of every file read or created; absent = not loaded yet. */
@@ -53,8 +62,15 @@ final class DeclarationRun {
     private final Map<RepoPath, MemoryDocument> docs = new LinkedHashMap<>();
 
     DeclarationRun(
-            Grammar g, FileSource files, Instant now, SectionHasher hasher, boolean trusted, Set<Integer> unlinked) {
+            Grammar g,
+            FileSource files,
+            Instant now,
+            SectionHasher hasher,
+            boolean trusted,
+            Set<Integer> unlinked,
+            Predicate<RepoPath> mayKeepCrlf) {
         this.g = g;
+        this.mayKeepCrlf = mayKeepCrlf;
         this.files = files;
         this.hasher = hasher;
         this.trusted = trusted;
@@ -142,6 +158,10 @@ final class DeclarationRun {
             try {
                 doc = ChangeLog.rollup(doc(p, text), type, p, date, phrases.getOrDefault(p, List.of()));
                 doc = setLastUpdated(doc);
+                if (mayKeepCrlf.test(p) && crlf(orig)) {
+                    doc = MemoryDocument.parse(withCrlf(doc.text()));
+                    crlfKept.add(p);
+                }
             } catch (OpRejected r) {
                 throw withOp(r, p);
             }
@@ -152,6 +172,37 @@ final class DeclarationRun {
             out.put(p, doc.text());
         }
         return out;
+    }
+
+    /** The files {@link #finish} wrote with CRLF line ends because their text had them. */
+    Set<RepoPath> crlfKept() {
+        return crlfKept;
+    }
+
+    /**
+     * Whether a file's lines end with CRLF, as a human's editor on Windows saves them: told by its
+     * first line, so that the lines memoryd adds end as the human's do and the file never mixes
+     * the two (an editor shows a mixed file's every other line with a stray ^M).
+     */
+    static boolean crlf(String text) {
+        if (text == null) {
+            return false;
+        }
+        int nl = text.indexOf('\n');
+        return nl > 0 && text.charAt(nl - 1) == '\r';
+    }
+
+    /** {@code text} with every line end that is a lone LF made CRLF. */
+    static String withCrlf(String text) {
+        StringBuilder b = new StringBuilder(text.length() + text.length() / 32);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n' && (i == 0 || text.charAt(i - 1) != '\r')) {
+                b.append('\r');
+            }
+            b.append(c);
+        }
+        return b.toString();
     }
 
     private OpRejected withOp(OpRejected r, RepoPath p) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Applies a declaration (a list of ops) to in-memory copies of memory files.
@@ -31,7 +32,9 @@ public final class Declarations {
     private Declarations() {}
 
     /**
-     * Applies the ops in order.
+     * Applies the ops in order. In a file whose first line ends with CRLF (a human's editor on
+     * Windows), the lines the ops and the Change Log add end with CRLF too ({@link
+     * ApplyResult.Applied#crlf}); section hashes are the same either way.
      *
      * @param g      the grammar
      * @param files  current file contents (read lazily, at most once per path)
@@ -45,10 +48,12 @@ public final class Declarations {
 
     /**
      * Redoes a declaration the ledger already accepted: the same texts as {@link #apply}, without
-     * the whole-file lint of each result, which only guards new writes (replay and recovery).
+     * the whole-file lint of each result, which only guards new writes (replay and recovery). No
+     * file keeps CRLF line ends: see {@link #replay(Grammar, FileSource, List, Instant,
+     * SectionHasher, Set, Set)}.
      */
     public static ApplyResult replay(Grammar g, FileSource files, List<Op> ops, Instant now, SectionHasher hasher) {
-        return apply(g, files, ops, now, hasher, true, Set.of());
+        return apply(g, files, ops, now, hasher, true, Set.of(), p -> false);
     }
 
     /**
@@ -59,12 +64,30 @@ public final class Declarations {
      */
     public static ApplyResult replay(
             Grammar g, FileSource files, List<Op> ops, Instant now, SectionHasher hasher, Set<Integer> unlinked) {
-        return apply(g, files, ops, now, hasher, true, Set.copyOf(unlinked));
+        return replay(g, files, ops, now, hasher, unlinked, Set.of());
+    }
+
+    /**
+     * As {@link #replay(Grammar, FileSource, List, Instant, SectionHasher, Set)}; the lines written
+     * to the files at {@code crlf} end with CRLF where the file's did, as {@link #apply} writes
+     * them, and to every other file with a lone LF, as memoryd wrote them before it kept a file's
+     * CRLF line ends: the caller names the files whose recorded lines say they were kept.
+     */
+    public static ApplyResult replay(
+            Grammar g,
+            FileSource files,
+            List<Op> ops,
+            Instant now,
+            SectionHasher hasher,
+            Set<Integer> unlinked,
+            Set<RepoPath> crlf) {
+        Set<RepoPath> kept = Set.copyOf(crlf);
+        return apply(g, files, ops, now, hasher, true, Set.copyOf(unlinked), kept::contains);
     }
 
     private static ApplyResult apply(
             Grammar g, FileSource files, List<Op> ops, Instant now, SectionHasher hasher, boolean trusted) {
-        return apply(g, files, ops, now, hasher, trusted, Set.of());
+        return apply(g, files, ops, now, hasher, trusted, Set.of(), p -> true);
     }
 
     private static ApplyResult apply(
@@ -74,13 +97,14 @@ public final class Declarations {
             Instant now,
             SectionHasher hasher,
             boolean trusted,
-            Set<Integer> unlinked) {
+            Set<Integer> unlinked,
+            Predicate<RepoPath> mayKeepCrlf) {
         Objects.requireNonNull(g, "grammar");
         Objects.requireNonNull(files, "files");
         Objects.requireNonNull(ops, "ops");
         Objects.requireNonNull(now, "now");
         Objects.requireNonNull(hasher, "hasher");
-        DeclarationRun run = new DeclarationRun(g, files, now, hasher, trusted, unlinked);
+        DeclarationRun run = new DeclarationRun(g, files, now, hasher, trusted, unlinked, mayKeepCrlf);
         List<OpOutcome> outcomes = new ArrayList<>();
         for (int i = 0; i < ops.size(); i++) {
             try {
@@ -91,7 +115,7 @@ public final class Declarations {
         }
         try {
             Map<RepoPath, String> out = run.finish();
-            return new ApplyResult.Applied(outcomes, out, !out.isEmpty());
+            return new ApplyResult.Applied(outcomes, out, !out.isEmpty(), run.crlfKept());
         } catch (OpRejected r) {
             int idx = r.details.get("op_index") instanceof Integer n ? n : ops.size() - 1;
             Map<String, Object> d = new LinkedHashMap<>(r.details);

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class DeclarationsTest {
@@ -219,6 +220,69 @@ class DeclarationsTest {
                 .replace("looked after\n", "looked after\n- Sleep\n")
                 .replace("replaced Evolution\n", "replaced Evolution\n- 2026-11-21: added 1 item to Needs\n");
         assertEquals(expected, after);
+    }
+
+    /**
+     * A file a human saved with CRLF line ends (an editor on Windows) keeps them: the item, the
+     * Change Log line and the frontmatter's date memoryd writes end with CRLF too, and the sections'
+     * hashes are those of the same file with LF.
+     */
+    @Test
+    void aFileWithCrlfLineEnds_getsCrlfLinesFromEveryOp() {
+        String lf = tree.get(CRITIC);
+        tree.put(CRITIC, lf.replace("\n", "\r\n"));
+        ApplyResult.Applied a = applied(apply(
+                tree,
+                new AppendItem(CRITIC, "Needs", "Sleep"),
+                new ReplaceSection(CRITIC, "Role", "A new role.\n\nIn two paragraphs.")));
+        String after = a.newContents().get(CRITIC);
+        assertTrue(after.contains("- Sleep\r\n") && after.contains("A new role.\r\n\r\nIn two paragraphs.\r\n"), after);
+        assertTrue(after.contains("- 2026-11-21: added 1 item to Needs; replaced Role\r\n"), after);
+        assertFalse(after.replace("\r\n", "").contains("\n"), "no line ends with a lone LF: " + after);
+        assertFalse(after.replace("\r\n", "").contains("\r"), "and none with a lone CR");
+
+        Map<RepoPath, String> lfTree = TestSupport.exampleTree();
+        ApplyResult.Applied same = applied(apply(
+                lfTree,
+                new AppendItem(CRITIC, "Needs", "Sleep"),
+                new ReplaceSection(CRITIC, "Role", "A new role.\n\nIn two paragraphs.")));
+        assertEquals(same.newContents().get(CRITIC), after.replace("\r\n", "\n"), "the same text, line ends aside");
+        assertEquals(same.outcomes().get(0).afterHash(), a.outcomes().get(0).afterHash());
+        assertEquals(same.outcomes().get(1).afterHash(), a.outcomes().get(1).afterHash());
+        assertFalse(same.newContents().get(CRITIC).contains("\r"), "an LF file gets no CR");
+    }
+
+    /**
+     * Replay writes CRLF lines only to the files the ledger says got them: lines recorded before
+     * memoryd kept a file's CRLF line ends made a file that mixes the two, and replay gives those
+     * bytes again, while a line that recorded the CRLF file replays to what {@code apply} wrote.
+     */
+    @Test
+    void replay_keepsCrlfLineEndsOnlyForTheFilesNamed() {
+        tree.put(CRITIC, tree.get(CRITIC).replace("\n", "\r\n"));
+        List<Op> ops = List.of(new AppendItem(CRITIC, "Needs", "Sleep"));
+        ApplyResult.Applied written = applied(apply(tree, ops.get(0)));
+        assertEquals(Set.of(CRITIC), written.crlf(), "apply says which files kept CRLF");
+
+        ApplyResult.Applied kept = applied(Declarations.replay(
+                TestSupport.grammar(),
+                TestSupport.source(tree),
+                ops,
+                TestSupport.NOW,
+                TestSupport.HASHER,
+                Set.of(),
+                Set.of(CRITIC)));
+        assertEquals(written.newContents().get(CRITIC), kept.newContents().get(CRITIC));
+
+        ApplyResult.Applied older = applied(Declarations.replay(
+                TestSupport.grammar(), TestSupport.source(tree), ops, TestSupport.NOW, TestSupport.HASHER));
+        String mixed = older.newContents().get(CRITIC);
+        assertTrue(mixed.contains("\n- Sleep\n") && mixed.contains("\r\n"), "LF lines among CRLF ones: " + mixed);
+        assertEquals(
+                written.newContents().get(CRITIC),
+                mixed.replace("\r\n", "\n").replace("\n", "\r\n"),
+                "the same text but for line ends");
+        assertTrue(older.crlf().isEmpty());
     }
 
     @Test

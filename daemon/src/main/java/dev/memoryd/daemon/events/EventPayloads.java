@@ -306,9 +306,14 @@ public final class EventPayloads {
         return e.payload() == null ? Optional.empty() : grammarOp(e.payload());
     }
 
-    /** A payload's grammar op: {@code op}, an object. */
+    /** A payload's grammar op: {@code op}, an object, and whether {@code line_ends} is {@code "crlf"}. */
     public static Optional<GrammarOpPayload> grammarOp(JsonNode p) {
-        return p.get("op") instanceof ObjectNode op ? Optional.of(new GrammarOpPayload(op)) : Optional.empty();
+        return p.get("op") instanceof ObjectNode op
+                ? Optional.of(new GrammarOpPayload(
+                        op,
+                        GrammarOpPayload.CRLF.equals(
+                                p.path(GrammarOpPayload.LINE_ENDS).asText(null))))
+                : Optional.empty();
     }
 
     /** {@code e}'s payload when {@code e} is a {@code branch_merge} of the expected shape. */

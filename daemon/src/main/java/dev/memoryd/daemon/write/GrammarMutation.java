@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
+import dev.memoryd.daemon.events.GrammarOpPayload;
 import dev.memoryd.grammar.ApplyResult;
 import dev.memoryd.grammar.CreateEntity;
 import dev.memoryd.grammar.Declarations;
@@ -12,6 +13,7 @@ import dev.memoryd.grammar.Grammar;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.OpCodec;
 import dev.memoryd.grammar.OpOutcome;
+import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.SectionHasher;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,12 +28,24 @@ import java.util.Set;
  * {@code recordedAfterHashes} (replay only, one per op, else null) are the {@code after_hash}es
  * the ledger recorded: a {@code create_entity} recorded before the templates carried links
  * replays with {@code links: []} when that, and only that, gives the recorded hash.
+ * {@code crlf} (replay only) are the files whose recorded lines say memoryd kept their CRLF line
+ * ends ({@link GrammarOpPayload#crlf}): only those get CRLF lines again, so that lines recorded before memoryd
+ * kept them replay to the text they made.
  */
 record GrammarMutation(
-        GrammarFiles grammars, List<Op> ops, SectionHasher hasher, boolean replay, List<String> recordedAfterHashes)
+        GrammarFiles grammars,
+        List<Op> ops,
+        SectionHasher hasher,
+        boolean replay,
+        List<String> recordedAfterHashes,
+        Set<RepoPath> crlf)
         implements Mutation {
+    GrammarMutation {
+        crlf = Set.copyOf(crlf);
+    }
+
     GrammarMutation(GrammarFiles grammars, List<Op> ops, SectionHasher hasher) {
-        this(grammars, ops, hasher, false, null);
+        this(grammars, ops, hasher, false, null, Set.of());
     }
 
     @Override
@@ -52,6 +66,9 @@ record GrammarMutation(
             }
             ObjectNode payload = JsonNodeFactory.instance.objectNode();
             payload.set("op", OpCodec.toJson(o.op()));
+            if (a.crlf().contains(o.path())) {
+                payload.put(GrammarOpPayload.LINE_ENDS, GrammarOpPayload.CRLF);
+            }
             events.add(new EventSpec(
                     o.op().opName(),
                     o.path(),
@@ -66,7 +83,7 @@ record GrammarMutation(
     }
 
     private ApplyResult replayed(Grammar grammar, FileSource files, Instant now) {
-        ApplyResult r = Declarations.replay(grammar, files, ops, now, hasher);
+        ApplyResult r = Declarations.replay(grammar, files, ops, now, hasher, Set.of(), crlf);
         if (recordedAfterHashes == null || !(r instanceof ApplyResult.Applied a)) {
             return r;
         }
@@ -80,7 +97,7 @@ record GrammarMutation(
         if (differ.isEmpty()) {
             return r;
         }
-        ApplyResult old = Declarations.replay(grammar, files, ops, now, hasher, differ);
+        ApplyResult old = Declarations.replay(grammar, files, ops, now, hasher, differ, crlf);
         if (old instanceof ApplyResult.Applied o
                 && differ.stream()
                         .allMatch(i -> Objects.equals(o.outcomes().get(i).afterHash(), recordedAfterHashes.get(i)))) {

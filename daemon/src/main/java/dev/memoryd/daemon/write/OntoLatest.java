@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.IntFunction;
 
 /**
@@ -203,7 +204,9 @@ final class OntoLatest {
                     q -> q.equals(path) ? Optional.of(t0) : Optional.empty(),
                     List.<Op>of(ok.op()),
                     Instant.parse(e.ts()),
-                    hasher);
+                    hasher,
+                    Set.of(),
+                    grammarOp.get().crlf() ? Set.of(path) : Set.of());
             if (r instanceof ApplyResult.Rejected rej) {
                 return new Step(null, null, rej.reason().wireName() + ": " + rej.message());
             }

@@ -6,12 +6,15 @@ import dev.memoryd.daemon.events.GrammarOpPayload;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.OpCodec;
 import dev.memoryd.grammar.OpParse;
+import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.SectionHasher;
 import dev.memoryd.ledger.Event;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -49,12 +52,16 @@ final class Replayers {
         if (EventPayloads.grammarOp(g.get(0)).isPresent()) {
             List<Op> ops = new ArrayList<>();
             List<String> afterHashes = new ArrayList<>();
+            Set<RepoPath> crlf = new HashSet<>();
             for (Event e : g) {
                 Optional<GrammarOpPayload> op = EventPayloads.grammarOp(e);
                 if (op.isEmpty()) {
                     continue; // e.g. a proposal's acceptance: its grammar events carry the ops
                 }
                 afterHashes.add(e.afterHash());
+                if (op.get().crlf() && e.filePath() != null) {
+                    crlf.add(RepoPath.of(e.filePath()));
+                }
                 // The compare-and-swap was decided when the line was written; hashes of an older key
                 // would not match again after a rotation.
                 ObjectNode opJson = op.get().op().deepCopy();
@@ -65,7 +72,7 @@ final class Replayers {
                 }
                 ops.add(ok.op());
             }
-            return new GrammarMutation(grammars, ops, hasher, true, afterHashes);
+            return new GrammarMutation(grammars, ops, hasher, true, afterHashes, crlf);
         }
         Replayer r = byOp.get(g.get(0).op());
         if (r == null) {

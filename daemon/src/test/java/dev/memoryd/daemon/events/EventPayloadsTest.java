@@ -1,6 +1,7 @@
 package dev.memoryd.daemon.events;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -205,6 +206,28 @@ class EventPayloadsTest {
         JsonNode parent = slash == 0 ? p : p.at(field.substring(0, slash));
         assertTrue(((ObjectNode) parent).remove(field.substring(slash + 1)) != null, name + " has " + field);
         return p;
+    }
+
+    @Test
+    void aGrammarOp_saysItsFileKeptCrlf_onlyWhenItsLineEndsAreCrlf() throws Exception {
+        String op = "\"op\":{\"op\":\"append_item\",\"path\":\"p.md\",\"section\":\"Needs\",\"item\":\"x\"}";
+        GrammarOpPayload kept = EventPayloads.grammarOp(M.readTree("{" + op + ",\"line_ends\":\"crlf\"}"))
+                .orElseThrow();
+        assertTrue(kept.crlf());
+        assertEquals("Needs", kept.section());
+        assertFalse(
+                EventPayloads.grammarOp(M.readTree("{" + op + "}"))
+                        .orElseThrow()
+                        .crlf(),
+                "recorded before");
+        assertFalse(EventPayloads.grammarOp(M.readTree("{" + op + ",\"line_ends\":\"lf\"}"))
+                .orElseThrow()
+                .crlf());
+        assertFalse(EventPayloads.grammarOp(M.readTree("{" + op + ",\"line_ends\":1}"))
+                .orElseThrow()
+                .crlf());
+        assertTrue(
+                EventPayloads.grammarOp(M.readTree("{\"line_ends\":\"crlf\"}")).isEmpty());
     }
 
     @Test
