@@ -1,5 +1,6 @@
 package dev.memoryd.daemon.console;
 
+import dev.memoryd.daemon.layout.PrivateDir;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -39,7 +40,7 @@ final class ConsoleLock implements AutoCloseable {
     /** Takes the root's console lock, or {@link Held} naming the console that has it. */
     static ConsoleLock acquire(Path root) throws IOException {
         Path dir = root.resolve(".memoryd");
-        Files.createDirectories(dir);
+        PrivateDir.ensure(dir);
         // In the git directory, which no git command cleans (a `git clean -fdx` takes `.memoryd/`
         // and a lock there with it), as the daemon's own lock; named unlike git's stale ".lock" files.
         Path git = root.resolve(".git");

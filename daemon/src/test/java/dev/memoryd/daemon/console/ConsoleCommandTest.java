@@ -133,6 +133,34 @@ class ConsoleCommandTest {
         String refusedAgain = all(afterClean);
         assertEquals(1, afterClean.exitValue(), refusedAgain);
         assertTrue(refusedAgain.contains("a console for " + root.dir + " is already running at " + base), refusedAgain);
+        assertTrue(refusedAgain.contains(tokenFile.toString()), refusedAgain);
+        // The refusal points at the token file for the login URL: the running console writes it again.
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(tokenFile) && System.nanoTime() < until) {
+            Thread.sleep(100);
+        }
+        assertEquals(tokenNow, Files.readString(tokenFile), "the same token, written again after git clean");
+        assertEquals(
+                "rw-------",
+                java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile)));
+        assertEquals(
+                "rwx------",
+                java.nio.file.attribute.PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(tokenFile.getParent())));
+        Path socket = root.dir.resolve(".memoryd/memoryd.sock");
+        while (!Files.exists(socket) && System.nanoTime() < until) {
+            Thread.sleep(100); // the daemon binds its socket again too, for the overview behind the login
+        }
+        HttpResponse<String> again = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .cookieHandler(new java.net.CookieManager())
+                .build()
+                .send(
+                        HttpRequest.newBuilder(URI.create(base + "/login?token=" + tokenNow.strip()))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, again.statusCode(), "the token read from the file logs a browser in");
+        assertTrue(again.body().contains("Overview"), again.body());
 
         first.destroy();
         assertTrue(first.waitFor(30, TimeUnit.SECONDS));
