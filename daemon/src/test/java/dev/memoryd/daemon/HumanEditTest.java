@@ -814,6 +814,124 @@ class HumanEditTest {
     }
 
     /**
+     * A human's {@code git pull} that stops on a conflict in a memory file an agent wrote: while the
+     * merge waits, the conflict markers are git's, not the human's words. Nothing is captured or
+     * committed and writes are refused naming the merge; {@code git status} keeps the file
+     * unmerged. The human's resolution is then captured from their merge commit, and after a
+     * second merge is aborted writes resume with nothing recorded. Before, the markers were
+     * captured as the human's edit and committed on the branch within a second, and the file was
+     * staged as resolved, so {@code git merge --abort} kept the markers.
+     */
+    @Test
+    void aMergeStoppedOnAConflict_isNeitherCapturedNorWrittenOver_andItsConclusionIsCaptured() throws Exception {
+        root(true);
+        String overview = "users/sam/overview.md";
+        Path laptop = tmp.resolve("laptop");
+        gitIn(tmp, "clone", "-q", root.dir.toString(), laptop.toString());
+        gitIn(laptop, "config", "user.name", "Sam Laptop");
+        gitIn(laptop, "config", "user.email", "sam@laptop.example");
+        Path there = laptop.resolve(overview);
+        Files.writeString(
+                there,
+                Files.readString(there)
+                        .replace(
+                                "what it is trying to keep away from the young one.",
+                                "what it is trying to keep away from the young one. Written on the laptop."));
+        gitIn(laptop, "commit", "-qam", "from the laptop");
+
+        JsonNode w = write("{\"op\":\"replace_section\",\"path\":\"" + overview
+                + "\",\"section\":\"Current Focus\",\"content\":\"Sleep before deadlines.\"}");
+        assertTrue(w.has("result"), w.toString());
+        awaitClean();
+        String head = head();
+        long lines = ledgerLines();
+
+        Process pull = new ProcessBuilder(
+                        "git", "-C", root.dir.toString(), "pull", "-q", "--no-rebase", laptop.toString(), "main")
+                .redirectErrorStream(true)
+                .start();
+        String pulled = new String(pull.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, pull.waitFor(), "the merge stops on the conflict: " + pulled);
+        assertTrue(Files.readString(root.dir.resolve(overview)).contains("<<<<<<<"), "git's markers on disk");
+
+        Thread.sleep(
+                1_000); // the watcher's quiet period and the writer's look at the git directory, several times over
+        JsonNode capture = root.call("capture", null);
+        JsonNode refused = write(
+                "{\"op\":\"append_item\",\"path\":\"" + YOUNG + "\",\"section\":\"Triggers\",\"item\":\"Merges\"}");
+        assertEquals(
+                "unavailable", refused.path("error").path("data").path("reason").asText(), refused.toString());
+        assertTrue(refused.toString().contains("git is in the middle of a merge"), refused.toString());
+        assertEquals(
+                "merge",
+                refused.path("error").path("data").path("git_in_progress").asText(),
+                refused.toString());
+        assertEquals(head, head(), "nothing committed while the merge waits: " + capture);
+        assertEquals(lines, ledgerLines(), "nothing recorded while the merge waits");
+        assertTrue(root.git("status", "--porcelain").contains("UU " + overview), root.git("status", "--porcelain"));
+        assertFalse(Files.readString(root.dir.resolve(YOUNG)).contains("Merges"));
+
+        // The human resolves by keeping both and concludes the merge: that commit is their edit.
+        Path here = root.dir.resolve(overview);
+        String conflicted = Files.readString(here);
+        String resolved = conflicted.replaceAll("(?s)<<<<<<< [^\n]*\n(.*?)=======\n(.*?)>>>>>>> [^\n]*\n", "$1\n$2");
+        assertFalse(resolved.contains("<<<<<<<") || resolved.contains("======="), resolved);
+        Files.writeString(here, resolved);
+        root.git("add", overview);
+        root.git("commit", "-q", "--no-edit");
+        String merge = head();
+        awaitHumanEditOf(overview, "current-focus", "the merge's resolution captured");
+        JsonNode edit = history(overview).get(0);
+        assertTrue(
+                edit.toString().contains("Written on the laptop.")
+                        && edit.toString().contains("Sleep before deadlines."),
+                edit.toString());
+        assertFalse(edit.toString().contains("<<<<<<<"), edit.toString());
+        for (JsonNode e : history(overview)) {
+            assertFalse(e.toString().contains("<<<<<<<"), "no event holds git's markers: " + e);
+        }
+        assertEquals(merge, root.git("rev-parse", "HEAD~1").strip(), "memoryd's capture follows the merge commit");
+        JsonNode after = write(
+                "{\"op\":\"append_item\",\"path\":\"" + YOUNG + "\",\"section\":\"Triggers\",\"item\":\"Merges\"}");
+        assertTrue(after.has("result"), after.toString());
+        awaitClean();
+        assertReplayClean();
+
+        // A second conflicting merge, aborted: git puts the branch's text back; writes resume.
+        Files.writeString(there, Files.readString(there).replace("Written on the laptop.", "Rewritten on the laptop."));
+        gitIn(laptop, "commit", "-qam", "from the laptop again");
+        write("{\"op\":\"replace_section\",\"path\":\"" + overview
+                + "\",\"section\":\"Current Focus\",\"content\":\"Rest.\"}");
+        awaitClean();
+        String before = head();
+        long linesBefore = ledgerLines();
+        Process again = new ProcessBuilder(
+                        "git", "-C", root.dir.toString(), "pull", "-q", "--no-rebase", laptop.toString(), "main")
+                .redirectErrorStream(true)
+                .start();
+        again.getInputStream().readAllBytes();
+        assertEquals(1, again.waitFor());
+        Thread.sleep(1_000);
+        root.git("merge", "--abort");
+        assertFalse(Files.readString(here).contains("<<<<<<<"), "the abort put the branch's text back");
+        JsonNode resumed = write("{\"op\":\"append_item\",\"path\":\"" + YOUNG
+                + "\",\"section\":\"Triggers\",\"item\":\"Aborted merges\"}");
+        assertTrue(resumed.has("result"), resumed.toString());
+        assertEquals(before, root.git("rev-parse", "HEAD~1").strip(), "only the agent's write followed");
+        assertEquals(linesBefore + 1, ledgerLines(), "and nothing of the aborted merge was recorded");
+        awaitClean();
+        assertReplayClean();
+    }
+
+    private static void gitIn(Path dir, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("git", "-C", dir.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), "git " + String.join(" ", args) + ": " + out);
+    }
+
+    /**
      * A file a human saved with CRLF line ends is their edit, and the agent's next write to it ends
      * its lines with CRLF too: the file on disk and at the branch head never mixes the two (an
      * editor then shows a stray ^M on every other line), replay gives the same bytes, and nothing

@@ -102,7 +102,8 @@ final class HumanIntake {
 
     /**
      * For the working tree's writer: a refusal when git has another branch checked out (the files
-     * on disk are that branch's, and capturing them would record them on this one).
+     * on disk are that branch's, and capturing them would record them on this one), or is in the
+     * middle of a merge, cherry-pick, revert, rebase or {@code git am} ({@link GitInProgress}).
      */
     Optional<Failure> elsewhere() throws IOException {
         if (!s.files.workTree()) {
@@ -111,7 +112,7 @@ final class HumanIntake {
         String full = checkedOut();
         String want = org.eclipse.jgit.lib.Constants.R_HEADS + s.branch.value();
         if (full == null || full.equals(want)) {
-            return Optional.empty();
+            return GitInProgress.of(s.git.repository()).map(GitInProgress::refusal);
         }
         return Optional.of(new Failure(
                 ErrorReason.UNAVAILABLE,

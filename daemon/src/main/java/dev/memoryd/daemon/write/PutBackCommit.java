@@ -27,8 +27,9 @@ import java.util.logging.Logger;
  * for the next capture and batch, which record the change and carry the rest. It holds the
  * branch's ref lock throughout, records the files in the index before the ref moves (so a
  * human's {@code git commit} never finds the branch ahead of the index), and moves the ref only
- * from the commit the writer captured last. For the checked-out branch only (the writer of a
- * branch in Git alone puts back with its next batch). Writer thread only.
+ * from the commit the writer captured last, and not while a git command waits half-way in the
+ * working tree ({@link GitInProgress}). For the checked-out branch only (the writer of a branch in
+ * Git alone puts back with its next batch). Writer thread only.
  */
 final class PutBackCommit {
     private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
@@ -51,7 +52,7 @@ final class PutBackCommit {
         if (s.putBackNext.isEmpty()) {
             return Result.DONE;
         }
-        if (!onDiskAsPutBack()) {
+        if (!onDiskAsPutBack() || GitInProgress.of(s.git.repository()).isPresent()) {
             return Result.LATER;
         }
         if (!s.git.holdRef(0)) {
