@@ -866,7 +866,11 @@ class HumanEditTest {
                 "merge",
                 refused.path("error").path("data").path("git_in_progress").asText(),
                 refused.toString());
-        assertEquals(head, head(), "nothing committed while the merge waits: " + capture);
+        assertEquals(
+                head,
+                head(),
+                "nothing committed while the merge waits: " + capture
+                        + root.git("log", "-3", "--stat", "--format=%s%n%b"));
         assertEquals(lines, ledgerLines(), "nothing recorded while the merge waits");
         assertTrue(root.git("status", "--porcelain").contains("UU " + overview), root.git("status", "--porcelain"));
         assertFalse(Files.readString(root.dir.resolve(YOUNG)).contains("Merges"));
@@ -913,12 +917,70 @@ class HumanEditTest {
         assertEquals(1, again.waitFor());
         Thread.sleep(1_000);
         root.git("merge", "--abort");
-        assertFalse(Files.readString(here).contains("<<<<<<<"), "the abort put the branch's text back");
+        assertFalse(
+                Files.readString(here).contains("<<<<<<<"),
+                "the abort put the branch's text back" + root.git("log", "-3", "--stat", "--format=%s%n%b"));
         JsonNode resumed = write("{\"op\":\"append_item\",\"path\":\"" + YOUNG
                 + "\",\"section\":\"Triggers\",\"item\":\"Aborted merges\"}");
         assertTrue(resumed.has("result"), resumed.toString());
         assertEquals(before, root.git("rev-parse", "HEAD~1").strip(), "only the agent's write followed");
         assertEquals(linesBefore + 1, ledgerLines(), "and nothing of the aborted merge was recorded");
+        awaitClean();
+        assertReplayClean();
+    }
+
+    /**
+     * A {@code git pull --rebase} that stops on a conflict leaves HEAD detached: the refusal names
+     * the rebase and how to end it, not a checkout of the branch (which would lose the rebase's
+     * place), and nothing is captured; after {@code git rebase --abort} writes resume.
+     */
+    @Test
+    void aRebaseStoppedOnAConflict_refusesWritesNamingTheRebase_untilItIsAborted() throws Exception {
+        root(true);
+        String overview = "users/sam/overview.md";
+        Path laptop = tmp.resolve("laptop");
+        gitIn(tmp, "clone", "-q", root.dir.toString(), laptop.toString());
+        gitIn(laptop, "config", "user.name", "Sam Laptop");
+        gitIn(laptop, "config", "user.email", "sam@laptop.example");
+        Path there = laptop.resolve(overview);
+        Files.writeString(
+                there, Files.readString(there).replace("rather than an enemy", "rather than an enemy (laptop)"));
+        gitIn(laptop, "commit", "-qam", "from the laptop");
+        write("{\"op\":\"replace_section\",\"path\":\"" + overview
+                + "\",\"section\":\"Current Focus\",\"content\":\"Sleep before deadlines.\"}");
+        // A commit of the human's own on top, so the rebase has something to replay onto the laptop's.
+        edit(overview, "Sleep before deadlines.", "Sleep before deadlines, says Sam.");
+        root.git("commit", "-qam", "Sam's own");
+        awaitHumanEditOf(overview, "current-focus", "the human's commit captured");
+        awaitClean();
+        String head = head();
+        long lines = ledgerLines();
+
+        Process pull = new ProcessBuilder(
+                        "git", "-C", root.dir.toString(), "pull", "-q", "--rebase", laptop.toString(), "main")
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(pull.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, pull.waitFor(), "the rebase stops on the conflict: " + out);
+        Thread.sleep(1_000);
+        root.call("capture", null);
+        JsonNode refused = write(
+                "{\"op\":\"append_item\",\"path\":\"" + YOUNG + "\",\"section\":\"Triggers\",\"item\":\"Rebases\"}");
+        assertEquals(
+                "rebase",
+                refused.path("error").path("data").path("git_in_progress").asText(),
+                refused.toString());
+        assertTrue(refused.toString().contains("git rebase --abort"), refused.toString());
+        assertFalse(refused.toString().contains("git checkout"), refused.toString());
+        assertEquals(
+                head, root.git("rev-parse", "refs/heads/main").strip(), "nothing committed while the rebase waits");
+
+        root.git("rebase", "--abort");
+        assertEquals(head, head());
+        JsonNode resumed = write(
+                "{\"op\":\"append_item\",\"path\":\"" + YOUNG + "\",\"section\":\"Triggers\",\"item\":\"Rebases\"}");
+        assertTrue(resumed.has("result"), resumed.toString());
+        assertEquals(lines + 1, ledgerLines());
         awaitClean();
         assertReplayClean();
     }

@@ -248,6 +248,14 @@ final class Admission {
         }
         s.stats.add(PhaseStats.Phase.APPLY, System.nanoTime() - t0);
         List<WriteBatch.Accepted> accepted = b.accepted;
+        if (!accepted.isEmpty()
+                && s.files.workTree()
+                && GitInProgress.of(s.git.repository()).isPresent()) {
+            // git merge writes the tree and index, lets go of index.lock, and only then MERGE_HEAD:
+            // files this batch read in between were git's conflict, not a human's edit. Nothing is
+            // written yet; the next try is refused at its start.
+            throw new RedoBatch();
+        }
         if (!accepted.isEmpty()) {
             publisher.publish(b, now, locks);
         }

@@ -109,10 +109,14 @@ final class HumanIntake {
         if (!s.files.workTree()) {
             return Optional.empty();
         }
+        Optional<GitInProgress> waiting = GitInProgress.of(s.git.repository());
+        if (waiting.isPresent()) {
+            return waiting.map(GitInProgress::refusal); // first: a rebase detaches HEAD, and no checkout is the way on
+        }
         String full = checkedOut();
         String want = org.eclipse.jgit.lib.Constants.R_HEADS + s.branch.value();
         if (full == null || full.equals(want)) {
-            return GitInProgress.of(s.git.repository()).map(GitInProgress::refusal);
+            return Optional.empty();
         }
         return Optional.of(new Failure(
                 ErrorReason.UNAVAILABLE,
