@@ -237,13 +237,21 @@ public final class ServingRoot implements RootReads, AutoCloseable {
                     java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(),
                     jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1,
                     rooms.writer.stats().snapshot(),
-                    rooms.writer.health().toMap(),
+                    writerState(),
                     watcher == null ? Map.of("state", "off") : watcher.health(),
                     rooms.drift.list().size(),
                     peers.describe());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The writer's health for {@code ping}, with {@code git_in_progress} while a git command waits half-way. */
+    private Map<String, Object> writerState() {
+        Map<String, Object> w =
+                new java.util.LinkedHashMap<>(rooms.writer.health().toMap());
+        rooms.writer.gitInProgress().ifPresent(op -> w.put("git_in_progress", op));
+        return w;
     }
 
     public CompletableFuture<WriteOutcome> write(WriteRequest req) {

@@ -874,6 +874,8 @@ class HumanEditTest {
         assertEquals(lines, ledgerLines(), "nothing recorded while the merge waits");
         assertTrue(root.git("status", "--porcelain").contains("UU " + overview), root.git("status", "--porcelain"));
         assertFalse(Files.readString(root.dir.resolve(YOUNG)).contains("Merges"));
+        JsonNode waiting = root.call("ping", null).path("result").path("writer");
+        assertEquals("merge", waiting.path("git_in_progress").asText(), "ping says why writes wait: " + waiting);
 
         // The human resolves by keeping both and concludes the merge: that commit is their edit.
         Path here = root.dir.resolve(overview);
@@ -895,6 +897,11 @@ class HumanEditTest {
             assertFalse(e.toString().contains("<<<<<<<"), "no event holds git's markers: " + e);
         }
         assertEquals(merge, root.git("rev-parse", "HEAD~1").strip(), "memoryd's capture follows the merge commit");
+        assertTrue(root.call("ping", null)
+                .path("result")
+                .path("writer")
+                .path("git_in_progress")
+                .isMissingNode());
         JsonNode after = write(
                 "{\"op\":\"append_item\",\"path\":\"" + YOUNG + "\",\"section\":\"Triggers\",\"item\":\"Merges\"}");
         assertTrue(after.has("result"), after.toString());

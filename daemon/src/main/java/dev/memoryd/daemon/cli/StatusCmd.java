@@ -51,6 +51,10 @@ final class StatusCmd extends Printing implements Callable<Integer> {
                     + human(Duration.ofMillis(ping.uptimeMs())) + ")");
             System.out.println("  branch " + orElse(ping.branch(), "") + ", head " + orElse(ping.head(), "none"));
             System.out.println("  writer: " + orElse(w.state(), "?") + " (" + w.failures() + " failures)");
+            if (w.gitInProgress() != null) {
+                System.out.println("  waiting: git " + w.gitInProgress() + " in progress in the working tree;"
+                        + " writes are refused until it is concluded or aborted");
+            }
             if (w.lastError() != null) {
                 System.out.println("  last error: " + orElse(w.lastErrorAt(), "?") + ": " + w.lastError());
             }
@@ -78,6 +82,9 @@ final class StatusCmd extends Printing implements Callable<Integer> {
                 JsonNodeFactory.instance.objectNode().put("state", w.state()).put("failures", w.failures());
         if (w.lastError() != null) {
             o.put("last_error", w.lastError()).put("last_error_at", w.lastErrorAt());
+        }
+        if (w.gitInProgress() != null) {
+            o.put("git_in_progress", w.gitInProgress());
         }
         return o;
     }

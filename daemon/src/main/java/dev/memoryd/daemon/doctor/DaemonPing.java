@@ -18,9 +18,11 @@ public record DaemonPing(String version, String branch, String head, long uptime
      * The writer's health: {@code state} ({@code ok}, {@code failing}, {@code unsettled}, {@code
      * stopped}), its failures since start, and the last error with when it was. {@code lastError}
      * null: no error reported (then {@code lastErrorAt} is null too); {@code lastErrorAt} may be
-     * null beside an error when the daemon did not say when.
+     * null beside an error when the daemon did not say when. {@code gitInProgress}: the git command
+     * ({@code merge}, {@code rebase}, ...) that waits half-way in the working tree while writes are
+     * refused for it, else null.
      */
-    public record Writer(String state, long failures, String lastError, String lastErrorAt) {}
+    public record Writer(String state, long failures, String lastError, String lastErrorAt, String gitInProgress) {}
 
     /** The watcher's {@code state} ({@code running}, {@code starting}, {@code off}, or a failure) and its last error. */
     public record Watcher(String state, String lastError) {}

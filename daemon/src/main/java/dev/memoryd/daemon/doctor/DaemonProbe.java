@@ -74,7 +74,8 @@ public final class DaemonProbe {
                         text(w.path("state")),
                         w.path("failures").asLong(),
                         text(w.path("last_error")),
-                        text(w.path("last_error_at"))),
+                        text(w.path("last_error_at")),
+                        text(w.path("git_in_progress"))),
                 new DaemonPing.Watcher(text(watch.path("state")), text(watch.path("last_error"))));
     }
 

@@ -232,6 +232,17 @@ public final class WritePipeline implements AutoCloseable {
         return b == null ? h : h.stopped(WriterHealth.describe(b));
     }
 
+    /**
+     * The git command that waits half-way in the working tree ({@code merge}, {@code cherry-pick},
+     * {@code revert}, {@code rebase}, {@code am}) while writes are refused for it; empty when none
+     * does or this writer's branch is in Git alone. Any thread.
+     */
+    public Optional<String> gitInProgress() {
+        return s.files.workTree()
+                ? GitInProgress.of(s.git.repository()).map(GitInProgress::operation)
+                : Optional.empty();
+    }
+
     /** Loads idempotency keys from the chain; rolls an unpublished ledger tail forward. */
     public void recover() throws IOException {
         new Recovery(s, replay).run();
