@@ -814,6 +814,32 @@ class HumanEditTest {
     }
 
     /**
+     * The same save made while the daemon was down: the next start serves (the search index and the
+     * chunk graphs leave the file out instead of failing on it), opens the drift item, and keeps the
+     * human's bytes. Before, {@code serve} exited with "Input length = 3": the root could not be
+     * served until someone found and fixed the file by hand.
+     */
+    @Test
+    void aFileSavedInAnotherEncodingWhileTheDaemonWasDown_doesNotKeepItFromStarting() throws Exception {
+        root(false);
+        String good = root.file(YOUNG);
+        root.daemon.close();
+        root.daemon = null;
+        byte[] latin1 = saveInLatin1(good);
+        root.serve();
+        JsonNode items = root.call("drift.list", null).get("result").get("items");
+        assertEquals(1, items.size(), items.toString());
+        assertTrue(items.toString().contains("not valid UTF-8"), items.toString());
+        JsonNode found = root.call("search", "{\"q\":\"Triggers\"}");
+        assertTrue(found.has("result"), found.toString());
+        assertFalse(found.toString().contains("\ufffd") || found.toString().contains("\\ufffd"), found.toString());
+        JsonNode other = write(append(CRITIC, "Triggers", "Deadlines"));
+        assertTrue(other.has("result"), "another file is written as ever: " + other);
+        assertTrue(java.util.Arrays.equals(latin1, Files.readAllBytes(root.dir.resolve(YOUNG))), "the bytes stay");
+        assertEquals(good, root.git("show", "HEAD:" + YOUNG), "the branch keeps the recorded text");
+    }
+
+    /**
      * A human's {@code git pull} that stops on a conflict in a memory file an agent wrote: while the
      * merge waits, the conflict markers are git's, not the human's words. Nothing is captured or
      * committed and writes are refused naming the merge; {@code git status} keeps the file

@@ -65,6 +65,22 @@ public final class Utf8 {
         }
     }
 
+    /**
+     * {@code bytes} as UTF-8 text, or empty when they are not: for what memoryd derives from a file
+     * (search, the chunk graphs), which leaves such a file out rather than stand it for other text.
+     */
+    public static java.util.Optional<String> decodeOrEmpty(byte[] bytes, String path) {
+        String lenient = new String(bytes, StandardCharsets.UTF_8); // the JDK's fast path for valid text
+        if (lenient.indexOf('\uFFFD') < 0) {
+            return java.util.Optional.of(lenient); // nothing was replaced, so the bytes were UTF-8
+        }
+        try {
+            return java.util.Optional.of(decode(bytes, path));
+        } catch (NotUtf8 e) {
+            return java.util.Optional.empty();
+        }
+    }
+
     /** Where decoding stops: the first byte of the first sequence that is not UTF-8. */
     private static long firstBad(byte[] bytes) {
         ByteBuffer in = ByteBuffer.wrap(bytes);

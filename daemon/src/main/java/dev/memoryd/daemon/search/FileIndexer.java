@@ -7,7 +7,6 @@ import dev.memoryd.grammar.MemoryDocument;
 import dev.memoryd.grammar.slices.JsonlBody;
 import dev.memoryd.grammar.slices.SliceFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -88,7 +87,7 @@ final class FileIndexer {
     /** Each memory file's {@code last_updated} (absent: none), read by searches without the lock. */
     private final Map<String, String> memoryUpdated = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** The file's text, or null when there is none (removed, or not a regular file). */
+    /** The file's text, or null when there is none (removed, not a regular file, or not UTF-8). */
     private String read(String rel) throws IOException {
         if (snapshot != null) {
             return snapshot.get(rel);
@@ -97,7 +96,11 @@ final class FileIndexer {
         if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
-        return Files.readString(f, StandardCharsets.UTF_8);
+        try {
+            return dev.memoryd.daemon.layout.Utf8.read(f, rel);
+        } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+            return null; // not indexed as some other text; lint and the drift queue name the file
+        }
     }
 
     /** Indexes a file not in the index (its documents were deleted, or there are none). */

@@ -3,13 +3,13 @@ package dev.memoryd.daemon.substrate;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.layout.RootLayout;
+import dev.memoryd.daemon.layout.Utf8;
 import dev.memoryd.grammar.substrate.Chunk;
 import dev.memoryd.grammar.substrate.ChunkGraph;
 import dev.memoryd.grammar.substrate.ChunkRecord;
 import dev.memoryd.grammar.substrate.MemoryChunks;
 import dev.memoryd.grammar.substrate.Placement;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -212,7 +212,11 @@ final class DerivedStaleness {
         if (bytes == null || bytes.isEmpty()) {
             return out;
         }
-        String text = new String(bytes.get(), StandardCharsets.UTF_8);
+        Optional<String> decoded = Utf8.decodeOrEmpty(bytes.get(), path);
+        if (decoded.isEmpty()) {
+            return out;
+        }
+        String text = decoded.get();
         for (ChunkRecord r : MemoryChunks.derive(path, text, p -> Optional.of("path:" + p))) {
             Chunk c = r.chunk();
             out.put(r.id(), List.of(String.valueOf(c.name()), c.spec().toJson(), c.body(), r.placements()));

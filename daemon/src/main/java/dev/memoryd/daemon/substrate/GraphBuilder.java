@@ -2,13 +2,13 @@ package dev.memoryd.daemon.substrate;
 
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.layout.RootLayout;
+import dev.memoryd.daemon.layout.Utf8;
 import dev.memoryd.grammar.slices.SliceFile;
 import dev.memoryd.grammar.substrate.ChunkFile;
 import dev.memoryd.grammar.substrate.ChunkGraph;
 import dev.memoryd.grammar.substrate.ChunkRecord;
 import dev.memoryd.grammar.substrate.MemoryChunks;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -69,7 +69,7 @@ final class GraphBuilder {
         Map<String, String> files = new LinkedHashMap<>();
         for (String p : repo.listFiles(commit)) {
             if (RootLayout.isContentFile(p)) {
-                repo.read(commit, p).ifPresent(b -> files.put(p, new String(b, StandardCharsets.UTF_8)));
+                repo.read(commit, p).flatMap(b -> Utf8.decodeOrEmpty(b, p)).ifPresent(t -> files.put(p, t));
             }
         }
         return graphOf(files);

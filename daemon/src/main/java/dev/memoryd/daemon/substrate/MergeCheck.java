@@ -3,6 +3,7 @@ package dev.memoryd.daemon.substrate;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.layout.RootLayout;
+import dev.memoryd.daemon.layout.Utf8;
 import dev.memoryd.grammar.FileSource;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.substrate.ChunkFile;
@@ -10,7 +11,6 @@ import dev.memoryd.grammar.substrate.ChunkGraph;
 import dev.memoryd.grammar.substrate.ChunkRecord;
 import dev.memoryd.grammar.substrate.Declare;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -82,7 +82,7 @@ public final class MergeCheck {
             if (RootLayout.isMemoryFile(p)) {
                 // From the commit, not through the writer's source: reading a memory file there records
                 // a human's edit of it first, which only the files the merge changes should do.
-                git.read(commit, p).ifPresent(b -> texts.put(p, new String(b, StandardCharsets.UTF_8)));
+                git.read(commit, p).flatMap(b -> Utf8.decodeOrEmpty(b, p)).ifPresent(t -> texts.put(p, t));
             } else if (RootLayout.isChunkFile(p)) {
                 files.read(RepoPath.of(p)).ifPresent(t -> texts.put(p, t));
             }

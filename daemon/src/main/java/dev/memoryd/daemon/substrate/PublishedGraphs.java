@@ -11,7 +11,6 @@ import dev.memoryd.grammar.substrate.MemoryChunks;
 import dev.memoryd.ledger.Event;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -89,7 +88,7 @@ final class PublishedGraphs {
     void load() throws IOException {
         Map<String, String> files = new LinkedHashMap<>();
         for (String rel : RootLayout.contentFilesOnDisk(root)) {
-            files.put(rel, Files.readString(root.resolve(rel), StandardCharsets.UTF_8));
+            readText(rel).ifPresent(t -> files.put(rel, t));
         }
         List<ChunkRecord> all = GraphBuilder.build(files, sliceIdByPath, derivedByPath);
         lock.writeLock().lock();
@@ -237,12 +236,18 @@ final class PublishedGraphs {
         }
     }
 
+    /**
+     * A content file's text; empty when it is not a regular file or not UTF-8 (then it stands for
+     * nothing in the graphs, never for some other text; lint and the drift queue name it).
+     */
     private Optional<String> readText(String rel) {
         try {
             Path f = root.resolve(rel);
             return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
-                    ? Optional.of(Files.readString(f, StandardCharsets.UTF_8))
+                    ? Optional.of(dev.memoryd.daemon.layout.Utf8.read(f, rel))
                     : Optional.empty();
+        } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+            return Optional.empty();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
