@@ -734,6 +734,55 @@ class HumanEditTest {
     }
 
     /**
+     * A human's commit that deletes a memory file ({@code git rm}, then commit) is drift of kind
+     * {@code deleted}: the branch keeps the recorded file, and the item waits for a maintainer with
+     * the file absent on disk as the human left it. Before, memoryd took the absent file for one git
+     * had put back to an older version (the branch had no such file at the human's own commit),
+     * wrote the recorded text back to disk, and closed the item as {@code reverted_by_human}: the
+     * human never did that, and the maintainer never saw the deletion.
+     */
+    @Test
+    void aCommittedDeletion_waitsInTheQueue_neverClosedAsRevertedByTheHuman() throws Exception {
+        root(true);
+        String notes = "users/sam/parts/young-one/notes.md";
+        String recorded = root.file(notes);
+        String before = head();
+        root.git("rm", "-q", notes);
+        root.git("commit", "-qm", "human: the young one needs no notes");
+        await(
+                () -> {
+                    try {
+                        return root.call("drift.list", null)
+                                        .get("result")
+                                        .get("items")
+                                        .size()
+                                == 1;
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                },
+                "the deletion flagged");
+        Thread.sleep(1_500); // the watcher's quiet period and rescans, several times over
+        root.call("capture", null);
+        JsonNode items = root.call("drift.list", null).get("result").get("items");
+        assertEquals(1, items.size(), "the deletion waits for a maintainer: " + items);
+        assertEquals("deleted", items.get(0).get("kind").asText(), items.toString());
+        assertFalse(Files.exists(root.dir.resolve(notes)), "the file stays as the human left it: absent");
+        assertEquals(recorded, root.git("show", "HEAD:" + notes), "the branch keeps the recorded file");
+        for (JsonNode e : history(notes)) {
+            assertFalse(e.toString().contains("reverted_by_human"), "nothing the human did not do: " + e);
+        }
+        String id = items.get(0).get("id").asText();
+        JsonNode restored = root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"restore\"}");
+        assertTrue(restored.has("result"), restored.toString());
+        assertEquals(recorded, Files.readString(root.dir.resolve(notes)), "a maintainer's restore puts it back");
+        assertEquals(0, root.call("drift.list", null).get("result").get("items").size());
+        assertFalse(head().equals(before));
+        awaitClean();
+        assertReplayClean();
+    }
+
+    /**
      * An editor saving in place (truncate, then write) while an agent writes the same file: the
      * agent's read in between sees half a file. It is read again once the save settles, so the
      * human's whole edit is recorded, the agent's item goes on top, and no drift item is opened in

@@ -154,7 +154,9 @@ final class WriterState {
                 return recorded;
             }
             if (tries == 5 || !index.mayHaveRaced(before)) {
-                if (recorded.isPresent() && dev.memoryd.daemon.git.OlderVersion.putBackByGit(git, p.value(), t)) {
+                if (recorded.isPresent()
+                        && !heldByTheQueue(p, t)
+                        && dev.memoryd.daemon.git.OlderVersion.putBackByGit(git, p.value(), t)) {
                     putBack(p, t, recorded.get());
                     return recorded;
                 }
@@ -162,6 +164,18 @@ final class WriterState {
             }
             index.awaitGitDone(lockWaitMs());
         }
+    }
+
+    /**
+     * Whether the file on disk is the text an open drift item holds (absent, for a deletion): the
+     * human's own edit waiting for a maintainer, never a version git put back. A human's commit
+     * that deleted a file leaves it absent on disk and in the index, as the branch had it at that
+     * commit, which is how git's own rollback of a file looks too.
+     */
+    private boolean heldByTheQueue(RepoPath p, Optional<String> disk) {
+        return drift.openOn(p)
+                .filter(o -> java.util.Objects.equals(o.text(), disk.orElse(null)))
+                .isPresent();
     }
 
     /** How long after a file's last change a text read from it counts as a finished save. */
