@@ -901,18 +901,12 @@ class HumanEditTest {
     void aMergeStoppedOnAConflict_isNeitherCapturedNorWrittenOver_andItsConclusionIsCaptured() throws Exception {
         root(true);
         String overview = "users/sam/overview.md";
-        Path laptop = tmp.resolve("laptop");
-        gitIn(tmp, "clone", "-q", root.dir.toString(), laptop.toString());
-        gitIn(laptop, "config", "user.name", "Sam Laptop");
-        gitIn(laptop, "config", "user.email", "sam@laptop.example");
+        Path laptop = laptopClone();
         Path there = laptop.resolve(overview);
-        Files.writeString(
+        laptopCommits(
                 there,
-                Files.readString(there)
-                        .replace(
-                                "what it is trying to keep away from the young one.",
-                                "what it is trying to keep away from the young one. Written on the laptop."));
-        gitIn(laptop, "commit", "-qam", "from the laptop");
+                "what it is trying to keep away from the young one.",
+                "what it is trying to keep away from the young one. Written on the laptop.");
 
         JsonNode w = write("{\"op\":\"replace_section\",\"path\":\"" + overview
                 + "\",\"section\":\"Current Focus\",\"content\":\"Sleep before deadlines.\"}");
@@ -921,12 +915,7 @@ class HumanEditTest {
         String head = head();
         long lines = ledgerLines();
 
-        Process pull = new ProcessBuilder(
-                        "git", "-C", root.dir.toString(), "pull", "-q", "--no-rebase", laptop.toString(), "main")
-                .redirectErrorStream(true)
-                .start();
-        String pulled = new String(pull.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(1, pull.waitFor(), "the merge stops on the conflict: " + pulled);
+        pullStoppingOnAConflict(laptop, "--no-rebase");
         assertTrue(Files.readString(root.dir.resolve(overview)).contains("<<<<<<<"), "git's markers on disk");
 
         Thread.sleep(
@@ -984,19 +973,13 @@ class HumanEditTest {
         assertReplayClean();
 
         // A second conflicting merge, aborted: git puts the branch's text back; writes resume.
-        Files.writeString(there, Files.readString(there).replace("Written on the laptop.", "Rewritten on the laptop."));
-        gitIn(laptop, "commit", "-qam", "from the laptop again");
+        laptopCommits(there, "Written on the laptop.", "Rewritten on the laptop.");
         write("{\"op\":\"replace_section\",\"path\":\"" + overview
                 + "\",\"section\":\"Current Focus\",\"content\":\"Rest.\"}");
         awaitClean();
         String before = head();
         long linesBefore = ledgerLines();
-        Process again = new ProcessBuilder(
-                        "git", "-C", root.dir.toString(), "pull", "-q", "--no-rebase", laptop.toString(), "main")
-                .redirectErrorStream(true)
-                .start();
-        again.getInputStream().readAllBytes();
-        assertEquals(1, again.waitFor());
+        pullStoppingOnAConflict(laptop, "--no-rebase");
         Thread.sleep(1_000);
         root.git("merge", "--abort");
         assertFalse(
@@ -1020,14 +1003,8 @@ class HumanEditTest {
     void aRebaseStoppedOnAConflict_refusesWritesNamingTheRebase_untilItIsAborted() throws Exception {
         root(true);
         String overview = "users/sam/overview.md";
-        Path laptop = tmp.resolve("laptop");
-        gitIn(tmp, "clone", "-q", root.dir.toString(), laptop.toString());
-        gitIn(laptop, "config", "user.name", "Sam Laptop");
-        gitIn(laptop, "config", "user.email", "sam@laptop.example");
-        Path there = laptop.resolve(overview);
-        Files.writeString(
-                there, Files.readString(there).replace("rather than an enemy", "rather than an enemy (laptop)"));
-        gitIn(laptop, "commit", "-qam", "from the laptop");
+        Path laptop = laptopClone();
+        laptopCommits(laptop.resolve(overview), "rather than an enemy", "rather than an enemy (laptop)");
         write("{\"op\":\"replace_section\",\"path\":\"" + overview
                 + "\",\"section\":\"Current Focus\",\"content\":\"Sleep before deadlines.\"}");
         // A commit of the human's own on top, so the rebase has something to replay onto the laptop's.
@@ -1038,12 +1015,7 @@ class HumanEditTest {
         String head = head();
         long lines = ledgerLines();
 
-        Process pull = new ProcessBuilder(
-                        "git", "-C", root.dir.toString(), "pull", "-q", "--rebase", laptop.toString(), "main")
-                .redirectErrorStream(true)
-                .start();
-        String out = new String(pull.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(1, pull.waitFor(), "the rebase stops on the conflict: " + out);
+        pullStoppingOnAConflict(laptop, "--rebase");
         Thread.sleep(1_000);
         root.call("capture", null);
         JsonNode refused = write(
@@ -1065,6 +1037,37 @@ class HumanEditTest {
         assertEquals(lines + 1, ledgerLines());
         awaitClean();
         assertReplayClean();
+    }
+
+    /** {@code git pull} of the laptop's main in the root, which must stop on a conflict (exit 1). */
+    private void pullStoppingOnAConflict(Path laptop, String mode) throws Exception {
+        Process pull = new ProcessBuilder(
+                        "git", "-C", root.dir.toString(), "pull", "-q", mode, laptop.toString(), "main")
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(pull.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, pull.waitFor(), "git pull " + mode + " stops on the conflict: " + out);
+    }
+
+    /** A clone of the root, as on a laptop, with its own git identity. */
+    private Path laptopClone() throws Exception {
+        Path laptop = tmp.resolve("laptop");
+        gitIn(tmp, "clone", "-q", root.dir.toString(), laptop.toString());
+        gitIn(laptop, "config", "user.name", "Sam Laptop");
+        gitIn(laptop, "config", "user.email", "sam@laptop.example");
+        return laptop;
+    }
+
+    /** Replaces {@code from} with {@code to} in a file of the laptop's clone and commits it there. */
+    private static void laptopCommits(Path file, String from, String to) throws Exception {
+        String text = Files.readString(file);
+        assertTrue(text.contains(from), "fixture text missing: " + from);
+        Files.writeString(file, text.replace(from, to));
+        Path laptop = file;
+        while (!Files.isDirectory(laptop.resolve(".git"))) {
+            laptop = laptop.getParent();
+        }
+        gitIn(laptop, "commit", "-qam", "from the laptop: " + to);
     }
 
     private static void gitIn(Path dir, String... args) throws Exception {
