@@ -3,6 +3,7 @@ package dev.memoryd.daemon.search;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memoryd.daemon.layout.RootLayout;
+import dev.memoryd.daemon.layout.Utf8;
 import dev.memoryd.grammar.MemoryDocument;
 import dev.memoryd.grammar.slices.JsonlBody;
 import dev.memoryd.grammar.slices.SliceFile;
@@ -97,8 +98,8 @@ final class FileIndexer {
             return null;
         }
         try {
-            return dev.memoryd.daemon.layout.Utf8.read(f, rel);
-        } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+            return Utf8.read(f, rel);
+        } catch (Utf8.NotUtf8 e) {
             return null; // not indexed as some other text; lint and the drift queue name the file
         }
     }

@@ -3,6 +3,7 @@ package dev.memoryd.daemon.substrate;
 import dev.memoryd.daemon.events.DeclarePayload;
 import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.layout.RootLayout;
+import dev.memoryd.daemon.layout.Utf8;
 import dev.memoryd.daemon.write.EventFiles;
 import dev.memoryd.grammar.slices.SliceFile;
 import dev.memoryd.grammar.substrate.ChunkGraph;
@@ -244,9 +245,9 @@ final class PublishedGraphs {
         try {
             Path f = root.resolve(rel);
             return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
-                    ? Optional.of(dev.memoryd.daemon.layout.Utf8.read(f, rel))
+                    ? Optional.of(Utf8.read(f, rel))
                     : Optional.empty();
-        } catch (dev.memoryd.daemon.layout.Utf8.NotUtf8 e) {
+        } catch (Utf8.NotUtf8 e) {
             return Optional.empty();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
