@@ -138,9 +138,12 @@ class ArchitectureTest {
                         .and(DescribedPredicate.not(JavaClass.Predicates.resideInAnyPackage(
                                 "dev.memoryd.daemon.console..", "dev.memoryd.daemon.client..")))
                         .and(DescribedPredicate.not(JavaClass.Predicates.belongToAnyOf(
-                                dev.memoryd.daemon.MemorydConfig.class, dev.memoryd.daemon.rpc.JsonRpc.class))))
+                                dev.memoryd.daemon.MemorydConfig.class,
+                                dev.memoryd.daemon.rpc.JsonRpc.class,
+                                dev.memoryd.daemon.layout.PrivateDir.class))))
                 .because("the console is a client of the one writer: its socket path comes from the configuration,"
-                        + " everything else from the daemon's methods")
+                        + " everything else from the daemon's methods; the state directory it keeps its token in"
+                        + " is made by the one rule for that directory's mode")
                 .check(classes);
     }
 
