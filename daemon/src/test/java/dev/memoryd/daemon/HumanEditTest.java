@@ -948,6 +948,11 @@ class HumanEditTest {
         assertFalse(resolved.contains("<<<<<<<") || resolved.contains("======="), resolved);
         Files.writeString(here, resolved);
         root.git("add", overview);
+        JsonNode staged = write(
+                "{\"op\":\"append_item\",\"path\":\"" + YOUNG + "\",\"section\":\"Triggers\",\"item\":\"Merges\"}");
+        assertTrue(
+                staged.toString().contains("once it is concluded (git commit)"),
+                "resolved, the merge waits for its commit alone: " + staged);
         root.git("commit", "-q", "--no-edit");
         String merge = head();
         awaitHumanEditOf(overview, "current-focus", "the merge's resolution captured");

@@ -27,8 +27,9 @@ record GitInProgress(String operation, String conclude, String abort) {
         RepositoryState state = repo.getRepositoryState();
         return Optional.ofNullable(
                 switch (state) {
-                    case MERGING, MERGING_RESOLVED ->
+                    case MERGING ->
                         new GitInProgress("merge", "resolve the conflicts, git add, git commit", "git merge --abort");
+                    case MERGING_RESOLVED -> new GitInProgress("merge", "git commit", "git merge --abort");
                     case CHERRY_PICKING, CHERRY_PICKING_RESOLVED ->
                         new GitInProgress("cherry-pick", "git cherry-pick --continue", "git cherry-pick --abort");
                     case REVERTING, REVERTING_RESOLVED ->
