@@ -246,11 +246,18 @@ public final class ServingRoot implements RootReads, AutoCloseable {
         }
     }
 
-    /** The writer's health for {@code ping}, with {@code git_in_progress} while a git command waits half-way. */
+    /**
+     * The writer's health for {@code ping}, with {@code git_in_progress} while a git command waits
+     * half-way and {@code unmerged} while files wait in conflict in git's index.
+     */
     private Map<String, Object> writerState() {
         Map<String, Object> w =
                 new java.util.LinkedHashMap<>(rooms.writer.health().toMap());
         rooms.writer.gitInProgress().ifPresent(op -> w.put("git_in_progress", op));
+        List<String> unmerged = rooms.writer.unmerged();
+        if (!unmerged.isEmpty()) {
+            w.put("unmerged", unmerged);
+        }
         return w;
     }
 

@@ -1044,6 +1044,88 @@ class HumanEditTest {
         assertReplayClean();
     }
 
+    /**
+     * A {@code git stash pop} that stops on a conflict leaves no file in git's directory to tell
+     * (no {@code MERGE_HEAD}), only the file's unmerged entries in the index: memoryd neither
+     * captures that file nor writes it until the human's {@code git add}, while writes to other
+     * files go on and keep the conflict in the index; the resolution is then captured as the
+     * human's edit. Before, the conflict markers were captured as the human's words and committed,
+     * and the file was staged as resolved.
+     */
+    @Test
+    void aStashPopStoppedOnAConflict_isNeitherCapturedNorWrittenOver_untilTheHumanAddsIt() throws Exception {
+        root(true, 10_000); // the human's save and stash come well within the watcher's quiet period
+        String overview = "users/sam/overview.md";
+        edit(
+                overview,
+                "what it is trying to keep away from the young one.",
+                "what it is trying to keep away from the young one. Sam's own draft.");
+        root.git("stash", "-q");
+        JsonNode w = write("{\"op\":\"replace_section\",\"path\":\"" + overview
+                + "\",\"section\":\"Current Focus\",\"content\":\"Sleep before deadlines.\"}");
+        assertTrue(w.has("result"), w.toString());
+        awaitClean();
+        String head = head();
+        long lines = ledgerLines();
+
+        Process pop = new ProcessBuilder("git", "-C", root.dir.toString(), "stash", "pop")
+                .redirectErrorStream(true)
+                .start();
+        String popped = new String(pop.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, pop.waitFor(), "git stash pop stops on the conflict: " + popped);
+        Path here = root.dir.resolve(overview);
+        assertTrue(Files.readString(here).contains("<<<<<<<"), "git's markers on disk");
+
+        JsonNode capture = root.call("capture", null);
+        JsonNode refused = write("{\"op\":\"replace_section\",\"path\":\"" + overview
+                + "\",\"section\":\"Current Focus\",\"content\":\"Rest.\"}");
+        assertEquals(
+                "unavailable", refused.path("error").path("data").path("reason").asText(), refused.toString());
+        assertEquals(
+                overview, refused.path("error").path("data").path("unmerged").asText(), refused.toString());
+        assertTrue(refused.toString().contains("git add " + overview), refused.toString());
+        JsonNode other = write(append(YOUNG, "Triggers", "Stashes"));
+        assertTrue(other.has("result"), "a write to another file goes on: " + other);
+        assertEquals(
+                head,
+                root.git("rev-parse", "HEAD~1").strip(),
+                "only the agent's other write was committed: " + capture
+                        + root.git("log", "-3", "--stat", "--format=%s%n%b"));
+        assertEquals(lines + 1, ledgerLines(), "nothing of the conflict recorded");
+        for (JsonNode e : history(overview)) {
+            assertFalse(e.toString().contains("<<<<<<<"), "no event holds git's markers: " + e);
+        }
+        assertTrue(Files.readString(here).contains("<<<<<<<"), "the conflict left for the human");
+        assertTrue(
+                root.git("status", "--porcelain").contains("UU " + overview),
+                "the index keeps the conflict: " + root.git("status", "--porcelain"));
+        JsonNode writer = root.call("ping", null).path("result").path("writer");
+        assertEquals(overview, writer.path("unmerged").path(0).asText(), "ping names the file: " + writer);
+
+        // The human keeps both sides and adds the file: that is their edit.
+        String conflicted = Files.readString(here);
+        String resolved = conflicted.replaceAll("(?s)<<<<<<< [^\n]*\n(.*?)=======\n(.*?)>>>>>>> [^\n]*\n", "$1\n$2");
+        assertFalse(resolved.contains("<<<<<<<") || resolved.contains("======="), resolved);
+        Files.writeString(here, resolved);
+        root.git("add", overview);
+        awaitHumanEditOf(overview, "current-focus", "the resolution captured");
+        JsonNode edit = history(overview).get(0);
+        assertTrue(
+                edit.toString().contains("Sam's own draft.") && edit.toString().contains("Sleep before deadlines."),
+                edit.toString());
+        assertFalse(edit.toString().contains("<<<<<<<"), edit.toString());
+        assertTrue(root.call("ping", null)
+                .path("result")
+                .path("writer")
+                .path("unmerged")
+                .isMissingNode());
+        JsonNode after = write("{\"op\":\"replace_section\",\"path\":\"" + overview
+                + "\",\"section\":\"Current Focus\",\"content\":\"Rest.\"}");
+        assertTrue(after.has("result"), after.toString());
+        awaitClean();
+        assertReplayClean();
+    }
+
     /** {@code git pull} of the laptop's main in the root, which must stop on a conflict (exit 1). */
     private void pullStoppingOnAConflict(Path laptop, String mode) throws Exception {
         Process pull = new ProcessBuilder(

@@ -55,6 +55,10 @@ final class StatusCmd extends Printing implements Callable<Integer> {
                 System.out.println("  waiting: git " + w.gitInProgress() + " in progress in the working tree;"
                         + " writes are refused until it is concluded or aborted");
             }
+            if (!w.unmerged().isEmpty()) {
+                System.out.println("  in conflict in git's index (neither captured nor written until you git add"
+                        + " them): " + String.join(", ", w.unmerged()));
+            }
             if (w.lastError() != null) {
                 System.out.println("  last error: " + orElse(w.lastErrorAt(), "?") + ": " + w.lastError());
             }
@@ -85,6 +89,9 @@ final class StatusCmd extends Printing implements Callable<Integer> {
         }
         if (w.gitInProgress() != null) {
             o.put("git_in_progress", w.gitInProgress());
+        }
+        if (!w.unmerged().isEmpty()) {
+            w.unmerged().forEach(o.putArray("unmerged")::add);
         }
         return o;
     }

@@ -20,9 +20,20 @@ public record DaemonPing(String version, String branch, String head, long uptime
      * null: no error reported (then {@code lastErrorAt} is null too); {@code lastErrorAt} may be
      * null beside an error when the daemon did not say when. {@code gitInProgress}: the git command
      * ({@code merge}, {@code rebase}, ...) that waits half-way in the working tree while writes are
-     * refused for it, else null.
+     * refused for it, else null. {@code unmerged}: memory files git's index holds in conflict,
+     * which memoryd neither captures nor writes until they are merged (empty: none).
      */
-    public record Writer(String state, long failures, String lastError, String lastErrorAt, String gitInProgress) {}
+    public record Writer(
+            String state,
+            long failures,
+            String lastError,
+            String lastErrorAt,
+            String gitInProgress,
+            java.util.List<String> unmerged) {
+        public Writer {
+            unmerged = java.util.List.copyOf(unmerged);
+        }
+    }
 
     /** The watcher's {@code state} ({@code running}, {@code starting}, {@code off}, or a failure) and its last error. */
     public record Watcher(String state, String lastError) {}

@@ -75,8 +75,16 @@ public final class DaemonProbe {
                         w.path("failures").asLong(),
                         text(w.path("last_error")),
                         text(w.path("last_error_at")),
-                        text(w.path("git_in_progress"))),
+                        text(w.path("git_in_progress")),
+                        texts(w.path("unmerged"))),
                 new DaemonPing.Watcher(text(watch.path("state")), text(watch.path("last_error"))));
+    }
+
+    /** An array member's texts; empty when it is absent. */
+    private static java.util.List<String> texts(JsonNode n) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        n.forEach(e -> out.add(e.asText()));
+        return out;
     }
 
     /** A member's text; null when it is absent or null. */

@@ -713,6 +713,14 @@ public final class WorkTreeIndex {
         edit(d, blobs, sizes, modified, removed, modes, true);
     }
 
+    /**
+     * Whether the index file as it is now holds {@code path} at a merge stage (1, 2 or 3): a
+     * conflict a git command left there. Reads the index; changes nothing.
+     */
+    public boolean inConflict(String path) throws IOException {
+        return unmerged(DirCache.read(repo), path);
+    }
+
     /** Whether the index holds {@code path} at a merge stage (1, 2 or 3): a conflict git left there. */
     private static boolean unmerged(DirCache d, String path) {
         int i = d.findEntry(path);

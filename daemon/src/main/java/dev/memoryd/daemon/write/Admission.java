@@ -185,6 +185,9 @@ final class Admission {
                 r = (m instanceof Contextual c ? c.bind(b) : m).apply(src, now);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
+            } catch (UnmergedFile e) {
+                reply(replies, p, new WriteOutcome.Rejected(-1, e.refusal()));
+                continue;
             } catch (SecurityException | IllegalArgumentException e) {
                 // Confined to this declaration: the batch's other declarations go on.
                 reply(

@@ -52,7 +52,12 @@ final class HumanIntake {
             List<HumanCapture.Item> items = new ArrayList<>();
             for (RepoPath p : sorted) {
                 Optional<String> before = ctx.recorded(p);
-                Optional<String> now = ctx.disk(p);
+                Optional<String> now;
+                try {
+                    now = ctx.disk(p);
+                } catch (UnmergedFile conflict) {
+                    continue; // git's conflict, not an edit: captured once git holds the file merged
+                }
                 if (!before.equals(now) || ctx.drift().openOn(p).isPresent()) {
                     items.add(new HumanCapture.Item(p, before.orElse(null), now.orElse(null)));
                 }
@@ -312,8 +317,15 @@ final class HumanIntake {
             return false;
         }
         byte[] ours = recorded.get().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        if (java.util.Arrays.equals(ours, committed.get()) || !b.disk(p).equals(recorded)) {
+        if (java.util.Arrays.equals(ours, committed.get())) {
             return false;
+        }
+        try {
+            if (!b.disk(p).equals(recorded)) {
+                return false;
+            }
+        } catch (UnmergedFile conflict) {
+            return false; // the working copy is not memoryd's text: git's conflict is there
         }
         return dev.memoryd.daemon.git.OlderVersion.heldBefore(s.git, memorydsCommit, p.value(), committed.get());
     }

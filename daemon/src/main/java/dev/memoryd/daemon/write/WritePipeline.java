@@ -405,11 +405,22 @@ public final class WritePipeline implements AutoCloseable {
      * Says a git command may have written the index: an idle writer wakes to look at it (a stat
      * when memoryd wrote it last), so an index written back from before memoryd's last batch gets
      * memoryd's entries again before a human commits it. At most one look is queued at a time.
+     * Files left out while the index held them in conflict are captured again.
      */
     public void indexMayHaveChanged() {
         if (indexLook.compareAndSet(false, true)) {
             exclusive(() -> indexLook.getAndSet(false));
         }
+        if (!s.unmerged.isEmpty()) {
+            // A human's git add (or checkout) of a file left in conflict changes only the index:
+            // the file's text is captured now, not at the next rescan.
+            capture(List.copyOf(s.unmerged));
+        }
+    }
+
+    /** The memory files git's index holds in conflict, left alone until it holds them merged ({@link UnmergedFile}). */
+    public List<String> unmerged() {
+        return s.unmerged.stream().map(RepoPath::value).sorted().toList();
     }
 
     /**

@@ -133,9 +133,23 @@ final class WriterState {
      * Reads a file of the working tree for a batch. A text that differs from the recorded one is
      * read again once no git command is rewriting the tree, when one may have been at it during
      * the read: git deletes and re-creates each file it checks out, and a file caught missing or
-     * half written is not a human's edit.
+     * half written is not a human's edit. Such a text of a file git's index holds in conflict is
+     * git's, and is not read: {@link UnmergedFile}.
      */
     Optional<String> readSettled(RepoPath p) throws IOException {
+        Optional<String> t = readSettledOrUnmerged(p);
+        unmerged.remove(p);
+        return t;
+    }
+
+    /**
+     * Memory files left out of a batch because git's index holds them in conflict ({@link
+     * UnmergedFile}), until a read finds them merged: captured again when the index changes.
+     * Any thread may read it.
+     */
+    final java.util.Set<RepoPath> unmerged = ConcurrentHashMap.newKeySet();
+
+    private Optional<String> readSettledOrUnmerged(RepoPath p) throws IOException {
         if (index == null) {
             return files.read(p);
         }
@@ -159,6 +173,10 @@ final class WriterState {
                         && dev.memoryd.daemon.git.OlderVersion.putBackByGit(git, p.value(), t)) {
                     putBack(p, t, recorded.get());
                     return recorded;
+                }
+                if (index.inConflict(p.value())) {
+                    unmerged.add(p);
+                    throw new UnmergedFile(p);
                 }
                 return afterSaveSettles(p, t, null);
             }
