@@ -455,6 +455,72 @@ class HumanEditTest {
         assertReplayClean();
     }
 
+    /**
+     * A human's {@code git commit --amend -m} of memoryd's last commit while the daemon runs: the
+     * amended commit has the human's message (no ledger trailer) and a tree made from the index,
+     * which holds memoryd's last write and its ledger line besides the human's staged change. The
+     * branch no longer contains memoryd's commit, but nothing was taken off it: the write is not
+     * redone, the agent's item is in the file once, and only the human's change is captured as
+     * theirs. Before, the declaration was redone on top, and the item stood in the file twice.
+     */
+    @Test
+    void anAmendOfMemorydsLastCommitWithANewMessage_keepsEachAgentWriteOnce() throws Exception {
+        root(true, 10_000); // the human's save is committed by their amend, not by the watcher's capture
+        assertTrue(write(append(YOUNG, "Triggers", "Deadlines")).has("result"));
+        assertTrue(write(append(YOUNG, "Triggers", "Crowds")).has("result"));
+        awaitClean();
+        long lines = ledgerLines();
+        edit(CRITIC, "strict teacher", "strict, amended teacher");
+        root.git("add", CRITIC);
+        root.git("commit", "-q", "--amend", "-m", "Sam's amend");
+        awaitHumanEditOf(CRITIC, "identity", "the amended change captured");
+        assertAgentItemsOnce();
+        assertEquals(
+                lines + 1,
+                ledgerLines(),
+                "the human's edit alone was recorded: " + history(YOUNG).get(0));
+        assertEquals(
+                "human:Sam Human <sam@example.com>",
+                history(CRITIC).get(0).get("actor").asText());
+        assertTrue(write(append(YOUNG, "Triggers", "Noise")).has("result"), "writes go on");
+        awaitClean();
+        assertReplayClean();
+    }
+
+    /** As above, the amend made while the daemon was down: the start redoes nothing. */
+    @Test
+    void anAmendOfMemorydsLastCommitWithANewMessage_whileTheDaemonWasDown_keepsEachAgentWriteOnce() throws Exception {
+        root(false);
+        assertTrue(write(append(YOUNG, "Triggers", "Deadlines")).has("result"));
+        assertTrue(write(append(YOUNG, "Triggers", "Crowds")).has("result"));
+        long lines = ledgerLines();
+        root.daemon.close();
+        root.daemon = null;
+        edit(CRITIC, "strict teacher", "strict, amended teacher");
+        root.git("add", CRITIC);
+        root.git("commit", "-q", "--amend", "-m", "Sam's amend");
+        root.configure(c -> c.withWatch(Duration.ofMillis(100), Duration.ofSeconds(60)))
+                .serveWatching();
+        root.call("capture", null);
+        awaitHumanEditOf(CRITIC, "identity", "the amended change captured");
+        assertAgentItemsOnce();
+        assertEquals(lines + 1, ledgerLines(), "the human's edit alone was recorded");
+        assertEquals(
+                "human:Sam Human <sam@example.com>",
+                history(CRITIC).get(0).get("actor").asText());
+        assertEquals("agent-1", history(YOUNG).get(0).get("actor").asText(), "the agent's items stay the agent's");
+        assertReplayClean();
+    }
+
+    /** The agents' two items stand once each in {@link #YOUNG}, on disk and at HEAD. */
+    private void assertAgentItemsOnce() throws Exception {
+        for (String text : List.of(Files.readString(root.dir.resolve(YOUNG)), root.git("show", "HEAD:" + YOUNG))) {
+            for (String item : List.of("- Deadlines\n", "- Crowds\n")) {
+                assertEquals(1, text.split(java.util.regex.Pattern.quote(item), -1).length - 1, item + " in:\n" + text);
+            }
+        }
+    }
+
     @Test
     void aDeadWatch_isRestarted_reportedInPing_andEditsAreStillCaptured() throws Exception {
         root(true);

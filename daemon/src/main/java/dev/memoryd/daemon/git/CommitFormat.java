@@ -80,6 +80,11 @@ public final class CommitFormat {
         return new PersonIdent(actor, safe + "@agents.memoryd", now, java.time.ZoneOffset.UTC);
     }
 
+    /** Whether {@code author} is an agent's identity as {@link #author} makes it (a mail under {@code agents.memoryd}). */
+    public static boolean isAgentAuthor(PersonIdent author) {
+        return author.getEmailAddress().endsWith("@agents.memoryd");
+    }
+
     /** Whether {@code committer} is memoryd's identity ({@link #committer}), whatever the time. */
     public static boolean isMemoryd(PersonIdent committer) {
         PersonIdent m = committer(Instant.EPOCH);

@@ -97,7 +97,8 @@ final class GitReads {
                 rw.markUninteresting(rw.parseCommit(from));
             }
             for (RevCommit c : rw) {
-                out.add(new GitStore.CommitInfo(c.copy(), c.getAuthorIdent(), c.getShortMessage()));
+                out.add(new GitStore.CommitInfo(
+                        c.copy(), c.getAuthorIdent(), c.getCommitterIdent(), c.getShortMessage()));
                 if (out.size() >= max) {
                     break;
                 }

@@ -256,8 +256,17 @@ public final class GitStore implements AutoCloseable {
         return reads.changedPaths(from, to, keep);
     }
 
-    /** A commit's id, author and subject. */
-    public record CommitInfo(ObjectId id, PersonIdent author, String subject) {}
+    /** A commit's id, author, committer and subject. */
+    public record CommitInfo(ObjectId id, PersonIdent author, PersonIdent committer, String subject) {
+        /**
+         * The person whose change the commit is: its author, unless the author is an agent's
+         * identity memoryd gave a commit of its own ({@link CommitFormat#isAgentAuthor}), which git
+         * keeps when a human amends, rebases or cherry-picks that commit: then its committer.
+         */
+        public PersonIdent person() {
+            return CommitFormat.isAgentAuthor(author) ? committer : author;
+        }
+    }
 
     /** Commits reachable from {@code to} but not from {@code from}, newest first, at most {@code max}. */
     public List<CommitInfo> commitsBetween(ObjectId from, ObjectId to, int max) throws IOException {

@@ -277,7 +277,7 @@ final class HumanIntake {
             return Optional.empty();
         }
         HumanSource source = new HumanSource.Commits(made);
-        PersonIdent who = commits.isEmpty() ? humanIdent(now) : commits.get(0).author();
+        PersonIdent who = commits.isEmpty() ? humanIdent(now) : commits.get(0).person();
         Mutation.Result r = new HumanCapture(b, items, source).apply(b.source(), now);
         if (r instanceof Mutation.Done d && d.changed()) {
             WriteRequest req = new WriteRequest(

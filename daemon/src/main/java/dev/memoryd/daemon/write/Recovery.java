@@ -50,6 +50,8 @@ final class Recovery {
             // Lines a merge brought in (a plain clone of a synced remote) are published, not lost.
             published = HistoryHead.seq(git, git.head(), chain.branch(), published, durable);
         }
+        long trailed = published;
+        published = HistoryHead.inTree(git, git.head(), chain, published, durable);
         if (durable > published) {
             rollForward(published); // first: it may drop a cut-off declaration's lines
         }
@@ -68,7 +70,20 @@ final class Recovery {
         }
         s.captured = LedgerTrailers.recordedCommit(git, chain.branch()).orElse(null);
         if (s.captured != null && !madeByMemoryd(s.captured)) {
-            recordFromLedger(s.captured);
+            if (recordFromLedger(s.captured)) {
+                LOG.warning("the branch's last commit with memoryd's ledger trailer (" + s.captured.name()
+                        + ") was not committed by memoryd (a commit amended, rebased or cherry-picked with git): its"
+                        + " memory files are compared with what the ledger records, and what differs is captured as a"
+                        + " human's edit");
+            }
+        } else if (s.captured != null && published > trailed) {
+            // A commit made with git from an index holding memoryd's last writes (an amend with a
+            // message of the human's): the trailer's commit lacks them, the ledger has them.
+            if (recordFromLedger(s.captured)) {
+                LOG.warning("the branch holds memoryd's ledger lines " + (trailed + 1) + "-" + published
+                        + " in a commit made with git (an amend of memoryd's commit?): its memory files are compared"
+                        + " with what the ledger records, and what differs is captured as a human's edit");
+            }
         }
         if (chain.head().seq() == 1) {
             // A replica's chain that holds only its fork: what it inherited is recorded up to the linked
@@ -94,15 +109,16 @@ final class Recovery {
      * commit with memoryd's ledger trailer that someone else committed is one of memoryd's that git
      * rewrote (amended, rebased, cherry-picked), and its files may hold that person's changes besides
      * memoryd's. The rescan at the start then captures what differs as their edit. A memory file of
-     * the commit that the ledger never wrote is recorded as absent, so it is captured as new.
+     * the commit that the ledger never wrote is recorded as absent, so it is captured as new. False
+     * when the ledger cannot be replayed (the commit's files are then taken as recorded).
      */
-    private void recordFromLedger(ObjectId commit) throws IOException {
+    private boolean recordFromLedger(ObjectId commit) throws IOException {
         LedgerReplay.ReplayState st = replay.fromEmpty(n -> {});
         if (!st.halts().isEmpty()) {
             LOG.warning("the branch's last commit with memoryd's ledger trailer (" + commit.name()
                     + ") was made by someone else, and the ledger cannot be replayed to compare its files with ("
                     + st.halts().get(0).reason() + "); its files are taken as recorded");
-            return;
+            return false;
         }
         for (String p : s.git.listFiles(commit)) {
             if (RootLayout.isMemoryFile(p)) {
@@ -115,10 +131,7 @@ final class Recovery {
                 s.recorded.putIfAbsent(p, Optional.of(text));
             }
         });
-        LOG.warning("the branch's last commit with memoryd's ledger trailer (" + commit.name()
-                + ") was not committed by memoryd (a commit amended, rebased or cherry-picked with git): its"
-                + " memory files are compared with what the ledger records, and what differs is captured as a"
-                + " human's edit");
+        return true;
     }
 
     /** The ledger seq the branch head (or its nearest memoryd ancestor) says is published. */

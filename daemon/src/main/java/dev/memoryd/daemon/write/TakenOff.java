@@ -95,12 +95,18 @@ final class TakenOff {
         return new Redone(tip, r.groups().size(), published + 1, r.written());
     }
 
-    /** The last line of this writer's chain that {@code commit}'s history publishes, at most {@code durable}. */
+    /**
+     * The last line of this writer's chain that {@code commit}'s history publishes, or its tree
+     * holds (a commit git made from an index holding memoryd's last writes), at most {@code durable}.
+     */
     private long publishedAt(ObjectId commit, long durable) throws IOException {
         long published = LedgerTrailers.publishedHeadAt(s.git, commit, s.chain.branch())
                 .map(Head::seq)
                 .orElse(0L);
-        return published < durable ? HistoryHead.seq(s.git, commit, s.chain.branch(), published, durable) : published;
+        if (published < durable) {
+            published = HistoryHead.seq(s.git, commit, s.chain.branch(), published, durable);
+        }
+        return HistoryHead.inTree(s.git, commit, s.chain, published, durable);
     }
 
     /** The message of a refusal when the declarations could not be redone. */
