@@ -2,6 +2,7 @@ package dev.memoryd.daemon;
 
 import dev.memoryd.daemon.git.CommitBatch;
 import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.daemon.git.LineEndConversion;
 import dev.memoryd.ledger.BranchName;
 import dev.memoryd.ledger.KeyRing;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -108,6 +110,17 @@ public final class Memoryd {
                     + " copy the other roots' key file there instead (mode 0600)");
         }
         return did;
+    }
+
+    /**
+     * A conversion of memory files' line ends that git would make in {@code cfg}'s working tree,
+     * which keeps the root from being served ({@link LineEndConversion}); empty when git keeps them
+     * byte for byte. Reads; changes nothing.
+     */
+    public static Optional<LineEndConversion> lineEndConversion(MemorydConfig cfg) throws IOException {
+        try (GitStore g = GitStore.open(cfg.root(), cfg.branch())) {
+            return LineEndConversion.of(g.repository(), g.head());
+        }
     }
 
     /** Creates the key file when there is none ({@code init} and {@code serve} only); true when it did. */

@@ -3,6 +3,7 @@ package dev.memoryd.daemon;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -128,6 +129,45 @@ class StatusDoctorTest {
         }
         assertEquals(before, snapshot());
         assertArrayEquals(index, Files.readAllBytes(root.dir.resolve(".git/index")));
+    }
+
+    /**
+     * A root where git converts memory files' line ends when it writes them into the working tree
+     * ({@code core.autocrlf true}, or {@code eol=crlf} in {@code .gitattributes}) is not served:
+     * {@code serve} exits 1 naming the setting and the command that ends it, and {@code doctor}
+     * reports it. Before, such a root was served, and the first checkout of a file memoryd had
+     * written was recorded as the human's edit of its every line (git wrote it with CRLF).
+     */
+    @Test
+    void aRootWhereGitConvertsLineEnds_isNotServed_andDoctorSaysHowToEndIt() throws Exception {
+        root.git("config", "core.autocrlf", "true");
+        Path log = tmp.resolve("serve.log");
+        AssertionError refused = assertThrows(
+                AssertionError.class, () -> DaemonProcess.start(root.cfg, log).close());
+        assertTrue(refused.getMessage().contains("daemon exited with 1"), refused.getMessage());
+        assertTrue(
+                refused.getMessage().contains("core.autocrlf true")
+                        && refused.getMessage().contains("config core.autocrlf false"),
+                refused.getMessage());
+        Cli.Run d = run("doctor");
+        assertTrue(d.out().contains("line ends") && d.out().contains("core.autocrlf false"), d.toString());
+
+        root.git("config", "core.autocrlf", "false");
+        Files.writeString(root.dir.resolve(".gitattributes"), "*.md text eol=crlf\n");
+        root.git("add", ".gitattributes");
+        root.git("commit", "-qm", "line ends for Windows");
+        refused = assertThrows(
+                AssertionError.class, () -> DaemonProcess.start(root.cfg, log).close());
+        assertTrue(refused.getMessage().contains(".gitattributes"), refused.getMessage());
+
+        Files.writeString(root.dir.resolve(".gitattributes"), "*.md text=auto\n");
+        root.git("commit", "-qam", "line ends as they come");
+        DaemonProcess served = DaemonProcess.start(root.cfg, log); // a conversion on the way in alone rewrites no file
+        try {
+            assertTrue(served.call("ping", null).has("result"));
+        } finally {
+            served.close();
+        }
     }
 
     @Test

@@ -128,6 +128,11 @@ final class ServeCmd extends Common implements Callable<Integer> {
                     + " branch checked out in its working tree)");
             return Main.PROBLEMS;
         }
+        java.util.Optional<dev.memoryd.daemon.git.LineEndConversion> eol = Memoryd.lineEndConversion(cfg);
+        if (eol.isPresent()) {
+            System.err.println("memoryd: " + eol.get().refusal(cfg.root()));
+            return Main.PROBLEMS;
+        }
         try {
             dev.memoryd.daemon.RootSettings.load(cfg.root()); // a bad settings file: one clear line, not a trace
         } catch (IllegalArgumentException e) {

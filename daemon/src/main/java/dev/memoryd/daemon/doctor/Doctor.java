@@ -37,6 +37,7 @@ public final class Doctor {
         out.addAll(keyAndLedger());
         out.add(fsck());
         out.add(index());
+        out.add(lineEnds());
         out.addAll(locks());
         return out;
     }
@@ -160,6 +161,17 @@ public final class Doctor {
     }
 
     /** The ledger is memoryd's alone: an index entry of it that differs from HEAD is an index out of step. */
+    private Finding lineEnds() throws IOException {
+        return dev.memoryd.daemon.Memoryd.lineEndConversion(cfg)
+                .map(c -> Finding.problem(
+                        "line ends",
+                        "git converts " + c.path() + " (" + c.cause() + "); memoryd will not serve this root",
+                        c.cause().startsWith("core.autocrlf")
+                                ? "git -C " + cfg.root() + " config core.autocrlf false"
+                                : "take the text/eol attributes that cover users/ out of .gitattributes"))
+                .orElse(Finding.ok("line ends", "git keeps memory files byte for byte"));
+    }
+
     private Finding index() throws IOException {
         try {
             GitCli.Result d = git.run("diff", "--cached", "--name-only", "HEAD", "--", "ledger");
