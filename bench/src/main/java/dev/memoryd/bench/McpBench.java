@@ -30,8 +30,9 @@ import java.util.concurrent.TimeUnit;
 record McpBench(int writes, int warmup) implements Scenario {
     /** Calls per path before switching to the other. */
     static final int BLOCK = 50;
-    /** The JVM options {@code bin/memoryd} starts {@code mcp} with (the full JIT: it lives as long as its client). */
-    static final List<String> LAUNCHER_OPTS = List.of("-XX:+UseSerialGC", "-XX:-UsePerfData");
+    /** The JVM options {@code bin/memoryd} starts {@code mcp} with (the quick JIT alone: see the launcher). */
+    static final List<String> LAUNCHER_OPTS =
+            List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData");
 
     private static final String PROFILE = "users/bench/parts/part-0/profile.md";
 
