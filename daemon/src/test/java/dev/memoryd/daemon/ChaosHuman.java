@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 
 /**
  * A human at random beside writing agents, seeded: {@code git commit -am}, {@code git add -A}
- * and commit, {@code git reset --hard HEAD~k} (k 1..5) and back to the head it left,
+ * and commit, {@code git commit -a --amend} of the last commit, {@code git reset --hard HEAD~k} (k 1..5) and back to the head it left,
  * {@code git stash} and {@code pop}, {@code git checkout -b x} and back (x deleted), {@code git
  * gc}, editor saves of the notes (temp file and rename, an item added to the Inbox by hand), and
  * in one round of four a storage fault (an immutable directory, a full disk) for 0.5 to 2 s.
@@ -95,9 +95,11 @@ final class ChaosHuman {
     }
 
     private void act() throws IOException, InterruptedException {
-        int pick = rnd.nextInt(18);
+        int pick = rnd.nextInt(19);
         if (pick < 3) {
             commitAll();
+        } else if (pick == 18) {
+            amend();
         } else if (pick < 5) {
             addAllAndCommit();
         } else if (pick < 8) {
@@ -138,6 +140,21 @@ final class ChaosHuman {
         if (expectOk("commit -am", git.retryingLocks(100, "commit", "-qam", "human: round " + round + " commit -am"))) {
             committed();
             did("commit -am", "");
+        }
+    }
+
+    /**
+     * {@code git commit -a --amend} with a message of the human's: the last commit is most often
+     * one of memoryd's, whose tree (its declarations and their ledger lines) the amended commit
+     * keeps without memoryd's trailer, and whose agent author git keeps.
+     */
+    private void amend() throws IOException, InterruptedException {
+        git.editOwnFile();
+        if (expectOk(
+                "commit --amend",
+                git.retryingLocks(100, "commit", "-qa", "--amend", "-m", "human: round " + round + " amend"))) {
+            committed();
+            did("commit -a --amend", "");
         }
     }
 

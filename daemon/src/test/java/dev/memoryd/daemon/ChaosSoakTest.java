@@ -213,8 +213,8 @@ class ChaosSoakTest {
         List<String> missing = root.missing(ackedPaths, ackedCommits);
         lost = missing.size();
         if (!missing.isEmpty()) {
-            throw root.failure(when + ": " + missing.size() + " of " + ackedPaths.size() + " acknowledged writes lost: "
-                    + missing.subList(0, Math.min(10, missing.size())));
+            throw root.failure(when + ": " + missing.size() + " of " + ackedPaths.size()
+                    + " acknowledged writes lost or doubled: " + missing.subList(0, Math.min(10, missing.size())));
         }
         String notesHead = root.at("HEAD", ChaosHuman.NOTES);
         String notesTree = Files.readString(cfg.root().resolve(ChaosHuman.NOTES));

@@ -86,8 +86,9 @@ final class RootInvariants {
     }
 
     /**
-     * The acknowledged items (item to its file) missing at HEAD or in the working tree, each with
-     * the commit its reply named and where it is missing.
+     * The acknowledged items (item to its file) missing at HEAD or in the working tree, or standing
+     * there more than once (a declaration applied twice: every item is a text of its own), each
+     * with the commit its reply named and how often it stands where.
      */
     List<String> missing(Map<String, String> itemPaths, Map<String, String> itemCommits)
             throws IOException, InterruptedException {
@@ -104,24 +105,47 @@ final class RootInvariants {
                         return Files.exists(f) ? Files.readString(f) : null;
                     }));
             String line = "- " + e.getKey() + "\n";
-            boolean atHead = h != null && h.contains(line);
-            boolean inTree = w != null && w.contains(line);
-            if (!atHead || !inTree) {
+            int atHead = occurrences(h, line);
+            int inTree = occurrences(w, line);
+            if (atHead != 1 || inTree != 1) {
                 lost.add(e.getKey() + " (" + path + ", acknowledged in " + itemCommits.get(e.getKey()) + "; at HEAD: "
-                        + atHead + ", in the working tree: " + inTree + ")");
+                        + times(atHead) + ", in the working tree: " + times(inTree) + ")");
             }
         }
         return lost;
     }
 
-    /** Asserts every acknowledged item is at HEAD and in the working tree. */
+    /** How often {@code line} stands in {@code text} as a whole line (null: no file). */
+    private static int occurrences(String text, String line) {
+        if (text == null) {
+            return 0;
+        }
+        int n = 0;
+        for (int at = text.indexOf(line); at >= 0; at = text.indexOf(line, at + line.length())) {
+            if (at == 0 || text.charAt(at - 1) == '\n') {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static String times(int n) {
+        return switch (n) {
+            case 0 -> "missing";
+            case 1 -> "once";
+            default -> n + " times";
+        };
+    }
+
+    /** Asserts every acknowledged item stands once at HEAD and once in the working tree. */
     void assertAllPresent(String when, Map<String, String> itemPaths, Map<String, String> itemCommits)
             throws IOException, InterruptedException {
         List<String> lost = missing(itemPaths, itemCommits);
         if (!lost.isEmpty()) {
-            throw failure(when + ": " + lost.size() + " of " + itemPaths.size() + " acknowledged writes lost: "
-                    + lost.subList(0, Math.min(10, lost.size())) + "\nHEAD: "
-                    + git.run("log", "--oneline", "-5").out());
+            throw failure(
+                    when + ": " + lost.size() + " of " + itemPaths.size() + " acknowledged writes lost or doubled: "
+                            + lost.subList(0, Math.min(10, lost.size())) + "\nHEAD: "
+                            + git.run("log", "--oneline", "-5").out());
         }
     }
 
