@@ -1032,11 +1032,9 @@ class HumanEditTest {
             assertFalse(e.toString().contains("<<<<<<<"), "no event holds git's markers: " + e);
         }
         assertEquals(merge, root.git("rev-parse", "HEAD~1").strip(), "memoryd's capture follows the merge commit");
-        assertTrue(root.call("ping", null)
-                .path("result")
-                .path("writer")
-                .path("git_in_progress")
-                .isMissingNode());
+        JsonNode concluded = root.call("ping", null).path("result").path("writer");
+        assertTrue(concluded.path("git_in_progress").isMissingNode(), concluded.toString());
+        assertTrue(concluded.path("unmerged").isMissingNode(), "no conflict named once git committed: " + concluded);
         JsonNode after = write(
                 "{\"op\":\"append_item\",\"path\":\"" + YOUNG + "\",\"section\":\"Triggers\",\"item\":\"Merges\"}");
         assertTrue(after.has("result"), after.toString());
@@ -1141,6 +1139,20 @@ class HumanEditTest {
         assertEquals(1, pop.waitFor(), "git stash pop stops on the conflict: " + popped);
         Path here = root.dir.resolve(overview);
         assertTrue(Files.readString(here).contains("<<<<<<<"), "git's markers on disk");
+        await(
+                () -> {
+                    try {
+                        return root.call("ping", null)
+                                .path("result")
+                                .path("writer")
+                                .path("unmerged")
+                                .toString()
+                                .contains(overview);
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                },
+                "ping naming the conflict before anything reads the file");
 
         JsonNode capture = root.call("capture", null);
         JsonNode refused = write("{\"op\":\"replace_section\",\"path\":\"" + overview

@@ -714,6 +714,30 @@ public final class WorkTreeIndex {
     }
 
     /**
+     * The paths the index file holds at a merge stage (1, 2 or 3), in index order: conflicts a git
+     * command left there. Read only when someone else wrote the index since memoryd put its own in
+     * place (a stat otherwise: memoryd's own index adds no conflict, and one it kept was seen when
+     * the index it was built from was). Changes nothing.
+     */
+    public List<String> conflictedNow() throws IOException {
+        Identity now = Identity.of(repo.getIndexFile().toPath());
+        if (now == null || now.equals(installed)) {
+            return List.of();
+        }
+        DirCache d = DirCache.read(repo);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < d.getEntryCount(); i++) {
+            DirCacheEntry e = d.getEntry(i);
+            String p = e.getPathString();
+            if (e.getStage() != DirCacheEntry.STAGE_0
+                    && (out.isEmpty() || !out.get(out.size() - 1).equals(p))) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /**
      * Whether the index file as it is now holds {@code path} at a merge stage (1, 2 or 3): a
      * conflict a git command left there. Reads the index; changes nothing.
      */

@@ -185,6 +185,7 @@ final class HumanIntake {
             git.holdRef(locks.waitMs); // the ref move consumed the lock; the batch goes on holding it
             return Optional.empty();
         }
+        s.unmerged.clear(); // git commits no index that holds a conflict: a read finds any still there again
         ObjectId tip = ref;
         boolean moved = !git.isAncestor(captured, ref);
         if (moved) {

@@ -4,6 +4,7 @@ import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.git.WorkTreeIndex;
+import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.RepoPath;
 import dev.memoryd.grammar.SectionHasher;
@@ -409,7 +410,17 @@ public final class WritePipeline implements AutoCloseable {
      */
     public void indexMayHaveChanged() {
         if (indexLook.compareAndSet(false, true)) {
-            exclusive(() -> indexLook.getAndSet(false));
+            exclusive(() -> {
+                indexLook.set(false);
+                if (s.index != null) {
+                    // a stash pop or apply --3way that stopped on a memory file: named at once (ping, status)
+                    s.index.conflictedNow().stream()
+                            .filter(RootLayout::isMemoryFile)
+                            .map(RepoPath::of)
+                            .forEach(s.unmerged::add);
+                }
+                return null;
+            });
         }
         if (!s.unmerged.isEmpty()) {
             // A human's git add (or checkout) of a file left in conflict changes only the index:
