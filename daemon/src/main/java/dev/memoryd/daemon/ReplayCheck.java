@@ -65,6 +65,7 @@ public final class ReplayCheck {
         paths.addAll(RootLayout.contentFilesOnDisk(cfg.root()));
         Set<String> halted = new HashSet<>();
         st.halts().forEach(h -> halted.add(h.path().value()));
+        Set<String> conflicted = new HashSet<>(writer.conflictedInIndex());
         List<Difference> diffs = new ArrayList<>();
         for (String p : paths) {
             if (halted.contains(p)) {
@@ -75,7 +76,15 @@ public final class ReplayCheck {
             if (disk.isPresent() && disk.get().equals(want)) {
                 continue;
             }
-            if (want == null) {
+            if (conflicted.contains(p)) {
+                diffs.add(new Difference(
+                        p,
+                        "unmerged",
+                        List.of(),
+                        "git's index holds this file in conflict (a merge, stash pop or revert stopped on it): the"
+                                + " working tree holds git's markers, not compared; resolve it and git add it, or"
+                                + " abort the git command, then check again"));
+            } else if (want == null) {
                 diffs.add(new Difference(
                         p, "not_in_ledger", List.of(), "the working tree has a file no ledger event wrote"));
             } else if (disk.isEmpty()) {

@@ -1179,6 +1179,10 @@ class HumanEditTest {
                 "the index keeps the conflict: " + root.git("status", "--porcelain"));
         JsonNode writer = root.call("ping", null).path("result").path("writer");
         assertEquals(overview, writer.path("unmerged").path(0).asText(), "ping names the file: " + writer);
+        JsonNode check = replay().path("differences");
+        assertEquals(1, check.size(), check.toString());
+        assertEquals(overview, check.get(0).path("path").asText(), check.toString());
+        assertEquals("unmerged", check.get(0).path("kind").asText(), "git's markers are not a difference: " + check);
 
         // The human keeps both sides and adds the file: that is their edit.
         String conflicted = Files.readString(here);

@@ -724,6 +724,11 @@ public final class WorkTreeIndex {
         if (now == null || now.equals(installed)) {
             return List.of();
         }
+        return conflicted();
+    }
+
+    /** The paths the index file holds at a merge stage (1, 2 or 3), in index order. Reads the index; changes nothing. */
+    public List<String> conflicted() throws IOException {
         DirCache d = DirCache.read(repo);
         List<String> out = new ArrayList<>();
         for (int i = 0; i < d.getEntryCount(); i++) {

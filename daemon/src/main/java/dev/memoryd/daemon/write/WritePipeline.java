@@ -429,6 +429,11 @@ public final class WritePipeline implements AutoCloseable {
         }
     }
 
+    /** The paths git's index holds in conflict now (none without a working tree). Reads the index. */
+    public List<String> conflictedInIndex() throws IOException {
+        return s.index == null ? List.of() : s.index.conflicted();
+    }
+
     /** The memory files git's index holds in conflict, left alone until it holds them merged ({@link UnmergedFile}). */
     public List<String> unmerged() {
         return s.unmerged.stream().map(RepoPath::value).sorted().toList();
