@@ -974,10 +974,7 @@ class HumanEditTest {
                 "what it is trying to keep away from the young one.",
                 "what it is trying to keep away from the young one. Written on the laptop.");
 
-        JsonNode w = write("{\"op\":\"replace_section\",\"path\":\"" + overview
-                + "\",\"section\":\"Current Focus\",\"content\":\"Sleep before deadlines.\"}");
-        assertTrue(w.has("result"), w.toString());
-        awaitClean();
+        agentWritesCurrentFocus(overview, "Sleep before deadlines.");
         String head = head();
         long lines = ledgerLines();
 
@@ -1009,10 +1006,7 @@ class HumanEditTest {
 
         // The human resolves by keeping both and concludes the merge: that commit is their edit.
         Path here = root.dir.resolve(overview);
-        String conflicted = Files.readString(here);
-        String resolved = conflicted.replaceAll("(?s)<<<<<<< [^\n]*\n(.*?)=======\n(.*?)>>>>>>> [^\n]*\n", "$1\n$2");
-        assertFalse(resolved.contains("<<<<<<<") || resolved.contains("======="), resolved);
-        Files.writeString(here, resolved);
+        Files.writeString(here, keepingBothSides(Files.readString(here)));
         root.git("add", overview);
         JsonNode staged = write(
                 "{\"op\":\"append_item\",\"path\":\"" + YOUNG + "\",\"section\":\"Triggers\",\"item\":\"Merges\"}");
@@ -1125,10 +1119,7 @@ class HumanEditTest {
                 "what it is trying to keep away from the young one.",
                 "what it is trying to keep away from the young one. Sam's own draft.");
         root.git("stash", "-q");
-        JsonNode w = write("{\"op\":\"replace_section\",\"path\":\"" + overview
-                + "\",\"section\":\"Current Focus\",\"content\":\"Sleep before deadlines.\"}");
-        assertTrue(w.has("result"), w.toString());
-        awaitClean();
+        agentWritesCurrentFocus(overview, "Sleep before deadlines.");
         String head = head();
         long lines = ledgerLines();
 
@@ -1185,10 +1176,7 @@ class HumanEditTest {
         assertEquals("unmerged", check.get(0).path("kind").asText(), "git's markers are not a difference: " + check);
 
         // The human keeps both sides and adds the file: that is their edit.
-        String conflicted = Files.readString(here);
-        String resolved = conflicted.replaceAll("(?s)<<<<<<< [^\n]*\n(.*?)=======\n(.*?)>>>>>>> [^\n]*\n", "$1\n$2");
-        assertFalse(resolved.contains("<<<<<<<") || resolved.contains("======="), resolved);
-        Files.writeString(here, resolved);
+        Files.writeString(here, keepingBothSides(Files.readString(here)));
         root.git("add", overview);
         awaitHumanEditOf(overview, "current-focus", "the resolution captured");
         JsonNode edit = history(overview).get(0);
@@ -1206,6 +1194,21 @@ class HumanEditTest {
         assertTrue(after.has("result"), after.toString());
         awaitClean();
         assertReplayClean();
+    }
+
+    /** An agent's replace_section of Current Focus in {@code overview}, acknowledged, with the index in step. */
+    private void agentWritesCurrentFocus(String overview, String text) throws Exception {
+        JsonNode w = write("{\"op\":\"replace_section\",\"path\":\"" + overview
+                + "\",\"section\":\"Current Focus\",\"content\":\"" + text + "\"}");
+        assertTrue(w.has("result"), w.toString());
+        awaitClean();
+    }
+
+    /** {@code conflicted} resolved as a human keeping both sides of each of git's conflicts. */
+    private static String keepingBothSides(String conflicted) {
+        String resolved = conflicted.replaceAll("(?s)<<<<<<< [^\n]*\n(.*?)=======\n(.*?)>>>>>>> [^\n]*\n", "$1\n$2");
+        assertFalse(resolved.contains("<<<<<<<") || resolved.contains("======="), resolved);
+        return resolved;
     }
 
     /** {@code git pull} of the laptop's main in the root, which must stop on a conflict (exit 1). */
