@@ -248,7 +248,8 @@ public final class ServingRoot implements RootReads, AutoCloseable {
 
     /**
      * The writer's health for {@code ping}, with {@code git_in_progress} while a git command waits
-     * half-way and {@code unmerged} while files wait in conflict in git's index.
+     * half-way, {@code unmerged} while files wait in conflict in git's index and {@code put_back}
+     * once a file git rolled back without a commit was written back.
      */
     private Map<String, Object> writerState() {
         Map<String, Object> w =
@@ -258,6 +259,13 @@ public final class ServingRoot implements RootReads, AutoCloseable {
         if (!unmerged.isEmpty()) {
             w.put("unmerged", unmerged);
         }
+        rooms.writer.lastPutBack().ifPresent(b -> {
+            Map<String, Object> o = new java.util.LinkedHashMap<>();
+            o.put("path", b.path());
+            o.put("at", b.at().toString());
+            o.put("count", b.count());
+            w.put("put_back", o);
+        });
         return w;
     }
 

@@ -234,6 +234,9 @@ class LedgerOnDiskTest extends ServedRootTest {
                 authorsAfter.lines().count(),
                 "one commit, the agent's; no human edit recorded: " + authorsAfter);
         assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+        JsonNode putBack = root.call("ping", null).path("result").path("writer").path("put_back");
+        assertEquals(CRITIC, putBack.path("path").asText(), "ping tells the human what was written back: " + putBack);
+        assertEquals(1, putBack.path("count").asLong(), putBack.toString());
     }
 
     @Test

@@ -59,6 +59,13 @@ final class StatusCmd extends Printing implements Callable<Integer> {
                 System.out.println("  in conflict in git's index (neither captured nor written until you git add"
                         + " them): " + String.join(", ", w.unmerged()));
             }
+            if (w.putBack() != null) {
+                System.out.println("  put back: " + w.putBack().path() + " at "
+                        + orElse(w.putBack().at(), "?")
+                        + (w.putBack().count() > 1 ? " (" + w.putBack().count() + " files since start)" : "")
+                        + ": a git command wrote an older version without a commit; acknowledged writes leave"
+                        + " the branch only by a commit (git checkout REV -- FILE && git commit)");
+            }
             if (w.lastError() != null) {
                 System.out.println("  last error: " + orElse(w.lastErrorAt(), "?") + ": " + w.lastError());
             }
@@ -92,6 +99,12 @@ final class StatusCmd extends Printing implements Callable<Integer> {
         }
         if (!w.unmerged().isEmpty()) {
             w.unmerged().forEach(o.putArray("unmerged")::add);
+        }
+        if (w.putBack() != null) {
+            o.putObject("put_back")
+                    .put("path", w.putBack().path())
+                    .put("at", w.putBack().at())
+                    .put("count", w.putBack().count());
         }
         return o;
     }

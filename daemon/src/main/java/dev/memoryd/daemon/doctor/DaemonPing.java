@@ -21,7 +21,9 @@ public record DaemonPing(String version, String branch, String head, long uptime
      * null beside an error when the daemon did not say when. {@code gitInProgress}: the git command
      * ({@code merge}, {@code rebase}, ...) that waits half-way in the working tree while writes are
      * refused for it, else null. {@code unmerged}: memory files git's index holds in conflict,
-     * which memoryd neither captures nor writes until they are merged (empty: none).
+     * which memoryd neither captures nor writes until they are merged (empty: none). {@code
+     * putBack}: the last file written back over an older version a git command put in the working
+     * tree without a commit, else null.
      */
     public record Writer(
             String state,
@@ -29,11 +31,15 @@ public record DaemonPing(String version, String branch, String head, long uptime
             String lastError,
             String lastErrorAt,
             String gitInProgress,
-            java.util.List<String> unmerged) {
+            java.util.List<String> unmerged,
+            PutBack putBack) {
         public Writer {
             unmerged = java.util.List.copyOf(unmerged);
         }
     }
+
+    /** A file written back: its path, when ({@code at}, ISO-8601 as the daemon gave it) and how many since the start. */
+    public record PutBack(String path, String at, long count) {}
 
     /** The watcher's {@code state} ({@code running}, {@code starting}, {@code off}, or a failure) and its last error. */
     public record Watcher(String state, String lastError) {}

@@ -76,7 +76,13 @@ public final class DaemonProbe {
                         text(w.path("last_error")),
                         text(w.path("last_error_at")),
                         text(w.path("git_in_progress")),
-                        texts(w.path("unmerged"))),
+                        texts(w.path("unmerged")),
+                        w.path("put_back").isObject()
+                                ? new DaemonPing.PutBack(
+                                        text(w.path("put_back").path("path")),
+                                        text(w.path("put_back").path("at")),
+                                        w.path("put_back").path("count").asLong())
+                                : null),
                 new DaemonPing.Watcher(text(watch.path("state")), text(watch.path("last_error"))));
     }
 

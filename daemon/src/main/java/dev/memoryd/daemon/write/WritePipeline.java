@@ -244,6 +244,14 @@ public final class WritePipeline implements AutoCloseable {
                 : Optional.empty();
     }
 
+    /**
+     * The last memory file written back over an older version a git command put in the working
+     * tree without a commit, with how many since the start; empty when none. Any thread.
+     */
+    public Optional<PutBack> lastPutBack() {
+        return Optional.ofNullable(s.lastPutBack.get());
+    }
+
     /** Loads idempotency keys from the chain; rolls an unpublished ledger tail forward. */
     public void recover() throws IOException {
         new Recovery(s, replay).run();

@@ -246,12 +246,17 @@ final class WriterState {
      * (see {@link dev.memoryd.daemon.git.OlderVersion}); the index gets its entry with the next
      * batch.
      */
+    /** The last file {@link #putBack} wrote back, for {@code ping}; null: none since the start. Any thread. */
+    final java.util.concurrent.atomic.AtomicReference<PutBack> lastPutBack =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
     private void putBack(RepoPath p, Optional<String> older, String text) throws IOException {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         ResetRecovery.writeAtomically(files.root().resolve(p.value()), bytes);
         try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
             indexBacklog.put(p.value(), fmt.idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, bytes));
         }
+        lastPutBack.updateAndGet(last -> PutBack.after(last, p.value(), clock.instant()));
         LOG.warning("a git command put " + (older.isPresent() ? "an older version of " : "away ") + p.value()
                 + " in the working tree (the index records it, and the branch held it before) without a"
                 + " commit; memoryd put back the text it recorded: acknowledged writes leave the branch only"
