@@ -160,18 +160,17 @@ public final class Doctor {
         }
     }
 
-    /** The ledger is memoryd's alone: an index entry of it that differs from HEAD is an index out of step. */
+    /** Git writes memory files into the working tree as their blobs hold them, or the root is not served. */
     private Finding lineEnds() throws IOException {
         return dev.memoryd.daemon.Memoryd.lineEndConversion(cfg)
                 .map(c -> Finding.problem(
                         "line ends",
                         "git converts " + c.path() + " (" + c.cause() + "); memoryd will not serve this root",
-                        c.cause().startsWith("core.autocrlf")
-                                ? "git -C " + cfg.root() + " config core.autocrlf false"
-                                : "take the text/eol attributes that cover users/ out of .gitattributes"))
+                        c.fix(cfg.root())))
                 .orElse(Finding.ok("line ends", "git keeps memory files byte for byte"));
     }
 
+    /** The ledger is memoryd's alone: an index entry of it that differs from HEAD is an index out of step. */
     private Finding index() throws IOException {
         try {
             GitCli.Result d = git.run("diff", "--cached", "--name-only", "HEAD", "--", "ledger");

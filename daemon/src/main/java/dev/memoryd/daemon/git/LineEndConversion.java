@@ -16,10 +16,9 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * blobs byte for byte, so under such a conversion every checkout, reset or stash would rewrite the
  * files it touches, and memoryd would record git's rewrite as the human's edit. A conversion on
  * the way in alone ({@code core.autocrlf input}, {@code text=auto} on Linux) rewrites no file and
- * is left alone. {@code
- * init} and {@code clone} set {@code core.autocrlf false} in the root; a root that converts anyway
- * is not served. Read with JGit's own rules (config and attributes, as {@code git checkout} and
- * {@code git add} apply them). Immutable.
+ * is left alone. {@code init} and {@code clone} set {@code core.autocrlf false} in the root; a
+ * root that converts anyway is not served. Read with JGit's own rules (config and attributes, as
+ * {@code git checkout} applies them). Immutable.
  *
  * @param path a memory file git would convert
  * @param cause the setting that makes it convert, as a human would change it
@@ -64,10 +63,14 @@ public record LineEndConversion(String path, String cause) {
     public String refusal(java.nio.file.Path root) {
         return "git converts the line ends of memory files in " + root + " (" + path + ", by " + cause + "): a"
                 + " checkout, reset or stash would rewrite the files it touches, and memoryd would record git's"
-                + " rewrite as your edits. memoryd serves a root whose memory files git keeps byte for byte:"
-                + (cause.startsWith("core.autocrlf")
-                        ? " git -C " + root + " config core.autocrlf false"
-                        : " remove the text/eol attributes that cover users/ from .gitattributes (or give users/"
-                                + " -text)");
+                + " rewrite as your edits. memoryd serves a root whose memory files git keeps byte for byte: "
+                + fix(root);
+    }
+
+    /** What ends the conversion in {@code root}, as a human would do it. */
+    public String fix(java.nio.file.Path root) {
+        return cause.startsWith("core.autocrlf")
+                ? "git -C " + root + " config core.autocrlf false"
+                : "remove the text/eol attributes that cover users/ from .gitattributes (or give users/ -text)";
     }
 }

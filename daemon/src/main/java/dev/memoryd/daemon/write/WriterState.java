@@ -241,15 +241,15 @@ final class WriterState {
         return t;
     }
 
+    /** The last file {@link #putBack} wrote back, for {@code ping}; null: none since the start. Any thread. */
+    final java.util.concurrent.atomic.AtomicReference<PutBack> lastPutBack =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
     /**
      * Writes the recorded text back over an older version a git command put in the working tree
      * (see {@link dev.memoryd.daemon.git.OlderVersion}); the index gets its entry with the next
      * batch.
      */
-    /** The last file {@link #putBack} wrote back, for {@code ping}; null: none since the start. Any thread. */
-    final java.util.concurrent.atomic.AtomicReference<PutBack> lastPutBack =
-            new java.util.concurrent.atomic.AtomicReference<>();
-
     private void putBack(RepoPath p, Optional<String> older, String text) throws IOException {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         ResetRecovery.writeAtomically(files.root().resolve(p.value()), bytes);
