@@ -143,8 +143,13 @@ public final class Memoryd {
             throw new IllegalArgumentException("--example " + exampleTree + ": no such directory (name a users/ tree,"
                     + " e.g. ./users in the memoryd checkout); nothing was created");
         }
-        List<String> did = new ArrayList<>();
         Path root = cfg.root();
+        java.util.Optional<dev.memoryd.daemon.layout.LinkedWorktree> linked =
+                dev.memoryd.daemon.layout.LinkedWorktree.of(root);
+        if (linked.isPresent()) {
+            throw new IllegalArgumentException(linked.get().refusal());
+        }
+        List<String> did = new ArrayList<>();
         Files.createDirectories(root);
         if (!Files.isDirectory(root.resolve(".git"))) {
             GitStore.init(root, cfg.branch());

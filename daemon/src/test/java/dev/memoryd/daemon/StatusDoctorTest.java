@@ -170,6 +170,38 @@ class StatusDoctorTest {
         }
     }
 
+    /**
+     * A linked working tree of the root ({@code git worktree add}) has a {@code .git} file, not a
+     * directory: {@code init}, {@code serve} and {@code doctor} each say so, name the main working
+     * tree to serve instead, and change nothing. Before, {@code init} failed with "Creating
+     * directories for .../.git failed", while {@code serve} and {@code doctor} said it was no memory
+     * root and to run that {@code init}.
+     */
+    @Test
+    void aLinkedGitWorktree_isRefusedByInitServeAndDoctor_namingTheMainTree() throws Exception {
+        Path linked = tmp.resolve("linked");
+        root.git("worktree", "add", "-q", linked.toString(), "-b", "exp");
+        String key = root.cfg.keyFile().toString();
+        String main = root.dir.toString();
+        List<String> before;
+        try (Stream<Path> st = Files.list(linked)) {
+            before = st.map(Path::toString).sorted().toList();
+        }
+        Cli.Run init = Cli.run("init", "--root", linked.toString(), "--key-file", key);
+        assertEquals(2, init.code(), init.toString());
+        assertTrue(init.err().contains("is a linked git worktree of " + main), init.toString());
+        assertTrue(init.err().contains("serve " + main), init.toString());
+        Cli.Run serve = Cli.run("serve", "--root", linked.toString(), "--key-file", key);
+        assertEquals(1, serve.code(), serve.toString());
+        assertTrue(serve.err().contains("is a linked git worktree of " + main), serve.toString());
+        Cli.Run doctor = Cli.run("doctor", "--root", linked.toString(), "--key-file", key);
+        assertEquals(1, doctor.code(), doctor.toString());
+        assertTrue(doctor.out().contains("linked git worktree"), doctor.toString());
+        try (Stream<Path> st = Files.list(linked)) {
+            assertEquals(before, st.map(Path::toString).sorted().toList(), "nothing made in the linked tree");
+        }
+    }
+
     @Test
     void doctor_withAStaleIndexLock_reportsIt_withTheCommandThatRemovesIt() throws Exception {
         root.serve();

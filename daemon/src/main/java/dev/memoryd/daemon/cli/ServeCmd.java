@@ -113,6 +113,12 @@ final class ServeCmd extends Common implements Callable<Integer> {
                 .withMaxConnections(maxConnections)
                 .withWatch(Duration.ofMillis(quietMs), Duration.ofSeconds(rescanS))
                 .withPeers(mounts);
+        java.util.Optional<dev.memoryd.daemon.layout.LinkedWorktree> linked =
+                dev.memoryd.daemon.layout.LinkedWorktree.of(cfg.root());
+        if (linked.isPresent()) {
+            System.err.println("memoryd: " + linked.get().refusal());
+            return Main.PROBLEMS;
+        }
         if (init || !Files.isDirectory(cfg.root().resolve(".git"))) {
             if (!init && Files.exists(cfg.root()) && !isEmptyDir(cfg.root())) {
                 System.err.println("memoryd: " + cfg.root() + " is not a memory root; run 'bin/memoryd init --root "

@@ -28,6 +28,14 @@ public final class Doctor {
     /** Every check, in the order printed; a root that is not a memory root is the one finding. */
     public List<Finding> run() throws IOException {
         String r = cfg.root().toString();
+        java.util.Optional<dev.memoryd.daemon.layout.LinkedWorktree> linked =
+                dev.memoryd.daemon.layout.LinkedWorktree.of(cfg.root());
+        if (linked.isPresent()) {
+            return List.of(Finding.problem(
+                    "root",
+                    linked.get().refusal(),
+                    "bin/memoryd doctor --root " + linked.get().main()));
+        }
         if (!Files.isDirectory(cfg.root().resolve(".git"))) {
             return List.of(
                     Finding.problem("root", r + " is not a memory root (no .git)", "bin/memoryd init --root " + r));
