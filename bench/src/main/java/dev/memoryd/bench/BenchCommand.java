@@ -132,6 +132,21 @@ public final class BenchCommand implements Callable<Integer> {
                     + " memory after this many idle seconds, before the run and after it")
     int idleS;
 
+    @Option(
+            names = "--durability",
+            defaultValue = "commit",
+            description = "write mode: the writes' durability, commit (the default: answered once committed) or"
+                    + " ledger (answered once their ledger lines are durable)")
+    String durability;
+
+    @Option(
+            names = "--rate",
+            defaultValue = "0",
+            description = "write mode: declarations per second each client sends while measured, on a fixed"
+                    + " schedule whatever the replies (open loop; latency counted from each one's scheduled"
+                    + " time); 0: each sends the next on the reply (closed loop)")
+    double rate;
+
     /** {@code memoryd} with {@code bench} among its commands; exits with the command's code. */
     public static void main(String[] args) {
         System.exit(run(args));
@@ -183,7 +198,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     private Scenario scenario(DaemonChild child, Process daemon) {
         return switch (mode) {
-            case "write" -> new WriteBench(clients, writes, history, warmup, idleS, child, daemon);
+            case "write" -> new WriteBench(clients, writes, history, warmup, idleS, durability, rate, child, daemon);
             case "slip" -> new SlipBench(clients, writes);
             case "context" -> new ContextBench(turns, perAppend, sessions, writes, warmup, daemon);
             case "human" -> new HumanBench(edits, quietMs);

@@ -19,9 +19,21 @@ import java.util.concurrent.Future;
  * loop). {@code history} events are written first (50-op declarations by 4 clients), then
  * {@code warmup} declarations, so the figures are a running daemon's; then {@code writes} are
  * timed. Also reports the daemon's JIT time while measuring, its {@code write_stats} and its
- * resident memory at each stage (after {@code idleS} idle seconds too, when not 0).
+ * resident memory at each stage (after {@code idleS} idle seconds too, when not 0). Every write
+ * asks for {@code durability}; with {@code rate} above 0 each client sends the measured writes on
+ * a fixed schedule of that many a second (open loop), each latency counted from its scheduled
+ * time, so a slow reply delays none of the next ones' clocks.
  */
-record WriteBench(int clients, int writes, int history, int warmup, int idleS, DaemonChild child, Process daemon)
+record WriteBench(
+        int clients,
+        int writes,
+        int history,
+        int warmup,
+        int idleS,
+        String durability,
+        double rate,
+        DaemonChild child,
+        Process daemon)
         implements Scenario {
 
     @Override
@@ -52,6 +64,8 @@ record WriteBench(int clients, int writes, int history, int warmup, int idleS, D
         Arrays.sort(lat);
         out.put("writes", writes);
         out.put("clients", clients);
+        out.put("durability", durability);
+        out.put("rate_per_client", rate);
         out.put("p50_ms", Stats.ms(Stats.p50(lat)));
         out.put("p99_ms", Stats.ms(Stats.p99(lat)));
         out.put("writes_per_s", Stats.round(writes / secs));
@@ -122,11 +136,20 @@ record WriteBench(int clients, int writes, int history, int warmup, int idleS, D
             final int client = t;
             fs.add(ex.submit(() -> {
                 try (SocketClient c = SocketClient.connect(cfg.socket())) {
+                    long period = lat != null && rate > 0 ? (long) (1e9 / rate) : 0;
+                    long next = System.nanoTime();
                     for (int i = client; i < total; i += clients) {
                         ArrayNode ops = JsonRpc.MAPPER.createArrayNode();
                         ops.add(replaceRole(client % parts, (lat == null ? -1 : 1) * (long) i));
+                        ObjectNode decl = Requests.decl("bench", ops);
+                        decl.put("durability", durability);
                         long s = System.nanoTime();
-                        Requests.check(c.call("write", Requests.decl("bench", ops)));
+                        if (period > 0) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(next - s);
+                            s = next;
+                            next += period;
+                        }
+                        Requests.check(c.call("write", decl));
                         if (lat != null) {
                             lat[i] = System.nanoTime() - s;
                         }

@@ -27,14 +27,28 @@ import java.util.Map;
  * @param promotionMinFiles in how many files of one type an Extensions heading must recur before
  *     {@code promotions.list} proposes it, unless a request says otherwise ({@code promotions:
  *     {min_files: N}}, default {@value dev.memoryd.daemon.promotions.Promotions#DEFAULT_MIN_FILES})
+ * @param durability when a {@code write} that names none is answered ({@code durability: ledger}
+ *     or {@code commit}, the default)
  */
-public record RootSettings(boolean provenance, List<PeerMount> peers, int promotionMinFiles) {
+public record RootSettings(
+        boolean provenance,
+        List<PeerMount> peers,
+        int promotionMinFiles,
+        dev.memoryd.daemon.write.Durability durability) {
     public static final String FILE = "memoryd.yaml";
-    public static final RootSettings DEFAULTS =
-            new RootSettings(false, List.of(), dev.memoryd.daemon.promotions.Promotions.DEFAULT_MIN_FILES);
+    public static final RootSettings DEFAULTS = new RootSettings(
+            false,
+            List.of(),
+            dev.memoryd.daemon.promotions.Promotions.DEFAULT_MIN_FILES,
+            dev.memoryd.daemon.write.Durability.COMMIT);
+
+    public RootSettings(boolean provenance, List<PeerMount> peers, int promotionMinFiles) {
+        this(provenance, peers, promotionMinFiles, dev.memoryd.daemon.write.Durability.COMMIT);
+    }
 
     public RootSettings {
         peers = List.copyOf(peers);
+        durability = durability == null ? dev.memoryd.daemon.write.Durability.COMMIT : durability;
         if (promotionMinFiles < 1) {
             throw new IllegalArgumentException(
                     FILE + ": 'promotions.min_files' must be at least 1, not " + promotionMinFiles);
@@ -48,7 +62,9 @@ public record RootSettings(boolean provenance, List<PeerMount> peers, int promot
             "peers",
             "a mapping of peer names to directories",
             "promotions",
-            "a mapping with 'min_files: N' (N >= 1)");
+            "a mapping with 'min_files: N' (N >= 1)",
+            "durability",
+            "commit or ledger");
 
     /** The settings of {@code root}: its {@value #FILE}, or the defaults when there is none. */
     public static RootSettings load(Path root) throws IOException {
@@ -89,10 +105,18 @@ public record RootSettings(boolean provenance, List<PeerMount> peers, int promot
         if (p != null && !p.isBoolean()) {
             throw new IllegalArgumentException(FILE + ": 'provenance' must be " + KEYS.get("provenance"));
         }
+        JsonNode d = n.get("durability");
+        dev.memoryd.daemon.write.Durability durability = dev.memoryd.daemon.write.Durability.COMMIT;
+        if (d != null) {
+            durability = dev.memoryd.daemon.write.Durability.fromWire(d.isTextual() ? d.asText() : "")
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            FILE + ": 'durability' must be " + KEYS.get("durability") + ", not " + d));
+        }
         return new RootSettings(
                 p != null && p.asBoolean(),
                 PeerConfig.parse(n.get("peers"), root, FILE),
-                promotionMinFiles(n.get("promotions")));
+                promotionMinFiles(n.get("promotions")),
+                durability);
     }
 
     private static int promotionMinFiles(JsonNode n) {

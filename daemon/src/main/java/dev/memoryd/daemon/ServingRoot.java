@@ -269,6 +269,19 @@ public final class ServingRoot implements RootReads, AutoCloseable {
         return w;
     }
 
+    /**
+     * Waits until every write answered at ledger durability is published, so a read made now sees
+     * it: empty then, else why it cannot (the refusal for the read).
+     */
+    public Optional<Failure> awaitPublished() {
+        try {
+            return rooms.writer.awaitPublished();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.of(Failure.of(dev.memoryd.daemon.api.ErrorReason.UNAVAILABLE, "memoryd is shutting down"));
+        }
+    }
+
     public CompletableFuture<WriteOutcome> write(WriteRequest req) {
         return rooms.writer.submit(req);
     }

@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * An agent writing {@code append_item} declarations with unique items ({@code prefix} + a
  * counter) to one section of one file over the daemon's socket, paced to a rate, on its own
- * thread and connection. An item is acknowledged when its write's reply carries a commit;
- * refusals are counted by {@code error.data.reason}.
+ * thread and connection. An item is acknowledged when its write's reply carries a commit (or,
+ * for an agent that asks for ledger durability, says it was recorded in the ledger); refusals are
+ * counted by {@code error.data.reason}.
  */
 final class AgentStream {
     private final DaemonProcess daemon;
@@ -23,10 +24,13 @@ final class AgentStream {
     private final String section;
     private final String prefix;
     private final long periodNanos;
+    /** The durability each write asks for ({@code commit} or {@code ledger}). */
+    private final String durability;
+
     private final AtomicBoolean stop = new AtomicBoolean();
     private final Thread thread;
 
-    /** Acknowledged items and the commit their reply named. */
+    /** Acknowledged items and the commit their reply named ({@code ledger <event id>} for a ledger-durability reply). */
     final Map<String, String> acked = new ConcurrentHashMap<>();
 
     final Set<String> sent = ConcurrentHashMap.newKeySet();
@@ -37,8 +41,10 @@ final class AgentStream {
     final AtomicInteger replies = new AtomicInteger();
     private volatile Throwable failure;
 
-    private AgentStream(DaemonProcess daemon, String path, String section, String prefix, double perSecond) {
+    private AgentStream(
+            DaemonProcess daemon, String path, String section, String prefix, double perSecond, String durability) {
         this.daemon = daemon;
+        this.durability = durability;
         this.path = path;
         this.section = section;
         this.prefix = prefix;
@@ -48,7 +54,13 @@ final class AgentStream {
 
     /** Starts writing to {@code section} of {@code path} at about {@code perSecond} declarations a second. */
     static AgentStream start(DaemonProcess daemon, String path, String section, String prefix, double perSecond) {
-        AgentStream s = new AgentStream(daemon, path, section, prefix, perSecond);
+        return start(daemon, path, section, prefix, perSecond, "commit");
+    }
+
+    /** As {@link #start(DaemonProcess, String, String, String, double)}, each write asking for {@code durability}. */
+    static AgentStream start(
+            DaemonProcess daemon, String path, String section, String prefix, double perSecond, String durability) {
+        AgentStream s = new AgentStream(daemon, path, section, prefix, perSecond, durability);
         s.thread.start();
         return s;
     }
@@ -63,10 +75,15 @@ final class AgentStream {
             for (int i = 0; !stop.get(); i++) {
                 String item = prefix + i;
                 sent.add(item);
-                JsonNode r = c.call("write", TestRoot.json(Decl.of(Decl.appendItem(path, section, item))));
+                String decl = Decl.of(Decl.appendItem(path, section, item));
+                JsonNode r =
+                        c.call("write", TestRoot.json("{\"durability\":\"" + durability + "\"," + decl.substring(1)));
                 JsonNode commit = r.path("result").path("commit");
                 if (commit.isTextual()) {
                     acked.put(item, commit.asText());
+                } else if ("ledger".equals(r.path("result").path("durability").asText())) {
+                    acked.put(
+                            item, "ledger " + r.at("/result/events/0/event_id").asText());
                 } else {
                     String reason = r.has("error")
                             ? r.path("error").path("data").path("reason").asText("no_reason")

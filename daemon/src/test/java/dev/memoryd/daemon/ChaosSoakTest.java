@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two agents write to a daemon child process (about 40 declarations a second in all) while a
+ * Two agents write to a daemon child process (about 40 declarations a second in all; one is
+ * answered once its write is committed, the other once its ledger lines are durable) while a
  * {@link ChaosHuman} uses plain git in the same working tree and storage faults strike. After
  * every round, with the writers stopped: every acknowledged write is at HEAD and in the working
  * tree (the human never removes an agent's item, and always returns from a reset), the human's
@@ -99,7 +100,8 @@ class ChaosSoakTest {
                             "users/sam/parts/" + parts.get(a) + "/profile.md",
                             a == 0 ? "Triggers" : "Needs",
                             "r" + round + " a" + a + " item ",
-                            20);
+                            20,
+                            a == 0 ? "commit" : "ledger");
                     streams.add(s);
                     agents.add(s);
                 }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Streams two-op declarations at a real daemon child process and SIGKILLs it at random moments.
+ * Streams two-op declarations at a real daemon child process and SIGKILLs it at random moments;
+ * one of the three clients asks to be answered at ledger durability (before its commit).
  * After every restart: each acknowledged declaration is present, each unacknowledged one is
  * wholly present or wholly absent, the ledger verifies, and the working tree matches the branch
  * head. A human meanwhile saves the user's notes (temp file and rename, as editors do): every
@@ -66,7 +67,9 @@ class CrashSafetyTest {
                 List<Thread> clients = new ArrayList<>();
                 for (int c = 0; c < 3; c++) {
                     final String prefix = "k" + k + "c" + c + "w";
-                    Thread t = new Thread(() -> stream(cfg, prefix, acked, sent, stop));
+                    // One client is answered once its ledger lines are durable, before its commit.
+                    final String durability = c == 2 ? "ledger" : "commit";
+                    Thread t = new Thread(() -> stream(cfg, prefix, durability, acked, sent, stop));
                     t.setUncaughtExceptionHandler((th, e) -> clientErrors.add(e));
                     t.start();
                     clients.add(t);
@@ -132,14 +135,19 @@ class CrashSafetyTest {
     }
 
     private static void stream(
-            MemorydConfig cfg, String prefix, Set<String> acked, Set<String> sent, AtomicBoolean stop) {
+            MemorydConfig cfg,
+            String prefix,
+            String durability,
+            Set<String> acked,
+            Set<String> sent,
+            AtomicBoolean stop) {
         try (SocketClient c = SocketClient.connect(cfg.socket())) {
             for (int i = 0; !stop.get(); i++) {
                 String item = prefix + i;
                 sent.add(item);
                 JsonNode r = c.call(
                         "write",
-                        TestRoot.json("{\"rationale\":\"crash test\",\"ops\":["
+                        TestRoot.json("{\"rationale\":\"crash test\",\"durability\":\"" + durability + "\",\"ops\":["
                                 + "{\"op\":\"append_item\",\"path\":\"" + CRITIC
                                 + "\",\"section\":\"Triggers\",\"item\":\"" + item + "\"},"
                                 + "{\"op\":\"append_item\",\"path\":\"" + YOUNG + "\",\"section\":\"Needs\",\"item\":\""

@@ -28,9 +28,11 @@ public final class Dispatcher implements Function<String, Optional<String>> {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private final Routes routes;
+    private final ServingRoot svc;
 
     /** Serves {@code svc}; routes exactly the methods of {@link MethodCatalogue#get()}. */
     public Dispatcher(ServingRoot svc) {
+        this.svc = svc;
         this.routes = routes(svc, MethodCatalogue.get());
     }
 
@@ -126,6 +128,12 @@ public final class Dispatcher implements Function<String, Optional<String>> {
             throw new BadRequest(
                     ErrorReason.UNKNOWN_METHOD,
                     "unknown method '" + method + "'; known: " + String.join(", ", routes.names()));
+        }
+        if (routes.seesWrites(method)) {
+            Optional<Failure> unpublished = svc.awaitPublished();
+            if (unpublished.isPresent()) {
+                throw new BadRequest(unpublished.get());
+            }
         }
         return h.call(p);
     }

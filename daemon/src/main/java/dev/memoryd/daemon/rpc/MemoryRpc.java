@@ -228,7 +228,18 @@ final class MemoryRpc implements Namespace {
     }
 
     private JsonNode write(ObjectNode p) throws BadRequest {
-        only(p, ProvenanceParams.with("ops", "rationale", "actor", "branch", "idempotency_key", "tool_call_id"));
+        only(
+                p,
+                ProvenanceParams.with(
+                        "ops", "rationale", "actor", "branch", "idempotency_key", "tool_call_id", "durability"));
+        String level = str(p, "durability", false);
+        dev.memoryd.daemon.write.Durability durability = level == null
+                ? svc.settings().durability()
+                : dev.memoryd.daemon.write.Durability.fromWire(level)
+                        .orElseThrow(() -> new BadRequest(new Failure(
+                                ErrorReason.INVALID_REQUEST,
+                                "durability must be \"commit\" or \"ledger\", not \"" + level + "\"",
+                                Map.of("field", "durability"))));
         dev.memoryd.daemon.write.Provenance prov =
                 ProvenanceParams.of(svc.settings().provenance(), p, str(p, "tool_call_id", false));
         String branch = points.branch(p);
@@ -266,7 +277,8 @@ final class MemoryRpc implements Namespace {
                         str(p, "actor", false),
                         str(p, "idempotency_key", false),
                         str(p, "tool_call_id", false))
-                .withProvenance(prov);
+                .withProvenance(prov)
+                .withDurability(durability);
         WriteOutcome out;
         try {
             out = await(unwrap(svc.write(req, branch)));
@@ -279,18 +291,18 @@ final class MemoryRpc implements Namespace {
             r.putArray("events");
             r.put("changed", false);
             r.put("message", "nothing changed: every op left its section as it was; no commit made");
+        } else if (out instanceof WriteOutcome.Recorded rec) {
+            r.putNull("commit");
+            eventRefs(r.putArray("events"), rec.events());
+            r.put("changed", true);
+            r.put("durability", "ledger");
+            if (prov != null) {
+                r.set("provenance", dev.memoryd.daemon.write.ProvenanceJson.of(prov));
+            }
         } else {
             WriteOutcome.Committed c = (WriteOutcome.Committed) out;
             r.put("commit", c.commit());
-            ArrayNode evs = r.putArray("events");
-            for (WriteOutcome.EventRef e : c.events()) {
-                ObjectNode o = evs.addObject();
-                o.put("event_id", e.eventId());
-                o.put("token", e.token());
-                o.put("after_hash", e.afterHash());
-                o.put("path", e.path());
-                o.put("section", e.section());
-            }
+            eventRefs(r.putArray("events"), c.events());
             r.put("changed", true);
             if (c.proposal() != null) {
                 r.put("proposal", c.proposal());
@@ -307,5 +319,16 @@ final class MemoryRpc implements Namespace {
             }
         }
         return r;
+    }
+
+    private static void eventRefs(ArrayNode evs, List<WriteOutcome.EventRef> refs) {
+        for (WriteOutcome.EventRef e : refs) {
+            ObjectNode o = evs.addObject();
+            o.put("event_id", e.eventId());
+            o.put("token", e.token());
+            o.put("after_hash", e.afterHash());
+            o.put("path", e.path());
+            o.put("section", e.section());
+        }
     }
 }

@@ -54,6 +54,16 @@ final class Routes {
         return table.get(method);
     }
 
+    /**
+     * Whether {@code method} reads what writes leave, so it must see every write answered before
+     * it: the read-only methods, except {@code ping}, which reports the writer's state and so must
+     * answer while the writer cannot publish.
+     */
+    boolean seesWrites(String method) {
+        return !"ping".equals(method)
+                && catalogue.find(method).map(MethodSpec::readOnly).orElse(false);
+    }
+
     /** The routed method names, in catalogue order. */
     List<String> names() {
         return catalogue.names();

@@ -78,6 +78,12 @@ final class Publisher {
     /** Finishes undoing a failed batch whose rollback failed: see {@link BatchUndo#settle}. */
     Optional<Failure> settle() {
         awaitSegmentForce();
+        if (owed != null) {
+            if (!s.health.mayRetry()) {
+                return Optional.of(s.health.refusal());
+            }
+            return forward();
+        }
         return undo.settle();
     }
 
@@ -185,6 +191,7 @@ final class Publisher {
             return a;
         });
         List<ObjectId> commits = new ArrayList<>();
+        boolean answered = false;
         Map<String, Long> sizes = new HashMap<>();
         Map<String, ObjectId> indexed = Map.of();
         Map<String, ObjectId> clean = Map.of();
@@ -270,6 +277,9 @@ final class Publisher {
                     s.chain.sync();
                     s.stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - sw);
                 }
+                // The lines are durable (the journal, forced before the lock, or the segment): from
+                // here on the batch is rolled forward, never undone, so ledger-level replies go now.
+                answered = answerAtLedger(accepted, events);
                 long r0 = System.nanoTime();
                 placed = ready;
                 ready.run(); // only now: the ledger holds every line these files reflect
@@ -290,6 +300,20 @@ final class Publisher {
                 restoreIndex(locks); // the ref did not move: the index must not stage what is undone
                 // Never leave the stager running past a failed batch, then undo what was done.
                 abortStaged(staged, placed);
+                if (answered) {
+                    // Some of the batch was answered as recorded: it is redone from the ledger instead.
+                    owed = new OwedBatch(b, accepted, seqBefore, e);
+                    LOG.log(
+                            Level.WARNING,
+                            "a batch answered once its ledger lines were durable could not be published; it is"
+                                    + " redone from the ledger",
+                            e);
+                    Optional<Failure> still = forward();
+                    if (still.isPresent()) {
+                        throw new UnsettledBatch(still.get().message(), e);
+                    }
+                    return;
+                }
                 if (!written
                         && (e instanceof RedoBatch || e instanceof LockedOut)
                         && undo.forgetJournal(journaled, e)) {
@@ -347,7 +371,21 @@ final class Publisher {
             }
             s.stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - d0);
         }
-        overlay.forEach((p, t) -> {
+        published(b, events, commits);
+        if (++batchesSinceCompaction >= COMPACT_EVERY && (compaction == null || compaction.isDone())) {
+            batchesSinceCompaction = 0;
+            compaction = compactor.submit(this::compact);
+        }
+    }
+
+    /**
+     * What the writer records of a published batch, then its replies: the texts it wrote (what
+     * humans' saves are compared with), its events to the listeners (before any client hears of
+     * it, so a reply never outruns them) and each declaration's commit.
+     */
+    private void published(WriteBatch b, List<List<Event>> events, List<ObjectId> commits) throws IOException {
+        List<Accepted> accepted = b.accepted;
+        b.overlay.forEach((p, t) -> {
             // Memory files are compared with what humans saved; the grammar's files decide the grammar in force.
             if (RootLayout.isMemoryFile(p) || GrammarFiles.isGrammarFile(p)) {
                 s.recorded.put(p, Optional.ofNullable(t));
@@ -361,7 +399,6 @@ final class Publisher {
         s.captured = s.git.head();
         s.health.succeeded(); // before any reply: a client that asks right after sees the writer as it is
         s.stats.batch(accepted.size());
-        // Listeners see the batch before any client hears of it, so a reply never outruns them.
         for (List<Event> ev : events) {
             s.notifyListeners(ev);
         }
@@ -375,11 +412,83 @@ final class Publisher {
             if (a.p().req().idempotencyKey() != null) {
                 s.idempotent.put(a.p().req().idempotencyKey(), out);
             }
-            a.p().future().complete(out);
+            a.p().future().complete(out); // a no-op for a declaration answered at ledger durability
         }
-        if (++batchesSinceCompaction >= COMPACT_EVERY && (compaction == null || compaction.isDone())) {
-            batchesSinceCompaction = 0;
-            compaction = compactor.submit(this::compact);
+        s.donePublishing();
+    }
+
+    /**
+     * Answers the batch's declarations that asked for {@link Durability#LEDGER} (their lines are
+     * durable): true when any was. Reads wait until the batch is published ({@link
+     * WriterState#awaitPublished}). A declaration that became a proposal is answered with its
+     * proposal, once published.
+     */
+    private boolean answerAtLedger(List<Accepted> accepted, List<List<Event>> events) {
+        boolean any = false;
+        for (int i = 0; i < accepted.size(); i++) {
+            Accepted a = accepted.get(i);
+            if (a.p().req().durability() != Durability.LEDGER || a.proposal() != null) {
+                continue;
+            }
+            if (!any) {
+                s.publishing();
+                any = true;
+            }
+            a.p().future()
+                    .complete(new WriteOutcome.Recorded(
+                            events.get(i).stream().map(Publisher::ref).toList()));
+        }
+        return any;
+    }
+
+    /** A batch answered at ledger durability whose publication failed: redone from the ledger. */
+    private record OwedBatch(WriteBatch batch, List<Accepted> accepted, long seqBefore, Exception cause) {}
+
+    /** The batch to redo before any other, or null (set and cleared on the writer thread). */
+    private volatile OwedBatch owed;
+
+    /** Whether a batch answered at ledger durability waits to be redone from the ledger. */
+    boolean owes() {
+        return owed != null;
+    }
+
+    /**
+     * Redoes the owed batch from the ledger onto the branch ({@link RollForward}, as a restart
+     * would): its segment forced, then one commit per declaration, the files where they still hold
+     * the branch's or memoryd's text, the index when writes pause. Empty once done; else the
+     * refusal for other writes until it is (the next try comes with the writer's back-off).
+     */
+    private Optional<Failure> forward() {
+        OwedBatch o = owed;
+        try {
+            s.chain.sync();
+            s.git.releaseRef(); // the redo moves the ref with a lock of its own
+            RollForward.Result r;
+            try {
+                r = new RollForward(s.chain, s.git, s.files, s.replayers, s.chainTrailer()).run(o.seqBefore());
+            } finally {
+                s.git.reloadHead();
+            }
+            if (r.groups().size() != o.accepted().size()) {
+                throw new IllegalStateException("the ledger holds " + r.groups().size() + " declaration(s) after line "
+                        + o.seqBefore() + ", the batch " + o.accepted().size());
+            }
+            owed = null;
+            if (s.files.workTree()) {
+                s.indexBacklog.putAll(r.written());
+            }
+            LOG.info("redid " + r.groups().size() + " declaration(s) from the ledger; writes resume");
+            published(o.batch(), r.groups(), r.commits());
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            s.health.unsettled(e);
+            return Optional.of(new Failure(
+                    dev.memoryd.daemon.api.ErrorReason.UNAVAILABLE,
+                    "memoryd acknowledged writes whose ledger lines are durable but could not publish them yet ("
+                            + WriterHealth.describe(e) + "; first: " + WriterHealth.describe(o.cause())
+                            + "); nothing of this request was recorded: retry once the cause is gone (a restart"
+                            + " publishes them too)",
+                    Failure.ordered("cause", WriterHealth.describe(e), "recorded", false)));
         }
     }
 

@@ -42,8 +42,11 @@ import org.eclipse.jgit.lib.ObjectId;
 final class RollForward {
     private static final Logger LOG = Logger.getLogger(RollForward.class.getName());
 
-    /** The declarations redone (their events, in ledger order) and the blobs written to the tree by path. */
-    record Result(List<List<Event>> groups, Map<String, ObjectId> written) {}
+    /**
+     * The declarations redone (their events, in ledger order), the commit made for each, and the
+     * blobs written to the tree by path.
+     */
+    record Result(List<List<Event>> groups, List<ObjectId> commits, Map<String, ObjectId> written) {}
 
     private final Chain chain;
     private final GitStore git;
@@ -78,8 +81,9 @@ final class RollForward {
             }
         }
         if (groups.isEmpty()) {
-            return new Result(groups, Map.of());
+            return new Result(groups, List.of(), Map.of());
         }
+        List<ObjectId> commits = new ArrayList<>();
         Map<String, ObjectId> written;
         ObjectId head = git.head();
         Map<RepoPath, String> overlay = new HashMap<>();
@@ -116,7 +120,7 @@ final class RollForward {
                 }
                 commitFiles.putAll(segmentsThrough(g.get(g.size() - 1).seq(), published));
                 Event last = g.get(g.size() - 1);
-                batch.commit(
+                commits.add(batch.commit(
                         commitFiles,
                         CommitFormat.author(g.get(0).actor(), now),
                         CommitFormat.committer(now),
@@ -128,7 +132,7 @@ final class RollForward {
                                 last.seq(),
                                 last.integrity().lineHash(),
                                 chainTrailer),
-                        m instanceof WritePipeline.MergeParent mp ? mp.mergeParent() : null);
+                        m instanceof WritePipeline.MergeParent mp ? mp.mergeParent() : null));
             }
             Map<String, byte[]> toWrite = new LinkedHashMap<>();
             for (Map.Entry<RepoPath, String> e : overlay.entrySet()) {
@@ -163,7 +167,7 @@ final class RollForward {
             batch.publish().orThrow();
             written = batch.written();
         }
-        return new Result(groups, written);
+        return new Result(groups, commits, written);
     }
 
     /**

@@ -16,6 +16,17 @@ public sealed interface WriteOutcome {
         }
     }
 
+    /**
+     * Recorded in the ledger (a {@link Durability#LEDGER} reply): its lines are forced to disk and
+     * its files, commit and index follow before the writer takes another batch; a crash before
+     * they do is redone from the ledger at the next start. No commit id: it is not yet on the branch.
+     */
+    record Recorded(List<EventRef> events) implements WriteOutcome {
+        public Recorded {
+            events = List.copyOf(events);
+        }
+    }
+
     /** Every op was valid but none changed a byte: no event, no commit. */
     record Unchanged(String commit) implements WriteOutcome {}
 

@@ -252,6 +252,29 @@ public final class WritePipeline implements AutoCloseable {
         return Optional.ofNullable(s.lastPutBack.get());
     }
 
+    /** How long a read waits for declarations answered at ledger durability to be published. */
+    private static final long PUBLISHED_WAIT_MS = 10_000;
+
+    /**
+     * Waits until every declaration answered so far at {@link Durability#LEDGER} is published (its
+     * files in place, its commit on the branch), so a read sees every write acknowledged before it:
+     * empty then; else the refusal for the read (a fault keeps them from being published). Returns at
+     * once when none waits. Any thread.
+     */
+    public Optional<Failure> awaitPublished() throws InterruptedException {
+        boolean done = s.awaitPublished(PUBLISHED_WAIT_MS);
+        if (done && !publisher.owes()) {
+            return Optional.empty();
+        }
+        WriterHealth.Snapshot h = health();
+        return Optional.of(new Failure(
+                ErrorReason.UNAVAILABLE,
+                "writes acknowledged once their ledger lines were durable are not published yet ("
+                        + (h.lastError() == null ? "still being published" : h.lastError())
+                        + "); a read now would not show them: retry shortly",
+                java.util.Map.of("writer", h.state())));
+    }
+
     /** Loads idempotency keys from the chain; rolls an unpublished ledger tail forward. */
     public void recover() throws IOException {
         new Recovery(s, replay).run();
@@ -316,9 +339,14 @@ public final class WritePipeline implements AutoCloseable {
                 if (putBackWaits && queue.isEmpty() && System.nanoTime() - putBackAt >= 0) {
                     putBackIdle();
                 }
-                Pending first = s.indexBacklog.isEmpty() && !putBackWaits
+                boolean owes = publisher.owes();
+                Pending first = s.indexBacklog.isEmpty() && !putBackWaits && !owes
                         ? queue.take()
                         : queue.poll(INDEX_DELAY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                if (first == null && owes) {
+                    publisher.settle(); // acknowledged writes are published once the fault is gone, writes or not
+                    continue;
+                }
                 if (first == null) {
                     if (!s.indexBacklog.isEmpty()) {
                         long t0 = System.nanoTime();

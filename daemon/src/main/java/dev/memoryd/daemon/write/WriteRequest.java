@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * One declaration: applied together or not at all, recorded as one commit. Either grammar
  * {@code ops}, or one extension {@code mutation} (then {@code ops} is empty). {@code provenance},
- * when not null, is recorded as {@code payload.provenance} of each of its events.
+ * when not null, is recorded as {@code payload.provenance} of each of its events. {@code durability}
+ * says when the reply comes (null: {@link Durability#COMMIT}).
  */
 public record WriteRequest(
         List<Op> ops,
@@ -15,13 +16,26 @@ public record WriteRequest(
         String actor,
         String idempotencyKey,
         String toolCallId,
-        Provenance provenance) {
+        Provenance provenance,
+        Durability durability) {
     public WriteRequest {
         ops = List.copyOf(ops);
+        durability = durability == null ? Durability.COMMIT : durability;
         actor = actor == null || actor.isBlank() ? "agent" : actor;
         if (ops.isEmpty() == (mutation == null)) {
             throw new IllegalArgumentException("a declaration has either ops or one mutation");
         }
+    }
+
+    public WriteRequest(
+            List<Op> ops,
+            Mutation mutation,
+            String rationale,
+            String actor,
+            String idempotencyKey,
+            String toolCallId,
+            Provenance provenance) {
+        this(ops, mutation, rationale, actor, idempotencyKey, toolCallId, provenance, Durability.COMMIT);
     }
 
     public WriteRequest(
@@ -39,6 +53,11 @@ public record WriteRequest(
 
     /** The same declaration, recording {@code p} (null: none) in its events. */
     public WriteRequest withProvenance(Provenance p) {
-        return new WriteRequest(ops, mutation, rationale, actor, idempotencyKey, toolCallId, p);
+        return new WriteRequest(ops, mutation, rationale, actor, idempotencyKey, toolCallId, p, durability);
+    }
+
+    /** The same declaration, answered at {@code d} (null: {@link Durability#COMMIT}). */
+    public WriteRequest withDurability(Durability d) {
+        return new WriteRequest(ops, mutation, rationale, actor, idempotencyKey, toolCallId, provenance, d);
     }
 }

@@ -32,8 +32,8 @@ import org.eclipse.jgit.lib.ObjectId;
  *
  * <p>Thread-safety: the mutable state is confined to the writer thread (and to {@link
  * WritePipeline#recover} before it starts), except {@link #idempotent} (concurrent), {@link #drift}
- * (volatile, set before start), {@link #listeners} (copy-on-write) and {@link #journal} (set before
- * start). The stores are the writer's; other threads only read through them.
+ * (volatile, set before start), {@link #listeners} (copy-on-write), {@link #journal} (set before
+ * start) and the publication readers wait for ({@link #awaitPublished}, any thread). The stores are the writer's; other threads only read through them.
  */
 final class WriterState {
     private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
@@ -55,6 +55,45 @@ final class WriterState {
     final FullSegmentCheck fullSegment = new FullSegmentCheck(this);
     /** Where a batch's ledger lines are forced before git commands are kept out; null: the segment itself. */
     dev.memoryd.ledger.Journal journal;
+
+    /**
+     * Completed once a batch whose declarations were answered at ledger durability is published
+     * (or redone from the ledger); null when none is being published.
+     */
+    private volatile java.util.concurrent.CompletableFuture<Void> publishing;
+
+    /** A batch is about to be answered before it is published: reads wait for it from now on. */
+    void publishing() {
+        publishing = new java.util.concurrent.CompletableFuture<>();
+    }
+
+    /** The batch answered before it was published is published: reads go on. */
+    void donePublishing() {
+        java.util.concurrent.CompletableFuture<Void> f = publishing;
+        if (f != null) {
+            publishing = null;
+            f.complete(null);
+        }
+    }
+
+    /**
+     * Waits until every declaration answered so far at ledger durability is published (at most
+     * {@code timeoutMs}): false when the wait timed out. Any thread; returns at once when none waits.
+     */
+    boolean awaitPublished(long timeoutMs) throws InterruptedException {
+        java.util.concurrent.CompletableFuture<Void> f = publishing;
+        if (f == null) {
+            return true;
+        }
+        try {
+            f.get(timeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return true;
+        }
+    }
 
     final Map<String, WriteOutcome> idempotent = new ConcurrentHashMap<>();
     final Map<String, ObjectId> indexBacklog = new LinkedHashMap<>();
