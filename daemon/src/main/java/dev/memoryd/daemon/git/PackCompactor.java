@@ -34,6 +34,11 @@ import org.eclipse.jgit.storage.pack.PackConfig;
  * batch wrote (ledger segments against their previous version) move with their base, only the
  * distance back to it rewritten.
  *
+ * <p>Memory: a roll-up holds the packs it combines in memory, so it combines at most {@link
+ * #MAX_BYTES} of them; a pack that size or larger is left as it is (git gc still repacks it).
+ * Without the bound the geometric rule sooner or later combines every pack, and the daemon's heap
+ * had to hold the whole repository twice.
+ *
  * <p>Crash-safe: the combined pack is in place (renamed, registered) before the packs it
  * replaces are deleted, so a crash leaves at worst duplicate objects. Those are deleted only when
  * no git gc is running ({@link ReplacedPacks}). Called by the writer only.
@@ -41,6 +46,9 @@ import org.eclipse.jgit.storage.pack.PackConfig;
 final class PackCompactor {
     /** Below this many packs nothing is combined. */
     static final int MIN_PACKS = 8;
+
+    /** The most pack bytes one roll-up reads (and writes) at once. */
+    static final long MAX_BYTES = 32L << 20;
 
     private PackCompactor() {}
 
@@ -50,17 +58,23 @@ final class PackCompactor {
      * combined.
      */
     static int maybeCompact(Repository repo, ReplacedPacks replaced) throws IOException {
+        return maybeCompact(repo, replaced, MAX_BYTES);
+    }
+
+    /** As {@link #maybeCompact(Repository, ReplacedPacks)}, combining at most {@code maxBytes} of packs. */
+    static int maybeCompact(Repository repo, ReplacedPacks replaced, long maxBytes) throws IOException {
         ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
-        int combined = rollUp(repo, odb, replaced);
+        int combined = rollUp(repo, odb, replaced, maxBytes);
         replaced.deleteUnlessGcRuns(odb, repo.getDirectory().toPath());
         return combined;
     }
 
-    private static int rollUp(Repository repo, ObjectDirectory odb, ReplacedPacks replaced) throws IOException {
+    private static int rollUp(Repository repo, ObjectDirectory odb, ReplacedPacks replaced, long maxBytes)
+            throws IOException {
         List<Pack> packs = new ArrayList<>();
         List<Long> counts = new ArrayList<>();
         for (Pack p : odb.getPacks()) {
-            if (!p.shouldBeKept() && !replaced.contains(p.getPackName())) {
+            if (!p.shouldBeKept() && !replaced.contains(p.getPackName()) && bytes(p) < maxBytes) {
                 packs.add(p);
             }
         }
@@ -85,6 +99,16 @@ final class PackCompactor {
             }
             split--;
         }
+        // The smallest of them up to the bound (packs are sorted by objects, not bytes, so a
+        // larger one may come before a smaller: the first that would pass the bound ends the list).
+        long total = 0;
+        for (int i = 0; i < split; i++) {
+            total += bytes(packs.get(i));
+            if (total > maxBytes) {
+                split = i;
+                break;
+            }
+        }
         if (split < 2) {
             return 0;
         }
@@ -102,6 +126,14 @@ final class PackCompactor {
             }
         }
         return split;
+    }
+
+    private static long bytes(Pack p) {
+        try {
+            return Files.size(p.getPackFile().toPath());
+        } catch (IOException e) {
+            return Long.MAX_VALUE; // unreadable: leave it alone
+        }
     }
 
     private static long count(Pack p) {

@@ -421,9 +421,12 @@ final class Publisher {
      * Answers the batch's declarations that asked for {@link Durability#LEDGER} (their lines are
      * durable): true when any was. Reads wait until the batch is published ({@link
      * WriterState#awaitPublished}). A declaration that became a proposal is answered with its
-     * proposal, once published.
+     * proposal, once published; so is every declaration on a branch that is not checked out.
      */
     private boolean answerAtLedger(List<Accepted> accepted, List<List<Event>> events) {
+        if (!s.files.workTree()) {
+            return false; // a branch in Git alone publishes with one ref move: answered at its commit
+        }
         boolean any = false;
         for (int i = 0; i < accepted.size(); i++) {
             Accepted a = accepted.get(i);

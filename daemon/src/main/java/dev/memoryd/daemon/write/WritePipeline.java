@@ -336,7 +336,10 @@ public final class WritePipeline implements AutoCloseable {
                     s.indexBacklog.putAll(mergedSegments.putBack(stale.conflicted()));
                 }
                 boolean putBackWaits = !s.putBackNext.isEmpty() && s.files.workTree(); // else the next batch carries it
-                if (putBackWaits && queue.isEmpty() && System.nanoTime() - putBackAt >= 0) {
+                if (putBackWaits
+                        && queue.isEmpty()
+                        && !publisher.owes() // its commit would carry ledger lines whose files are not published
+                        && System.nanoTime() - putBackAt >= 0) {
                     putBackIdle();
                 }
                 boolean owes = publisher.owes();
@@ -362,6 +365,15 @@ public final class WritePipeline implements AutoCloseable {
                 }
                 if (first.task() != null) {
                     publisher.awaitSegmentForce(); // a task sees the ledger at rest
+                    Optional<Failure> owed = publisher.owes() ? publisher.settle() : Optional.empty();
+                    if (owed.isPresent()) {
+                        // A task (a sync's commit, a check) must not see acknowledged lines whose files are not
+                        // published.
+                        first.taskDone()
+                                .completeExceptionally(
+                                        new IllegalStateException(owed.get().message()));
+                        continue;
+                    }
                     first.task().run();
                     continue;
                 }

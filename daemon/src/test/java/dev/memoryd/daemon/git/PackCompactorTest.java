@@ -87,6 +87,49 @@ class PackCompactorTest {
             }
         }
     }
+
+    @Test
+    void aRollUp_combinesAtMostItsBoundOfPackBytes_andLeavesLargerPacksAlone() throws Exception {
+        try (Repository repo = new FileRepository(tmp.resolve("r.git").toFile())) {
+            repo.create(true);
+            ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
+            List<ObjectId> blobs = new ArrayList<>();
+            java.util.Random rnd = new java.util.Random(7);
+            for (int i = 0; i < 12; i++) {
+                // Two packs of 40 KB of noise (deflate keeps them that size), ten small ones.
+                byte[] data = new byte[i < 2 ? 40_000 : 200];
+                rnd.nextBytes(data);
+                try (ObjectInserter ins = odb.newPackInserter()) {
+                    blobs.add(ins.insert(Constants.OBJ_BLOB, data));
+                    ins.flush();
+                }
+            }
+            long bound = 30_000;
+            java.util.Set<String> large = new java.util.HashSet<>();
+            for (org.eclipse.jgit.internal.storage.file.Pack p : odb.getPacks()) {
+                if (java.nio.file.Files.size(p.getPackFile().toPath()) >= bound) {
+                    large.add(p.getPackName());
+                }
+            }
+            assertEquals(2, large.size(), "two packs over the bound");
+            int combined = PackCompactor.maybeCompact(repo, new ReplacedPacks(), bound);
+            assertTrue(combined >= 2, "the small packs are rolled up: " + combined);
+            java.util.Set<String> after = new java.util.HashSet<>();
+            for (org.eclipse.jgit.internal.storage.file.Pack p : odb.getPacks()) {
+                after.add(p.getPackName());
+                assertTrue(
+                        large.contains(p.getPackName())
+                                || java.nio.file.Files.size(p.getPackFile().toPath()) < bound,
+                        "a combined pack stays within the bound: " + p.getPackFile());
+            }
+            assertTrue(after.containsAll(large), "packs over the bound are left as they are");
+            assertTrue(after.size() < 12, "the small ones became fewer: " + after.size());
+            for (ObjectId b : blobs) {
+                assertTrue(odb.has(b), b.name());
+            }
+        }
+    }
+
     /** A process that stays alive while a test plays a git gc holding its lock. */
     private static Process aLiveProcess() throws Exception {
         return new ProcessBuilder("sleep", "120").start();
