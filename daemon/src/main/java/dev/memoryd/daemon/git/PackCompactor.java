@@ -216,13 +216,20 @@ final class PackCompactor {
         return name;
     }
 
-    /** Renames the combined pack into place and registers it; the packs it replaces stay for now. */
-    private static void install(ObjectDirectory odb, ObjectId name, Path tmpPack, Path tmpIdx) throws IOException {
+    /**
+     * Renames the combined pack (forced already) into place, forces the directory and registers
+     * the pack; the packs it replaces stay for now, and are deleted only after this returned.
+     */
+    static void install(ObjectDirectory odb, ObjectId name, Path tmpPack, Path tmpIdx) throws IOException {
         Path packDir = odb.getPackDirectory().toPath();
         Path realPack = packDir.resolve("pack-" + name.name() + ".pack");
         Path realIdx = packDir.resolve("pack-" + name.name() + ".idx");
         Files.move(tmpPack, realPack, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         Files.move(tmpIdx, realIdx, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        try (java.nio.channels.FileChannel d =
+                java.nio.channels.FileChannel.open(packDir, java.nio.file.StandardOpenOption.READ)) {
+            d.force(true); // a crash never keeps the deletion of the old packs and loses the new one
+        }
         odb.openPack(realPack.toFile());
     }
 
@@ -295,15 +302,27 @@ final class PackCompactor {
         Path tmpPack = Files.createTempFile(dir, "memoryd_compact_", ".pack.tmp");
         Path tmpIdx = Files.createTempFile(dir, "memoryd_compact_", ".idx.tmp");
         try {
-            try (OutputStream o = Files.newOutputStream(tmpPack)) {
-                o.write(out, 0, len);
-                o.write(packHash);
+            try (java.nio.channels.FileChannel o =
+                    java.nio.channels.FileChannel.open(tmpPack, java.nio.file.StandardOpenOption.WRITE)) {
+                writeFully(o, java.nio.ByteBuffer.wrap(out, 0, len));
+                writeFully(o, java.nio.ByteBuffer.wrap(packHash));
+                o.force(true);
             }
-            Files.write(tmpIdx, idxBytes);
+            try (java.nio.channels.FileChannel o =
+                    java.nio.channels.FileChannel.open(tmpIdx, java.nio.file.StandardOpenOption.WRITE)) {
+                writeFully(o, java.nio.ByteBuffer.wrap(idxBytes));
+                o.force(true);
+            }
             install(odb, name, tmpPack, tmpIdx);
         } finally {
             Files.deleteIfExists(tmpPack);
             Files.deleteIfExists(tmpIdx);
+        }
+    }
+
+    private static void writeFully(java.nio.channels.FileChannel ch, java.nio.ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            ch.write(b);
         }
     }
 }
