@@ -34,10 +34,13 @@ import org.eclipse.jgit.storage.pack.PackConfig;
  * batch wrote (ledger segments against their previous version) move with their base, only the
  * distance back to it rewritten.
  *
- * <p>Memory: a roll-up holds the packs it combines in memory, so it combines at most {@link
- * #MAX_BYTES} of them; a pack that size or larger is left as it is (git gc still repacks it).
- * Without the bound the geometric rule sooner or later combines every pack, and the daemon's heap
- * had to hold the whole repository twice.
+ * <p>Bounded: a pack of half {@link #MAX_BYTES} or more is left as it is from then on (git gc
+ * still repacks it), and a roll-up combines at most {@link #MAX_BYTES}. Without the bound the
+ * geometric rule sooner or later combines every pack, so a roll-up copied (and held) the whole
+ * repository; with it, each byte is copied about log2(MAX_BYTES / a batch's pack) times in all,
+ * and the packs of half the bound and more grow in number by one per that many bytes of history.
+ * A pack that stayed a candidate while the ones beside it filled the bound would be copied again
+ * at every roll-up: hence half, not the bound itself.
  *
  * <p>Crash-safe: the combined pack is in place (renamed, registered) before the packs it
  * replaces are deleted, so a crash leaves at worst duplicate objects. Those are deleted only when
@@ -74,7 +77,7 @@ final class PackCompactor {
         List<Pack> packs = new ArrayList<>();
         List<Long> counts = new ArrayList<>();
         for (Pack p : odb.getPacks()) {
-            if (!p.shouldBeKept() && !replaced.contains(p.getPackName()) && bytes(p) < maxBytes) {
+            if (!p.shouldBeKept() && !replaced.contains(p.getPackName()) && bytes(p) < maxBytes / 2) {
                 packs.add(p);
             }
         }
