@@ -130,6 +130,37 @@ class PackCompactorTest {
         }
     }
 
+    @Test
+    void aRollUp_streamsThePacksItCombines_holdingNoneOfThemInMemory() throws Exception {
+        try (Repository repo = new FileRepository(tmp.resolve("r.git").toFile())) {
+            repo.create(true);
+            ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
+            List<ObjectId> blobs = new ArrayList<>();
+            java.util.Random rnd = new java.util.Random(11);
+            for (int i = 0; i < 10; i++) {
+                byte[] data = new byte[1 << 20]; // noise: each pack about 1 MiB
+                rnd.nextBytes(data);
+                try (ObjectInserter ins = odb.newPackInserter()) {
+                    blobs.add(ins.insert(Constants.OBJ_BLOB, data));
+                    ins.flush();
+                }
+            }
+            com.sun.management.ThreadMXBean mx =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long t = Thread.currentThread().getId();
+            long before = mx.getThreadAllocatedBytes(t);
+            int combined = PackCompactor.maybeCompact(repo, new ReplacedPacks());
+            long allocated = mx.getThreadAllocatedBytes(t) - before;
+            assertTrue(combined >= 2, "the packs were rolled up: " + combined);
+            assertTrue(
+                    allocated < 4 << 20,
+                    "a roll-up of about " + combined + " MiB of packs allocated " + (allocated >> 10) + " KiB");
+            for (ObjectId b : blobs) {
+                assertTrue(odb.has(b), b.name());
+            }
+        }
+    }
+
     /** A process that stays alive while a test plays a git gc holding its lock. */
     private static Process aLiveProcess() throws Exception {
         return new ProcessBuilder("sleep", "120").start();
