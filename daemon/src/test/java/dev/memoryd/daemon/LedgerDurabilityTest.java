@@ -73,7 +73,7 @@ class LedgerDurabilityTest extends ServedRootTest {
         Path dir = root.dir.resolve(CRITIC).getParent();
         String head = root.git("rev-parse", "HEAD");
         String eventId;
-        chattr("+i", dir);
+        TestRoot.chattr("+i", dir);
         try {
             JsonNode w = ok("write", append("answered first", "ledger"));
             eventId = w.at("/events/0/event_id").asText();
@@ -90,7 +90,7 @@ class LedgerDurabilityTest extends ServedRootTest {
             assertEquals("unsettled", ping.at("/writer/state").asText(), ping.toString());
             assertEquals(head, root.git("rev-parse", "HEAD"));
         } finally {
-            chattr("-i", dir);
+            TestRoot.chattr("-i", dir);
         }
         JsonNode read = null;
         for (long until = System.nanoTime() + 20_000_000_000L; System.nanoTime() < until; Thread.sleep(100)) {
@@ -151,13 +151,5 @@ class LedgerDurabilityTest extends ServedRootTest {
             }
         }
         assertEquals("", st, "the index records the redone write once writes pause");
-    }
-
-    private static void chattr(String flag, Path p) throws Exception {
-        Process pr = new ProcessBuilder("chattr", flag, p.toString())
-                .redirectErrorStream(true)
-                .start();
-        String out = new String(pr.getInputStream().readAllBytes());
-        assertEquals(0, pr.waitFor(), "chattr " + flag + " " + p + ": " + out);
     }
 }

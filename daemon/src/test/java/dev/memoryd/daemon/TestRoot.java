@@ -158,4 +158,16 @@ final class TestRoot implements AutoCloseable {
         o.fieldNames().forEachRemaining(out::add);
         return out;
     }
+
+    /** Sets or clears a file attribute with {@code chattr} ({@code +i}: immutable), failing the test if it cannot. */
+    static void chattr(String flag, Path p) throws Exception {
+        Process pr = new ProcessBuilder("chattr", flag, p.toString())
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(pr.getInputStream().readAllBytes());
+        int rc = pr.waitFor();
+        if (rc != 0) {
+            throw new AssertionError("chattr " + flag + " " + p + ": " + out);
+        }
+    }
 }

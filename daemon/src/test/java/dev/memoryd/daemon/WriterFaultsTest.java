@@ -116,7 +116,7 @@ class WriterFaultsTest extends ServedRootTest {
         long lines = chainLines();
         String head = head();
         String text = root.file(CRITIC);
-        chattr("+i", dir);
+        TestRoot.chattr("+i", dir);
         try {
             JsonNode r = root.call(
                     "write",
@@ -133,7 +133,7 @@ class WriterFaultsTest extends ServedRootTest {
             JsonNode ping = root.call("ping", null).get("result");
             assertEquals("failing", ping.get("writer").get("state").asText(), ping.toString());
         } finally {
-            chattr("-i", dir);
+            TestRoot.chattr("-i", dir);
         }
         JsonNode ok = root.call(
                 "write",
@@ -158,12 +158,12 @@ class WriterFaultsTest extends ServedRootTest {
         long lines = chainLines();
         Path packs = root.dir.resolve(".git/objects/pack");
         Files.createDirectories(packs);
-        chattr("+i", packs);
+        TestRoot.chattr("+i", packs);
         JsonNode r;
         try {
             r = root.call("ledger.rotate_key", null);
         } finally {
-            chattr("-i", packs);
+            TestRoot.chattr("-i", packs);
         }
         JsonNode err = r.get("error");
         assertTrue(err != null, "the rotation's commit could not be made: " + r);
@@ -196,14 +196,6 @@ class WriterFaultsTest extends ServedRootTest {
         assertTrue(root.call("ledger.verify", null).path("result").path("ok").asBoolean());
     }
 
-    private static void chattr(String flag, Path p) throws Exception {
-        Process pr = new ProcessBuilder("chattr", flag, p.toString())
-                .redirectErrorStream(true)
-                .start();
-        String out = new String(pr.getInputStream().readAllBytes());
-        assertEquals(0, pr.waitFor(), "chattr " + flag + " " + p + ": " + out);
-    }
-
     @Test
     void theIndexIsInStepWithTheBranch_atEveryAcknowledgement() throws Exception {
         for (int i = 0; i < 12; i++) {
@@ -232,11 +224,11 @@ class WriterFaultsTest extends ServedRootTest {
         String young = "users/sam/parts/young-one/profile.md";
         appendTo(CRITIC, "before");
         Path index = root.dir.resolve(".git/index");
-        chattr("+i", index); // the batch publishes; only the index cannot be replaced
+        TestRoot.chattr("+i", index); // the batch publishes; only the index cannot be replaced
         try {
             appendTo(young, "while the index is stuck");
         } finally {
-            chattr("-i", index);
+            TestRoot.chattr("-i", index);
         }
         assertTrue(root.file(young).contains("- while the index is stuck\n"));
         appendTo(CRITIC, "after");
@@ -246,11 +238,11 @@ class WriterFaultsTest extends ServedRootTest {
     @Test
     void anIndexThatCouldNotBeWritten_isBroughtInStepOnceWritesPause() throws Exception {
         Path index = root.dir.resolve(".git/index");
-        chattr("+i", index);
+        TestRoot.chattr("+i", index);
         try {
             appendTo(CRITIC, "while the index is stuck");
         } finally {
-            chattr("-i", index);
+            TestRoot.chattr("-i", index);
         }
         assertEquals("", root.statusOnceQuiet(5_000), "once writes pause");
     }
