@@ -75,16 +75,25 @@ final class Publisher {
         return t;
     }
 
-    /** Finishes undoing a failed batch whose rollback failed: see {@link BatchUndo#settle}. */
+    /**
+     * Before a batch: redoes a batch answered at ledger durability whose publication failed (see
+     * {@link #forward}), else finishes undoing a failed batch whose rollback failed ({@link
+     * BatchUndo#settle}); empty once done, else the refusal for the batch.
+     */
     Optional<Failure> settle() {
         awaitSegmentForce();
         if (owed != null) {
-            if (!s.health.mayRetry()) {
-                return Optional.of(s.health.refusal());
-            }
-            return forward();
+            return forward(); // the batch is the retry: writes resume as soon as the cause is gone
         }
         return undo.settle();
+    }
+
+    /** While writes pause: redoes an owed batch once the back-off since its last try has passed. */
+    void retryOwed() {
+        if (owed != null && s.health.mayRetry()) {
+            awaitSegmentForce();
+            forward();
+        }
     }
 
     /**

@@ -347,7 +347,7 @@ public final class WritePipeline implements AutoCloseable {
                         ? queue.take()
                         : queue.poll(INDEX_DELAY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
                 if (first == null && owes) {
-                    publisher.settle(); // acknowledged writes are published once the fault is gone, writes or not
+                    publisher.retryOwed(); // acknowledged writes are published once the fault is gone, writes or not
                     continue;
                 }
                 if (first == null) {
