@@ -310,18 +310,16 @@ final class Publisher {
                 // Never leave the stager running past a failed batch, then undo what was done.
                 abortStaged(staged, placed);
                 if (answered) {
-                    // Some of the batch was answered as recorded: it is redone from the ledger instead.
+                    // Some of the batch was answered as recorded: it is redone from the ledger instead,
+                    // before the next batch (or while writes pause), once this batch's commits are
+                    // let go; its other declarations hear that they may still be recorded.
                     owed = new OwedBatch(b, accepted, seqBefore, e);
                     LOG.log(
                             Level.WARNING,
                             "a batch answered once its ledger lines were durable could not be published; it is"
                                     + " redone from the ledger",
                             e);
-                    Optional<Failure> still = forward();
-                    if (still.isPresent()) {
-                        throw new UnsettledBatch(still.get().message(), e);
-                    }
-                    return;
+                    throw new UnsettledBatch("its ledger lines are kept and it is redone from them", e);
                 }
                 if (!written
                         && (e instanceof RedoBatch || e instanceof LockedOut)
