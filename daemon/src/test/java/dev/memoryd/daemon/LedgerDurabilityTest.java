@@ -78,11 +78,13 @@ class LedgerDurabilityTest extends ServedRootTest {
             JsonNode w = ok("write", append("answered first", "ledger"));
             eventId = w.at("/events/0/event_id").asText();
             assertEquals("ledger", w.get("durability").asText(), w.toString());
+            long r0 = System.nanoTime();
             JsonNode read = root.call("read", "{\"path\":\"" + CRITIC + "\"}");
             assertEquals(
                     "unavailable",
                     read.at("/error/data/reason").asText(),
                     "a read that could not show the answered write is refused: " + read);
+            assertTrue(System.nanoTime() - r0 < 2_000_000_000L, "refused at once, not after a wait");
             JsonNode other = root.call("write", append("refused meanwhile", null));
             assertEquals("unavailable", other.at("/error/data/reason").asText(), other.toString());
             assertEquals(false, other.at("/error/data/recorded").asBoolean(true), other.toString());

@@ -314,6 +314,7 @@ final class Publisher {
                     // before the next batch (or while writes pause), once this batch's commits are
                     // let go; its other declarations hear that they may still be recorded.
                     owed = new OwedBatch(b, accepted, seqBefore, e);
+                    s.donePublishing(); // readers waiting for it wake, see it owed and are refused at once
                     LOG.log(
                             Level.WARNING,
                             "a batch answered once its ledger lines were durable could not be published; it is"

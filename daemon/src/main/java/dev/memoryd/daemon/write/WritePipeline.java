@@ -262,7 +262,7 @@ public final class WritePipeline implements AutoCloseable {
      * once when none waits. Any thread.
      */
     public Optional<Failure> awaitPublished() throws InterruptedException {
-        boolean done = s.awaitPublished(PUBLISHED_WAIT_MS);
+        boolean done = !publisher.owes() && s.awaitPublished(PUBLISHED_WAIT_MS);
         if (done && !publisher.owes()) {
             return Optional.empty();
         }
