@@ -124,6 +124,54 @@ class LedgerDurabilityTest extends ServedRootTest {
     }
 
     @Test
+    void aRefDirectoryTurnedImmutableWhileWritesAreAnsweredAtTheLedger_losesNothing_andWritesGoOnOnceItIsBack()
+            throws Exception {
+        Path refs = root.dir.resolve(".git/refs/heads");
+        java.util.Set<String> acked = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread agent = new Thread(() -> {
+            try (dev.memoryd.daemon.client.SocketClient c = root.client()) {
+                for (int i = 0; !stop.get(); i++) {
+                    String item = "streamed " + i;
+                    JsonNode r = c.call("write", TestRoot.json(append(item, "ledger")));
+                    if (r.has("result")) {
+                        acked.add(item);
+                    }
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        agent.start();
+        java.util.Random rnd = new java.util.Random(3);
+        try {
+            // The fault strikes at random moments: some between a batch's ref lock and its ref move,
+            // after its ledger-durability replies.
+            for (int k = 0; k < 12; k++) {
+                Thread.sleep(rnd.nextInt(15));
+                TestRoot.chattr("+i", refs);
+                try {
+                    Thread.sleep(20);
+                } finally {
+                    TestRoot.chattr("-i", refs);
+                }
+            }
+        } finally {
+            stop.set(true);
+            agent.join(10_000);
+        }
+        JsonNode next = root.call("write", append("after the faults", null));
+        assertTrue(next.at("/result/commit").isTextual(), "a write once the fault is gone goes through: " + next);
+        assertFalse(acked.isEmpty());
+        String text = root.file(CRITIC);
+        for (String item : acked) {
+            assertEquals(1, count(text, "- " + item + "\n"), item + " stands once: acknowledged");
+        }
+        assertTrue(ok("ledger.verify", null).get("ok").asBoolean());
+        awaitClean();
+    }
+
+    @Test
     void aRootWhoseSettingsSayLedger_answersWritesThatNameNoneAtTheLedger_andAWriteMayStillAskForItsCommit()
             throws Exception {
         root.close();

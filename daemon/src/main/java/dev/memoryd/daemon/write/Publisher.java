@@ -474,6 +474,11 @@ final class Publisher {
         try {
             s.chain.sync();
             s.git.releaseRef(); // the redo moves the ref with a lock of its own
+            // A ref lock of ours the failed move could not remove (its directory turned immutable,
+            // say) is removed by a hold once the directory allows it; the redo's own lock then takes.
+            if (s.git.holdRef(WriterState.lockWaitMs())) {
+                s.git.releaseRef();
+            }
             RollForward.Result r;
             try {
                 r = new RollForward(s.chain, s.git, s.files, s.replayers, s.chainTrailer()).run(o.seqBefore());
