@@ -313,7 +313,7 @@ final class Publisher {
                     // Some of the batch was answered as recorded: it is redone from the ledger instead,
                     // before the next batch (or while writes pause), once this batch's commits are
                     // let go; its other declarations hear that they may still be recorded.
-                    owed = new OwedBatch(b, accepted, seqBefore, e);
+                    owed = new OwedBatch(b, seqBefore, e);
                     s.donePublishing(); // readers waiting for it wake, see it owed and are refused at once
                     LOG.log(
                             Level.WARNING,
@@ -453,7 +453,7 @@ final class Publisher {
     }
 
     /** A batch answered at ledger durability whose publication failed: redone from the ledger. */
-    private record OwedBatch(WriteBatch batch, List<Accepted> accepted, long seqBefore, Exception cause) {}
+    private record OwedBatch(WriteBatch batch, long seqBefore, Exception cause) {}
 
     /** The batch to redo before any other, or null (set and cleared on the writer thread). */
     private volatile OwedBatch owed;
@@ -485,9 +485,9 @@ final class Publisher {
             } finally {
                 s.git.reloadHead();
             }
-            if (r.groups().size() != o.accepted().size()) {
+            if (r.groups().size() != o.batch().accepted.size()) {
                 throw new IllegalStateException("the ledger holds " + r.groups().size() + " declaration(s) after line "
-                        + o.seqBefore() + ", the batch " + o.accepted().size());
+                        + o.seqBefore() + ", the batch " + o.batch().accepted.size());
             }
             owed = null;
             if (s.files.workTree()) {

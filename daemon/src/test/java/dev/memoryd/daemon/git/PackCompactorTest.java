@@ -93,17 +93,8 @@ class PackCompactorTest {
         try (Repository repo = new FileRepository(tmp.resolve("r.git").toFile())) {
             repo.create(true);
             ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
-            List<ObjectId> blobs = new ArrayList<>();
-            java.util.Random rnd = new java.util.Random(7);
-            for (int i = 0; i < 12; i++) {
-                // Two packs of 40 KB of noise (deflate keeps them that size), ten small ones.
-                byte[] data = new byte[i < 2 ? 40_000 : 200];
-                rnd.nextBytes(data);
-                try (ObjectInserter ins = odb.newPackInserter()) {
-                    blobs.add(ins.insert(Constants.OBJ_BLOB, data));
-                    ins.flush();
-                }
-            }
+            // Two packs of 40 KB of noise (deflate keeps them that size), ten small ones.
+            List<ObjectId> blobs = noisePacks(odb, new java.util.Random(7), 12, i -> i < 2 ? 40_000 : 200);
             long bound = 60_000;
             java.util.Set<String> large = new java.util.HashSet<>();
             for (org.eclipse.jgit.internal.storage.file.Pack p : odb.getPacks()) {
@@ -135,16 +126,7 @@ class PackCompactorTest {
         try (Repository repo = new FileRepository(tmp.resolve("r.git").toFile())) {
             repo.create(true);
             ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
-            List<ObjectId> blobs = new ArrayList<>();
-            java.util.Random rnd = new java.util.Random(11);
-            for (int i = 0; i < 10; i++) {
-                byte[] data = new byte[1 << 20]; // noise: each pack about 1 MiB
-                rnd.nextBytes(data);
-                try (ObjectInserter ins = odb.newPackInserter()) {
-                    blobs.add(ins.insert(Constants.OBJ_BLOB, data));
-                    ins.flush();
-                }
-            }
+            List<ObjectId> blobs = noisePacks(odb, new java.util.Random(11), 10, i -> 1 << 20); // each about 1 MiB
             com.sun.management.ThreadMXBean mx =
                     (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
             long t = Thread.currentThread().getId();
@@ -159,6 +141,22 @@ class PackCompactorTest {
                 assertTrue(odb.has(b), b.name());
             }
         }
+    }
+
+    /** {@code n} packs of one blob of random bytes each (deflate keeps them their size), the i-th of {@code size(i)} bytes. */
+    private static List<ObjectId> noisePacks(
+            ObjectDirectory odb, java.util.Random rnd, int n, java.util.function.IntUnaryOperator size)
+            throws Exception {
+        List<ObjectId> blobs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            byte[] data = new byte[size.applyAsInt(i)];
+            rnd.nextBytes(data);
+            try (ObjectInserter ins = odb.newPackInserter()) {
+                blobs.add(ins.insert(Constants.OBJ_BLOB, data));
+                ins.flush();
+            }
+        }
+        return blobs;
     }
 
     /** A process that stays alive while a test plays a git gc holding its lock. */
