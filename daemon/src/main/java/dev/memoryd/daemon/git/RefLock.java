@@ -23,6 +23,12 @@ import org.eclipse.jgit.lib.ObjectId;
  * compare-and-swap, with or without a held lock, and reports its outcome as a {@link RefMove}.
  * No reflog is written (the ledger and the commit chain are the history). One thread (the
  * writer).
+ *
+ * <p>The ref's file before a move is kept as a spare (a hard link under {@code
+ * <git-dir>/memoryd/ref-spares/}) and becomes the next lock: on ext4 a rename that frees the
+ * inode it replaces, and a create that allocates one, each cost hundreds of microseconds while
+ * the journal commits other fsyncs, and the rename runs while git's index lock is held. A spare is
+ * used only when it is not the ref's file itself (a move that did not happen leaves it so).
  */
 final class RefLock {
     private final Path refFile;
@@ -37,11 +43,18 @@ final class RefLock {
     private ObjectId checkedAt;
     /** The file key of a lock this store took and could not remove; removed by the next {@link #hold}. */
     private Object leftLock;
+    /** A link to the ref's file as it was before the last move, reused as the next lock. */
+    private final Path spare;
+    /** Whether {@link #prepare} linked {@link #spare} to the ref's file for the move to come. */
+    private boolean spareLinked;
+    /** Whether the last move left {@link #spare} holding the file it replaced (no longer the ref's). */
+    private boolean spareReady;
 
     RefLock(Path gitDir, String ref) {
         this.ref = ref;
         this.refFile = gitDir.resolve(ref);
         this.lock = refFile.resolveSibling(refFile.getFileName() + ".lock");
+        this.spare = gitDir.resolve("memoryd").resolve("ref-spares").resolve(ref);
     }
 
     Path lockFile() {
@@ -71,7 +84,11 @@ final class RefLock {
                 preparedTarget = null;
                 checked = false;
                 checkedAt = null;
-                held = FileChannel.open(lock, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                spareLinked = false;
+                held = lockFromSpare();
+                if (held == null) {
+                    held = FileChannel.open(lock, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                }
                 return true;
             } catch (NoSuchFileException e) {
                 // Made only when missing: every batch takes this lock, and a mkdir that fails costs a stat too.
@@ -90,6 +107,76 @@ final class RefLock {
                     throw new InterruptedIOException("interrupted while waiting for " + lock);
                 }
             }
+        }
+    }
+
+    /**
+     * Takes the lock by linking the spare as it (as exclusive as git's create), or returns null
+     * when there is no spare fit to be the lock: the caller creates it. Throws {@link
+     * FileAlreadyExistsException} when the lock is held.
+     */
+    private FileChannel lockFromSpare() throws IOException {
+        if (!spareReady) {
+            return null;
+        }
+        try {
+            Files.createLink(lock, spare); // a lock another command holds: thrown, the spare kept
+        } catch (NoSuchFileException | UnsupportedOperationException e) {
+            spareReady = false;
+            return null; // removed meanwhile, or a file system without hard links
+        }
+        spareReady = false;
+        try {
+            Object key = fileKey(lock);
+            if (key == null || key.equals(fileKey(refFile))) {
+                // Never the ref's own file: writing the lock would change the ref in place.
+                Files.delete(lock);
+                return null;
+            }
+            Files.deleteIfExists(spare);
+            // Taken now, as a created lock would be: a lock's age is how a stale one is told.
+            Files.setLastModifiedTime(lock, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
+            return FileChannel.open(lock, StandardOpenOption.WRITE);
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(lock);
+            } catch (IOException again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
+    }
+
+    private static Object fileKey(Path p) throws IOException {
+        try {
+            return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                    .fileKey();
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Links the ref's file as the spare ahead of the move, out of git's index lock, so that the
+     * move's rename frees no inode. Only an optimisation: a failure leaves the move as it was.
+     */
+    private void linkSpare() {
+        try {
+            try {
+                Files.createLink(spare, refFile);
+            } catch (FileAlreadyExistsException e) {
+                Files.delete(spare); // the file before the move before: this one's is kept instead
+                Files.createLink(spare, refFile);
+            } catch (NoSuchFileException e) {
+                if (!Files.exists(refFile, LinkOption.NOFOLLOW_LINKS)) {
+                    return; // the ref lives in packed-refs (or nowhere yet): no file to keep
+                }
+                Files.createDirectories(spare.getParent());
+                Files.createLink(spare, refFile);
+            }
+            spareLinked = true;
+        } catch (IOException | UnsupportedOperationException e) {
+            spareLinked = false;
         }
     }
 
@@ -128,6 +215,7 @@ final class RefLock {
         write(ch, target);
         ch.force(false);
         ch.close();
+        linkSpare();
         preparedTarget = target;
         ObjectId now = current.get();
         checkedAt = Objects.equals(now, expected) ? expected : null;
@@ -148,6 +236,8 @@ final class RefLock {
         preparedTarget = null;
         checked = false;
         checkedAt = null;
+        boolean keptBefore = written && spareLinked;
+        spareLinked = false;
         if (h == null) {
             Files.createDirectories(refFile.getParent());
         }
@@ -181,6 +271,7 @@ final class RefLock {
             }
             throw e;
         }
+        spareReady = keptBefore; // the spare now holds the file this rename replaced, and no ref
         return new RefMove(RefMove.Result.MOVED, ref, target, lock);
     }
 

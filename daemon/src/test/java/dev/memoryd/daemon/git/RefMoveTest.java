@@ -138,4 +138,98 @@ class RefMoveTest {
             g.releaseRef();
         }
     }
+
+    private static Object inode(Path p) throws IOException {
+        return Files.getAttribute(p, "unix:ino");
+    }
+
+    private static Path refFile(Path root) {
+        return root.resolve(".git/refs/heads/main");
+    }
+
+    /** A batch's commit, flushed and its move prepared under a held ref lock; not moved. */
+    private static ObjectId prepared(GitStore g, String text) throws IOException {
+        assertTrue(g.holdRef(0));
+        try (CommitBatch b = g.batch()) {
+            ObjectId tip = b.commit(Map.of("a.md", text.getBytes(StandardCharsets.UTF_8)), WHO, WHO, text);
+            b.flush();
+            b.prepareMove();
+            return tip;
+        }
+    }
+
+    /** A commit moved the writer's way: its ref lock held, the move prepared, then made. */
+    private static ObjectId writerMove(GitStore g, String text) throws IOException {
+        assertTrue(g.holdRef(0));
+        try (CommitBatch b = g.batch()) {
+            ObjectId tip = b.commit(Map.of("a.md", text.getBytes(StandardCharsets.UTF_8)), WHO, WHO, text);
+            b.flush();
+            b.prepareMove();
+            assertEquals(RefMove.Result.MOVED, b.moveRef().result());
+            return tip;
+        }
+    }
+
+    @Test
+    void aMove_keepsTheFileItReplaces_andTheNextLockIsThatFile_soNoInodeIsFreedOrMade() throws IOException {
+        try (GitStore g = GitStore.open(root, "main")) {
+            commit(g, "one");
+            for (int i = 0; i < 3; i++) {
+                assertTrue(g.holdRef(0));
+                Object lockBefore = inode(g.refLockFile());
+                try (CommitBatch b = g.batch()) {
+                    ObjectId tip = b.commit(Map.of("a.md", ("n" + i).getBytes(StandardCharsets.UTF_8)), WHO, WHO, "n");
+                    b.flush();
+                    b.prepareMove();
+                    Object replaced = inode(refFile(root));
+                    assertEquals(RefMove.Result.MOVED, b.moveRef().result());
+                    assertEquals(tip, g.refNow());
+                    assertEquals(lockBefore, inode(refFile(root)), "the lock became the ref");
+                    assertTrue(g.holdRef(0));
+                    assertEquals(replaced, inode(g.refLockFile()), "the file the move replaced is the next lock");
+                    assertEquals(tip, g.refNow(), "taking the lock changed nothing");
+                    g.releaseRef();
+                }
+            }
+            assertFalse(Files.exists(g.refLockFile()));
+        }
+    }
+
+    @Test
+    void aMoveThatDidNotHappen_neverLendsTheRefsOwnFileAsTheNextLock() throws IOException {
+        try (GitStore g = GitStore.open(root, "main")) {
+            ObjectId first = commit(g, "one");
+            ObjectId at = writerMove(g, "two"); // a move that kept a spare
+            prepared(g, "three");
+            g.releaseRef(); // the move never came: the file kept ahead of it is the ref's own
+            ObjectId tip = prepared(g, "four");
+            assertFalse(inode(refFile(root)).equals(inode(g.refLockFile())), "the lock is not the ref's file");
+            assertEquals(at, g.refNow(), "writing the lock left the ref as it was");
+            g.releaseRef();
+            assertEquals(at, g.refNow());
+            try (CommitBatch b = g.batch()) {
+                ObjectId five = b.commit(Map.of("a.md", "five".getBytes(StandardCharsets.UTF_8)), WHO, WHO, "5");
+                assertEquals(RefMove.Result.MOVED, b.publish().result());
+                assertEquals(five, g.refNow());
+            }
+            assertFalse(tip.equals(first));
+        }
+    }
+
+    @Test
+    void aSpareMadeTheRefsOwnFileBehindTheWritersBack_isNotUsedAsTheLock() throws IOException {
+        try (GitStore g = GitStore.open(root, "main")) {
+            commit(g, "one");
+            ObjectId at = writerMove(g, "two");
+            Path spare = root.resolve(".git/memoryd/ref-spares/refs/heads/main");
+            assertTrue(Files.exists(spare), "the move kept the file it replaced");
+            Files.delete(spare);
+            Files.createLink(spare, refFile(root)); // say, another memoryd process on the same branch
+            prepared(g, "three");
+            assertFalse(inode(refFile(root)).equals(inode(g.refLockFile())));
+            assertEquals(at, g.refNow(), "the ref's file was not written through the lock");
+            g.releaseRef();
+            assertEquals(at, g.refNow());
+        }
+    }
 }
