@@ -21,8 +21,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * check the current value, write, rename), so git commands and memoryd's writer exclude each
  * other on it. {@link #hold} keeps the lock between batches' steps; {@link #swap} is the
  * compare-and-swap, with or without a held lock, and reports its outcome as a {@link RefMove}.
- * No reflog is written (the ledger and the commit chain are the history). One thread (the
- * writer).
+ * No reflog is written (the ledger and the commit chain are the history). One thread at a time
+ * (the writer, or a task it hands {@link #prepare} to and awaits).
  *
  * <p>The ref's file before a move is kept as a spare (a hard link under {@code
  * <git-dir>/memoryd/ref-spares/}) and becomes the next lock: on ext4 a rename that frees the

@@ -59,6 +59,12 @@ final class Publisher {
      * stood in for is forced.
      */
     private final ExecutorService ledgerSync = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-ledger-sync"));
+    /**
+     * Writes and forces a batch's new ref value into the ref lock while the writer flushes the
+     * pack and prepares the index: the force waits for a journal commit, which the writer would
+     * otherwise wait for alone. The writer awaits it before it touches the ref lock again.
+     */
+    private final ExecutorService refPrep = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-ref"));
     /** The last published batch's segment force: awaited before the next batch or task touches the chain or journal. */
     private volatile Future<?> segmentForce;
 
@@ -205,6 +211,7 @@ final class Publisher {
         Map<String, ObjectId> indexed = Map.of();
         Map<String, ObjectId> clean = Map.of();
         Future<?> journaling = null;
+        Future<?> refPrepared = null;
         try (CommitBatch gb = s.git.batch()) {
             boolean written = false;
             boolean journaled = false;
@@ -251,10 +258,13 @@ final class Publisher {
                 }
                 long t5 = System.nanoTime();
                 s.stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t2);
+                refPrepared = refPrep.submit(() -> {
+                    gb.prepareMove(); // the lock is the ref only once renamed: before the pack is flushed is fine
+                    return null;
+                });
                 gb.flush();
                 long t6 = System.nanoTime();
                 s.stats.add(PhaseStats.Phase.GIT_FLUSH, t6 - t5);
-                gb.prepareMove();
                 long r = System.nanoTime();
                 IoAction ready = awaitDurable(staged); // forced before git commands are kept out, too
                 s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - r);
@@ -266,9 +276,10 @@ final class Publisher {
                 long l0 = System.nanoTime();
                 if (journaling != null) {
                     awaitDurable(journaling); // and with it the force of the segment before, queued first
-                    s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - l0);
-                    l0 = System.nanoTime();
                 }
+                awaitDurable(refPrepared);
+                s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - l0);
+                l0 = System.nanoTime();
                 locks.lockIndex(prepared);
                 if (rewrittenByGit(b, finalFiles, locks)) {
                     throw new RedoBatch();
@@ -302,6 +313,9 @@ final class Publisher {
                 gb.moveRef().orThrow();
                 s.stats.add(PhaseStats.Phase.GIT_REF, System.nanoTime() - m);
             } catch (IOException | RuntimeException | RedoBatch | LockedOut e) {
+                if (refPrepared != null) {
+                    quietly(refPrepared); // the undo may let go of the ref lock it writes
+                }
                 if (journaling != null) {
                     quietly(journaling); // the undo clears the journal: never before it was written
                 }
@@ -714,6 +728,7 @@ final class Publisher {
         awaitSegmentForce();
         ledgerSync.shutdown();
         stager.shutdown();
+        refPrep.shutdown();
         compactor.shutdown();
         try {
             compactor.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
