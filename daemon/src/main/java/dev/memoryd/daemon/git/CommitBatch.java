@@ -16,7 +16,7 @@ import org.eclipse.jgit.lib.PersonIdent;
  * object flush (one pack) and one ref move: {@link #publish} flushes the objects and moves the
  * branch with a compare-and-swap on the head the batch started from. Its objects are invisible
  * until the ref moves; a batch closed without moving leaves the store's tree image as the branch
- * has it. The store's writer thread only.
+ * has it. The store's writer thread only, but for {@link #prepareMove}.
  */
 public final class CommitBatch implements AutoCloseable {
     private final GitStore store;
@@ -121,7 +121,12 @@ public final class CommitBatch implements AutoCloseable {
         return m;
     }
 
-    /** Readies {@link #moveRef} (see {@link GitStore#prepareRef}); call once the batch's commits are flushed. */
+    /**
+     * Readies {@link #moveRef} (see {@link GitStore#prepareRef}); call once the batch's commits are
+     * made. It touches only the ref lock, so it may run on another thread beside {@link #flush}
+     * (the lock becomes the ref only at the move, after the flush); the caller awaits it before
+     * anything else uses the batch's ref or lock.
+     */
     public void prepareMove() throws IOException {
         if (tip != null && !tip.equals(base)) {
             store.prepareRef(base, tip);
