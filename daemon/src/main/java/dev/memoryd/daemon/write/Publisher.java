@@ -38,8 +38,7 @@ import org.eclipse.jgit.lib.ObjectId;
  * batch leaves: staging temp files and rolling up packs.
  *
  * <p>Thread-safety: called on the writer thread only; its stager and compactor threads touch
- * only the files and packs handed to them, and its ref and index threads only the ref lock and
- * the index state of the batch being published, each while the writer awaits their result.
+ * only the files and packs handed to them.
  *
  * <p>Longer than a room: the order of a publication (what is made durable before git commands are
  * kept out, what is done while they are, what is undone when it fails) reads in one place.
@@ -66,15 +65,6 @@ final class Publisher {
      * otherwise wait for alone. The writer awaits it before it touches the ref lock again.
      */
     private final ExecutorService refPrep = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-ref"));
-    /**
-     * Builds a batch's index (once its temp files are staged) while the writer flushes the pack:
-     * both are CPU work, which two cores share. Hands its result back through a future; the
-     * writer touches nothing it uses until then.
-     */
-    private final ExecutorService indexPrep = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-index-prep"));
-
-    /** What {@link #indexPrep} hands back: the staged files, what the index records, the index built. */
-    private record IndexPrep(IoAction ready, Map<String, ObjectId> recorded, WorkTreeIndex.Prepared prepared) {}
     /** The last published batch's segment force: awaited before the next batch or task touches the chain or journal. */
     private volatile Future<?> segmentForce;
 
@@ -222,7 +212,6 @@ final class Publisher {
         Map<String, ObjectId> clean = Map.of();
         Future<?> journaling = null;
         Future<?> refPrepared = null;
-        Future<IndexPrep> indexPrepared = null;
         try (CommitBatch gb = s.git.batch()) {
             boolean written = false;
             boolean journaled = false;
@@ -273,24 +262,17 @@ final class Publisher {
                     gb.prepareMove(); // the lock is the ref only once renamed: before the pack is flushed is fine
                     return null;
                 });
-                indexPrepared = indexPrep.submit(() -> {
-                    IoAction staging = awaitDurable(staged); // forced before git commands are kept out, too
-                    long p0 = System.nanoTime();
-                    Map<String, ObjectId> rec = s.files.workTree() ? toRecord(gb, skipped, sizes) : Map.of();
-                    WorkTreeIndex.Prepared prep =
-                            s.files.workTree() ? prepareIndex(gb, locks, staging, rec, sizes) : null;
-                    s.stats.add(PhaseStats.Phase.INDEX_PREPARE, System.nanoTime() - p0);
-                    return new IndexPrep(staging, rec, prep);
-                });
                 gb.flush();
                 long t6 = System.nanoTime();
                 s.stats.add(PhaseStats.Phase.GIT_FLUSH, t6 - t5);
                 long r = System.nanoTime();
-                IndexPrep ip = awaitDurable(indexPrepared);
+                IoAction ready = awaitDurable(staged); // forced before git commands are kept out, too
                 s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - r);
-                IoAction ready = ip.ready();
-                indexed = ip.recorded();
-                WorkTreeIndex.Prepared prepared = ip.prepared();
+                long p0 = System.nanoTime();
+                indexed = s.files.workTree() ? toRecord(gb, skipped, sizes) : Map.of();
+                WorkTreeIndex.Prepared prepared =
+                        s.files.workTree() ? prepareIndex(gb, locks, ready, indexed, sizes) : null;
+                s.stats.add(PhaseStats.Phase.INDEX_PREPARE, System.nanoTime() - p0);
                 long l0 = System.nanoTime();
                 if (journaling != null) {
                     awaitDurable(journaling); // and with it the force of the segment before, queued first
@@ -333,9 +315,6 @@ final class Publisher {
             } catch (IOException | RuntimeException | RedoBatch | LockedOut e) {
                 if (refPrepared != null) {
                     quietly(refPrepared); // the undo may let go of the ref lock it writes
-                }
-                if (indexPrepared != null) {
-                    quietly(indexPrepared); // and puts back the index it builds from
                 }
                 if (journaling != null) {
                     quietly(journaling); // the undo clears the journal: never before it was written
@@ -750,7 +729,6 @@ final class Publisher {
         ledgerSync.shutdown();
         stager.shutdown();
         refPrep.shutdown();
-        indexPrep.shutdown();
         compactor.shutdown();
         try {
             compactor.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
