@@ -38,7 +38,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * batch leaves: staging temp files and rolling up packs.
  *
  * <p>Thread-safety: called on the writer thread only; its stager and compactor threads touch
- * only the files and packs handed to them.
+ * only the files and packs handed to them, and its ref thread only the branch's ref lock, which
+ * the writer leaves alone until it has awaited that thread's work.
  *
  * <p>Longer than a room: the order of a publication (what is made durable before git commands are
  * kept out, what is done while they are, what is undone when it fails) reads in one place.
