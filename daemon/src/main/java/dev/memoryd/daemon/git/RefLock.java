@@ -120,10 +120,14 @@ final class RefLock {
             return null;
         }
         try {
-            Files.createLink(lock, spare); // a lock another command holds: thrown, the spare kept
-        } catch (NoSuchFileException | UnsupportedOperationException e) {
+            Files.createLink(lock, spare);
+        } catch (FileAlreadyExistsException held) {
+            throw held; // a lock another command holds: the spare is kept for the next try
+        } catch (IOException | UnsupportedOperationException e) {
+            // Removed meanwhile, or a link refused: the lock is created as git creates it, which
+            // fails, if at all, for the same reason a create would have.
             spareReady = false;
-            return null; // removed meanwhile, or a file system without hard links
+            return null;
         }
         spareReady = false;
         try {
