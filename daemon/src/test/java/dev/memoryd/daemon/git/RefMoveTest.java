@@ -225,4 +225,18 @@ class RefMoveTest {
             assertEquals(at, g.refNow());
         }
     }
+
+    @Test
+    void aSpareThatCannotBeLinked_leavesTheLockToBeCreatedAsGitCreatesIt() throws IOException {
+        try (GitStore g = GitStore.open(root, "main")) {
+            commit(g, "one");
+            writerBatch(g, "two", true);
+            Path spare = root.resolve(".git/memoryd/ref-spares/refs/heads/main");
+            Files.delete(spare);
+            Files.createDirectory(spare); // a directory cannot be linked: the link is refused
+            ObjectId three = writerBatch(g, "three", true);
+            assertEquals(three, g.refNow(), "the lock was taken and the ref moved all the same");
+            assertFalse(Files.exists(g.refLockFile()));
+        }
+    }
 }
