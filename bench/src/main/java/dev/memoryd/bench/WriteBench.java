@@ -57,9 +57,11 @@ record WriteBench(
         Disk.settle();
         long[] lat = new long[writes];
         long jit0 = jitMs(cfg);
+        double cpu0 = DaemonChild.cpuSeconds(daemon.pid());
         long t0 = System.nanoTime();
         send(cfg, parts, writes, lat);
         double secs = (System.nanoTime() - t0) / 1e9;
+        double cpu = DaemonChild.cpuSeconds(daemon.pid()) - cpu0;
         long jitDuring = jitMs(cfg) - jit0;
         Arrays.sort(lat);
         out.put("writes", writes);
@@ -73,6 +75,9 @@ record WriteBench(
         out.put("warmup", warmup);
         // JIT compilation in the daemon while measuring: near 0 for a warmed daemon
         out.put("jit_ms_measured", jitDuring);
+        // The daemon's CPU (every thread, the JIT's too) per measured write: unlike latency, barely
+        // moved by what else shares the machine, so builds compare on it under load.
+        out.put("daemon_cpu_ms_per_write", Stats.round(cpu * 1000 / writes));
         try (SocketClient c = SocketClient.connect(cfg.socket())) {
             out.set("write_stats", c.call("ping", null).path("result").path("write_stats"));
         }
