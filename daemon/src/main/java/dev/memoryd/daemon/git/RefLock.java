@@ -300,15 +300,9 @@ final class RefLock {
         if (key == null) {
             return;
         }
-        try {
-            Object now = Files.readAttributes(lock, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
-                    .fileKey();
-            if (key.equals(now)) {
-                Files.delete(lock);
-            }
-            leftLock = null;
-        } catch (NoSuchFileException e) {
-            leftLock = null;
+        if (key.equals(fileKey(lock))) {
+            Files.deleteIfExists(lock); // gone meanwhile: as good as removed
         }
+        leftLock = null;
     }
 }
