@@ -169,6 +169,12 @@ final class ChaosHuman {
 
     private void resetAndBack() throws IOException, InterruptedException {
         int k = 1 + rnd.nextInt(5);
+        // Early in a run the branch may have fewer commits than k: reset no further than its root.
+        k = Math.min(k, Integer.parseInt(git.ok("rev-list", "--count", "HEAD").strip()) - 1);
+        if (k < 1) {
+            did("reset --hard HEAD~k", "skipped: the branch has one commit");
+            return;
+        }
         String action = "reset --hard HEAD~" + k;
         HumanGit.Result back = git.run("reset", "-q", "--hard", "HEAD~" + k);
         pending.clear();
