@@ -204,9 +204,7 @@ final class Bodies {
             if (H1_H2.matcher(l).matches()) {
                 return "content line " + (i + 1) + " is an H1/H2 heading, which would forge or split a section";
             }
-            if (MemoryDocument.ANCHOR_COMMENT.matcher(l).matches()
-                    || MemoryDocument.ANCHOR_LINKREF.matcher(l).matches()
-                    || l.contains("@anchor:")) {
+            if (l.contains("@anchor:") || AnchorLine.anchorOf(l) != null) {
                 return "content line " + (i + 1) + " contains an anchor comment";
             }
         }

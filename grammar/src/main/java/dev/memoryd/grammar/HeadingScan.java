@@ -67,10 +67,7 @@ final class HeadingScan {
                 if (c == '\t' || c == '`' || c == '~' || (c == '#' && indent > 0)) {
                     return null; // tabs, fences, indented headings: flexmark decides
                 }
-                if (c == '<'
-                        && !MemoryDocument.ANCHOR_COMMENT
-                                .matcher(md.substring(pos, lineEnd))
-                                .matches()) {
+                if (c == '<' && !AnchorLine.isComment(md, pos, lineEnd)) {
                     return null; // an HTML block may swallow the lines after it
                 }
                 if (c == '#') {

@@ -6,8 +6,6 @@ import dev.memoryd.grammar.frontmatter.Frontmatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A parsed memory file: frontmatter span and YAML tree, H1 title, and the H2/H3
@@ -48,9 +46,6 @@ public final class MemoryDocument {
 
     /** A half-open char range. */
     public record Span(int start, int end) {}
-
-    static final Pattern ANCHOR_COMMENT = Pattern.compile("^\\s*<!--\\s*@anchor:\\s*(\\S+)\\s+v1\\s*-->\\s*$");
-    static final Pattern ANCHOR_LINKREF = Pattern.compile("^\\s*\\[//]:\\s*#\\s*\\(anchor:\\s*(\\S+)\\s+v1\\)\\s*$");
 
     private final String text;
     private final Span frontmatterSpan;
@@ -121,14 +116,8 @@ public final class MemoryDocument {
                 int nextEnd = lineEnd(headingEnd);
                 char lead = firstNonSpace(text, headingEnd, nextEnd);
                 if (lead == '<' || lead == '[') { // what both anchor forms start with: most lines are neither
-                    String next = stripEol(text.substring(headingEnd, nextEnd));
-                    Matcher m = ANCHOR_COMMENT.matcher(next);
-                    Matcher m2 = ANCHOR_LINKREF.matcher(next);
-                    if (m.matches()) {
-                        anchor = m.group(1);
-                        bodyStart = nextEnd;
-                    } else if (m2.matches()) {
-                        anchor = m2.group(1);
+                    anchor = AnchorLine.anchorOf(text, headingEnd, nextEnd);
+                    if (anchor != null) {
                         bodyStart = nextEnd;
                     }
                 }
@@ -192,16 +181,6 @@ public final class MemoryDocument {
      */
     static int frontmatterEnd(String text) {
         return Frontmatter.fenceEnd(text);
-    }
-
-    private static String stripEol(String s) {
-        if (s.endsWith("\r\n")) {
-            return s.substring(0, s.length() - 2);
-        }
-        if (s.endsWith("\n")) {
-            return s.substring(0, s.length() - 1);
-        }
-        return s;
     }
 
     private int lineEnd(int offset) {

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
@@ -51,15 +52,42 @@ final class TreeModel {
         final TreeMap<Key, Object> entries = new TreeMap<>(); // Leaf or Dir
         final Map<String, Key> byName = new HashMap<>();
         ObjectId id; // null when dirty
+        /**
+         * The tree object's content as last written, kept while only entries' ids change since: a
+         * changed id is patched in place, so a commit that changes one file of a large directory
+         * (the ledger's group of segments) re-hashes it without walking its entries. Null once an
+         * entry is added, removed, or changes kind or mode.
+         */
+        byte[] raw;
+        /** Where each entry's 20-byte id starts in {@link #raw}. */
+        final Map<String, Integer> idAt = new HashMap<>();
+        /** Subdirectories changed since {@link #raw} was written, whose ids are patched in at the next write. */
+        final java.util.Set<String> dirtyDirs = new java.util.HashSet<>();
 
         Object get(String name) {
             Key k = byName.get(name);
             return k == null ? null : entries.get(k);
         }
 
+        /** Marks a subdirectory as changed below: its id in {@link #raw} is patched at the next write. */
+        void descend(String name) {
+            id = null;
+            if (raw != null) {
+                dirtyDirs.add(name);
+            }
+        }
+
         void put(String name, Object value) {
             Key old = byName.get(name);
             boolean dir = value instanceof Dir;
+            Object was = old == null ? null : entries.get(old);
+            if (raw != null) {
+                if (was instanceof Leaf a && value instanceof Leaf b && a.mode().equals(b.mode())) {
+                    b.id().copyRawTo(raw, idAt.get(name));
+                } else {
+                    forget();
+                }
+            }
             if (old != null && old.dir() != dir) {
                 entries.remove(old);
                 old = null;
@@ -73,7 +101,15 @@ final class TreeModel {
             Key k = byName.remove(name);
             if (k != null) {
                 entries.remove(k);
+                forget();
             }
+        }
+
+        /** Drops {@link #raw}: the next write formats every entry again. */
+        void forget() {
+            raw = null;
+            idAt.clear();
+            dirtyDirs.clear();
         }
     }
 
@@ -98,6 +134,8 @@ final class TreeModel {
             if (!(next instanceof Dir)) {
                 next = new Dir();
                 d.put(parts[i], next);
+            } else {
+                d.descend(parts[i]);
             }
             d = (Dir) next;
             d.id = null;
@@ -134,9 +172,10 @@ final class TreeModel {
         if (!(d.get(parts[parts.length - 1]) instanceof Leaf)) {
             return;
         }
-        for (int i = parts.length - 1; i >= 0; i--) {
-            chain[i].id = null;
+        for (int i = parts.length - 2; i >= 0; i--) {
+            chain[i].descend(parts[i]);
         }
+        chain[parts.length - 1].id = null;
         for (int i = parts.length - 1; i >= 0; i--) {
             chain[i].remove(parts[i]);
             if (i == 0 || !chain[i].entries.isEmpty()) {
@@ -149,6 +188,7 @@ final class TreeModel {
     void clear() {
         root.entries.clear();
         root.byName.clear();
+        root.forget();
         root.id = null;
     }
 
@@ -180,24 +220,49 @@ final class TreeModel {
         if (d.id != null) {
             return d.id;
         }
-        // Sized exactly: past its default 8 KiB a TreeFormatter spills into a TemporaryBuffer whose
-        // set-up allocates about a megabyte, which once dominated the cost of a commit.
+        if (d.raw != null) {
+            for (String name : d.dirtyDirs) {
+                write((Dir) d.get(name), ins).copyRawTo(d.raw, d.idAt.get(name));
+            }
+            d.dirtyDirs.clear();
+            d.id = ins.insert(Constants.OBJ_TREE, d.raw);
+            return d.id;
+        }
         int size = 0;
         for (Map.Entry<Key, Object> e : d.entries.entrySet()) {
             size += TreeFormatter.entrySize(
                     e.getValue() instanceof Leaf l ? l.mode() : FileMode.TREE,
                     e.getKey().sort().length - (e.getKey().dir() ? 1 : 0));
         }
-        TreeFormatter tf = new TreeFormatter(size);
+        // The format TreeFormatter writes (mode, space, name, NUL, id), by hand to know where each id lies.
+        byte[] raw = new byte[size];
+        int at = 0;
         for (Map.Entry<Key, Object> e : d.entries.entrySet()) {
+            FileMode mode;
+            ObjectId id;
             if (e.getValue() instanceof Dir sub) {
-                tf.append(e.getKey().name(), FileMode.TREE, write(sub, ins));
+                mode = FileMode.TREE;
+                id = write(sub, ins);
             } else {
                 Leaf l = (Leaf) e.getValue();
-                tf.append(e.getKey().name(), l.mode(), l.id());
+                mode = l.mode();
+                id = l.id();
             }
+            mode.copyTo(raw, at);
+            at += mode.copyToLength();
+            raw[at++] = ' ';
+            byte[] name = e.getKey().sort();
+            int nameLength = name.length - (e.getKey().dir() ? 1 : 0);
+            System.arraycopy(name, 0, raw, at, nameLength);
+            at += nameLength;
+            raw[at++] = 0;
+            d.idAt.put(e.getKey().name(), at);
+            id.copyRawTo(raw, at);
+            at += Constants.OBJECT_ID_LENGTH;
         }
-        d.id = ins.insert(tf);
+        d.raw = raw;
+        d.dirtyDirs.clear();
+        d.id = ins.insert(Constants.OBJ_TREE, raw);
         return d.id;
     }
 }
