@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -46,8 +47,12 @@ final class BatchPackInserter extends ObjectInserter {
     private final Deflater deflater;
     private final byte[] buf = new byte[16 * 1024];
 
-    BatchPackInserter(ObjectDirectory odb, int level) {
+    /** Files made ahead to write the pack and its index into (null: made in place at each flush). */
+    private final FilesAhead ahead;
+
+    BatchPackInserter(ObjectDirectory odb, int level, FilesAhead ahead) {
         this.odb = odb;
+        this.ahead = ahead;
         this.deflater = new Deflater(level);
         pack.write(new byte[12], 0, 12); // header, filled in at flush
     }
@@ -199,24 +204,33 @@ final class BatchPackInserter extends ObjectInserter {
         if (!Files.isDirectory(dir)) {
             Files.createDirectories(dir);
         }
-        String tmpBase = "memoryd_insert_" + ProcessHandle.current().pid() + "_" + SEQ.incrementAndGet();
-        Path tmpPack = dir.resolve(tmpBase + ".pack.tmp");
-        Path tmpIdx = dir.resolve(tmpBase + ".idx.tmp");
-        try {
-            write(tmpPack, bytes, len, packHash);
-            write(tmpIdx, idx, idx.length, null);
-            Path realPack = dir.resolve("pack-" + name + ".pack");
-            Files.move(tmpPack, realPack, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            Files.move(
-                    tmpIdx,
-                    dir.resolve("pack-" + name + ".idx"),
-                    StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-            odb.openPack(realPack.toFile());
-        } finally {
-            Files.deleteIfExists(tmpPack);
-            Files.deleteIfExists(tmpIdx);
+        Path realPack = dir.resolve("pack-" + name + ".pack");
+        Path realIdx = dir.resolve("pack-" + name + ".idx");
+        Path aheadPack = ahead == null ? null : ahead.take();
+        Path aheadIdx = aheadPack == null ? null : ahead.take();
+        if (aheadPack == null
+                || aheadIdx == null
+                || !install(aheadPack, aheadIdx, bytes, len, packHash, idx, realPack, realIdx)) {
+            if (aheadPack != null) {
+                Files.deleteIfExists(aheadPack);
+            }
+            if (aheadIdx != null) {
+                Files.deleteIfExists(aheadIdx);
+            }
+            String tmpBase = "memoryd_insert_" + ProcessHandle.current().pid() + "_" + SEQ.incrementAndGet();
+            Path tmpPack = dir.resolve(tmpBase + ".pack.tmp");
+            Path tmpIdx = dir.resolve(tmpBase + ".idx.tmp");
+            try {
+                write(tmpPack, bytes, len, packHash, StandardOpenOption.CREATE_NEW);
+                write(tmpIdx, idx, idx.length, null, StandardOpenOption.CREATE_NEW);
+                move(tmpPack, realPack);
+                move(tmpIdx, realIdx);
+            } finally {
+                Files.deleteIfExists(tmpPack);
+                Files.deleteIfExists(tmpIdx);
+            }
         }
+        odb.openPack(realPack.toFile());
         reset();
     }
 
@@ -228,8 +242,39 @@ final class BatchPackInserter extends ObjectInserter {
         pack.write(new byte[12], 0, 12);
     }
 
-    private static void write(Path p, byte[] a, int len, byte[] trailer) throws IOException {
-        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+    /**
+     * Writes the pack and index into files made ahead and renames them into place; false, with
+     * nothing in place, when those files cannot be used (one replaced by a link, or on another
+     * file system than the packs): the caller makes its own.
+     */
+    private static boolean install(
+            Path tmpPack, Path tmpIdx, byte[] bytes, int len, byte[] packHash, byte[] idx, Path realPack, Path realIdx)
+            throws IOException {
+        try {
+            write(tmpPack, bytes, len, packHash, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+            write(tmpIdx, idx, idx.length, null, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+            move(tmpPack, realPack);
+        } catch (IOException e) { // nothing is in place yet; a cause that is not these files the caller meets again
+            return false;
+        }
+        try {
+            move(tmpIdx, realIdx); // between the same directories as the pack's move, which worked
+        } catch (IOException e) {
+            Files.deleteIfExists(tmpIdx);
+            throw e;
+        }
+        return true;
+    }
+
+    private static void move(Path from, Path to) throws IOException {
+        Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static void write(Path p, byte[] a, int len, byte[] trailer, java.nio.file.OpenOption... how)
+            throws IOException {
+        java.util.Set<java.nio.file.OpenOption> options = new java.util.HashSet<>(java.util.List.of(how));
+        options.add(StandardOpenOption.WRITE);
+        try (FileChannel ch = FileChannel.open(p, options)) {
             ByteBuffer[] bufs = trailer == null
                     ? new ByteBuffer[] {ByteBuffer.wrap(a, 0, len)}
                     : new ByteBuffer[] {ByteBuffer.wrap(a, 0, len), ByteBuffer.wrap(trailer)};

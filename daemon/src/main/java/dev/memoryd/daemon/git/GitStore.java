@@ -65,6 +65,8 @@ public final class GitStore implements AutoCloseable {
      * stream, digest and buffers) was a visible part of a one-declaration batch's cost.
      */
     private final AtomicReference<BatchPackInserter> spareInserter = new AtomicReference<>();
+    /** Empty files made ahead for batches' packs, off the writer's way (see {@link FilesAhead}). */
+    private final FilesAhead filesAhead;
 
     private GitStore(Repository repo, String branch, ReplacedPacks replacedPacks, boolean sharedRepo)
             throws IOException {
@@ -74,6 +76,7 @@ public final class GitStore implements AutoCloseable {
         this.branchRef = Constants.R_HEADS + branch;
         this.reads = new GitReads(repo);
         this.refLock = new RefLock(repo.getDirectory().toPath(), branchRef);
+        this.filesAhead = new FilesAhead(repo.getDirectory().toPath());
         this.head = repo.resolve(branchRef);
         if (head != null) {
             seedTree(head);
@@ -365,7 +368,9 @@ public final class GitStore implements AutoCloseable {
         // dominated the cost of a write. PackCompactor keeps the pack count down.
         BatchPackInserter s = spareInserter.getAndSet(null);
         return new CommitBatch(
-                this, tree, s != null ? s : new BatchPackInserter((ObjectDirectory) repo.getObjectDatabase(), 1));
+                this,
+                tree,
+                s != null ? s : new BatchPackInserter((ObjectDirectory) repo.getObjectDatabase(), 1, filesAhead));
     }
 
     /** Takes back a closed batch's inserter for the next batch. */
@@ -517,6 +522,7 @@ public final class GitStore implements AutoCloseable {
         if (spare != null) {
             spare.close();
         }
+        filesAhead.close();
         if (!sharedRepo) {
             repo.close();
         }

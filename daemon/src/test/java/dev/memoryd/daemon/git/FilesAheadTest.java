@@ -1,0 +1,134 @@
+package dev.memoryd.daemon.git;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A batch's pack and index are written into files made ahead, on another thread, not created on the writer's way. */
+class FilesAheadTest {
+    @TempDir
+    Path root;
+
+    private static final PersonIdent WHO =
+            new PersonIdent("t", "t@example.com", Instant.EPOCH, java.time.ZoneOffset.UTC);
+
+    @Test
+    void aBatchsPackAndIndexAreFilesMadeAheadOnceThePoolIsFilled() throws Exception {
+        GitStore.init(root, "main");
+        Path ahead = root.resolve(".git/memoryd/ahead");
+        try (GitStore g = GitStore.open(root, "main")) {
+            commit(g, 0); // the first flush makes its own files and asks for the pool to be filled
+            int used = 0;
+            for (int b = 1; b <= 6; b++) {
+                awaitFiles(ahead, 4);
+                Set<Object> madeAhead = inodes(ahead);
+                Set<Object> before = inodes(root.resolve(".git/objects/pack"));
+                commit(g, b);
+                Set<Object> added = inodes(root.resolve(".git/objects/pack"));
+                added.removeAll(before);
+                assertEquals(2, added.size(), "one pack and its index");
+                assertTrue(madeAhead.containsAll(added), "batch " + b + ": the pack and index were files made ahead");
+                used += 2;
+            }
+            assertEquals(12, used);
+            assertEquals("batch 6\n", new String(g.read(g.head(), "notes.md").orElseThrow(), StandardCharsets.UTF_8));
+        }
+        try (Stream<Path> s = Files.list(ahead)) {
+            assertEquals(List.of(), s.toList(), "closing the store removes the files not taken");
+        }
+        Process fsck = new ProcessBuilder("git", "-C", root.toString(), "fsck", "--strict", "--no-dangling")
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(fsck.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, fsck.waitFor(), out);
+    }
+
+    @Test
+    void aFileMadeAheadThatIsNoLongerAPlainFileIsNotWrittenThrough() throws Exception {
+        GitStore.init(root, "main");
+        Path ahead = root.resolve(".git/memoryd/ahead");
+        Path victim = root.resolve("victim.txt");
+        Files.writeString(victim, "keep me");
+        try (GitStore g = GitStore.open(root, "main")) {
+            commit(g, 0);
+            awaitFiles(ahead, 4);
+            try (Stream<Path> s = Files.list(ahead)) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    Files.delete(p);
+                    Files.createSymbolicLink(p, victim); // someone put links where the files were
+                }
+            }
+            commit(g, 1);
+            assertEquals("batch 1\n", new String(g.read(g.head(), "notes.md").orElseThrow(), StandardCharsets.UTF_8));
+        }
+        assertArrayEquals("keep me".getBytes(StandardCharsets.UTF_8), Files.readAllBytes(victim));
+        try (Stream<Path> s = Files.list(ahead)) {
+            assertEquals(List.of(), s.toList(), "the links were removed, not followed");
+        }
+    }
+
+    @Test
+    void filesAGoneProcessMadeAreRemovedOnceTheStoreWrites() throws Exception {
+        GitStore.init(root, "main");
+        Path ahead = Files.createDirectories(root.resolve(".git/memoryd/ahead"));
+        long gone = 99_999_999L; // above the largest pid Linux hands out (2^22)
+        Path left = Files.createFile(ahead.resolve(gone + "-1.tmp"));
+        try (GitStore g = GitStore.open(root, "main")) {
+            assertTrue(Files.exists(left), "a store opened only to read leaves the directory alone");
+            commit(g, 0);
+            awaitFiles(ahead, 4);
+            assertFalse(Files.exists(left), "a file of a process that is gone is removed");
+        }
+    }
+
+    private static void commit(GitStore g, int b) throws Exception {
+        try (CommitBatch batch = g.batch()) {
+            batch.commit(Map.of("notes.md", ("batch " + b + "\n").getBytes(StandardCharsets.UTF_8)), WHO, WHO, "b" + b);
+            batch.publish().orThrow();
+        }
+    }
+
+    private static void awaitFiles(Path dir, int n) throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> s = Files.list(dir)) {
+                    if (s.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                                    .count()
+                            >= n) {
+                        return;
+                    }
+                }
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("no " + n + " files were made ahead in " + dir);
+    }
+
+    private static Set<Object> inodes(Path dir) throws Exception {
+        Set<Object> out = new HashSet<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                out.add(Files.readAttributes(
+                                p, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                        .fileKey());
+            }
+        }
+        return out;
+    }
+}
