@@ -47,12 +47,19 @@ final class BatchPackInserter extends ObjectInserter {
     private final Deflater deflater;
     private final byte[] buf = new byte[16 * 1024];
 
+    /** What the last flush put in place, for {@link Installed#force} off the writer thread. */
+    private Installed installed;
+
     /** Files made ahead to write the pack and its index into (null: made in place at each flush). */
     private final FilesAhead ahead;
 
-    BatchPackInserter(ObjectDirectory odb, int level, FilesAhead ahead) {
+    /** How {@link Installed#force} forces files. */
+    private final Forcer forcer;
+
+    BatchPackInserter(ObjectDirectory odb, int level, FilesAhead ahead, Forcer forcer) {
         this.odb = odb;
         this.ahead = ahead;
+        this.forcer = forcer;
         this.deflater = new Deflater(level);
         pack.write(new byte[12], 0, 12); // header, filled in at flush
     }
@@ -178,6 +185,7 @@ final class BatchPackInserter extends ObjectInserter {
 
     @Override
     public void flush() throws IOException {
+        installed = null;
         if (objects.isEmpty()) {
             return;
         }
@@ -231,7 +239,27 @@ final class BatchPackInserter extends ObjectInserter {
             }
         }
         odb.openPack(realPack.toFile());
+        installed = new Installed(realPack, realIdx, forcer);
         reset();
+    }
+
+    /** The pack and index the last {@link #flush} put in place, not forced to disk by it; null when it wrote none. */
+    Installed installed() {
+        return installed;
+    }
+
+    /** A pack and its index as installed in the pack directory, and how to force them. */
+    record Installed(Path pack, Path idx, Forcer forcer) {
+        /**
+         * Forces both files' bytes and the directory naming them to disk: once the branch names a
+         * commit, a power loss must not leave it pointing into a pack that never reached the disk
+         * (a file's name can be durable before its bytes are).
+         */
+        void force() throws IOException {
+            forcer.force(pack, false);
+            forcer.force(idx, false);
+            forcer.force(pack.getParent(), true);
+        }
     }
 
     /** Forgets objects not flushed (a failed batch's) so the inserter can serve the next batch. */

@@ -27,6 +27,9 @@ public final class CommitBatch implements AutoCloseable {
     private final Map<String, ObjectId> written = new LinkedHashMap<>();
     private final Set<String> removed = new LinkedHashSet<>();
     private boolean moved;
+    /** What the last {@link #flush} installed (read by {@link #forceFlushed} on another thread). */
+    private volatile BatchPackInserter.Installed flushed;
+
     /** The bytes of each path's last blob in this batch: the base of its next version's delta. */
     private final Map<String, byte[]> lastBytes = new HashMap<>();
 
@@ -94,15 +97,28 @@ public final class CommitBatch implements AutoCloseable {
         return removed;
     }
 
-    /** {@link #flush}, then {@link #moveRef}. */
+    /** {@link #flush}, {@link #forceFlushed}, then {@link #moveRef}. */
     public RefMove publish() throws IOException {
         flush();
+        forceFlushed();
         return moveRef();
     }
 
-    /** Writes the batch's objects (one pack). */
+    /** Writes the batch's objects (one pack); {@link #forceFlushed} makes them durable. */
     public void flush() throws IOException {
         ins.flush();
+        flushed = ins.installed();
+    }
+
+    /**
+     * Forces the pack and index {@link #flush} wrote, and their directory, to disk; call before the
+     * ref moves. Touches only those files, so it may run on another thread once the flush returned.
+     */
+    public void forceFlushed() throws IOException {
+        BatchPackInserter.Installed f = flushed;
+        if (f != null) {
+            f.force();
+        }
     }
 
     /**

@@ -67,6 +67,8 @@ public final class GitStore implements AutoCloseable {
     private final AtomicReference<BatchPackInserter> spareInserter = new AtomicReference<>();
     /** Empty files made ahead for batches' packs, off the writer's way (see {@link FilesAhead}). */
     private final FilesAhead filesAhead;
+    /** How a batch's pack is forced to disk before the ref names it; a test may watch it (see {@link #forcingWith}). */
+    private volatile Forcer forcer = Forcer.FILES;
 
     private GitStore(Repository repo, String branch, ReplacedPacks replacedPacks, boolean sharedRepo)
             throws IOException {
@@ -370,7 +372,18 @@ public final class GitStore implements AutoCloseable {
         return new CommitBatch(
                 this,
                 tree,
-                s != null ? s : new BatchPackInserter((ObjectDirectory) repo.getObjectDatabase(), 1, filesAhead));
+                s != null
+                        ? s
+                        : new BatchPackInserter((ObjectDirectory) repo.getObjectDatabase(), 1, filesAhead, forcer));
+    }
+
+    /** Forces batches' packs with {@code f} from the next batch on: for tests that check what is forced before a ref moves. */
+    void forcingWith(Forcer f) {
+        forcer = f;
+        BatchPackInserter spare = spareInserter.getAndSet(null);
+        if (spare != null) {
+            spare.close();
+        }
     }
 
     /** Takes back a closed batch's inserter for the next batch. */

@@ -213,6 +213,7 @@ final class Publisher {
         Map<String, ObjectId> clean = Map.of();
         Future<?> journaling = null;
         Future<?> refPrepared = null;
+        Future<?> packForced = null;
         try (CommitBatch gb = s.git.batch()) {
             boolean written = false;
             boolean journaled = false;
@@ -264,6 +265,10 @@ final class Publisher {
                     return null;
                 });
                 gb.flush();
+                packForced = refPrep.submit(() -> {
+                    gb.forceFlushed(); // before the ref names the batch's commits: the pack's bytes on disk
+                    return null;
+                });
                 long t6 = System.nanoTime();
                 s.stats.add(PhaseStats.Phase.GIT_FLUSH, t6 - t5);
                 long r = System.nanoTime();
@@ -279,6 +284,7 @@ final class Publisher {
                     awaitDurable(journaling); // and with it the force of the segment before, queued first
                 }
                 awaitDurable(refPrepared);
+                awaitDurable(packForced);
                 s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - l0);
                 l0 = System.nanoTime();
                 locks.lockIndex(prepared);
@@ -316,6 +322,9 @@ final class Publisher {
             } catch (IOException | RuntimeException | RedoBatch | LockedOut e) {
                 if (refPrepared != null) {
                     quietly(refPrepared); // the undo may let go of the ref lock it writes
+                }
+                if (packForced != null) {
+                    quietly(packForced);
                 }
                 if (journaling != null) {
                     quietly(journaling); // the undo clears the journal: never before it was written

@@ -67,6 +67,7 @@ final class PutBackCommit {
             try (CommitBatch gb = s.git.batch()) {
                 gb.commit(files, CommitFormat.committer(now), CommitFormat.committer(now), message(files), null);
                 gb.flush();
+                gb.forceFlushed();
                 if (!s.git.updateIndex(s.files.root(), gb.written())) {
                     return Result.LATER; // git holds the index: the ref stays where the index says it is
                 }
