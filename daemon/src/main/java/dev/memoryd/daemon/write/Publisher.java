@@ -38,8 +38,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * batch leaves: staging temp files and rolling up packs.
  *
  * <p>Thread-safety: called on the writer thread only; its stager and compactor threads touch
- * only the files and packs handed to them, and its ref thread only the branch's ref lock, which
- * the writer leaves alone until it has awaited that thread's work.
+ * only the files and packs handed to them, and its ref thread only the branch's ref lock and the
+ * batch's flushed pack, which the writer leaves alone until it has awaited that thread's work.
  *
  * <p>Longer than a room: the order of a publication (what is made durable before git commands are
  * kept out, what is done while they are, what is undone when it fails) reads in one place.
@@ -62,8 +62,9 @@ final class Publisher {
     private final ExecutorService ledgerSync = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-ledger-sync"));
     /**
      * Writes and forces a batch's new ref value into the ref lock while the writer flushes the
-     * pack and prepares the index: the force waits for a journal commit, which the writer would
-     * otherwise wait for alone. The writer awaits it before it touches the ref lock again.
+     * pack, then forces the flushed pack, while the writer prepares the index: each force waits
+     * for a journal commit, which the writer would otherwise wait for alone. The writer awaits
+     * both before git's index lock, so the ref never names a commit whose pack is not on disk.
      */
     private final ExecutorService refPrep = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-ref"));
     /** The last published batch's segment force: awaited before the next batch or task touches the chain or journal. */
