@@ -62,7 +62,7 @@ final class FilesAhead implements AutoCloseable {
     Path take() {
         if (!started) {
             started = true;
-            maker.execute(this::removeLeftovers);
+            run(this::removeLeftovers);
         }
         Path p = ready.poll();
         if (p != null) {
@@ -70,9 +70,22 @@ final class FilesAhead implements AutoCloseable {
         }
         while (!closed && promised.get() < READY) {
             promised.incrementAndGet();
-            maker.execute(this::makeOne);
+            if (!run(this::makeOne)) {
+                promised.decrementAndGet();
+                break;
+            }
         }
         return p;
+    }
+
+    /** Hands {@code task} to the maker thread; false once the pool is closed (a flush racing the store's close). */
+    private boolean run(Runnable task) {
+        try {
+            maker.execute(task);
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException closedMeanwhile) {
+            return false;
+        }
     }
 
     private void makeOne() {

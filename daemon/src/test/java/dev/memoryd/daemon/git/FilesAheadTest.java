@@ -96,6 +96,14 @@ class FilesAheadTest {
         }
     }
 
+    @Test
+    void aTakeAfterThePoolClosedFindsNoFileAndFailsNothing() throws Exception {
+        FilesAhead pool = new FilesAhead(Files.createDirectories(root.resolve(".git")));
+        pool.close(); // a flush racing the store's close
+        assertEquals(null, pool.take(), "the flush makes its own files");
+        assertEquals(null, pool.take());
+    }
+
     private static void commit(GitStore g, int b) throws Exception {
         try (CommitBatch batch = g.batch()) {
             batch.commit(Map.of("notes.md", ("batch " + b + "\n").getBytes(StandardCharsets.UTF_8)), WHO, WHO, "b" + b);
