@@ -10,17 +10,22 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A batch's pack and index are written into files made ahead, on another thread, not created on the writer's way. */
-class FilesAheadTest {
+/**
+ * A batch's pack and index: written into files made ahead, on another thread, not created on the
+ * writer's way; and forced to disk, with their directory, before the branch names the batch's commits.
+ */
+class BatchPackFilesTest {
     @TempDir
     Path root;
 
@@ -104,10 +109,49 @@ class FilesAheadTest {
         assertEquals(null, pool.take());
     }
 
-    private static void commit(GitStore g, int b) throws Exception {
+    @Test
+    void thePackIsForcedWhileTheBranchStillNamesTheCommitBefore() throws Exception {
+        GitStore.init(root, "main");
+        Path ref = root.resolve(".git/refs/heads/main");
+        Path packDir = root.resolve(".git/objects/pack");
+        try (GitStore g = GitStore.open(root, "main")) {
+            List<String> forced = new ArrayList<>();
+            g.forcingWith((p, metadata) -> {
+                String kind = p.equals(packDir)
+                        ? "dir" + (metadata ? "" : " without its metadata")
+                        : p.getFileName().toString().endsWith(".pack")
+                                ? "pack"
+                                : p.getFileName().toString().endsWith(".idx") ? "idx" : "other " + p;
+                forced.add(kind + " while the branch is at "
+                        + (Files.exists(ref) ? Files.readString(ref).strip() : "none"));
+                Forcer.FILES.force(p, metadata);
+            });
+            for (int b = 0; b < 3; b++) {
+                String before = Files.exists(ref) ? Files.readString(ref).strip() : "none";
+                forced.clear();
+                ObjectId tip = commit(g, b);
+                assertEquals(
+                        List.of(
+                                "pack while the branch is at " + before,
+                                "idx while the branch is at " + before,
+                                "dir while the branch is at " + before),
+                        forced,
+                        "batch " + b);
+                assertEquals(tip.name(), Files.readString(ref).strip());
+            }
+        }
+        try (var s = Files.list(packDir)) {
+            assertTrue(s.anyMatch(p -> p.toString().endsWith(".pack")));
+        }
+    }
+
+    /** One commit of {@code notes.md} in a batch of its own, published; its id. */
+    private static ObjectId commit(GitStore g, int b) throws Exception {
         try (CommitBatch batch = g.batch()) {
-            batch.commit(Map.of("notes.md", ("batch " + b + "\n").getBytes(StandardCharsets.UTF_8)), WHO, WHO, "b" + b);
+            ObjectId tip = batch.commit(
+                    Map.of("notes.md", ("batch " + b + "\n").getBytes(StandardCharsets.UTF_8)), WHO, WHO, "b" + b);
             batch.publish().orThrow();
+            return tip;
         }
     }
 
