@@ -117,8 +117,9 @@ class ChaosSoakTest {
                     s.refusals().forEach((k, v) -> refused.merge(k, v, Integer::sum));
                 }
                 long checkStart = System.nanoTime();
+                String checkTimes;
                 try {
-                    checkQuietRound(round);
+                    checkTimes = checkQuietRound(round);
                 } catch (AssertionError e) {
                     keepRootForDiagnosis();
                     throw new AssertionError(
@@ -127,9 +128,9 @@ class ChaosSoakTest {
                             e);
                 }
                 done++;
-                System.out.println(
-                        "chaos soak: round " + round + " checked in " + (System.nanoTime() - checkStart) / 1_000_000
-                                + " ms; acknowledged so far " + ackedPaths.size() + "; " + human.roundLog);
+                System.out.println("chaos soak: round " + round + " checked in "
+                        + (System.nanoTime() - checkStart) / 1_000_000 + " ms (" + checkTimes
+                        + "); acknowledged so far " + ackedPaths.size() + "; " + human.roundLog);
             }
         } finally {
             if (human != null) {
@@ -199,8 +200,9 @@ class ChaosSoakTest {
         ackedCommits.put(item, w.path("result").path("commit").asText());
     }
 
-    /** The checks of a quiet round (writers stopped); sets {@link #lost}. */
-    private void checkQuietRound(int round) throws Exception {
+    /** The checks of a quiet round (writers stopped); sets {@link #lost}; returns what took how long. */
+    private String checkQuietRound(int round) throws Exception {
+        long t0 = System.nanoTime();
         String when = "round " + round;
         if (!daemon.isAlive()) {
             throw root.failure(
@@ -212,6 +214,7 @@ class ChaosSoakTest {
             throw root.failure(when + ": capture refused: " + capture);
         }
         root.awaitMemorydFilesClean(when, 15_000);
+        long quiet = System.nanoTime();
         List<String> missing = root.missing(ackedPaths, ackedCommits);
         lost = missing.size();
         if (!missing.isEmpty()) {
@@ -237,11 +240,13 @@ class ChaosSoakTest {
         if (drift.size() > 0) {
             throw root.failure(when + ": drift items open: " + drift);
         }
-        root.assertLedgerVerifies(when);
-        root.assertFsck(when);
+        long read = System.nanoTime();
+        String verified = root.assertLedgerVerifiesAndFsck(when);
         if (!human.anomalies.isEmpty()) {
             throw root.failure(
                     when + ": the human's git failed for another reason than a busy lock: " + human.anomalies);
         }
+        return "quiet " + (quiet - t0) / 1_000_000 + " ms, items and events " + (read - quiet) / 1_000_000 + " ms, "
+                + verified;
     }
 }

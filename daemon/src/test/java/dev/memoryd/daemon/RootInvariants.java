@@ -154,6 +154,57 @@ final class RootInvariants {
      * and with the CLI on a fresh {@code git clone} of it (which holds only what was committed).
      */
     void assertLedgerVerifies(String when) throws IOException, InterruptedException {
+        assertRootVerifies(when);
+        assertCloneVerifies(when);
+    }
+
+    /**
+     * {@link #assertLedgerVerifies} and {@link #assertFsck} at once: the clone and git's fsck only
+     * read the root, so they run beside the root's verifications and a long soak's round costs the
+     * slowest of the three, not their sum. Returns how long each took, for the soak's log.
+     */
+    String assertLedgerVerifiesAndFsck(String when) throws IOException, InterruptedException {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.Future<Long> clone = pool.submit(() -> timed(() -> assertCloneVerifies(when)));
+            java.util.concurrent.Future<Long> fsck = pool.submit(() -> timed(() -> assertFsck(when)));
+            long onRoot = timed(() -> assertRootVerifies(when));
+            return "verify " + onRoot + " ms, clone and verify " + joined(clone) + " ms, fsck " + joined(fsck) + " ms";
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private interface Check {
+        void run() throws IOException, InterruptedException;
+    }
+
+    private static long timed(Check c) throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        c.run();
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    /** The check's time, or its own assertion or exception as it was thrown. */
+    private static long joined(java.util.concurrent.Future<Long> f) throws IOException, InterruptedException {
+        try {
+            return f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof AssertionError a) {
+                throw a;
+            }
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof InterruptedException ie) {
+                throw ie;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** The ledger verifies through the daemon and with the CLI on the root. */
+    private void assertRootVerifies(String when) throws IOException, InterruptedException {
         JsonNode v = daemon.result("ledger.verify", null);
         if (!v.path("ok").asBoolean()) {
             throw failure(when + ": ledger.verify on the served root: " + v);
@@ -163,6 +214,11 @@ final class RootInvariants {
         if (onRoot != null) {
             throw failure(when + ": CLI ledger verify on the root: " + onRoot);
         }
+    }
+
+    /** A fresh {@code git clone} of the root verifies with the CLI (it holds only what was committed). */
+    private void assertCloneVerifies(String when) throws IOException, InterruptedException {
+        Path root = daemon.config().root();
         Path clone = clones.resolve("clone-" + (++cloneCount));
         // Through git's transport, as a clone from a remote reads: a local clone copies the object
         // files, and a `git gc --auto` that a human's commit started in the background may remove a
