@@ -55,6 +55,10 @@ final class StatusCmd extends Printing implements Callable<Integer> {
                 System.out.println("  waiting: git " + w.gitInProgress() + " in progress in the working tree;"
                         + " writes are refused until it is concluded or aborted");
             }
+            if (w.lineEnds() != null) {
+                System.out.println("  waiting: git converts the line ends of memory files (by " + w.lineEnds()
+                        + "); writes are refused until it keeps them byte for byte (see bin/memoryd doctor)");
+            }
             if (!w.unmerged().isEmpty()) {
                 System.out.println("  in conflict in git's index (neither captured nor written until you git add"
                         + " them): " + String.join(", ", w.unmerged()));
@@ -96,6 +100,9 @@ final class StatusCmd extends Printing implements Callable<Integer> {
         }
         if (w.gitInProgress() != null) {
             o.put("git_in_progress", w.gitInProgress());
+        }
+        if (w.lineEnds() != null) {
+            o.put("line_ends", w.lineEnds());
         }
         if (!w.unmerged().isEmpty()) {
             w.unmerged().forEach(o.putArray("unmerged")::add);

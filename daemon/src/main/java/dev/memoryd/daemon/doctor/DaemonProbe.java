@@ -76,6 +76,7 @@ public final class DaemonProbe {
                         text(w.path("last_error")),
                         text(w.path("last_error_at")),
                         text(w.path("git_in_progress")),
+                        text(w.path("line_ends")),
                         texts(w.path("unmerged")),
                         w.path("put_back").isObject()
                                 ? new DaemonPing.PutBack(

@@ -30,7 +30,8 @@ import org.eclipse.jgit.lib.ObjectId;
 /**
  * Admission of one batch of declarations: it takes the branch's locks, captures what humans did
  * first (commits made with git, then a tampered or rolled-back ledger segment: {@link
- * ActiveSegmentCheck}), then validates
+ * ActiveSegmentCheck}), refusing the batch while git would convert memory files' line ends
+ * ({@link LineEndCheck}), then validates
  * each declaration in order against the state the ones before it leave ({@link WriteBatch}),
  * answering repeats of an idempotency key with their first outcome; the accepted ones go to the
  * {@link Publisher}. A batch the branch moved under is redone (up to three tries); refusals are
@@ -129,6 +130,9 @@ final class Admission {
         Optional<Failure> moved = intake.elsewhere();
         if (moved.isEmpty()) {
             moved = intake.captureCommits(b, now, locks);
+        }
+        if (moved.isEmpty()) {
+            moved = s.lineEnds.refusal(); // after the commits: one of them may have brought the attribute
         }
         if (moved.isEmpty()) {
             moved = segmentCheck.check(b, now, locks);

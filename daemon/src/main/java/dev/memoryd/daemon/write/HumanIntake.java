@@ -171,6 +171,7 @@ final class HumanIntake {
         if (ref == null || ref.equals(captured)) {
             return Optional.empty();
         }
+        s.lineEnds.headMovedByGit();
         if (!git.isAncestor(captured, ref)
                 && s.index != null
                 && dev.memoryd.daemon.git.StaleReset.tookOff(git, captured, ref)) {

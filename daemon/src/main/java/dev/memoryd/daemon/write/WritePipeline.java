@@ -245,6 +245,15 @@ public final class WritePipeline implements AutoCloseable {
     }
 
     /**
+     * The setting by which git would convert memory files' line ends while writes are refused for
+     * it ({@code core.autocrlf true}, or an attribute in {@code .gitattributes}), as the last batch
+     * found it; empty when git keeps them byte for byte. Any thread.
+     */
+    public Optional<String> lineEnds() {
+        return s.lineEnds.now().map(dev.memoryd.daemon.git.LineEndConversion::cause);
+    }
+
+    /**
      * The last memory file written back over an older version a git command put in the working
      * tree without a commit, with how many since the start; empty when none. Any thread.
      */

@@ -53,6 +53,8 @@ final class WriterState {
     final dev.memoryd.daemon.git.WorkTreeIndex index;
     /** Whether git rolled back the full segment before the active one (see the class). */
     final FullSegmentCheck fullSegment = new FullSegmentCheck(this);
+    /** Whether git would now convert memory files' line ends (see the class). */
+    final LineEndCheck lineEnds = new LineEndCheck(this);
     /** Where a batch's ledger lines are forced before git commands are kept out; null: the segment itself. */
     dev.memoryd.ledger.Journal journal;
 
