@@ -42,10 +42,7 @@ class LineEndsWhileServedTest {
     }
 
     private JsonNode append(String item) throws Exception {
-        return daemon.call(
-                "write",
-                "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + CRITIC
-                        + "\",\"section\":\"Triggers\",\"item\":\"" + item + "\"}]}");
+        return daemon.call("write", Decl.of(Decl.appendItem(CRITIC, "Triggers", item)));
     }
 
     private String head() throws Exception {
