@@ -248,8 +248,9 @@ public final class ServingRoot implements RootReads, AutoCloseable {
 
     /**
      * The writer's health for {@code ping}, with {@code git_in_progress} while a git command waits
-     * half-way, {@code line_ends} while git would convert memory files' line ends, {@code unmerged} while files wait in conflict in git's index and {@code put_back}
-     * once a file git rolled back without a commit was written back.
+     * half-way, {@code line_ends} while git would convert memory files' line ends, {@code
+     * unmerged} while files wait in conflict in git's index and {@code put_back} once a file git
+     * rolled back without a commit was written back.
      */
     private Map<String, Object> writerState() {
         Map<String, Object> w =

@@ -61,10 +61,14 @@ public record LineEndConversion(String path, String cause) {
 
     /** Why the root is not served, and how to serve it. */
     public String refusal(java.nio.file.Path root) {
-        return "git converts the line ends of memory files in " + root + " (" + path + ", by " + cause + "): a"
-                + " checkout, reset or stash would rewrite the files it touches, and memoryd would record git's"
-                + " rewrite as your edits. memoryd serves a root whose memory files git keeps byte for byte: "
-                + fix(root);
+        return "git converts the line ends of memory files in " + root + " " + why()
+                + ". memoryd serves a root whose memory files git keeps byte for byte: " + fix(root);
+    }
+
+    /** Which file, by what, and what the conversion would do to a served root. */
+    public String why() {
+        return "(" + path + ", by " + cause + "): a checkout, reset or stash would rewrite the files it touches, and"
+                + " memoryd would record git's rewrite as your edits";
     }
 
     /** What ends the conversion in {@code root}, as a human would do it. */

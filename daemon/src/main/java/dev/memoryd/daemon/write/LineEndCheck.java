@@ -30,7 +30,7 @@ import org.eclipse.jgit.lib.StoredConfig;
  * and the {@code .gitattributes} files of the branch head. The head's tree is walked again only
  * when one of those changed or a commit memoryd did not make was captured ({@link
  * #headMovedByGit}): memoryd's own commits never touch a {@code .gitattributes}, so a batch
- * otherwise pays two stats.
+ * otherwise pays a few stats.
  *
  * <p>Thread-safety: the writer thread only; {@link #now} may be read from any thread.
  */
@@ -83,13 +83,12 @@ final class LineEndCheck {
         return last.map(c -> refusal(c, s.files.root()));
     }
 
-    static Failure refusal(LineEndConversion c, Path root) {
+    private static Failure refusal(LineEndConversion c, Path root) {
         return new Failure(
                 ErrorReason.UNAVAILABLE,
-                "git now converts the line ends of memory files (" + c.path() + ", by " + c.cause()
-                        + "): a checkout, reset or stash would rewrite them with CRLF, and memoryd would record"
-                        + " git's rewrite as your edits; nothing was written or captured. memoryd writes again once"
-                        + " git keeps memory files byte for byte (" + c.fix(root) + "): retry then",
+                "git now converts the line ends of memory files " + c.why()
+                        + "; nothing was written or captured. memoryd writes again once git keeps memory files byte"
+                        + " for byte (" + c.fix(root) + "): retry then",
                 Map.of("line_ends", c.cause()));
     }
 
