@@ -288,6 +288,14 @@ public final class ServingRoot implements RootReads, AutoCloseable {
         return rooms.writer.submit(req);
     }
 
+    /**
+     * Runs {@code work} on the checked-out branch's writer thread between two batches, in the
+     * order it was queued among writes: for tests that hold the writer at a known point.
+     */
+    <T> CompletableFuture<T> betweenBatches(java.util.concurrent.Callable<T> work) {
+        return rooms.writer.exclusive(work);
+    }
+
     /** A write to {@code branch} (null: the checked-out one); an unknown branch fails with not_found. */
     public Outcome<CompletableFuture<WriteOutcome>> write(WriteRequest req, String branch) throws IOException {
         Optional<Failure> onPeer = routing.refuseWrite(req.ops(), "write");

@@ -15,13 +15,15 @@ import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 
 /**
- * Puts back, once writes pause, the chain's last segments that a git merge (a {@code stash pop}
- * of a stash taken in git's unlocked moment) left in conflict between two versions memoryd wrote.
- * The next batch does this for the active segment ({@link ActiveSegmentCheck}); a full segment is
- * never written again, and the active one waits for the next write, so without this their
- * conflict markers and {@code UU} in {@code git status} would stay until someone resolved
- * memoryd's own lines by hand. A conflict with anything else on a side is left as it is, for a
- * human. Thread-safety: called on the writer thread only, while no batch runs.
+ * Puts back, before each batch and when writes pause, the chain's last segments that a git merge
+ * (a {@code stash pop} of a stash taken in git's unlocked moment) left in conflict between two
+ * versions memoryd wrote. The next batch does this for the active segment ({@link
+ * ActiveSegmentCheck}); a full segment is never written again, and the active one waits for the
+ * next write, so without this their conflict markers and {@code UU} in {@code git status} would
+ * stay until someone resolved memoryd's own lines by hand; waiting for writes to pause would leave
+ * them, while agents stream, for a human's next {@code git add -A && git commit} to take into the
+ * ledger. A conflict with anything else on a side is left as it is, for a human. Thread-safety:
+ * called on the writer thread only, while no batch runs.
  */
 final class MergedSegments {
     private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());

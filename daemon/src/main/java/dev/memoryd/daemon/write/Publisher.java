@@ -564,7 +564,7 @@ final class Publisher {
             WorkTreeIndex.Stale stale = s.index.staleAmong(s::latelyAtHead);
             stale.entries().forEach(s.indexBacklog::putIfAbsent); // checked against the files below
             if (!stale.conflicted().isEmpty()) {
-                s.index.lookAgain(); // a conflict is put back when writes pause (MergedSegments)
+                s.index.lookAgain(); // a conflict is put back before the next batch (MergedSegments)
             }
         }
         if (!s.indexBacklog.isEmpty()) {

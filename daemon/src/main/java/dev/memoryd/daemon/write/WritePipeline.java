@@ -338,8 +338,9 @@ public final class WritePipeline implements AutoCloseable {
         List<Pending> batch = new ArrayList<>();
         while (running) {
             try {
-                // The index only serves humans' `git status`: refresh it when writes pause.
-                if (s.indexBacklog.isEmpty() && s.index != null && queue.isEmpty()) {
+                // Before every batch, not only when writes pause: a stream of writes must not leave git's
+                // conflict markers in a ledger segment for a human's next `git add -A` to commit.
+                if (s.indexBacklog.isEmpty() && s.index != null) {
                     WorkTreeIndex.Stale stale = s.index.staleAmong(s::latelyAtHead);
                     s.indexBacklog.putAll(stale.entries());
                     s.indexBacklog.putAll(mergedSegments.putBack(stale.conflicted()));

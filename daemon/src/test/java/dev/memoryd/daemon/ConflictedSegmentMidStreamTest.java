@@ -1,0 +1,114 @@
+package dev.memoryd.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memoryd.daemon.write.WriteOutcome;
+import dev.memoryd.daemon.write.WriteRequest;
+import dev.memoryd.grammar.OpCodec;
+import dev.memoryd.grammar.OpParse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A {@code git stash pop} that conflicts in a full ledger segment, between two versions memoryd
+ * wrote, while agents' writes never let the writer pause: the next batch puts memoryd's lines
+ * back, so a human's {@code git add -A && git commit} made right after cannot commit git's
+ * conflict markers into the ledger. The writer is held at known points (work queued between
+ * batches), so the test does not depend on timing.
+ */
+class ConflictedSegmentMidStreamTest {
+    private static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
+    private static final String FULL = "ledger/main/0000/00000000.ndjson";
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path tmp;
+
+    private static WriteRequest append(String item) throws Exception {
+        OpParse p = OpCodec.parse(TestRoot.json("{\"op\":\"append_item\",\"path\":\"" + CRITIC
+                + "\",\"section\":\"Triggers\",\"item\":\"" + item + "\"}"));
+        return new WriteRequest(List.of(((OpParse.Ok) p).op()), "r", "agent", null, null);
+    }
+
+    private static void acked(TestRoot root, String item) throws Exception {
+        assertInstanceOf(
+                WriteOutcome.Committed.class,
+                root.daemon.service().write(append(item)).get(30, TimeUnit.SECONDS),
+                item);
+    }
+
+    @Test
+    void aConflictedFullSegment_isPutBackByTheNextBatch_whenWritesNeverPause() throws Exception {
+        try (TestRoot root = new TestRoot(tmp).serve()) {
+            HumanGit git = new HumanGit(root.dir);
+            acked(root, "first");
+            acked(root, "second");
+            assertEquals("", root.statusOnceQuiet(10_000), "clean before the stash");
+            root.daemon.close();
+
+            // The stash holds an older version of the first segment (as one taken in git's unlocked
+            // moment would) and a change of the human's own.
+            Path full = root.dir.resolve(FULL);
+            Files.writeString(full, git.ok("show", "HEAD~1:" + FULL), StandardCharsets.UTF_8);
+            git.editOwnFile();
+            git.ok("add", HumanGit.OWN_FILE);
+            git.ok("stash");
+            root.serveAsIs();
+            Path next = root.dir.resolve("ledger/main/0000/00000001.ndjson");
+            for (int i = 0; !Files.exists(next); i++) {
+                assertTrue(i < 400, "the first segment never filled");
+                acked(root, "filling " + i);
+            }
+            assertEquals("", root.statusOnceQuiet(10_000), "the writer is at rest before the pop");
+            HumanGit.Result pop = git.run("stash", "pop");
+            assertFalse(pop.ok(), "the pop conflicts: " + pop);
+            assertEquals(List.of(FULL), HumanGit.conflictedPaths(pop), pop::toString);
+
+            // The writer is held; a write and more work queue behind it, so it never finds its queue
+            // empty between the pop and the look below.
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch afterWrite = new CountDownLatch(1);
+            CountDownLatch releaseAfter = new CountDownLatch(1);
+            CompletableFuture<Object> hold = root.daemon.service().betweenBatches(() -> {
+                holding.countDown();
+                return release.await(30, TimeUnit.SECONDS);
+            });
+            assertTrue(holding.await(30, TimeUnit.SECONDS), "the writer took the held work");
+            CompletableFuture<WriteOutcome> write = root.daemon.service().write(append("after the pop"));
+            CompletableFuture<Object> holdAfter = root.daemon.service().betweenBatches(() -> {
+                afterWrite.countDown();
+                return releaseAfter.await(30, TimeUnit.SECONDS);
+            });
+            try {
+                release.countDown();
+                assertInstanceOf(WriteOutcome.Committed.class, write.get(30, TimeUnit.SECONDS));
+                assertTrue(afterWrite.await(30, TimeUnit.SECONDS), "the writer took the work after the write");
+
+                String status = git.ok("status", "--porcelain");
+                assertFalse(status.contains("UU " + FULL), status);
+                assertEquals(git.ok("show", "HEAD:" + FULL), Files.readString(full), "the segment is the branch's");
+                // What the human would commit now: no conflict marker in the ledger.
+                git.ok("add", "-A");
+                assertEquals("", git.ok("diff", "--cached", "--", "ledger"), "nothing of the ledger is staged");
+            } finally {
+                releaseAfter.countDown();
+            }
+            hold.get(30, TimeUnit.SECONDS);
+            holdAfter.get(30, TimeUnit.SECONDS);
+            assertTrue(
+                    Files.readString(root.dir.resolve(HumanGit.OWN_FILE)).contains(git.lastOwnLine()),
+                    "the human's own change is back");
+        }
+    }
+}
