@@ -1,7 +1,15 @@
 package dev.memoryd.daemon.git;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEditor;
@@ -21,12 +29,35 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * Writes of refs other than the store's branch, through JGit's {@code RefUpdate}: a new branch
  * at a commit of its own (proposals) and a deleted branch's ref retired under another name. A
  * refused update is an IOException: nothing else writes these refs.
+ *
+ * <p>Durability: JGit forces neither the loose objects it writes nor a ref file (git's
+ * {@code core.fsyncObjectFiles} default), and the ledger names what these writes made (a
+ * proposal's commit) once they return. So each new loose object and its directory are forced
+ * before a ref names it, and the ref file and the directories up to {@code refs/} before the
+ * method returns: after a power loss the ledger never names a commit whose objects or branch
+ * came back empty or missing.
  */
 final class RefWrites {
     private RefWrites() {}
 
+    /** Makes a file or a directory durable (an fsync); tests record what is forced instead. */
+    @FunctionalInterface
+    interface Force {
+        void force(Path fileOrDirectory) throws IOException;
+
+        Force FSYNC = p -> {
+            try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+                ch.force(true);
+            }
+        };
+    }
+
     /** See {@link GitStore#retireRef}. */
     static void retireRef(Repository repo, String from, String to, ObjectId expected) throws IOException {
+        retireRef(repo, from, to, expected, Force.FSYNC);
+    }
+
+    static void retireRef(Repository repo, String from, String to, ObjectId expected, Force force) throws IOException {
         RefUpdate create = repo.updateRef(to);
         create.setNewObjectId(expected);
         create.setForceUpdate(true);
@@ -34,12 +65,18 @@ final class RefWrites {
         if (cr != RefUpdate.Result.NEW && cr != RefUpdate.Result.FORCED && cr != RefUpdate.Result.NO_CHANGE) {
             throw new IOException("cannot create " + to + ": " + cr);
         }
+        forceRef(repo, to, force); // before the old name goes: one of the two names always survives
         RefUpdate del = repo.updateRef(from);
         del.setExpectedOldObjectId(expected);
         del.setForceUpdate(true);
         RefUpdate.Result dr = del.delete();
         if (dr != RefUpdate.Result.FORCED && dr != RefUpdate.Result.NO_CHANGE) {
             throw new IOException("cannot delete " + from + ": " + dr);
+        }
+        force.force(refFile(repo, from).getParent());
+        Path packed = repo.getDirectory().toPath().resolve(Constants.PACKED_REFS);
+        if (Files.exists(packed, LinkOption.NOFOLLOW_LINKS)) {
+            force.force(packed); // a delete rewrites it when the ref was packed
         }
     }
 
@@ -53,7 +90,21 @@ final class RefWrites {
             PersonIdent committer,
             String message)
             throws IOException {
-        try (ObjectInserter ins = repo.newObjectInserter();
+        return commitOnNewBranch(repo, ref, parent, files, author, committer, message, Force.FSYNC);
+    }
+
+    static ObjectId commitOnNewBranch(
+            Repository repo,
+            String ref,
+            ObjectId parent,
+            Map<String, byte[]> files,
+            PersonIdent author,
+            PersonIdent committer,
+            String message,
+            Force force)
+            throws IOException {
+        Set<ObjectId> inserted = new LinkedHashSet<>();
+        try (ObjectInserter ins = new Recording(repo.newObjectInserter(), inserted);
                 RevWalk rw = new RevWalk(repo);
                 ObjectReader reader = repo.newObjectReader()) {
             DirCache dc = DirCache.newInCore();
@@ -86,6 +137,7 @@ final class RefWrites {
             cb.setMessage(message);
             ObjectId c = ins.insert(cb);
             ins.flush();
+            forceLoose(repo, inserted, force);
             RefUpdate ru = repo.updateRef(Constants.R_HEADS + ref);
             ru.setNewObjectId(c);
             ru.setExpectedOldObjectId(ObjectId.zeroId());
@@ -93,7 +145,84 @@ final class RefWrites {
             if (r != RefUpdate.Result.NEW) {
                 throw new IOException("cannot create branch " + ref + ": " + r);
             }
+            forceRef(repo, Constants.R_HEADS + ref, force);
             return c;
+        }
+    }
+
+    /**
+     * Forces the loose files of {@code ids} that exist (an object already in a pack was not
+     * written again), then their directories and the object directory (a new fan-out directory).
+     */
+    private static void forceLoose(Repository repo, Set<ObjectId> ids, Force force) throws IOException {
+        Path objects = repo.getDirectory().toPath().resolve(Constants.OBJECTS);
+        Set<Path> dirs = new LinkedHashSet<>();
+        for (ObjectId id : ids) {
+            String name = id.name();
+            Path f = objects.resolve(name.substring(0, 2)).resolve(name.substring(2));
+            if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                force.force(f);
+                dirs.add(f.getParent());
+            }
+        }
+        for (Path d : dirs) {
+            force.force(d);
+        }
+        if (!dirs.isEmpty()) {
+            force.force(objects);
+        }
+    }
+
+    /** Forces the loose ref file {@code name} and each directory from its own up to {@code refs/}. */
+    private static void forceRef(Repository repo, String name, Force force) throws IOException {
+        Path file = refFile(repo, name);
+        if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            force.force(file);
+        }
+        Path refs = repo.getDirectory().toPath().resolve(Constants.R_REFS);
+        for (Path d = file.getParent(); d != null && d.startsWith(refs); d = d.getParent()) {
+            force.force(d);
+        }
+    }
+
+    private static Path refFile(Repository repo, String name) {
+        return repo.getDirectory().toPath().resolve(name);
+    }
+
+    /** An inserter that notes the id of every object written through it. */
+    private static final class Recording extends ObjectInserter.Filter {
+        private final ObjectInserter delegate;
+        private final Set<ObjectId> ids;
+
+        Recording(ObjectInserter delegate, Set<ObjectId> ids) {
+            this.delegate = delegate;
+            this.ids = ids;
+        }
+
+        @Override
+        protected ObjectInserter delegate() {
+            return delegate;
+        }
+
+        @Override
+        public ObjectId insert(int type, byte[] data) throws IOException {
+            ObjectId id = delegate.insert(type, data);
+            ids.add(id);
+            return id;
+        }
+
+        @Override
+        public ObjectId insert(int type, byte[] data, int off, int len) throws IOException {
+            ObjectId id = delegate.insert(type, data, off, len);
+            ids.add(id);
+            return id;
+        }
+
+        @Override
+        public ObjectId insert(int type, long length, InputStream in) throws IOException {
+            ObjectId id = delegate.insert(type, length, in);
+            ids.add(id);
+            return id;
         }
     }
 }

@@ -1,0 +1,163 @@
+package dev.memoryd.daemon.git;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the ledger names after these writes is durable first: a proposal's new objects are forced
+ * before its branch names them, and the branch's ref file and the directories that hold it before
+ * the call returns; a retired ref's new name is forced before its old one goes.
+ */
+class RefWritesTest {
+    private static final PersonIdent WHO = new PersonIdent("t", "t@example.com", Instant.EPOCH, ZoneOffset.UTC);
+
+    @TempDir
+    Path root;
+
+    /** What was forced, in order, with whether a given file existed at that moment. */
+    private final List<Path> forced = new ArrayList<>();
+
+    private final Map<Path, Boolean> existedWhenForced = new LinkedHashMap<>();
+
+    @BeforeEach
+    void init() throws IOException {
+        GitStore.init(root, "main");
+    }
+
+    private static ObjectId commit(GitStore g, Map<String, String> files) throws IOException {
+        try (CommitBatch b = g.batch()) {
+            Map<String, byte[]> bytes = new LinkedHashMap<>();
+            files.forEach((p, t) -> bytes.put(p, t.getBytes(StandardCharsets.UTF_8)));
+            ObjectId c = b.commit(bytes, WHO, WHO, "c");
+            assertEquals(RefMove.Result.MOVED, b.publish().result());
+            return c;
+        }
+    }
+
+    private RefWrites.Force recording(Path watched) {
+        return p -> {
+            forced.add(p);
+            existedWhenForced.putIfAbsent(p, Files.exists(watched));
+        };
+    }
+
+    /** The loose object files of every object of {@code commit} and its trees that are loose. */
+    private static Set<Path> looseFilesOf(Repository repo, ObjectId commit) throws IOException {
+        Path objects = repo.getDirectory().toPath().resolve("objects");
+        Set<ObjectId> ids = new HashSet<>();
+        try (RevWalk rw = new RevWalk(repo);
+                TreeWalk tw = new TreeWalk(repo)) {
+            RevCommit c = rw.parseCommit(commit);
+            ids.add(c);
+            ids.add(c.getTree());
+            tw.addTree(c.getTree());
+            tw.setRecursive(false);
+            while (tw.next()) {
+                ids.add(tw.getObjectId(0));
+                if (tw.isSubtree()) {
+                    tw.enterSubtree();
+                }
+            }
+        }
+        Set<Path> out = new HashSet<>();
+        for (ObjectId id : ids) {
+            Path f =
+                    objects.resolve(id.name().substring(0, 2)).resolve(id.name().substring(2));
+            if (Files.isRegularFile(f)) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aNewBranchsObjects_areForcedBeforeItsRef_andTheRefBeforeTheCallReturns() throws IOException {
+        try (GitStore g = GitStore.open(root, "main")) {
+            ObjectId head = commit(g, Map.of("users/a.md", "one\n", "users/b.md", "two\n"));
+            Repository repo = g.repository();
+            Path ref = repo.getDirectory().toPath().resolve("refs/heads/proposals/p1");
+
+            ObjectId c = RefWrites.commitOnNewBranch(
+                    repo,
+                    "proposals/p1",
+                    head,
+                    Map.of("users/a.md", "one, changed\n".getBytes(StandardCharsets.UTF_8)),
+                    WHO,
+                    WHO,
+                    "proposal p1",
+                    recording(ref));
+
+            assertEquals(c, repo.exactRef(Constants.R_HEADS + "proposals/p1").getObjectId());
+            Set<Path> loose = looseFilesOf(repo, c);
+            // the commit, its root tree, the `users` tree and the changed blob are new
+            assertTrue(loose.size() >= 4, "new loose objects: " + loose);
+            for (Path f : loose) {
+                assertTrue(forced.contains(f), f + " forced; forced: " + forced);
+                assertFalse(existedWhenForced.get(f), f + " forced before the ref named it");
+                assertTrue(forced.contains(f.getParent()), "its directory " + f.getParent());
+            }
+            assertTrue(forced.contains(repo.getDirectory().toPath().resolve("objects")));
+            assertTrue(forced.contains(ref), "the ref file");
+            for (String dir : List.of("refs/heads/proposals", "refs/heads", "refs")) {
+                assertTrue(forced.contains(repo.getDirectory().toPath().resolve(dir)), dir);
+            }
+            assertTrue(forced.indexOf(ref) > forced.indexOf(loose.iterator().next()), "the ref after the objects");
+        }
+    }
+
+    @Test
+    void aRetiredRef_isForcedUnderItsNewNameBeforeTheOldOneGoes() throws IOException {
+        try (GitStore g = GitStore.open(root, "main")) {
+            ObjectId head = commit(g, Map.of("users/a.md", "one\n"));
+            Repository repo = g.repository();
+            ObjectId tip = RefWrites.commitOnNewBranch(
+                    repo,
+                    "exp",
+                    head,
+                    Map.of("users/a.md", "exp\n".getBytes(StandardCharsets.UTF_8)),
+                    WHO,
+                    WHO,
+                    "exp",
+                    RefWrites.Force.FSYNC);
+            Path old = repo.getDirectory().toPath().resolve("refs/heads/exp");
+            Path retired = repo.getDirectory().toPath().resolve("refs/memoryd/deleted/exp");
+
+            RefWrites.retireRef(repo, "refs/heads/exp", "refs/memoryd/deleted/exp", tip, recording(old));
+
+            assertFalse(Files.exists(old));
+            assertEquals(tip, repo.exactRef("refs/memoryd/deleted/exp").getObjectId());
+            assertTrue(forced.contains(retired), "the new name's file: " + forced);
+            assertTrue(existedWhenForced.get(retired), "forced while the old name was still there");
+            for (String dir : List.of("refs/memoryd/deleted", "refs/memoryd", "refs")) {
+                assertTrue(forced.contains(repo.getDirectory().toPath().resolve(dir)), dir);
+            }
+            Path heads = repo.getDirectory().toPath().resolve("refs/heads");
+            assertTrue(
+                    forced.lastIndexOf(heads) > forced.indexOf(retired), "the old name's directory after its delete");
+        }
+    }
+}
