@@ -849,6 +849,98 @@ class HumanEditTest {
     }
 
     /**
+     * The drift item of a committed deletion keeps the recorded file in the branch, and the index
+     * keeps it too: {@code git status} shows the file deleted in the working tree, not a deletion
+     * staged, so the human's next commit of a file of their own does not delete it from the branch
+     * again. Before, memoryd's commit put the file back in the branch and left the index without
+     * it; the human's {@code git add own.txt && git commit} then committed the deletion once more,
+     * recorded as another deletion of theirs, and so on at every commit.
+     */
+    @Test
+    void aCommittedDeletionWaitingInTheQueue_isNotCommittedAgainByTheHumansNextCommit() throws Exception {
+        root(true);
+        String notes = "users/sam/parts/young-one/notes.md";
+        String recorded = root.file(notes);
+        root.git("rm", "-q", notes);
+        root.git("commit", "-qm", "human: the young one needs no notes");
+        await(
+                () -> {
+                    try {
+                        return recorded.equals(root.git("show", "HEAD:" + notes));
+                    } catch (java.io.IOException | InterruptedException | AssertionError e) {
+                        return false; // not in the branch yet
+                    }
+                },
+                "the branch keeps the recorded file");
+        await(
+                () -> {
+                    try {
+                        return root.git("status", "--porcelain").equals(" D " + notes + "\n");
+                    } catch (java.io.IOException | InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                "the file deleted in the working tree only, nothing staged");
+        String blob = root.git("rev-parse", "HEAD:" + notes).strip();
+        assertTrue(root.git("ls-files", "-s", "--", notes).contains(blob), "the index holds the branch's blob");
+        long deletions = history(notes).stream()
+                .filter(e -> e.toString().contains("deleted"))
+                .count();
+
+        Files.writeString(root.dir.resolve("todo.txt"), "- call the clinic\n");
+        root.git("add", "todo.txt");
+        root.git("commit", "-qm", "human: a todo list");
+        Thread.sleep(1_500); // the watcher's quiet period and rescans, several times over
+        root.call("capture", null);
+
+        assertEquals(recorded, root.git("show", "HEAD:" + notes), "the human's commit left the file in the branch");
+        assertEquals("", root.git("diff", "--name-only", "HEAD~1", "HEAD", "--", notes), "at every commit since");
+        assertEquals(
+                deletions,
+                history(notes).stream()
+                        .filter(e -> e.toString().contains("deleted"))
+                        .count(),
+                "no second deletion recorded");
+        assertEquals(1, root.call("drift.list", null).get("result").get("items").size());
+    }
+
+    /**
+     * The same for a committed edit that breaks the grammar: the branch keeps the recorded text, the
+     * index holds it too, and the human's text stays on disk as a change in the working tree
+     * ({@code " M"}), so their next commit of another file does not take the broken text into the
+     * branch again.
+     */
+    @Test
+    void aCommittedDriftWaitingInTheQueue_isNotCommittedAgainByTheHumansNextCommit() throws Exception {
+        root(true);
+        String recorded = root.file(YOUNG);
+        String broken = recorded.replace("## Open Questions\n", "## Questions\n");
+        assertFalse(broken.equals(recorded), "fixture");
+        Files.writeString(root.dir.resolve(YOUNG), broken);
+        root.git("commit", "-qam", "human: rename a section");
+        await(
+                () -> {
+                    try {
+                        return root.git("status", "--porcelain").equals(" M " + YOUNG + "\n")
+                                && recorded.equals(root.git("show", "HEAD:" + YOUNG));
+                    } catch (java.io.IOException | InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                "the recorded text in the branch and the index, the human's on disk as a change");
+        assertEquals(broken, Files.readString(root.dir.resolve(YOUNG)), "the human's text stays on disk");
+
+        Files.writeString(root.dir.resolve("todo.txt"), "- call the clinic\n");
+        root.git("add", "todo.txt");
+        root.git("commit", "-qm", "human: a todo list");
+        Thread.sleep(1_500); // the watcher's quiet period and rescans, several times over
+        root.call("capture", null);
+
+        assertEquals(recorded, root.git("show", "HEAD:" + YOUNG), "the human's commit left the recorded text");
+        assertEquals(1, root.call("drift.list", null).get("result").get("items").size());
+    }
+
+    /**
      * An editor saving in place (truncate, then write) while an agent writes the same file: the
      * agent's read in between sees half a file. It is read again once the save settles, so the
      * human's whole edit is recorded, the agent's item goes on top, and no drift item is opened in

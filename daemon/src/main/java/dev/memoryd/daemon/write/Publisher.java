@@ -210,6 +210,7 @@ final class Publisher {
         List<ObjectId> commits = new ArrayList<>();
         boolean answered = false;
         Map<String, Long> sizes = new HashMap<>();
+        Map<String, byte[]> committed = new HashMap<>(); // each path's bytes in the batch's last commit
         Map<String, ObjectId> indexed = Map.of();
         Map<String, ObjectId> clean = Map.of();
         Future<?> journaling = null;
@@ -243,6 +244,7 @@ final class Publisher {
                                     commitFiles.put(p.value(), t == null ? null : t.getBytes(StandardCharsets.UTF_8)));
                     commitFiles.putAll(segments.get(i));
                     commitFiles.forEach((p, bytes) -> sizes.put(p, bytes == null ? -1L : bytes.length));
+                    committed.putAll(commitFiles);
                     commits.add(gb.commit(
                             commitFiles,
                             a.author() != null
@@ -258,6 +260,9 @@ final class Publisher {
                                     last.integrity().lineHash(),
                                     s.chainTrailer()),
                             a.p().req().mutation() instanceof WritePipeline.MergeParent mp ? mp.mergeParent() : null));
+                }
+                if (s.files.workTree()) {
+                    sizes.putAll(UnplacedFiles.unlikeDisk(s.files.root(), committed, finalFiles.keySet()));
                 }
                 long t5 = System.nanoTime();
                 s.stats.add(PhaseStats.Phase.GIT_COMMIT, t5 - t2);
