@@ -941,6 +941,51 @@ class HumanEditTest {
     }
 
     /**
+     * A part's directory renamed with {@code git mv} and committed, then moved back by hand: the
+     * rename opens an item for each file at each path (deleted at the old, identity fields not
+     * matching the new); moving the directory back closes all of them, those of the new paths too,
+     * whose files the branch never held. Before, those two stayed open for files that were gone:
+     * a rescan looked only at files on disk and in the branch.
+     */
+    @Test
+    void aRenamedPartMovedBack_closesEveryItemOfTheRename() throws Exception {
+        root(true);
+        String from = "users/sam/parts/young-one";
+        String to = "users/sam/parts/little-one";
+        root.git("mv", from, to);
+        root.git("commit", "-qm", "human: rename the young one");
+        await(
+                () -> {
+                    try {
+                        return root.call("drift.list", null)
+                                        .get("result")
+                                        .get("items")
+                                        .size()
+                                == 4;
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                },
+                "an item for each file at each path");
+
+        Files.move(root.dir.resolve(to), root.dir.resolve(from));
+        await(
+                () -> {
+                    try {
+                        return root.call("drift.list", null)
+                                .get("result")
+                                .get("items")
+                                .isEmpty();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                },
+                "every item closed once the directory is back");
+        awaitClean();
+        assertReplayClean();
+    }
+
+    /**
      * An editor saving in place (truncate, then write) while an agent writes the same file: the
      * agent's read in between sees half a file. It is read again once the save settles, so the
      * human's whole edit is recorded, the agent's item goes on top, and no drift item is opened in

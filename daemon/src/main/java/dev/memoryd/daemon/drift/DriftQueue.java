@@ -127,6 +127,11 @@ public final class DriftQueue extends LedgerFold implements DriftView {
     }
 
     @Override
+    public synchronized java.util.Set<RepoPath> openPaths() {
+        return java.util.Set.copyOf(openByPath.keySet());
+    }
+
+    @Override
     public synchronized boolean dismissed(RepoPath path, String text) {
         String sha = dismissedSha.get(path);
         return sha != null && sha.equals(sha256(text));

@@ -17,6 +17,16 @@ public interface DriftView {
      */
     boolean dismissed(RepoPath path, String text);
 
+    /**
+     * The paths with an open item. A rescan captures them as well as the files on disk and in the
+     * branch: a file the branch does not hold (a new file that broke the grammar) that the human
+     * then removed, by hand or by moving its directory back, is neither, and its item would stay
+     * open for a file that is gone.
+     */
+    default java.util.Set<RepoPath> openPaths() {
+        return java.util.Set.of();
+    }
+
     /** An open item: its id and the drifted text it recorded (null: the file was deleted). */
     record Item(String id, String text) {}
 

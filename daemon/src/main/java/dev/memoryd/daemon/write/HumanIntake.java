@@ -72,13 +72,17 @@ final class HumanIntake {
                 humanActor(who));
     }
 
-    /** Every memory file: those on disk and those the branch head records (so a deletion is seen too). */
+    /**
+     * Every memory file: those on disk, those the branch head records (so a deletion is seen too)
+     * and those with an open drift item ({@link DriftView#openPaths}).
+     */
     java.util.Set<RepoPath> memoryFiles() throws IOException {
         java.util.Set<RepoPath> all = new java.util.HashSet<>(memoryFilesOnDisk(s.files.root()));
         s.git.listFiles(s.git.head()).stream()
                 .filter(RootLayout::isMemoryFile)
                 .map(RepoPath::of)
                 .forEach(all::add);
+        all.addAll(s.drift.openPaths());
         return all;
     }
 
