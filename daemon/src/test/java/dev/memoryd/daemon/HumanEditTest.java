@@ -967,6 +967,20 @@ class HumanEditTest {
                     }
                 },
                 "an item for each file at each path");
+        java.util.Map<String, String> reasons = new java.util.TreeMap<>();
+        root.call("drift.list", null)
+                .get("result")
+                .get("items")
+                .forEach(
+                        i -> reasons.put(i.get("path").asText(), i.get("reason").asText()));
+        for (String file : List.of("profile.md", "notes.md")) {
+            assertTrue(
+                    reasons.get(from + "/" + file).startsWith("the file was moved to " + to + "/" + file + ";"),
+                    "the old path's item says where the text went: " + reasons);
+            assertTrue(
+                    reasons.get(to + "/" + file).startsWith("moved here from " + from + "/" + file + ": "),
+                    "the new path's item says where it came from: " + reasons);
+        }
 
         Files.move(root.dir.resolve(to), root.dir.resolve(from));
         await(

@@ -73,7 +73,8 @@ public final class HumanCapture implements Mutation {
                         resolved(it.path(), o.id(), "reverted_by_human", "the file is back to its recorded text")));
                 continue;
             }
-            if (d instanceof HumanEdits.Breaks b) {
+            if (d instanceof HumanEdits.Breaks found) {
+                HumanEdits.Breaks b = withMove(it, found);
                 if (fromCommit()) {
                     contents.put(it.path(), it.recorded()); // null removes a file the human added
                 }
@@ -95,6 +96,32 @@ public final class HumanCapture implements Mutation {
                     resolved(it.path(), o.id(), "fixed_by_human", "a later edit follows the grammar again")));
         }
         return new Done(contents, events, !events.isEmpty() || !contents.isEmpty(), contents.keySet());
+    }
+
+    /**
+     * {@code b} with its reason naming the other end of a move, when this capture holds one: a
+     * deleted file whose very text is a new file elsewhere (a {@code git mv}, a renamed
+     * directory). A memory file's path is its identity, so a move is drift at both ends; saying
+     * only "deleted" would hide where the text went.
+     */
+    private HumanEdits.Breaks withMove(Item it, HumanEdits.Breaks b) {
+        for (Item other : items) {
+            if (other == it) {
+                continue;
+            }
+            if (it.human() == null && other.recorded() == null && Objects.equals(other.human(), it.recorded())) {
+                return new HumanEdits.Breaks(
+                        b.kind(),
+                        "the file was moved to " + other.path().value() + "; a memory file's path is its identity,"
+                                + " so memory files are never moved or deleted: move it back, or restore it here",
+                        b.problems());
+            }
+            if (it.recorded() == null && other.human() == null && Objects.equals(it.human(), other.recorded())) {
+                return new HumanEdits.Breaks(
+                        b.kind(), "moved here from " + other.path().value() + ": " + b.reason(), b.problems());
+            }
+        }
+        return b;
     }
 
     /** The {@code human_edit} events of a non-breaking edit. */
