@@ -101,10 +101,20 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
         }
     }
 
-    static void requireRepository(MemorydConfig cfg) {
+    /**
+     * Refuses a directory memoryd cannot open as a root, saying why: a linked git worktree (its
+     * {@code .git} is a file; initialising it would be wrong advice) or no repository at all. The
+     * one check every command that opens a root makes.
+     */
+    public static void requireRepository(MemorydConfig cfg) throws IOException {
+        java.util.Optional<dev.memoryd.daemon.layout.LinkedWorktree> linked =
+                dev.memoryd.daemon.layout.LinkedWorktree.of(cfg.root());
+        if (linked.isPresent()) {
+            throw new IllegalStateException(linked.get().refusal());
+        }
         if (!Files.isDirectory(cfg.root().resolve(".git"))) {
             throw new IllegalStateException("no memory repository at " + cfg.root()
-                    + "; create one with 'memoryd init --root " + cfg.root() + "'");
+                    + "; create one with 'bin/memoryd init --root " + cfg.root() + "'");
         }
     }
 

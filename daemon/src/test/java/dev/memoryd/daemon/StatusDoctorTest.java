@@ -175,7 +175,8 @@ class StatusDoctorTest {
      * directory: {@code init}, {@code serve} and {@code doctor} each say so, name the main working
      * tree to serve instead, and change nothing. Before, {@code init} failed with "Creating
      * directories for .../.git failed", while {@code serve} and {@code doctor} said it was no memory
-     * root and to run that {@code init}.
+     * root and to run that {@code init}; the checking commands ({@code lint}, {@code read}, {@code
+     * ledger verify}, {@code replay --verify}) still said so.
      */
     @Test
     void aLinkedGitWorktree_isRefusedByInitServeAndDoctor_namingTheMainTree() throws Exception {
@@ -197,6 +198,19 @@ class StatusDoctorTest {
         Cli.Run doctor = Cli.run("doctor", "--root", linked.toString(), "--key-file", key);
         assertEquals(1, doctor.code(), doctor.toString());
         assertTrue(doctor.out().contains("linked git worktree"), doctor.toString());
+        // The checking commands open the root the same way: the same reason, never "run init".
+        for (String[] cmd : List.of(
+                new String[] {"lint"},
+                new String[] {"read", "users/sam/overview.md"},
+                new String[] {"ledger", "verify"},
+                new String[] {"replay", "--verify"})) {
+            List<String> args = new java.util.ArrayList<>(List.of(cmd));
+            args.addAll(List.of("--root", linked.toString(), "--key-file", key));
+            Cli.Run r = Cli.run(args.toArray(String[]::new));
+            assertTrue(r.code() != 0, r.toString());
+            assertTrue(r.err().contains("is a linked git worktree of " + main), String.join(" ", cmd) + ": " + r);
+            assertFalse(r.err().contains("init"), String.join(" ", cmd) + ": " + r);
+        }
         try (Stream<Path> st = Files.list(linked)) {
             assertEquals(before, st.map(Path::toString).sorted().toList(), "nothing made in the linked tree");
         }

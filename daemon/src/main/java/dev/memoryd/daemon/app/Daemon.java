@@ -56,10 +56,7 @@ public final class Daemon implements AutoCloseable {
      */
     public static Daemon start(MemorydConfig cfg, boolean watch) throws IOException {
         Path state = cfg.stateDir();
-        if (!Files.isDirectory(cfg.root().resolve(".git"))) {
-            throw new IllegalStateException("no memory repository at " + cfg.root()
-                    + "; create one with 'bin/memoryd init --root " + cfg.root() + "'");
-        }
+        dev.memoryd.daemon.ReadOnlyRoot.requireRepository(cfg);
         // The root's lock lives in the git directory, which no git command cleans: the state
         // directory goes with a `git clean -fdx`, and with it a lock there would let a second daemon
         // in beside this one. Its name does not end in ".lock", which people clear by hand when git
