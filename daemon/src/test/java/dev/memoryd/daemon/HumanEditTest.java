@@ -79,6 +79,32 @@ class HumanEditTest {
         }
     }
 
+    /**
+     * The human commits a file of their own ({@code git add} it, then commit), then waits for the
+     * watcher's quiet period and rescans, several times over, and a capture.
+     */
+    private void commitAFileOfTheirOwn() throws Exception {
+        Files.writeString(root.dir.resolve("todo.txt"), "- call the clinic\n");
+        root.git("add", "todo.txt");
+        root.git("commit", "-qm", "human: a todo list");
+        Thread.sleep(1_500);
+        root.call("capture", null);
+    }
+
+    /** The open drift items. */
+    private JsonNode driftItems() {
+        try {
+            return root.call("drift.list", null).get("result").get("items");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Waits until {@code n} drift items are open. */
+    private void awaitDriftItems(int n, String what) throws InterruptedException {
+        await(() -> driftItems().size() == n, what);
+    }
+
     private static void await(BooleanSupplier c, String what) throws InterruptedException {
         long end = System.nanoTime() + 20_000_000_000L;
         while (!c.getAsBoolean()) {
@@ -815,19 +841,7 @@ class HumanEditTest {
         String before = head();
         root.git("rm", "-q", notes);
         root.git("commit", "-qm", "human: the young one needs no notes");
-        await(
-                () -> {
-                    try {
-                        return root.call("drift.list", null)
-                                        .get("result")
-                                        .get("items")
-                                        .size()
-                                == 1;
-                    } catch (java.io.IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                },
-                "the deletion flagged");
+        awaitDriftItems(1, "the deletion flagged");
         Thread.sleep(1_500); // the watcher's quiet period and rescans, several times over
         root.call("capture", null);
         JsonNode items = root.call("drift.list", null).get("result").get("items");
@@ -887,11 +901,7 @@ class HumanEditTest {
                 .filter(e -> e.toString().contains("deleted"))
                 .count();
 
-        Files.writeString(root.dir.resolve("todo.txt"), "- call the clinic\n");
-        root.git("add", "todo.txt");
-        root.git("commit", "-qm", "human: a todo list");
-        Thread.sleep(1_500); // the watcher's quiet period and rescans, several times over
-        root.call("capture", null);
+        commitAFileOfTheirOwn();
 
         assertEquals(recorded, root.git("show", "HEAD:" + notes), "the human's commit left the file in the branch");
         assertEquals("", root.git("diff", "--name-only", "HEAD~1", "HEAD", "--", notes), "at every commit since");
@@ -901,7 +911,7 @@ class HumanEditTest {
                         .filter(e -> e.toString().contains("deleted"))
                         .count(),
                 "no second deletion recorded");
-        assertEquals(1, root.call("drift.list", null).get("result").get("items").size());
+        assertEquals(1, driftItems().size());
     }
 
     /**
@@ -930,11 +940,7 @@ class HumanEditTest {
                 "the recorded text in the branch and the index, the human's on disk as a change");
         assertEquals(broken, Files.readString(root.dir.resolve(YOUNG)), "the human's text stays on disk");
 
-        Files.writeString(root.dir.resolve("todo.txt"), "- call the clinic\n");
-        root.git("add", "todo.txt");
-        root.git("commit", "-qm", "human: a todo list");
-        Thread.sleep(1_500); // the watcher's quiet period and rescans, several times over
-        root.call("capture", null);
+        commitAFileOfTheirOwn();
 
         assertEquals(recorded, root.git("show", "HEAD:" + YOUNG), "the human's commit left the recorded text");
         assertEquals(1, root.call("drift.list", null).get("result").get("items").size());
@@ -954,19 +960,7 @@ class HumanEditTest {
         String to = "users/sam/parts/little-one";
         root.git("mv", from, to);
         root.git("commit", "-qm", "human: rename the young one");
-        await(
-                () -> {
-                    try {
-                        return root.call("drift.list", null)
-                                        .get("result")
-                                        .get("items")
-                                        .size()
-                                == 4;
-                    } catch (java.io.IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                },
-                "an item for each file at each path");
+        awaitDriftItems(4, "an item for each file at each path");
         java.util.Map<String, String> reasons = new java.util.TreeMap<>();
         root.call("drift.list", null)
                 .get("result")
@@ -983,18 +977,7 @@ class HumanEditTest {
         }
 
         Files.move(root.dir.resolve(to), root.dir.resolve(from));
-        await(
-                () -> {
-                    try {
-                        return root.call("drift.list", null)
-                                .get("result")
-                                .get("items")
-                                .isEmpty();
-                    } catch (java.io.IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                },
-                "every item closed once the directory is back");
+        awaitDriftItems(0, "every item closed once the directory is back");
         awaitClean();
         assertReplayClean();
     }

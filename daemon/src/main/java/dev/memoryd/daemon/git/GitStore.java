@@ -342,7 +342,7 @@ public final class GitStore implements AutoCloseable {
      * keeps its history.
      */
     public void retireRef(String from, String to, ObjectId expected) throws IOException {
-        RefWrites.retireRef(repo, from, to, expected);
+        RefWrites.retireRef(repo, from, to, expected, RefWrites.Force.FSYNC);
     }
 
     /**
@@ -358,7 +358,7 @@ public final class GitStore implements AutoCloseable {
             PersonIdent committer,
             String message)
             throws IOException {
-        return RefWrites.commitOnNewBranch(repo, ref, parent, files, author, committer, message);
+        return RefWrites.commitOnNewBranch(repo, ref, parent, files, author, committer, message, RefWrites.Force.FSYNC);
     }
 
     // ---------------------------------------------------------------- commits (CommitBatch)

@@ -53,10 +53,6 @@ final class RefWrites {
     }
 
     /** See {@link GitStore#retireRef}. */
-    static void retireRef(Repository repo, String from, String to, ObjectId expected) throws IOException {
-        retireRef(repo, from, to, expected, Force.FSYNC);
-    }
-
     static void retireRef(Repository repo, String from, String to, ObjectId expected, Force force) throws IOException {
         RefUpdate create = repo.updateRef(to);
         create.setNewObjectId(expected);
@@ -81,18 +77,6 @@ final class RefWrites {
     }
 
     /** See {@link GitStore#commitOnNewBranch}. */
-    static ObjectId commitOnNewBranch(
-            Repository repo,
-            String ref,
-            ObjectId parent,
-            Map<String, byte[]> files,
-            PersonIdent author,
-            PersonIdent committer,
-            String message)
-            throws IOException {
-        return commitOnNewBranch(repo, ref, parent, files, author, committer, message, Force.FSYNC);
-    }
-
     static ObjectId commitOnNewBranch(
             Repository repo,
             String ref,

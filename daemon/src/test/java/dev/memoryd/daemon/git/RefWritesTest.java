@@ -58,6 +58,13 @@ class RefWritesTest {
         }
     }
 
+    /** A new branch {@code name} at a commit of {@code parent} with {@code users/a.md} holding {@code text}. */
+    private static ObjectId branch(Repository repo, String name, ObjectId parent, String text, RefWrites.Force force)
+            throws IOException {
+        return RefWrites.commitOnNewBranch(
+                repo, name, parent, Map.of("users/a.md", text.getBytes(StandardCharsets.UTF_8)), WHO, WHO, name, force);
+    }
+
     private RefWrites.Force recording(Path watched) {
         return p -> {
             forced.add(p);
@@ -101,15 +108,7 @@ class RefWritesTest {
             Repository repo = g.repository();
             Path ref = repo.getDirectory().toPath().resolve("refs/heads/proposals/p1");
 
-            ObjectId c = RefWrites.commitOnNewBranch(
-                    repo,
-                    "proposals/p1",
-                    head,
-                    Map.of("users/a.md", "one, changed\n".getBytes(StandardCharsets.UTF_8)),
-                    WHO,
-                    WHO,
-                    "proposal p1",
-                    recording(ref));
+            ObjectId c = branch(repo, "proposals/p1", head, "one, changed\n", recording(ref));
 
             assertEquals(c, repo.exactRef(Constants.R_HEADS + "proposals/p1").getObjectId());
             Set<Path> loose = looseFilesOf(repo, c);
@@ -134,15 +133,7 @@ class RefWritesTest {
         try (GitStore g = GitStore.open(root, "main")) {
             ObjectId head = commit(g, Map.of("users/a.md", "one\n"));
             Repository repo = g.repository();
-            ObjectId tip = RefWrites.commitOnNewBranch(
-                    repo,
-                    "exp",
-                    head,
-                    Map.of("users/a.md", "exp\n".getBytes(StandardCharsets.UTF_8)),
-                    WHO,
-                    WHO,
-                    "exp",
-                    RefWrites.Force.FSYNC);
+            ObjectId tip = branch(repo, "exp", head, "exp\n", RefWrites.Force.FSYNC);
             Path old = repo.getDirectory().toPath().resolve("refs/heads/exp");
             Path retired = repo.getDirectory().toPath().resolve("refs/memoryd/deleted/exp");
 
