@@ -296,6 +296,11 @@ public final class ServingRoot implements RootReads, AutoCloseable {
         return rooms.writer.exclusive(work);
     }
 
+    /** See {@link WritePipeline#beforeIndexLock}: for tests, on the checked-out branch's writer. */
+    void beforeIndexLock(Runnable r) {
+        rooms.writer.beforeIndexLock(r);
+    }
+
     /** A write to {@code branch} (null: the checked-out one); an unknown branch fails with not_found. */
     public Outcome<CompletableFuture<WriteOutcome>> write(WriteRequest req, String branch) throws IOException {
         Optional<Failure> onPeer = routing.refuseWrite(req.ops(), "write");

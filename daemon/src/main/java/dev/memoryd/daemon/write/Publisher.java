@@ -293,6 +293,10 @@ final class Publisher {
                 awaitDurable(packForced);
                 s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - l0);
                 l0 = System.nanoTime();
+                Runnable hook = s.beforeIndexLock;
+                if (hook != null) {
+                    hook.run();
+                }
                 locks.lockIndex(prepared);
                 if (rewrittenByGit(b, finalFiles, locks)) {
                     throw new RedoBatch();
@@ -618,6 +622,11 @@ final class Publisher {
                 ObjectId id = now.map(x -> fmt.idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, x))
                         .orElse(null);
                 org.eclipse.jgit.dircache.DirCacheEntry e = dc.getEntry(f);
+                if (e != null && e.getStage() != org.eclipse.jgit.dircache.DirCacheEntry.STAGE_0) {
+                    // A merge (a stash pop) left it in conflict: git wrote the markers, not an editor. Kept as
+                    // a save, the batch would commit its text while the file on disk lacked it.
+                    return true;
+                }
                 if (e != null ? e.getObjectId().equals(id) : id == null) {
                     return true;
                 }

@@ -138,6 +138,14 @@ public final class WritePipeline implements AutoCloseable {
         void afterUndo(Chain chain);
     }
 
+    /**
+     * Runs {@code r} (null: nothing) in every batch between its reading of the files and git's
+     * index lock, on the writer thread. For tests that act as a git command in that window.
+     */
+    public void beforeIndexLock(Runnable r) {
+        s.beforeIndexLock = r;
+    }
+
     /** Tells the writer which files wait in the drift queue (set before {@link #start()}). */
     public void setDriftView(DriftView v) {
         s.drift = v;

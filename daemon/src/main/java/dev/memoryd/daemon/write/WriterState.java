@@ -116,6 +116,12 @@ final class WriterState {
      */
     final Map<String, byte[]> putBackNext = new java.util.TreeMap<>();
 
+    /**
+     * Run by a batch after it read and staged its files and before it takes git's index lock; null
+     * in a served root. For tests that act as a git command in that window.
+     */
+    volatile Runnable beforeIndexLock;
+
     /** The commit whose memory files the recorded texts reflect; null before the first. */
     ObjectId captured;
 

@@ -21,14 +21,15 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A {@code git stash pop} that conflicts in a full ledger segment, between two versions memoryd
- * wrote, while agents' writes never let the writer pause: the next batch puts memoryd's lines
- * back, so a human's {@code git add -A && git commit} made right after cannot commit git's
- * conflict markers into the ledger. The writer is held at known points (work queued between
- * batches), so the test does not depend on timing.
+ * A {@code git stash pop} that conflicts in memoryd's files while agents' writes stream: in a
+ * full ledger segment (put back by the next batch, so a human's {@code git add -A && git commit}
+ * made right after cannot commit git's markers into the ledger), and in the very file a batch
+ * writes (the batch is redone on the conflict, never kept as an editor's save). The writer is held
+ * at known points (work queued between batches, work run before a batch's index lock), so the
+ * tests do not depend on timing.
  */
-class ConflictedSegmentMidStreamTest {
-    private static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
+class StashPopMidStreamTest {
+    static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
     private static final String FULL = "ledger/main/0000/00000000.ndjson";
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
@@ -109,6 +110,62 @@ class ConflictedSegmentMidStreamTest {
             assertTrue(
                     Files.readString(root.dir.resolve(HumanGit.OWN_FILE)).contains(git.lastOwnLine()),
                     "the human's own change is back");
+        }
+    }
+
+    /**
+     * A {@code git stash pop} that conflicts in the very file a batch writes, made after the batch
+     * read the file and before it took git's index lock (the pop read the branch before memoryd's
+     * write, as in git's unlocked moment): the markers are git's, not an editor's save. The batch
+     * is redone on the conflict (memoryd puts its own text back), so the acknowledged item is on
+     * disk and a human's {@code git commit -am} right after keeps it. Before, the batch kept git's
+     * file as "saved by someone else", committed the item while the file on disk lacked it, and the
+     * human's commit took it out, recorded as their edit (the soak's round 337 of seed 20261134).
+     */
+    @Test
+    void aStashPopConflictingInTheFileABatchWrites_beforeItsIndexLock_losesNoAcknowledgedItem() throws Exception {
+        try (TestRoot root = new TestRoot(tmp).serve()) {
+            HumanGit git = new HumanGit(root.dir);
+            acked(root, "first");
+            assertEquals("", root.statusOnceQuiet(10_000), "clean before the stash");
+            root.daemon.close();
+            // A stash taken while the branch was at "first", holding the text before it.
+            Path file = root.dir.resolve(CRITIC);
+            Files.writeString(file, git.ok("show", "HEAD~1:" + CRITIC), StandardCharsets.UTF_8);
+            git.ok("stash");
+            root.serveAsIs();
+            acked(root, "second");
+            assertEquals("", root.statusOnceQuiet(10_000), "the writer is at rest before the pop");
+
+            java.util.List<HumanGit.Result> pops = new java.util.concurrent.CopyOnWriteArrayList<>();
+            root.daemon.service().beforeIndexLock(() -> {
+                if (pops.isEmpty()) {
+                    try {
+                        pops.add(git.run("stash", "pop"));
+                    } catch (java.io.IOException | InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            });
+            try {
+                acked(root, "third");
+            } finally {
+                root.daemon.service().beforeIndexLock(null);
+            }
+            assertEquals(1, pops.size());
+            assertFalse(pops.get(0).ok(), "the pop conflicts: " + pops.get(0));
+            assertEquals(List.of(CRITIC), HumanGit.conflictedPaths(pops.get(0)), pops.get(0)::toString);
+
+            String onDisk = Files.readString(file);
+            assertTrue(onDisk.contains("- third\n"), "the acknowledged item is on disk: " + onDisk);
+            assertFalse(onDisk.contains("<<<<<<<"), "no conflict marker on disk: " + onDisk);
+            git.run("commit", "-qam", "human: whatever is there"); // "nothing to commit" once memoryd's text is back
+            root.call("capture", null);
+            String head = git.ok("show", "HEAD:" + CRITIC);
+            for (String item : List.of("first", "second", "third")) {
+                assertTrue(head.contains("- " + item + "\n"), item + " at HEAD after the human's commit: " + head);
+            }
+            assertFalse(head.contains("<<<<<<<"), head);
         }
     }
 }
