@@ -243,7 +243,6 @@ final class Publisher {
                             .forEach((p, t) ->
                                     commitFiles.put(p.value(), t == null ? null : t.getBytes(StandardCharsets.UTF_8)));
                     commitFiles.putAll(segments.get(i));
-                    commitFiles.forEach((p, bytes) -> sizes.put(p, bytes == null ? -1L : bytes.length));
                     committed.putAll(commitFiles);
                     commits.add(gb.commit(
                             commitFiles,
@@ -261,6 +260,7 @@ final class Publisher {
                                     s.chainTrailer()),
                             a.p().req().mutation() instanceof WritePipeline.MergeParent mp ? mp.mergeParent() : null));
                 }
+                committed.forEach((p, bytes) -> sizes.put(p, bytes == null ? -1L : bytes.length));
                 if (s.files.workTree()) {
                     sizes.putAll(UnplacedFiles.unlikeDisk(s.files.root(), committed, finalFiles.keySet()));
                 }
