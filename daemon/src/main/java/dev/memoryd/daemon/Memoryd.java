@@ -2,6 +2,7 @@ package dev.memoryd.daemon;
 
 import dev.memoryd.daemon.git.CommitBatch;
 import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.daemon.git.IndexFormat;
 import dev.memoryd.daemon.git.LineEndConversion;
 import dev.memoryd.ledger.BranchName;
 import dev.memoryd.ledger.KeyRing;
@@ -120,6 +121,16 @@ public final class Memoryd {
     public static Optional<LineEndConversion> lineEndConversion(MemorydConfig cfg) throws IOException {
         try (GitStore g = GitStore.open(cfg.root(), cfg.branch())) {
             return LineEndConversion.of(g.repository(), g.head());
+        }
+    }
+
+    /**
+     * The form of git's index in {@code cfg}'s root that keeps it from being served ({@link
+     * IndexFormat}: split or sparse); empty when memoryd can read it. Reads; changes nothing.
+     */
+    public static Optional<IndexFormat> indexFormat(MemorydConfig cfg) throws IOException {
+        try (GitStore g = GitStore.open(cfg.root(), cfg.branch())) {
+            return IndexFormat.of(g.repository());
         }
     }
 

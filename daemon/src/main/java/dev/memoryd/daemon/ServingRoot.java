@@ -249,6 +249,7 @@ public final class ServingRoot implements RootReads, AutoCloseable {
     /**
      * The writer's health for {@code ping}, with {@code git_in_progress} while a git command waits
      * half-way, {@code line_ends} while git would convert memory files' line ends, {@code
+     * index_format} while git's index is split or sparse, {@code
      * unmerged} while files wait in conflict in git's index and {@code put_back} once a file git
      * rolled back without a commit was written back.
      */
@@ -257,6 +258,7 @@ public final class ServingRoot implements RootReads, AutoCloseable {
                 new java.util.LinkedHashMap<>(rooms.writer.health().toMap());
         rooms.writer.gitInProgress().ifPresent(op -> w.put("git_in_progress", op));
         rooms.writer.lineEnds().ifPresent(cause -> w.put("line_ends", cause));
+        rooms.writer.indexFormat().ifPresent(kind -> w.put("index_format", kind));
         List<String> unmerged = rooms.writer.unmerged();
         if (!unmerged.isEmpty()) {
             w.put("unmerged", unmerged);

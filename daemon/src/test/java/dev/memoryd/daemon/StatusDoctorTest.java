@@ -171,6 +171,42 @@ class StatusDoctorTest {
     }
 
     /**
+     * A root whose git index is split ({@code core.splitIndex true}, {@code git update-index
+     * --split-index}), a form JGit cannot read, is not served: {@code serve} exits 1 naming the
+     * split index and the commands that make it whole, and {@code doctor} reports it. Before,
+     * {@code serve} exited 1 with "memoryd: Invalid path: " and {@code doctor} found nothing.
+     */
+    @Test
+    void aRootWithASplitIndex_isNotServed_andDoctorSaysHowToMakeItWhole() throws Exception {
+        root.git("update-index", "--split-index");
+        Path log = tmp.resolve("serve.log");
+        AssertionError refused = assertThrows(
+                AssertionError.class, () -> DaemonProcess.start(root.cfg, log).close());
+        assertTrue(refused.getMessage().contains("daemon exited with 1"), refused.getMessage());
+        assertTrue(
+                refused.getMessage().contains("git's index is split")
+                        && refused.getMessage().contains("update-index --no-split-index"),
+                refused.getMessage());
+        Cli.Run d = run("doctor");
+        assertTrue(d.out().contains("index format") && d.out().contains("--no-split-index"), d.toString());
+
+        root.git("update-index", "--no-split-index");
+        root.git("config", "core.splitIndex", "true");
+        refused = assertThrows(
+                AssertionError.class, () -> DaemonProcess.start(root.cfg, log).close());
+        assertTrue(refused.getMessage().contains("core.splitIndex true"), refused.getMessage());
+
+        root.git("config", "core.splitIndex", "false");
+        DaemonProcess served = DaemonProcess.start(root.cfg, log);
+        try {
+            assertTrue(served.call("ping", null).has("result"));
+        } finally {
+            served.close();
+        }
+        assertTrue(run("doctor").out().contains("git's index is one file memoryd reads"));
+    }
+
+    /**
      * A linked working tree of the root ({@code git worktree add}) has a {@code .git} file, not a
      * directory: {@code init}, {@code serve} and {@code doctor} each say so, name the main working
      * tree to serve instead, and change nothing. Before, {@code init} failed with "Creating

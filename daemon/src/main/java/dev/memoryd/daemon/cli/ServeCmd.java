@@ -139,6 +139,11 @@ final class ServeCmd extends Common implements Callable<Integer> {
             System.err.println("memoryd: " + eol.get().refusal(cfg.root()));
             return Main.PROBLEMS;
         }
+        java.util.Optional<dev.memoryd.daemon.git.IndexFormat> index = Memoryd.indexFormat(cfg);
+        if (index.isPresent()) {
+            System.err.println("memoryd: " + cfg.root() + ": " + index.get().refusal(cfg.root()));
+            return Main.PROBLEMS;
+        }
         try {
             dev.memoryd.daemon.RootSettings.load(cfg.root()); // a bad settings file: one clear line, not a trace
         } catch (IllegalArgumentException e) {

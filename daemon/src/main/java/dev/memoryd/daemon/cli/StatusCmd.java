@@ -59,6 +59,10 @@ final class StatusCmd extends Printing implements Callable<Integer> {
                 System.out.println("  waiting: git converts the line ends of memory files (by " + w.lineEnds()
                         + "); writes are refused until it keeps them byte for byte (see bin/memoryd doctor)");
             }
+            if (w.indexFormat() != null) {
+                System.out.println("  waiting: git's index is " + w.indexFormat() + ", a form memoryd cannot read;"
+                        + " writes are refused until it is whole (see bin/memoryd doctor)");
+            }
             if (!w.unmerged().isEmpty()) {
                 System.out.println("  in conflict in git's index (neither captured nor written until you git add"
                         + " them): " + String.join(", ", w.unmerged()));
@@ -103,6 +107,9 @@ final class StatusCmd extends Printing implements Callable<Integer> {
         }
         if (w.lineEnds() != null) {
             o.put("line_ends", w.lineEnds());
+        }
+        if (w.indexFormat() != null) {
+            o.put("index_format", w.indexFormat());
         }
         if (!w.unmerged().isEmpty()) {
             w.unmerged().forEach(o.putArray("unmerged")::add);

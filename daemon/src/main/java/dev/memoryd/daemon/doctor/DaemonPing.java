@@ -21,7 +21,9 @@ public record DaemonPing(String version, String branch, String head, long uptime
      * null beside an error when the daemon did not say when. {@code gitInProgress}: the git command
      * ({@code merge}, {@code rebase}, ...) that waits half-way in the working tree while writes are
      * refused for it, else null. {@code lineEnds}: the setting by which git would convert memory
-     * files' line ends while writes are refused for it, else null. {@code unmerged}: memory files
+     * files' line ends while writes are refused for it, else null. {@code indexFormat}: {@code
+     * split} or {@code sparse} while git's index is in that form and writes are refused for it,
+     * else null. {@code unmerged}: memory files
      * git's index holds in conflict, which memoryd neither captures nor writes until they are
      * merged (empty: none). {@code
      * putBack}: the last file written back over an older version a git command put in the working
@@ -34,6 +36,7 @@ public record DaemonPing(String version, String branch, String head, long uptime
             String lastErrorAt,
             String gitInProgress,
             String lineEnds,
+            String indexFormat,
             java.util.List<String> unmerged,
             PutBack putBack) {
         public Writer {

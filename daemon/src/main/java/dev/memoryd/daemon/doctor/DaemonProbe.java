@@ -77,6 +77,7 @@ public final class DaemonProbe {
                         text(w.path("last_error_at")),
                         text(w.path("git_in_progress")),
                         text(w.path("line_ends")),
+                        text(w.path("index_format")),
                         texts(w.path("unmerged")),
                         w.path("put_back").isObject()
                                 ? new DaemonPing.PutBack(

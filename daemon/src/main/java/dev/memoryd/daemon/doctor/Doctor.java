@@ -46,6 +46,7 @@ public final class Doctor {
         out.add(fsck());
         out.add(index());
         out.add(lineEnds());
+        out.add(indexFormat());
         out.addAll(locks());
         return out;
     }
@@ -176,6 +177,16 @@ public final class Doctor {
                         "git converts " + c.path() + " (" + c.cause() + "); memoryd will not serve this root",
                         c.fix(cfg.root())))
                 .orElse(Finding.ok("line ends", "git keeps memory files byte for byte"));
+    }
+
+    /** Git's index is in a form memoryd reads (not split, not sparse), or the root is not served. */
+    private Finding indexFormat() throws IOException {
+        return dev.memoryd.daemon.Memoryd.indexFormat(cfg)
+                .map(f -> Finding.problem(
+                        "index format",
+                        "git's index is " + f.kind() + " (" + f.cause() + "); memoryd will not serve this root",
+                        f.fix(cfg.root())))
+                .orElse(Finding.ok("index format", "git's index is one file memoryd reads"));
     }
 
     /** The ledger is memoryd's alone: an index entry of it that differs from HEAD is an index out of step. */

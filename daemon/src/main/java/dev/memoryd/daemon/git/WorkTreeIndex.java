@@ -337,6 +337,34 @@ public final class WorkTreeIndex {
         }
     }
 
+    /** The index file as it was when {@link #unreadableForm} last read its extensions, and what it found. */
+    private Identity formLooked;
+
+    private Optional<IndexFormat> formSeen = Optional.empty();
+
+    /**
+     * The form of the index, as git's config makes it or its file has it, that memoryd cannot read
+     * ({@link IndexFormat}: split or sparse); empty when it can. The file is read only when someone
+     * else wrote it since memoryd put its own in place (memoryd writes it whole) and it changed
+     * since the last look, so a batch pays a stat. Changes nothing.
+     */
+    public Optional<IndexFormat> unreadableForm() throws IOException {
+        Optional<IndexFormat> config = IndexFormat.ofConfig(repo.getConfig());
+        if (config.isPresent()) {
+            return config;
+        }
+        Path index = repo.getIndexFile().toPath();
+        Identity now = Identity.of(index);
+        if (now == null || now.equals(installed)) {
+            return Optional.empty();
+        }
+        if (!now.equals(formLooked)) {
+            formSeen = IndexFormat.ofFile(index);
+            formLooked = now;
+        }
+        return formSeen;
+    }
+
     /** The index file as it was when {@link #staleAmong} last looked at it (null: never). */
     private Identity looked;
 

@@ -129,6 +129,9 @@ final class Admission {
         List<Runnable> replies = new ArrayList<>();
         Optional<Failure> moved = intake.elsewhere();
         if (moved.isEmpty()) {
+            moved = s.indexForm.refusal(); // before the captures: they read the index too
+        }
+        if (moved.isEmpty()) {
             moved = intake.captureCommits(b, now, locks);
         }
         if (moved.isEmpty()) {

@@ -253,6 +253,14 @@ public final class WritePipeline implements AutoCloseable {
     }
 
     /**
+     * The form of git's index that memoryd cannot read ({@code split}, {@code sparse}) while writes
+     * are refused for it, as the last batch found it; empty when it can. Any thread.
+     */
+    public Optional<String> indexFormat() {
+        return s.indexForm.now().map(dev.memoryd.daemon.git.IndexFormat::kind);
+    }
+
+    /**
      * The setting by which git would convert memory files' line ends while writes are refused for
      * it ({@code core.autocrlf true}, or an attribute in {@code .gitattributes}), as the last batch
      * found it; empty when git keeps them byte for byte. Any thread.
@@ -348,7 +356,7 @@ public final class WritePipeline implements AutoCloseable {
             try {
                 // Before every batch, not only when writes pause: a stream of writes must not leave git's
                 // conflict markers in a ledger segment for a human's next `git add -A` to commit.
-                if (s.indexBacklog.isEmpty() && s.index != null) {
+                if (s.indexBacklog.isEmpty() && s.index != null && s.indexForm.readable()) {
                     WorkTreeIndex.Stale stale = s.index.staleAmong(s::latelyAtHead);
                     s.indexBacklog.putAll(stale.entries());
                     s.indexBacklog.putAll(mergedSegments.putBack(stale.conflicted()));
@@ -369,7 +377,7 @@ public final class WritePipeline implements AutoCloseable {
                     continue;
                 }
                 if (first == null) {
-                    if (!s.indexBacklog.isEmpty()) {
+                    if (!s.indexBacklog.isEmpty() && s.indexForm.readable()) {
                         long t0 = System.nanoTime();
                         if (s.git.updateIndex(s.files.root(), s.indexBacklog)) {
                             s.indexBacklog.clear();

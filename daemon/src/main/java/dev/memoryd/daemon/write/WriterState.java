@@ -55,6 +55,8 @@ final class WriterState {
     final FullSegmentCheck fullSegment = new FullSegmentCheck(this);
     /** Whether git would now convert memory files' line ends (see the class). */
     final LineEndCheck lineEnds = new LineEndCheck(this);
+
+    final IndexFormatCheck indexForm = new IndexFormatCheck(this);
     /** Where a batch's ledger lines are forced before git commands are kept out; null: the segment itself. */
     dev.memoryd.ledger.Journal journal;
 
