@@ -38,11 +38,15 @@ final class ReplacedPacks {
     }
 
     /**
-     * Deletes the waiting packs' files when no gc is running (git's gc lock taken for the moment),
-     * and has JGit list the directory again; returns how many were deleted, 0 while a gc runs.
+     * Deletes the waiting packs' files when no gc and no {@code git maintenance} run is under way
+     * (git's gc lock taken for the moment), and has JGit list the directory again; returns how many
+     * were deleted, 0 while one runs. A multi-pack index ({@code git maintenance}'s incremental
+     * repack, {@code git multi-pack-index write}) names packs by name: it goes first, as {@code git
+     * repack -d} removes it, so that no git command finds it naming a pack that is gone (git
+     * reads each pack's own index without it, and the next maintenance run writes it again).
      */
     int deleteUnlessGcRuns(ObjectDirectory odb, Path gitDir) throws IOException {
-        if (names.isEmpty()) {
+        if (names.isEmpty() || Files.exists(odb.getDirectory().toPath().resolve("maintenance.lock"))) {
             return 0;
         }
         Optional<GcLock> lock = GcLock.tryTake(gitDir);
@@ -52,6 +56,7 @@ final class ReplacedPacks {
         int n = names.size();
         try (GcLock held = lock.get()) {
             Path packDir = odb.getPackDirectory().toPath();
+            removeMultiPackIndex(packDir);
             // Not closed first: a reader walking JGit's list right now still finds its index in
             // memory (a deleted file stays readable while open); the rescan below closes it.
             for (String name : names) {
@@ -66,5 +71,18 @@ final class ReplacedPacks {
         // files and logs a warning with a stack trace for each.
         odb.getPacks();
         return n;
+    }
+
+    /** Removes the multi-pack index and the files that go with it, as git's {@code clear_midx_file} does. */
+    private static void removeMultiPackIndex(Path packDir) throws IOException {
+        Files.deleteIfExists(packDir.resolve("multi-pack-index"));
+        try (java.util.stream.Stream<Path> s = Files.list(packDir)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                String f = p.getFileName().toString();
+                if (f.startsWith("multi-pack-index-") && (f.endsWith(".bitmap") || f.endsWith(".rev"))) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
     }
 }

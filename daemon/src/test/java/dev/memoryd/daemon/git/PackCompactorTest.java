@@ -270,6 +270,50 @@ class PackCompactorTest {
         assertTrue(r.startsWith("0:"), r);
     }
 
+    /**
+     * A multi-pack index ({@code git multi-pack-index write}, as {@code git maintenance}'s
+     * incremental repack writes it) names the packs it covers: the packs a roll-up replaced are
+     * deleted with it, as {@code git repack -d} does, and not while a maintenance run holds its
+     * lock. Before, the index stayed naming deleted packs: {@code git fsck} failed ("failed to load
+     * pack entry") and {@code doctor} reported missing objects.
+     */
+    @Test
+    void packsAMultiPackIndexNames_goWithIt_andNotWhileGitMaintenanceRuns() throws Exception {
+        Path work = tmp.resolve("w");
+        assertTrue(git(tmp, "init", "-q", "-b", "main", work.toString()).startsWith("0:"));
+        try (GitStore g = GitStore.open(work, "main")) {
+            Repository repo = g.repository();
+            Path gitDir = repo.getDirectory().toPath();
+            Path packDir = gitDir.resolve("objects/pack");
+            List<ObjectId> blobs = tenPacks(repo);
+            String written = git(work, "multi-pack-index", "write");
+            assertTrue(written.startsWith("0:"), written);
+            assertTrue(Files.exists(packDir.resolve("multi-pack-index")));
+            Set<String> before = packFiles(gitDir);
+
+            Path maintenance = gitDir.resolve("objects/maintenance.lock");
+            Files.createFile(maintenance); // a git maintenance run is listing the packs
+            int combined = g.compactPacks();
+            assertTrue(combined > 1, "the roll-up itself goes ahead");
+            assertTrue(packFiles(gitDir).containsAll(before), "a pack was deleted while git maintenance ran");
+            assertTrue(Files.exists(packDir.resolve("multi-pack-index")));
+
+            Files.delete(maintenance);
+            g.compactPacks();
+            assertEquals(before.size() - combined + 1, packFiles(gitDir).size(), "the replaced packs are gone");
+            assertFalse(Files.exists(packDir.resolve("multi-pack-index")), "it named packs that are gone");
+            String fsck = git(work, "fsck", "--no-dangling");
+            assertTrue(fsck.startsWith("0:") && !fsck.contains("failed to load"), fsck);
+            for (ObjectId b : blobs) {
+                assertTrue(git(work, "cat-file", "-e", b.name()).startsWith("0:"), b.name());
+            }
+            written = git(work, "multi-pack-index", "write");
+            assertTrue(written.startsWith("0:"), written);
+            String verify = git(work, "multi-pack-index", "verify");
+            assertTrue(verify.startsWith("0:"), "git writes it again over the packs as they are: " + verify);
+        }
+    }
+
     @Test
     void aGitGcThatStartsDuringARollUp_keepsEveryPackItListed() throws Exception {
         Path work = tmp.resolve("w");
