@@ -16,9 +16,10 @@ import picocli.CommandLine.Command;
  */
 @Command(
         name = "doctor",
-        description = "Check a root: key file, ledger, git fsck, the index, the daemon's writer and"
-                + " watcher, stale locks and socket; each problem with the command that fixes it. Changes nothing"
-                + " (exit 0 healthy, 1 problems found).")
+        description =
+                "Check a root: key file, ledger, git fsck, the index and its form, line ends, the daemon's writer and"
+                        + " watcher, stale locks and socket; each problem with the command that fixes it. Changes nothing"
+                        + " (exit 0 healthy, 1 problems found).")
 final class DoctorCmd extends Printing implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
