@@ -4,6 +4,8 @@ import dev.memoryd.daemon.git.CommitBatch;
 import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.git.IndexFormat;
 import dev.memoryd.daemon.git.LineEndConversion;
+import dev.memoryd.daemon.git.LocalExclude;
+import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.ledger.BranchName;
 import dev.memoryd.ledger.KeyRing;
 import java.io.IOException;
@@ -176,9 +178,15 @@ public final class Memoryd {
         if (!Files.exists(ignore)) {
             Files.writeString(
                     ignore,
-                    "# memoryd local state: socket, caches, indexes (rebuildable)\n.memoryd/\n"
-                            + "# memoryd's temp files while it replaces a file (removed at start after a crash)\n*.memoryd-tmp\n");
+                    "# memoryd local state: socket, caches, indexes (rebuildable)\n"
+                            + RootLayout.LOCAL_STATE.get(0) + "\n"
+                            + "# memoryd's temp files while it replaces a file (removed at start after a crash)\n"
+                            + RootLayout.LOCAL_STATE.get(1) + "\n");
             did.add("wrote .gitignore");
+        }
+        // Also where no edit of .gitignore reaches: a human's `git add -A` never takes memoryd's state in.
+        if (LocalExclude.ensure(root.resolve(".git"), RootLayout.LOCAL_STATE.toArray(String[]::new))) {
+            did.add("wrote .git/info/exclude");
         }
         if (createKeyIfMissing(cfg)) {
             did.add("created key file " + cfg.keyFile() + " (mode 0600; keep it outside the repository)");

@@ -381,6 +381,31 @@ class GitBesideWritesTest {
         root.assertLedgerVerifies("after the writes");
     }
 
+    /**
+     * A human replaces the root's {@code .gitignore} with one of their own (here: none) and then
+     * commits everything with {@code git add -A}: memoryd's state directory (its ledger journal, its
+     * lock, spare files holding copies of memory files) stays out of the commit, since memoryd keeps
+     * it in the repository's local exclude file too, and {@code git status} stays clean as memoryd
+     * writes on. Before, the commit took {@code .memoryd/} in, and every write left it changed.
+     */
+    @Test
+    void aHumansAddAllWithoutTheGitignore_takesNoneOfMemorydsStateIn() throws Exception {
+        serve();
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "before the ignore file goes")), "a write");
+        assertTrue(git.retryingLocks(50, "rm", "-q", ".gitignore").ok());
+        HumanGit.Result c = git.retryingLocks(50, "commit", "-qm", "human: my own ignore rules, later");
+        assertTrue(c.ok(), c.toString());
+        acked(write(Decl.appendItem(CRITIC, "Triggers", "after the ignore file went")), "a write");
+        assertTrue(git.retryingLocks(50, "add", "-A").ok());
+        git.retryingLocks(50, "commit", "-qm", "human: everything"); // nothing to commit, when all is well
+        String tracked = git.ok("ls-files");
+        assertTrue(!tracked.contains(".memoryd"), "memoryd's state was committed: " + tracked);
+        acked(write(Decl.appendItem(YOUNG, "Needs", "after the human's add -A")), "a write");
+        root.awaitMemorydFilesClean("after the writes", 10_000);
+        assertEquals("", git.ok("status", "--porcelain").strip(), "git status after memoryd's writes");
+        root.assertLedgerVerifies("after the writes");
+    }
+
     private Map<String, String> modesAt(String rev, Set<String> paths) throws Exception {
         Map<String, String> m = new HashMap<>();
         for (String p : paths) {

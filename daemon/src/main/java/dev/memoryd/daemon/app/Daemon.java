@@ -73,6 +73,10 @@ public final class Daemon implements AutoCloseable {
         }
         Files.createDirectories(state);
         Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwx------"));
+        // Roots made before init wrote it, and clones, whose .gitignore is whatever the remote holds.
+        dev.memoryd.daemon.git.LocalExclude.ensure(
+                gitLockFile.getParent().getParent(),
+                dev.memoryd.daemon.layout.RootLayout.LOCAL_STATE.toArray(String[]::new));
         Path lockFile = state.resolve("daemon.lock");
         Path pidFile = state.resolve("daemon.pid");
         FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);

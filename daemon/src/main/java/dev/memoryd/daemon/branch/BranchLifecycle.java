@@ -27,7 +27,6 @@ import dev.memoryd.ledger.Head;
 import dev.memoryd.ledger.IdGenerator;
 import dev.memoryd.ledger.Ledger;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -282,16 +281,8 @@ final class BranchLifecycle {
      * {@code git status} (the repository's local exclude file, never {@code .gitignore}).
      */
     void excludeChain(BranchName b) throws IOException {
-        Path exclude = git.repository().getDirectory().toPath().resolve("info/exclude");
-        String line = "/ledger/" + b.value() + "/";
-        String now = Files.exists(exclude) ? Files.readString(exclude, StandardCharsets.UTF_8) : "";
-        if (!now.lines().anyMatch(line::equals)) {
-            Files.createDirectories(exclude.getParent());
-            Files.writeString(
-                    exclude,
-                    now + (now.isEmpty() || now.endsWith("\n") ? "" : "\n") + line + "\n",
-                    StandardCharsets.UTF_8);
-        }
+        dev.memoryd.daemon.git.LocalExclude.ensure(
+                git.repository().getDirectory().toPath(), "/ledger/" + b.value() + "/");
     }
 
     /** The chain line {@code commit} records as its ledger head, when there is one (else null). */

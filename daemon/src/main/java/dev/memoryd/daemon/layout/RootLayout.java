@@ -24,6 +24,12 @@ public final class RootLayout {
     public static final String USERS = "users";
     /** The directory holding chunk files. */
     public static final String SLICES = ".slices";
+    /**
+     * What git must never take into a commit: the state directory ({@code .memoryd/}: socket, lock,
+     * ledger journal, spare files holding copies of memory files) and temp files beside memory
+     * files. In the root's {@code .gitignore} and its local exclude file, as gitignore patterns.
+     */
+    public static final java.util.List<String> LOCAL_STATE = java.util.List.of(".memoryd/", "*.memoryd-tmp");
 
     private RootLayout() {}
 
