@@ -44,6 +44,16 @@ class IndexFormatTest {
         return r;
     }
 
+    /** A repository with a memory file and a ledger segment committed. */
+    private Path committed(String name) throws Exception {
+        Path r = repo(name);
+        write(r, "users/sam/overview.md", "a\n");
+        write(r, "ledger/main/0000/00000000.ndjson", "{}\n");
+        git(r, "add", ".");
+        git(r, "commit", "-qm", "c");
+        return r;
+    }
+
     private static void write(Path r, String path, String text) throws IOException {
         Path f = r.resolve(path);
         Files.createDirectories(f.getParent());
@@ -67,11 +77,7 @@ class IndexFormatTest {
 
     @Test
     void aSplitIndex_isFound_andJGitCannotReadIt_untilGitMakesItWholeAgain() throws Exception {
-        Path r = repo("split");
-        write(r, "users/sam/overview.md", "a\n");
-        write(r, "ledger/main/0000/00000000.ndjson", "{}\n");
-        git(r, "add", ".");
-        git(r, "commit", "-qm", "c");
+        Path r = committed("split");
         assertEquals(Optional.empty(), form(r));
 
         git(r, "update-index", "--split-index");
@@ -89,10 +95,7 @@ class IndexFormatTest {
 
     @Test
     void theConfigThatSplitsTheIndexAtGitsNextWrite_isFoundBeforeTheIndexIsSplit() throws Exception {
-        Path r = repo("config");
-        write(r, "users/sam/overview.md", "a\n");
-        git(r, "add", ".");
-        git(r, "commit", "-qm", "c");
+        Path r = committed("config");
         git(r, "config", "core.splitIndex", "true");
         try (Repository repo = new FileRepositoryBuilder()
                 .setGitDir(r.resolve(".git").toFile())
@@ -106,11 +109,7 @@ class IndexFormatTest {
 
     @Test
     void aSparseIndex_isFound() throws Exception {
-        Path r = repo("sparse");
-        write(r, "users/sam/overview.md", "a\n");
-        write(r, "ledger/main/0000/00000000.ndjson", "{}\n");
-        git(r, "add", ".");
-        git(r, "commit", "-qm", "c");
+        Path r = committed("sparse");
         git(r, "sparse-checkout", "init", "--cone", "--sparse-index");
         git(r, "sparse-checkout", "set", "users");
         assertEquals(Optional.of(new IndexFormat(IndexFormat.SPARSE, "index.sparse true")), form(r));

@@ -13,14 +13,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A human turns on git's line-end conversion of memory files while a daemon child serves the
- * root ({@code git config core.autocrlf true}, or a committed {@code eol=crlf} attribute): from
- * then on writes are refused ({@code unavailable}, naming the setting and what ends it) and a file
- * git rewrote with CRLF is not captured as the human's edit; once the conversion is off, writes go
- * on. Before, {@code serve} checked this at its start only: the write was committed and a checkout
- * made while the setting was on was recorded as the human's edit of every line.
+ * A human changes how git writes or reads the working tree while a daemon child serves the root,
+ * and writes wait until it is undone, each refusal naming the setting and what ends it:
+ *
+ * <ul>
+ *   <li>line-end conversion of memory files ({@code git config core.autocrlf true}, or a committed
+ *       {@code eol=crlf} attribute): a file git rewrote with CRLF is not captured as the human's
+ *       edit. Before, {@code serve} checked this at its start only: the write was committed and a
+ *       checkout made while the setting was on was recorded as the human's edit of every line;
+ *   <li>a split index ({@code git update-index --split-index}, {@code core.splitIndex true}), a
+ *       form JGit cannot read: nothing is written or captured, and {@code ping} and {@code status}
+ *       say why. Before, every write was refused with JGit's "DIRC extension 'link' not supported"
+ *       or "zero length name", and no word of what to do.
+ * </ul>
  */
-class LineEndsWhileServedTest {
+class GitSettingsWhileServedTest {
     static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
 
     @TempDir
@@ -116,5 +123,49 @@ class LineEndsWhileServedTest {
         assertTrue(
                 root.git("log", "--format=%s").contains("line ends as they are"),
                 "the human's commits are on the branch");
+    }
+
+    @Test
+    void anIndexSplitWhileServed_refusesWritesNamingTheFix_untilItIsWholeAgain() throws Exception {
+        assertTrue(append("Before the split").has("result"));
+        root.git("update-index", "--split-index");
+        String head = root.git("rev-parse", "HEAD").strip();
+
+        JsonNode refused = append("While the index is split");
+        assertEquals(
+                "unavailable", refused.path("error").path("data").path("reason").asText(), refused.toString());
+        assertEquals(
+                "split", refused.path("error").path("data").path("index_format").asText(), refused.toString());
+        String message = refused.path("error").path("message").asText();
+        assertTrue(
+                message.contains("git's index is split")
+                        && message.contains("update-index --no-split-index")
+                        && message.contains("config core.splitIndex false"),
+                message);
+        assertEquals(head, root.git("rev-parse", "HEAD").strip(), "nothing committed");
+        assertTrue(!Files.readString(root.dir.resolve(CRITIC)).contains("While the index is split"));
+        JsonNode writer = daemon.result("ping", null).path("writer");
+        assertEquals("split", writer.path("index_format").asText(), "ping says why writes wait: " + writer);
+        Cli.Run status = Cli.run(
+                "status",
+                "--root",
+                root.dir.toString(),
+                "--key-file",
+                root.cfg.keyFile().toString());
+        assertTrue(status.out().contains("git's index is split"), "status says so: " + status);
+
+        root.git("config", "core.splitIndex", "true"); // git's next write of the index splits it again
+        root.git("update-index", "--no-split-index");
+        refused = append("While git would split it again");
+        assertTrue(refused.path("error").path("message").asText().contains("core.splitIndex true"), refused.toString());
+
+        root.git("config", "core.splitIndex", "false");
+        JsonNode resumed = append("After the split");
+        assertTrue(resumed.has("result"), resumed.toString());
+        assertTrue(Files.readString(root.dir.resolve(CRITIC)).contains("- After the split\n"));
+        assertEquals("", root.git("status", "--porcelain"), "the index is in step again");
+        assertTrue(
+                daemon.result("ping", null).path("writer").path("index_format").isMissingNode(),
+                "no longer waiting on the index");
     }
 }
