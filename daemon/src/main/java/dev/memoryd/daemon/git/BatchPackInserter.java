@@ -214,6 +214,7 @@ final class BatchPackInserter extends ObjectInserter {
         }
         Path realPack = dir.resolve("pack-" + name + ".pack");
         Path realIdx = dir.resolve("pack-" + name + ".idx");
+        Path keep = keep(dir.resolve("pack-" + name + ".keep"));
         Path aheadPack = ahead == null ? null : ahead.take();
         Path aheadIdx = aheadPack == null ? null : ahead.take();
         if (aheadPack == null
@@ -239,8 +240,51 @@ final class BatchPackInserter extends ObjectInserter {
             }
         }
         odb.openPack(realPack.toFile());
-        installed = new Installed(realPack, realIdx, forcer);
+        installed = new Installed(realPack, realIdx, keep, forcer);
         reset();
+    }
+
+    /** What a keep file of memoryd's holds: the process that may remove it, as git's receive-pack writes its own. */
+    static final String KEEP_PREFIX = "memoryd ";
+
+    /**
+     * Puts {@code keep} in place before the pack it keeps: until the batch's ref has moved, its
+     * objects are reachable from no ref, and a {@code git gc --prune=now} or {@code git repack -a
+     * -d} started meanwhile would drop them from the pack it writes and delete this one, leaving
+     * the branch naming a commit that is gone. git leaves a pack with a keep file alone, as it
+     * does for one a push is still receiving. Written into a file made ahead when there is one.
+     */
+    private Path keep(Path keep) throws IOException {
+        byte[] why = (KEEP_PREFIX + ProcessHandle.current().pid() + " until its ref moves\n")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Path made = ahead == null ? null : ahead.take();
+        if (made != null) {
+            try {
+                write(made, why, why.length, null, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+                move(made, keep);
+                return keep;
+            } catch (IOException e) {
+                Files.deleteIfExists(made); // another file system, or a link: made in place below
+            }
+        }
+        write(keep, why, why.length, null, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
+        return keep;
+    }
+
+    /**
+     * Removes the keep file of a flush once the batch's ref has moved (its objects are then
+     * reachable) or the batch was given up (they are garbage): off the caller's way when files
+     * are made ahead.
+     */
+    void release(Installed i) throws IOException {
+        if (i == null || i.keep() == null) {
+            return;
+        }
+        if (ahead != null) {
+            ahead.discard(i.keep());
+        } else {
+            Files.deleteIfExists(i.keep());
+        }
     }
 
     /** The pack and index the last {@link #flush} put in place, not forced to disk by it; null when it wrote none. */
@@ -248,8 +292,8 @@ final class BatchPackInserter extends ObjectInserter {
         return installed;
     }
 
-    /** A pack and its index as installed in the pack directory, and how to force them. */
-    record Installed(Path pack, Path idx, Forcer forcer) {
+    /** A pack and its index as installed in the pack directory, the keep file that holds it until its ref moves, and how to force them. */
+    record Installed(Path pack, Path idx, Path keep, Forcer forcer) {
         /**
          * Forces both files' bytes and the directory naming them to disk: once the branch names a
          * commit, a power loss must not leave it pointing into a pack that never reached the disk

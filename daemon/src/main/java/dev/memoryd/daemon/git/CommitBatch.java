@@ -19,6 +19,7 @@ import org.eclipse.jgit.lib.PersonIdent;
  * has it. The store's writer thread only, but for {@link #prepareMove}.
  */
 public final class CommitBatch implements AutoCloseable {
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(CommitBatch.class.getName());
     private final GitStore store;
     private final TreeModel tree;
     private final BatchPackInserter ins;
@@ -153,6 +154,14 @@ public final class CommitBatch implements AutoCloseable {
     public void close() {
         if (!moved && tip != null && !tip.equals(base)) {
             store.reseedTree(); // a batch that never published leaves the tree image as its commits made it
+        }
+        try {
+            ins.release(flushed); // published or given up: git's gc may take the pack from here on
+        } catch (IOException e) {
+            LOG.log(
+                    java.util.logging.Level.WARNING,
+                    "could not remove a pack's keep file; removed at the next start",
+                    e);
         }
         store.giveBack(ins);
     }

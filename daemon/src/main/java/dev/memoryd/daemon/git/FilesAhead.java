@@ -29,8 +29,8 @@ import java.util.stream.Stream;
  * {@code memoryd-files-ahead}, which ends when idle.
  */
 final class FilesAhead implements AutoCloseable {
-    /** Files kept ready: a batch takes two, and a failed flush may take two more. */
-    private static final int READY = 4;
+    /** Files kept ready: a batch takes three (its pack's keep file, the pack, its index), and a failed flush may take more. */
+    private static final int READY = 6;
 
     private static final AtomicLong SEQ = new AtomicLong();
 
@@ -50,8 +50,12 @@ final class FilesAhead implements AutoCloseable {
     private volatile boolean started;
     private volatile boolean closed;
 
+    /** Where the packs go, and with them the keep files a flush puts beside its pack (see {@link BatchPackInserter}). */
+    private final Path packDir;
+
     FilesAhead(Path gitDir) {
         this.dir = gitDir.resolve("memoryd").resolve("ahead");
+        this.packDir = gitDir.resolve("objects").resolve("pack");
     }
 
     /**
@@ -111,8 +115,28 @@ final class FilesAhead implements AutoCloseable {
         }
     }
 
-    /** Removes files of processes that are gone (a killed daemon's). */
+    /**
+     * Deletes {@code p} on the files' thread, off the caller's way (a deletion frees an inode, which
+     * costs as much as making one); at once when that thread has stopped.
+     */
+    void discard(Path p) throws IOException {
+        if (!run(() -> {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                // a keep file left behind is removed at the next start (its process is gone)
+            }
+        })) {
+            Files.deleteIfExists(p);
+        }
+    }
+
+    /**
+     * Removes files of processes that are gone (a killed daemon's): files made ahead, and the keep
+     * files of packs whose batch never got to remove them (git's gc would keep those packs for good).
+     */
     private void removeLeftovers() {
+        removeLeftoverKeeps();
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
@@ -132,6 +156,36 @@ final class FilesAhead implements AutoCloseable {
             }
         } catch (IOException e) {
             // An empty file left behind costs nothing but its name: the next start tries again.
+        }
+    }
+
+    private void removeLeftoverKeeps() {
+        if (!Files.isDirectory(packDir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> s = Files.list(packDir)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                if (!p.getFileName().toString().endsWith(".keep") || Files.size(p) > 200) {
+                    continue;
+                }
+                String text = Files.readString(p, java.nio.charset.StandardCharsets.UTF_8);
+                if (!text.startsWith(BatchPackInserter.KEEP_PREFIX)) {
+                    continue; // a keep of git's or a human's: theirs to remove
+                }
+                String[] words =
+                        text.substring(BatchPackInserter.KEEP_PREFIX.length()).split(" ", 2);
+                try {
+                    long pid = Long.parseLong(words[0].strip());
+                    if (pid != ProcessHandle.current().pid()
+                            && ProcessHandle.of(pid).isEmpty()) {
+                        Files.deleteIfExists(p);
+                    }
+                } catch (NumberFormatException e) {
+                    // not one memoryd wrote
+                }
+            }
+        } catch (IOException e) {
+            // A keep file left behind keeps one pack from git's gc: the next start tries again.
         }
     }
 

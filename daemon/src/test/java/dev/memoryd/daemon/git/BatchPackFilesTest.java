@@ -44,6 +44,7 @@ class BatchPackFilesTest {
                 Set<Object> madeAhead = inodes(ahead);
                 Set<Object> before = inodes(root.resolve(".git/objects/pack"));
                 commit(g, b);
+                awaitNoKeep(root.resolve(".git/objects/pack")); // one until the ref moved, removed after
                 Set<Object> added = inodes(root.resolve(".git/objects/pack"));
                 added.removeAll(before);
                 assertEquals(2, added.size(), "one pack and its index");
@@ -143,6 +144,92 @@ class BatchPackFilesTest {
         try (var s = Files.list(packDir)) {
             assertTrue(s.anyMatch(p -> p.toString().endsWith(".pack")));
         }
+    }
+
+    /**
+     * A human's {@code git gc --prune=now} (a {@code git repack -a -d}) between a batch's flush and
+     * its ref's move: the batch's pack is kept (its keep file), so the branch never names a commit
+     * that is gone; the keep file goes once the ref has moved, and git's next gc takes the pack in.
+     * Before, the gc dropped the batch's objects (reachable from no ref yet) and deleted its pack:
+     * {@code git fsck} found the commit missing, and every later gc failed on it.
+     */
+    @Test
+    void aGcBetweenABatchsFlushAndItsRefsMove_keepsTheBatchsPack() throws Exception {
+        GitStore.init(root, "main");
+        Path packDir = root.resolve(".git/objects/pack");
+        try (GitStore g = GitStore.open(root, "main")) {
+            commit(g, 0);
+            awaitNoKeep(packDir);
+            ObjectId tip;
+            try (CommitBatch b = g.batch()) {
+                tip = b.commit(Map.of("notes.md", "batch 1\n".getBytes(StandardCharsets.UTF_8)), WHO, WHO, "b1");
+                b.flush();
+                String gc = git("gc", "-q", "--prune=now");
+                assertTrue(gc.startsWith("0:"), gc);
+                assertTrue(
+                        git("cat-file", "-e", tip.name()).startsWith("0:"),
+                        "the gc dropped the batch's commit, which no ref named yet");
+                assertEquals(1, keeps(packDir).size(), "the flushed pack is kept until its ref moves");
+                b.forceFlushed();
+                assertEquals(RefMove.Result.MOVED, b.moveRef().result());
+            }
+            awaitNoKeep(packDir); // the keep file goes once the ref has moved
+            String fsck = git("fsck", "--strict", "--no-dangling");
+            assertTrue(fsck.startsWith("0:"), fsck);
+            assertTrue(git("cat-file", "-e", tip.name()).startsWith("0:"), "the batch's commit is there");
+            String gc = git("gc", "-q", "--prune=now");
+            assertTrue(gc.startsWith("0:"), gc);
+            assertEquals("batch 1\n", git("show", "main:notes.md").substring(3) + "\n");
+        }
+    }
+
+    @Test
+    void aKeepFileAGoneProcessLeft_isRemovedOnceTheStoreWrites_andAnyOtherKeepStays() throws Exception {
+        GitStore.init(root, "main");
+        Path packDir = Files.createDirectories(root.resolve(".git/objects/pack"));
+        Path ours = Files.writeString(
+                packDir.resolve("pack-1111111111111111111111111111111111111111.keep"),
+                BatchPackInserter.KEEP_PREFIX + "99999999 until its ref moves\n");
+        Path theirs = Files.writeString(
+                packDir.resolve("pack-2222222222222222222222222222222222222222.keep"),
+                "receive-pack 99999999 on somewhere\n");
+        try (GitStore g = GitStore.open(root, "main")) {
+            commit(g, 0);
+            awaitFiles(root.resolve(".git/memoryd/ahead"), 4);
+            assertFalse(Files.exists(ours), "a keep of a killed daemon's would hold its pack from git's gc for good");
+            assertTrue(Files.exists(theirs), "a keep git or a human made is theirs");
+        }
+    }
+
+    private static void awaitNoKeep(Path packDir) throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!keeps(packDir).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(Set.of(), keeps(packDir), "a keep file stayed after its batch");
+    }
+
+    private static Set<Object> keeps(Path packDir) throws Exception {
+        try (Stream<Path> s = Files.list(packDir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".keep"))
+                    .map(p -> {
+                        try {
+                            return Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class)
+                                    .fileKey();
+                        } catch (java.io.IOException e) {
+                            return p; // removed meanwhile
+                        }
+                    })
+                    .collect(java.util.stream.Collectors.toSet());
+        }
+    }
+
+    private String git(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("git", "-C", root.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return p.waitFor() + ": " + out.strip();
     }
 
     /** One commit of {@code notes.md} in a batch of its own, published; its id. */
