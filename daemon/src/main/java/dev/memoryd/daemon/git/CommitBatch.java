@@ -31,6 +31,9 @@ public final class CommitBatch implements AutoCloseable {
     /** What the last {@link #flush} installed (read by {@link #forceFlushed} on another thread). */
     private volatile BatchPackInserter.Installed flushed;
 
+    /** Every pack this batch flushed, each held by its keep file until the batch is closed. */
+    private final java.util.List<BatchPackInserter.Installed> kept = new java.util.ArrayList<>();
+
     /** The bytes of each path's last blob in this batch: the base of its next version's delta. */
     private final Map<String, byte[]> lastBytes = new HashMap<>();
 
@@ -109,6 +112,9 @@ public final class CommitBatch implements AutoCloseable {
     public void flush() throws IOException {
         ins.flush();
         flushed = ins.installed();
+        if (flushed != null) {
+            kept.add(flushed);
+        }
     }
 
     /**
@@ -155,13 +161,15 @@ public final class CommitBatch implements AutoCloseable {
         if (!moved && tip != null && !tip.equals(base)) {
             store.reseedTree(); // a batch that never published leaves the tree image as its commits made it
         }
-        try {
-            ins.release(flushed); // published or given up: git's gc may take the pack from here on
-        } catch (IOException e) {
-            LOG.log(
-                    java.util.logging.Level.WARNING,
-                    "could not remove a pack's keep file; removed at the next start",
-                    e);
+        for (BatchPackInserter.Installed k : kept) {
+            try {
+                ins.release(k); // published or given up: git's gc may take the pack from here on
+            } catch (IOException e) {
+                LOG.log(
+                        java.util.logging.Level.WARNING,
+                        "could not remove a pack's keep file; removed at the next start",
+                        e);
+            }
         }
         store.giveBack(ins);
     }
