@@ -5,6 +5,7 @@ import dev.memoryd.daemon.git.GitStore;
 import dev.memoryd.daemon.git.IndexFormat;
 import dev.memoryd.daemon.git.LineEndConversion;
 import dev.memoryd.daemon.git.LocalExclude;
+import dev.memoryd.daemon.git.PlainClone;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.ledger.BranchName;
 import dev.memoryd.ledger.KeyRing;
@@ -73,15 +74,7 @@ public final class Memoryd {
                 && (!Files.isDirectory(root) || Files.list(root).findAny().isPresent())) {
             throw new IllegalArgumentException(root + " exists and is not empty; clone into a new directory");
         }
-        String id = replica;
-        if (id == null) {
-            StringBuilder sb = new StringBuilder("r");
-            String alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
-            for (int i = 0; i < 7; i++) {
-                sb.append(alphabet.charAt(cfg.random().nextInt(alphabet.length())));
-            }
-            id = sb.toString();
-        }
+        String id = replica == null ? newReplicaId(cfg) : replica;
         if (!BranchName.REPLICA.matcher(id).matches()) {
             throw new IllegalArgumentException("invalid replica id '" + id + "': use 1-32 of a-z, 0-9 and -");
         }
@@ -113,6 +106,43 @@ public final class Memoryd {
                     + " copy the other roots' key file there instead (mode 0600)");
         }
         return did;
+    }
+
+    /** A generated replica id: "r" and seven of a lower-case base-32 alphabet without look-alikes. */
+    private static String newReplicaId(MemorydConfig cfg) {
+        StringBuilder sb = new StringBuilder("r");
+        String alphabet = "0123456789abcdefghjkmnpqrstvwxyz";
+        for (int i = 0; i < 7; i++) {
+            sb.append(alphabet.charAt(cfg.random().nextInt(alphabet.length())));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Gives a root made by a plain {@code git clone} ({@link PlainClone}) a generated replica id, as
+     * {@code memoryd clone} would have, so its daemon writes chains of its own ({@code
+     * <branch>@<id>}) instead of forking the chains of the root it came from. Called at a root's
+     * first serve, holding the root's lock. Returns what it did, for a person; empty when the root
+     * is no such clone. Changes only the repository's own config ({@code git config
+     * memoryd.replica}).
+     */
+    public static Optional<String> adoptPlainClone(MemorydConfig cfg) throws IOException {
+        try (org.eclipse.jgit.lib.Repository repo = new org.eclipse.jgit.storage.file.FileRepositoryBuilder()
+                .setGitDir(cfg.root().resolve(".git").toFile())
+                .setMustExist(true)
+                .build()) {
+            Optional<PlainClone> clone = PlainClone.of(repo);
+            if (clone.isEmpty()) {
+                return Optional.empty();
+            }
+            String id = newReplicaId(cfg);
+            org.eclipse.jgit.lib.StoredConfig c = repo.getConfig();
+            c.setString("memoryd", null, "replica", id);
+            c.save();
+            return Optional.of("a git clone of " + clone.get().from() + ", served for the first time: replica id " + id
+                    + " (git config " + GitStore.REPLICA_KEY + "), so this root writes its ledger chains as <branch>@"
+                    + id + " and syncs with the root it came from");
+        }
     }
 
     /**

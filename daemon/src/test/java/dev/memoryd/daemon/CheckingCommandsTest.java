@@ -84,10 +84,17 @@ class CheckingCommandsTest {
     void servingAPlainCloneOfASyncedRemote_rollsNothingForward_andDuplicatesNoItem() throws Exception {
         String head = git(clone, "rev-parse", "HEAD").strip();
         try (TestRoot c = TestRoot.existing(clone, a.cfg.keyFile()).serveAsIs()) {
-            assertEquals(head, c.git("rev-parse", "HEAD").strip(), "recovery committed on a clean clone");
+            // A plain clone's first serve gives it a replica id, whose chain starts with one commit of
+            // its fork line; recovery commits nothing else.
+            String id = c.git("config", "memoryd.replica").strip();
+            assertEquals(
+                    "1", c.git("rev-list", "--count", head + "..HEAD").strip(), "recovery committed on a clean clone");
+            assertEquals(
+                    "ledger/main@" + id + "/0000/00000000.ndjson",
+                    c.git("diff", "--name-only", head, "HEAD").strip());
             assertEquals(1, count(c.file(NOTES), "- C-inbox-3\n"), c.file(NOTES));
-            // This root writes chain "main" too; what the other replica merged in is captured as the
-            // watcher's start-up rescan would, and still no item doubles.
+            // What the other replica merged in is captured as the watcher's start-up rescan would, and
+            // still no item doubles.
             c.importExample();
             assertEquals(1, count(c.file(NOTES), "- C-inbox-3\n"), c.file(NOTES));
             assertEquals(1, count(c.file(CRITIC_NOTES), "- from b\n"), c.file(CRITIC_NOTES));

@@ -445,10 +445,47 @@ class SyncTest extends TwoRootsTest {
     }
 
     @Test
-    void twoRootsWritingOneChain_areRefused_namingTheReplicaId() throws Exception {
-        // A plain git clone has no replica id: it would write chain "main", as the root it came from does.
+    void aPlainGitClone_servedForTheFirstTime_writesAChainOfItsOwn_andSyncsBothWays() throws Exception {
         Path c = tmp.resolve("c/memory");
         run("git", "clone", "-q", remote.toString(), c.toString());
+        try (TestRoot plain = TestRoot.existing(c, a.cfg.keyFile()).serveAsIs()) {
+            String id = plain.git("config", "memoryd.replica").strip();
+            assertTrue(id.matches("r[0-9a-z]{7}"), id);
+            assertTrue(appendItem(plain, CRITIC_NOTES, "from c").has("result"));
+            assertTrue(
+                    plain.git("ls-tree", "-r", "--name-only", "main", "ledger/").contains("ledger/main@" + id + "/"),
+                    "the clone's lines are in a chain of its own");
+            assertTrue(appendItem(a, YOUNG_NOTES, "from a").has("result"));
+            JsonNode sc = ok(sync(plain));
+            assertTrue(sc.get("ok").asBoolean(), sc.toString());
+            JsonNode sa = ok(sync(a));
+            assertTrue(sa.get("ok").asBoolean(), "no fork of chain main: " + sa);
+            assertTrue(a.file(CRITIC_NOTES).contains("from c"), a.file(CRITIC_NOTES));
+            assertTrue(ok(sync(plain)).get("ok").asBoolean());
+            assertTrue(plain.file(YOUNG_NOTES).contains("from a"), plain.file(YOUNG_NOTES));
+            assertVerifies(a);
+            assertVerifies(plain);
+        }
+        try (TestRoot again = TestRoot.existing(c, a.cfg.keyFile()).serveAsIs()) {
+            assertTrue(appendItem(again, CRITIC_NOTES, "from c, later").has("result"));
+            assertEquals(
+                    1,
+                    again.git("config", "--get-all", "memoryd.replica")
+                            .strip()
+                            .lines()
+                            .count(),
+                    "a second serve keeps the id it was given");
+            assertVerifies(again);
+        }
+    }
+
+    @Test
+    void twoRootsWritingOneChain_areRefused_namingTheReplicaId() throws Exception {
+        // A clone whose reflog was expired cannot be told from the root it came from: it writes chain
+        // "main", as that root does.
+        Path c = tmp.resolve("c/memory");
+        run("git", "clone", "-q", remote.toString(), c.toString());
+        run("git", "-C", c.toString(), "reflog", "expire", "--expire=now", "--all");
         try (TestRoot plain = TestRoot.existing(c, a.cfg.keyFile()).serveAsIs()) {
             assertTrue(appendItem(plain, CRITIC_NOTES, "from c").has("result"));
             plain.git("push", "-q", "origin", "main");

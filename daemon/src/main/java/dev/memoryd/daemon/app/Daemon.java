@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -31,6 +32,7 @@ public final class Daemon implements AutoCloseable {
         }
     }
 
+    private final Optional<String> adopted;
     private final List<FileChannel> lockChannels;
     private final List<FileLock> locks;
     private final ServingRoot svc;
@@ -38,11 +40,25 @@ public final class Daemon implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean closed;
 
-    private Daemon(List<FileChannel> lockChannels, List<FileLock> locks, ServingRoot svc, SocketServer server) {
+    private Daemon(
+            List<FileChannel> lockChannels,
+            List<FileLock> locks,
+            ServingRoot svc,
+            SocketServer server,
+            Optional<String> adopted) {
+        this.adopted = adopted;
         this.lockChannels = lockChannels;
         this.locks = locks;
         this.svc = svc;
         this.server = server;
+    }
+
+    /**
+     * What this start did to the root beyond serving it, for a person: the replica id given to a
+     * plain git clone at its first serve ({@link Memoryd#adoptPlainClone}); empty otherwise.
+     */
+    public Optional<String> adopted() {
+        return adopted;
     }
 
     /** Starts serving, watching the working tree for humans' edits. */
@@ -63,6 +79,7 @@ public final class Daemon implements AutoCloseable {
         // is stuck. The state directory's lock is taken too, so a daemon of a build that knows only
         // that one is kept out as well.
         Path gitLockFile = cfg.root().resolve(".git").resolve("memoryd").resolve("serving");
+        boolean firstServe = !Files.exists(gitLockFile.getParent()); // git clean leaves the git directory alone
         Files.createDirectories(gitLockFile.getParent());
         FileChannel gitCh = FileChannel.open(
                 gitLockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
@@ -94,6 +111,7 @@ public final class Daemon implements AutoCloseable {
             gitCh.truncate(0);
             gitCh.write(java.nio.ByteBuffer.wrap(pid), 0);
             Files.write(pidFile, pid);
+            Optional<String> adopted = firstServe ? Memoryd.adoptPlainClone(cfg) : Optional.empty();
             svc = Memoryd.open(cfg);
             server = new SocketServer(
                     cfg.socket(), new Dispatcher(svc), cfg.maxLineBytes(), cfg.idleTimeout(), cfg.maxConnections());
@@ -101,7 +119,7 @@ public final class Daemon implements AutoCloseable {
             if (watch) {
                 svc.startWatching();
             }
-            return new Daemon(List.of(gitCh, ch), List.of(gitLock, lock), svc, server);
+            return new Daemon(List.of(gitCh, ch), List.of(gitLock, lock), svc, server, adopted);
         } catch (IOException | RuntimeException e) {
             if (server != null) {
                 server.close();

@@ -161,6 +161,7 @@ final class ServeCmd extends Common implements Callable<Integer> {
             return Main.PROBLEMS;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(d::close, "memoryd-shutdown"));
+        d.adopted().ifPresent(System.out::println);
         System.out.println("memoryd " + Memoryd.VERSION + " serving " + cfg.root() + " on " + cfg.socket());
         System.out.flush();
         d.awaitStop();
