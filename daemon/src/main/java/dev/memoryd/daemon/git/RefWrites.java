@@ -7,13 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.LinkedHashSet;
 import java.util.Map;
-import java.util.Set;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEditor;
 import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
@@ -30,12 +29,12 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * at a commit of its own (proposals) and a deleted branch's ref retired under another name. A
  * refused update is an IOException: nothing else writes these refs.
  *
- * <p>Durability: JGit forces neither the loose objects it writes nor a ref file (git's
- * {@code core.fsyncObjectFiles} default), and the ledger names what these writes made (a
- * proposal's commit) once they return. So each new loose object and its directory are forced
- * before a ref names it, and the ref file and the directories up to {@code refs/} before the
- * method returns: after a power loss the ledger never names a commit whose objects or branch
- * came back empty or missing.
+ * <p>Durability: JGit forces no ref file (git's default), and the ledger names what these
+ * writes made (a proposal's commit) once they return. So a new branch's objects, written as one
+ * pack kept from git's gc by a keep file until the branch names them, are forced with their
+ * directory before the ref is written, and the ref file and the directories up to {@code refs/}
+ * before the method returns: after a power loss the ledger never names a commit whose objects or
+ * branch came back empty or missing.
  */
 final class RefWrites {
     private RefWrites() {}
@@ -87,8 +86,13 @@ final class RefWrites {
             String message,
             Force force)
             throws IOException {
-        Set<ObjectId> inserted = new LinkedHashSet<>();
-        try (ObjectInserter ins = new Recording(repo.newObjectInserter(), inserted);
+        // The new objects go into one pack with a keep file, not loose: until the ref below names
+        // them no ref does, and a `git gc --prune=now` started meanwhile would delete loose ones
+        // (and drop a pack without a keep), leaving the branch naming a commit that is gone.
+        ObjectDirectory odb = (ObjectDirectory) repo.getObjectDatabase();
+        BatchPackInserter pack = new BatchPackInserter(odb, 1, null, Forcer.FILES);
+        BatchPackInserter.Installed installed = null;
+        try (ObjectInserter ins = new NewObjectsOnly(pack, odb);
                 RevWalk rw = new RevWalk(repo);
                 ObjectReader reader = repo.newObjectReader()) {
             DirCache dc = DirCache.newInCore();
@@ -121,7 +125,12 @@ final class RefWrites {
             cb.setMessage(message);
             ObjectId c = ins.insert(cb);
             ins.flush();
-            forceLoose(repo, inserted, force);
+            installed = pack.installed();
+            if (installed != null) {
+                force.force(installed.pack());
+                force.force(installed.idx());
+                force.force(installed.pack().getParent());
+            }
             RefUpdate ru = repo.updateRef(Constants.R_HEADS + ref);
             ru.setNewObjectId(c);
             ru.setExpectedOldObjectId(ObjectId.zeroId());
@@ -131,29 +140,12 @@ final class RefWrites {
             }
             forceRef(repo, Constants.R_HEADS + ref, force);
             return c;
-        }
-    }
-
-    /**
-     * Forces the loose files of {@code ids} that exist (an object already in a pack was not
-     * written again), then their directories and the object directory (a new fan-out directory).
-     */
-    private static void forceLoose(Repository repo, Set<ObjectId> ids, Force force) throws IOException {
-        Path objects = repo.getDirectory().toPath().resolve(Constants.OBJECTS);
-        Set<Path> dirs = new LinkedHashSet<>();
-        for (ObjectId id : ids) {
-            String name = id.name();
-            Path f = objects.resolve(name.substring(0, 2)).resolve(name.substring(2));
-            if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-                force.force(f);
-                dirs.add(f.getParent());
+        } finally {
+            try {
+                pack.release(installed); // the ref names the objects now, or they are garbage
+            } finally {
+                pack.close();
             }
-        }
-        for (Path d : dirs) {
-            force.force(d);
-        }
-        if (!dirs.isEmpty()) {
-            force.force(objects);
         }
     }
 
@@ -173,14 +165,17 @@ final class RefWrites {
         return repo.getDirectory().toPath().resolve(name);
     }
 
-    /** An inserter that notes the id of every object written through it. */
-    private static final class Recording extends ObjectInserter.Filter {
+    /**
+     * Writes only objects the repository lacks, as JGit's inserter of loose objects does: an
+     * unchanged tree or blob of the parent is not copied into the new pack.
+     */
+    private static final class NewObjectsOnly extends ObjectInserter.Filter {
         private final ObjectInserter delegate;
-        private final Set<ObjectId> ids;
+        private final ObjectDirectory odb;
 
-        Recording(ObjectInserter delegate, Set<ObjectId> ids) {
+        NewObjectsOnly(ObjectInserter delegate, ObjectDirectory odb) {
             this.delegate = delegate;
-            this.ids = ids;
+            this.odb = odb;
         }
 
         @Override
@@ -190,23 +185,18 @@ final class RefWrites {
 
         @Override
         public ObjectId insert(int type, byte[] data) throws IOException {
-            ObjectId id = delegate.insert(type, data);
-            ids.add(id);
-            return id;
+            return insert(type, data, 0, data.length);
         }
 
         @Override
         public ObjectId insert(int type, byte[] data, int off, int len) throws IOException {
-            ObjectId id = delegate.insert(type, data, off, len);
-            ids.add(id);
-            return id;
+            ObjectId id = delegate.idFor(type, data, off, len);
+            return odb.has(id) ? id : delegate.insert(type, data, off, len);
         }
 
         @Override
         public ObjectId insert(int type, long length, InputStream in) throws IOException {
-            ObjectId id = delegate.insert(type, length, in);
-            ids.add(id);
-            return id;
+            return insert(type, in.readNBytes(Math.toIntExact(length)));
         }
     }
 }

@@ -107,24 +107,88 @@ class RefWritesTest {
             ObjectId head = commit(g, Map.of("users/a.md", "one\n", "users/b.md", "two\n"));
             Repository repo = g.repository();
             Path ref = repo.getDirectory().toPath().resolve("refs/heads/proposals/p1");
+            Path packDir = repo.getDirectory().toPath().resolve("objects/pack");
+            Set<Path> before = files(packDir);
 
             ObjectId c = branch(repo, "proposals/p1", head, "one, changed\n", recording(ref));
 
             assertEquals(c, repo.exactRef(Constants.R_HEADS + "proposals/p1").getObjectId());
-            Set<Path> loose = looseFilesOf(repo, c);
-            // the commit, its root tree, the `users` tree and the changed blob are new
-            assertTrue(loose.size() >= 4, "new loose objects: " + loose);
-            for (Path f : loose) {
+            assertEquals(
+                    Set.of(), looseFilesOf(repo, c), "no loose object: a gc could delete it before the ref names it");
+            Set<Path> made = files(packDir);
+            made.removeAll(before);
+            assertEquals(2, made.size(), "one new pack and its index: " + made);
+            for (Path f : made) {
                 assertTrue(forced.contains(f), f + " forced; forced: " + forced);
                 assertFalse(existedWhenForced.get(f), f + " forced before the ref named it");
-                assertTrue(forced.contains(f.getParent()), "its directory " + f.getParent());
+                assertTrue(forced.indexOf(ref) > forced.indexOf(f), "the ref after the objects");
             }
-            assertTrue(forced.contains(repo.getDirectory().toPath().resolve("objects")));
+            assertTrue(forced.contains(packDir), "the pack directory");
             assertTrue(forced.contains(ref), "the ref file");
             for (String dir : List.of("refs/heads/proposals", "refs/heads", "refs")) {
                 assertTrue(forced.contains(repo.getDirectory().toPath().resolve(dir)), dir);
             }
-            assertTrue(forced.indexOf(ref) > forced.indexOf(loose.iterator().next()), "the ref after the objects");
+            for (Path p : made) {
+                if (p.toString().endsWith(".idx")) {
+                    // only what the parent lacked: the commit, the root and `users` trees, the blob
+                    assertEquals(
+                            4,
+                            org.eclipse.jgit.internal.storage.file.PackIndex.open(p.toFile())
+                                    .getObjectCount());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aGcWhileANewBranchsObjectsAreForced_leavesThemInPlace_andNoKeepFileAfter() throws Exception {
+        try (GitStore g = GitStore.open(root, "main")) {
+            ObjectId head = commit(g, Map.of("users/a.md", "one\n"));
+            Repository repo = g.repository();
+            List<String> gcs = new ArrayList<>();
+            RefWrites.Force gcFirst = p -> {
+                if (gcs.isEmpty()) { // between the objects written and the ref naming them
+                    gcs.add(git("gc", "-q", "--prune=now"));
+                }
+            };
+
+            ObjectId c = branch(repo, "proposals/p1", head, "one, proposed\n", gcFirst);
+
+            assertEquals(List.of("0: "), gcs, "the gc ran and succeeded");
+            assertTrue(
+                    git("cat-file", "-e", c.name()).startsWith("0:"),
+                    "the gc deleted the proposal's commit, which no ref named yet");
+            assertEquals("0: one, proposed", git("show", "proposals/p1:users/a.md"));
+            String fsck = git("fsck", "--strict", "--no-dangling");
+            assertTrue(fsck.startsWith("0:"), fsck);
+            try (var s = Files.list(repo.getDirectory().toPath().resolve("objects/pack"))) {
+                assertEquals(
+                        List.of(),
+                        s.filter(p -> p.toString().endsWith(".keep")).toList(),
+                        "the keep file goes once the ref names the pack's objects");
+            }
+        }
+    }
+
+    private String git(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("git", "-C", root.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            return p.waitFor() + ": " + out.strip();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+
+    private static Set<Path> files(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return new HashSet<>();
+        }
+        try (var s = Files.list(dir)) {
+            return new HashSet<>(s.toList());
         }
     }
 
