@@ -448,6 +448,7 @@ class SyncTest extends TwoRootsTest {
     void aPlainGitClone_servedForTheFirstTime_writesAChainOfItsOwn_andSyncsBothWays() throws Exception {
         Path c = tmp.resolve("c/memory");
         run("git", "clone", "-q", remote.toString(), c.toString());
+        Files.createDirectories(c.resolve(".git/memoryd")); // as `memoryd console` leaves it: not a serve
         try (TestRoot plain = TestRoot.existing(c, a.cfg.keyFile()).serveAsIs()) {
             String id = plain.git("config", "memoryd.replica").strip();
             assertTrue(id.matches("r[0-9a-z]{7}"), id);

@@ -79,7 +79,9 @@ public final class Daemon implements AutoCloseable {
         // is stuck. The state directory's lock is taken too, so a daemon of a build that knows only
         // that one is kept out as well.
         Path gitLockFile = cfg.root().resolve(".git").resolve("memoryd").resolve("serving");
-        boolean firstServe = !Files.exists(gitLockFile.getParent()); // git clean leaves the git directory alone
+        // The lock's file stays when a daemon stops (git clean leaves the git directory alone), and
+        // nothing else makes it: a root without one was never served.
+        boolean firstServe = !Files.exists(gitLockFile, java.nio.file.LinkOption.NOFOLLOW_LINKS);
         Files.createDirectories(gitLockFile.getParent());
         FileChannel gitCh = FileChannel.open(
                 gitLockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
