@@ -1159,7 +1159,10 @@ class HumanEditTest {
         for (JsonNode e : history(overview)) {
             assertFalse(e.toString().contains("<<<<<<<"), "no event holds git's markers: " + e);
         }
-        assertEquals(merge, root.git("rev-parse", "HEAD~1").strip(), "memoryd's capture follows the merge commit");
+        assertEquals(
+                merge,
+                root.git("rev-parse", "HEAD~1").strip(),
+                "memoryd's capture follows the merge commit: " + root.git("log", "-4", "--format=%h %p %s"));
         JsonNode concluded = root.call("ping", null).path("result").path("writer");
         assertTrue(concluded.path("git_in_progress").isMissingNode(), concluded.toString());
         assertTrue(concluded.path("unmerged").isMissingNode(), "no conflict named once git committed: " + concluded);
