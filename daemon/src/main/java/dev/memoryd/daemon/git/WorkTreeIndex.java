@@ -113,6 +113,10 @@ public final class WorkTreeIndex {
                     if (!parsed || cached.isOutdated()) {
                         cached.read();
                         parsed = true;
+                        Identity read = Identity.of(repo.getIndexFile().toPath());
+                        if (read != null) { // none yet: nothing to smudge
+                            smudgeRacy(cached, read.modified());
+                        }
                     }
                 } catch (IOException | RuntimeException e) {
                     cached.unlock();
@@ -199,7 +203,14 @@ public final class WorkTreeIndex {
                 othersWrote = true;
                 shadow = null;
                 Path copy = next.resolveSibling("memoryd-index.copy");
-                Files.copy(index, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                // With the index's own time: JGit smudges an entry changed in the second the index was
+                // written in (git's racy case) by that time, and a copy made later would make such an
+                // entry look clean to git, hiding a human's edit of that file from `git commit -a`.
+                Files.copy(
+                        index,
+                        copy,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
                 if (!base.equals(Identity.of(index))) {
                     Files.deleteIfExists(copy);
                     return Optional.empty(); // rewritten while it was copied
@@ -224,6 +235,7 @@ public final class WorkTreeIndex {
                 } catch (org.eclipse.jgit.errors.LockFailedException e) {
                     return Optional.empty();
                 }
+                smudgeRacy(d, base.modified());
             }
             shadow = null; // until the edit is written: a failed one leaves entries no file has
             shadowIsIndex = false;
@@ -833,6 +845,24 @@ public final class WorkTreeIndex {
             }
         }
         return false;
+    }
+
+    /**
+     * git's racy rule, by the second: an entry whose file was modified in or after the second the
+     * index it came from was written in may no longer match its file, and is smudged (its size
+     * zeroed) so that git reads the file again, as git does when it writes an index it read. JGit
+     * smudges by the nanosecond, which git (comparing whole seconds unless built with nanosecond
+     * times) does not: a human's file saved twice in one second then looked clean to git once
+     * memoryd had written the index, and `git commit -a` left the change out.
+     */
+    private static void smudgeRacy(DirCache d, java.nio.file.attribute.FileTime indexTime) {
+        long second = indexTime.toInstant().getEpochSecond();
+        for (int i = 0; i < d.getEntryCount(); i++) {
+            DirCacheEntry e = d.getEntry(i);
+            if (e.getLength() != 0 && e.getLastModifiedInstant().getEpochSecond() >= second) {
+                e.smudgeRacilyClean();
+            }
+        }
     }
 
     /** As {@link #edit(DirCache, Map, Map, Map, Set, Function)}; with {@code commit} false the lock file is written and kept. */

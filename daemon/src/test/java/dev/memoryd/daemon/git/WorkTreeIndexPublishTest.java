@@ -161,4 +161,41 @@ class WorkTreeIndexPublishTest {
     void aPreparedIndex_publishedThenReleased_staysTheIndex() throws Exception {
         publishThenRelease_keepsTheIndexItPublished(true);
     }
+
+    @Test
+    void aHumansFileChangedInTheSecondGitLastWroteTheIndex_staysAChangeForGit_afterMemorydsIndex() throws Exception {
+        // git's racy case: the file changes again (same size) within the second git wrote the index
+        // in, so its stat matches the entry and only the index's own time tells git to look again.
+        // (Ten seconds ago, so that memoryd's index is written in a later second, as it usually is.)
+        Path b = tmp.resolve("b.txt");
+        java.nio.file.attribute.FileTime entryTime =
+                java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(10));
+        Files.writeString(b, "10\n");
+        Files.setLastModifiedTime(b, entryTime);
+        git("add", "b.txt");
+        git("commit", "-qm", "b");
+        Files.setLastModifiedTime(repo.getIndexFile().toPath(), entryTime);
+        Files.writeString(b, "11\n");
+        Files.setLastModifiedTime(b, entryTime);
+        // (No git status here: it would write the index with the entry smudged, as git does.)
+
+        WorkTreeIndex idx = new WorkTreeIndex(repo, tmp);
+        WorkTreeIndex.Held h = held(idx, true);
+        h.publish(Map.of("a.md", newBlob), Map.of(), Set.of(), x -> FileMode.REGULAR_FILE);
+        h.release();
+        assertEquals(newBlob, indexBlob());
+
+        assertTrue(
+                git("status", "--porcelain").contains(" M b.txt"),
+                "memoryd's index hid the human's change from git: " + git("status", "--porcelain"));
+    }
+
+    private String git(String... args) throws Exception {
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("git", "-C", tmp.toString()));
+        cmd.addAll(java.util.List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), String.join(" ", args) + ": " + out);
+        return out;
+    }
 }
