@@ -203,14 +203,7 @@ public final class WorkTreeIndex {
                 othersWrote = true;
                 shadow = null;
                 Path copy = next.resolveSibling("memoryd-index.copy");
-                // With the index's own time: JGit smudges an entry changed in the second the index was
-                // written in (git's racy case) by that time, and a copy made later would make such an
-                // entry look clean to git, hiding a human's edit of that file from `git commit -a`.
-                Files.copy(
-                        index,
-                        copy,
-                        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                        java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                Files.copy(index, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 if (!base.equals(Identity.of(index))) {
                     Files.deleteIfExists(copy);
                     return Optional.empty(); // rewritten while it was copied
@@ -235,7 +228,7 @@ public final class WorkTreeIndex {
                 } catch (org.eclipse.jgit.errors.LockFailedException e) {
                     return Optional.empty();
                 }
-                smudgeRacy(d, base.modified());
+                smudgeRacy(d, base.modified()); // by the index's time, not the copy's
             }
             shadow = null; // until the edit is written: a failed one leaves entries no file has
             shadowIsIndex = false;
