@@ -124,6 +124,38 @@ final class BatchPackInserter extends ObjectInserter {
         objects.add(info);
     }
 
+    /**
+     * Inserts a blob as a whole object whose zlib stream {@code pieces} makes, reusing the pieces
+     * an earlier version of {@code path} shares with it (see {@link PieceDeflater}).
+     */
+    ObjectId insertBlob(String path, byte[] data, PieceDeflater pieces) {
+        ObjectId id = idFor(Constants.OBJ_BLOB, data, 0, data.length);
+        if (written.containsKey(id)) {
+            return id;
+        }
+        PieceDeflater.Stream z = pieces.deflate(path, data);
+        long offset = pack.size();
+        byte[] hdr = new byte[16];
+        int n = header(hdr, Constants.OBJ_BLOB, data.length);
+        CRC32 crc = new CRC32();
+        pack.write(hdr, 0, n);
+        crc.update(hdr, 0, n);
+        pack.write(z.header(), 0, z.header().length);
+        crc.update(z.header());
+        for (byte[] p : z.pieces()) {
+            pack.write(p, 0, p.length);
+            crc.update(p);
+        }
+        pack.write(z.trailer(), 0, z.trailer().length);
+        crc.update(z.trailer());
+        PackedObjectInfo info = new PackedObjectInfo(id);
+        info.setOffset(offset);
+        info.setCRC((int) crc.getValue());
+        objects.add(info);
+        written.put(id, new long[] {offset, 0});
+        return id;
+    }
+
     /** Longest chain of deltas a read has to apply (git's own default {@code --depth}). */
     static final int MAX_DEPTH = 50;
 

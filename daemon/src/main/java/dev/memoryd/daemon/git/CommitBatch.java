@@ -23,6 +23,9 @@ public final class CommitBatch implements AutoCloseable {
     private final GitStore store;
     private final TreeModel tree;
     private final BatchPackInserter ins;
+    /** The store's pieces of the large blobs it wrote last, for a path's first version in this batch. */
+    private final PieceDeflater pieces;
+
     private final ObjectId base;
     private ObjectId tip;
     private final Map<String, ObjectId> written = new LinkedHashMap<>();
@@ -37,10 +40,11 @@ public final class CommitBatch implements AutoCloseable {
     /** The bytes of each path's last blob in this batch: the base of its next version's delta. */
     private final Map<String, byte[]> lastBytes = new HashMap<>();
 
-    CommitBatch(GitStore store, TreeModel tree, BatchPackInserter ins) {
+    CommitBatch(GitStore store, TreeModel tree, BatchPackInserter ins, PieceDeflater pieces) {
         this.store = store;
         this.tree = tree;
         this.ins = ins;
+        this.pieces = pieces;
         this.base = store.head();
         this.tip = base;
     }
@@ -58,6 +62,7 @@ public final class CommitBatch implements AutoCloseable {
         for (Map.Entry<String, byte[]> f : files.entrySet()) {
             if (f.getValue() == null) {
                 tree.remove(f.getKey());
+                pieces.forget(f.getKey());
                 written.remove(f.getKey());
                 lastBytes.remove(f.getKey());
                 removed.add(f.getKey());
@@ -66,9 +71,15 @@ public final class CommitBatch implements AutoCloseable {
             removed.remove(f.getKey());
             byte[] data = f.getValue();
             ObjectId prev = written.get(f.getKey());
-            ObjectId blob = prev == null
-                    ? ins.insert(Constants.OBJ_BLOB, data)
-                    : ins.insertBlobAfter(prev, lastBytes.get(f.getKey()), data);
+            ObjectId blob;
+            if (prev != null) {
+                blob = ins.insertBlobAfter(prev, lastBytes.get(f.getKey()), data);
+            } else if (data.length >= PieceDeflater.MIN_BYTES) {
+                blob = ins.insertBlob(f.getKey(), data, pieces);
+            } else {
+                pieces.forget(f.getKey());
+                blob = ins.insert(Constants.OBJ_BLOB, data);
+            }
             tree.put(f.getKey(), blob);
             written.put(f.getKey(), blob);
             lastBytes.put(f.getKey(), data);

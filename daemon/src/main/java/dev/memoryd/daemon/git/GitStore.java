@@ -65,6 +65,8 @@ public final class GitStore implements AutoCloseable {
      * stream, digest and buffers) was a visible part of a one-declaration batch's cost.
      */
     private final AtomicReference<BatchPackInserter> spareInserter = new AtomicReference<>();
+    /** The large blobs' pieces from batch to batch, deflated at the batches' level (1). Writer thread only. */
+    private final PieceDeflater pieces = new PieceDeflater(1);
     /** Empty files made ahead for batches' packs, off the writer's way (see {@link FilesAhead}). */
     private final FilesAhead filesAhead;
     /** How a batch's pack is forced to disk before the ref names it; a test may watch it (see {@link #forcingWith}). */
@@ -374,7 +376,8 @@ public final class GitStore implements AutoCloseable {
                 tree,
                 s != null
                         ? s
-                        : new BatchPackInserter((ObjectDirectory) repo.getObjectDatabase(), 1, filesAhead, forcer));
+                        : new BatchPackInserter((ObjectDirectory) repo.getObjectDatabase(), 1, filesAhead, forcer),
+                pieces);
     }
 
     /** Forces batches' packs with {@code f} from the next batch on: for tests that check what is forced before a ref moves. */

@@ -1,0 +1,243 @@
+package dev.memoryd.daemon.git;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.zip.Adler32;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Large blobs deflated in pieces: every stream inflates to its bytes, and a change deflates only what it touched. */
+class PieceDeflaterTest {
+    @TempDir
+    Path root;
+
+    private static final PersonIdent WHO =
+            new PersonIdent("t", "t@example.com", Instant.EPOCH, java.time.ZoneOffset.UTC);
+
+    @Test
+    void everyVersion_inflatesToItsBytes_andChecksItsAdler_underRandomEdits() throws Exception {
+        Random r = new Random(20261128);
+        PieceDeflater d = new PieceDeflater(1);
+        for (int path = 0; path < 4; path++) {
+            byte[] data = text(r, r.nextInt(300_000));
+            for (int edit = 0; edit < 60; edit++) {
+                data = edit(r, data);
+                PieceDeflater.Stream z = d.deflate("p" + path, data);
+                assertArrayEquals(data, inflate(z), "path " + path + ", edit " + edit);
+            }
+        }
+    }
+
+    @Test
+    void anAppend_reusesEveryPieceButTheLast_andCompressesAsWellAsAWholeDeflate() throws Exception {
+        Random r = new Random(7);
+        PieceDeflater d = new PieceDeflater(1);
+        byte[] data = text(r, 1 << 20);
+        PieceDeflater.Stream before = d.deflate("ledger/main/0000/00000000.ndjson", data);
+        byte[] grown = concat(data, text(r, 5_000));
+        PieceDeflater.Stream after = d.deflate("ledger/main/0000/00000000.ndjson", grown);
+        assertArrayEquals(grown, inflate(after));
+        int fresh = fresh(before, after);
+        assertTrue(
+                fresh <= 2, "deflated again: " + fresh + " of " + after.pieces().size() + " pieces");
+        long whole = wholeDeflate(grown);
+        assertTrue(after.length() < whole * 1.05, "pieces " + after.length() + " bytes, whole " + whole);
+    }
+
+    @Test
+    void anEditInTheMiddle_reusesThePiecesBeforeAndAfterIt() throws Exception {
+        Random r = new Random(9);
+        PieceDeflater d = new PieceDeflater(1);
+        byte[] data = text(r, 200_000);
+        PieceDeflater.Stream before = d.deflate("users/sam/parts/a.md", data);
+        int at = 100_000;
+        byte[] edited = concat(
+                concat(java.util.Arrays.copyOf(data, at), "- a new item\n".getBytes(StandardCharsets.UTF_8)),
+                java.util.Arrays.copyOfRange(data, at, data.length));
+        PieceDeflater.Stream after = d.deflate("users/sam/parts/a.md", edited);
+        assertArrayEquals(edited, inflate(after));
+        int fresh = fresh(before, after);
+        assertTrue(
+                fresh <= 2 && after.pieces().size() >= 6,
+                fresh + " of " + after.pieces().size() + " deflated again");
+        assertSame(before.pieces().get(0), after.pieces().get(0), "the first piece is the one kept");
+        assertSame(
+                before.pieces().get(before.pieces().size() - 1),
+                after.pieces().get(after.pieces().size() - 1),
+                "the last piece is the one kept");
+    }
+
+    @Test
+    void whatIsKept_staysBounded_andAPathDroppedIsDeflatedAfreshAndRight() throws Exception {
+        Random r = new Random(5);
+        PieceDeflater d = new PieceDeflater(1);
+        byte[] first = text(r, 4 << 20);
+        PieceDeflater.Stream a = d.deflate("first", first);
+        for (int i = 0; i < 13; i++) { // 52 MB more than the bound of 48: "first" is dropped
+            d.deflate("other" + i, text(r, 4 << 20));
+        }
+        byte[] grown = concat(first, "x\n".getBytes(StandardCharsets.UTF_8));
+        PieceDeflater.Stream b = d.deflate("first", grown);
+        assertEquals(b.pieces().size(), fresh(a, b), "nothing of a dropped path is reused");
+        assertArrayEquals(grown, inflate(b));
+    }
+
+    @Test
+    void adlerCombine_equalsTheAdlerOfTheJoinedBytes() {
+        Random r = new Random(3);
+        for (int i = 0; i < 2000; i++) {
+            byte[] x = new byte[r.nextInt(i < 1000 ? 100 : 200_000)];
+            byte[] y = new byte[r.nextInt(i < 1000 ? 100 : 200_000)];
+            r.nextBytes(x);
+            r.nextBytes(y);
+            assertEquals(adler(concat(x, y)), PieceDeflater.adler32Combine(adler(x), adler(y), y.length), "case " + i);
+        }
+    }
+
+    @Test
+    void aGrowingFileAndAnEditedOne_committedBatchAfterBatch_readBackByGitAndJGit() throws Exception {
+        GitStore.init(root, "main");
+        Random r = new Random(11);
+        byte[] seg = text(r, 100_000);
+        byte[] doc = text(r, 200_000);
+        try (GitStore g = GitStore.open(root, "main")) {
+            for (int b = 0; b < 12; b++) {
+                seg = concat(seg, text(r, 3_000 + r.nextInt(40_000)));
+                doc = edit(r, doc);
+                try (CommitBatch batch = g.batch()) {
+                    batch.commit(Map.of("seg.ndjson", seg, "doc.md", doc), WHO, WHO, "batch " + b);
+                    batch.publish();
+                }
+                assertArrayEquals(seg, g.read(g.head(), "seg.ndjson").orElseThrow(), "batch " + b);
+                assertArrayEquals(doc, g.read(g.head(), "doc.md").orElseThrow(), "batch " + b);
+            }
+        }
+        assertEquals("", git("fsck", "--full", "--strict", "--no-dangling"));
+        Files.write(root.resolve("expect.md"), doc);
+        assertEquals(git("hash-object", "expect.md"), git("rev-parse", "HEAD:doc.md"));
+        Process show = new ProcessBuilder("git", "-C", root.toString(), "cat-file", "blob", "HEAD:seg.ndjson").start();
+        assertArrayEquals(seg, show.getInputStream().readAllBytes());
+        assertEquals(0, show.waitFor());
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** How many of {@code after}'s pieces are not pieces of {@code before} (deflated again). */
+    private static int fresh(PieceDeflater.Stream before, PieceDeflater.Stream after) {
+        Set<byte[]> old = Collections.newSetFromMap(new IdentityHashMap<>());
+        old.addAll(before.pieces());
+        return (int) after.pieces().stream().filter(p -> !old.contains(p)).count();
+    }
+
+    private static byte[] inflate(PieceDeflater.Stream z) throws Exception {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        all.write(z.header());
+        for (byte[] p : z.pieces()) {
+            all.write(p);
+        }
+        all.write(z.trailer());
+        Inflater inf = new Inflater(); // zlib: checks the header and the Adler-32
+        inf.setInput(all.toByteArray());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buf = new byte[65536];
+        while (!inf.finished()) {
+            int n = inf.inflate(buf);
+            if (n == 0 && (inf.needsInput() || inf.needsDictionary())) {
+                throw new AssertionError("stream ended early");
+            }
+            out.write(buf, 0, n);
+        }
+        assertEquals(0, inf.getRemaining(), "nothing after the stream");
+        inf.end();
+        return out.toByteArray();
+    }
+
+    private static long wholeDeflate(byte[] data) {
+        Deflater d = new Deflater(1);
+        d.setInput(data);
+        d.finish();
+        byte[] buf = new byte[65536];
+        long n = 0;
+        while (!d.finished()) {
+            n += d.deflate(buf);
+        }
+        d.end();
+        return n;
+    }
+
+    private static long adler(byte[] b) {
+        Adler32 a = new Adler32();
+        a.update(b);
+        return a.getValue();
+    }
+
+    private static final String[] WORDS = {
+        "part", "needs", "trigger", "the", "protector", "- ", "\n", "## Role\n", "{\"turn\":", "}\n"
+    };
+
+    private static byte[] text(Random r, int n) {
+        StringBuilder s = new StringBuilder(n + 16);
+        while (s.length() < n) {
+            s.append(r.nextInt(8) == 0 ? Integer.toString(r.nextInt(100_000)) : WORDS[r.nextInt(WORDS.length)]);
+            s.append(' ');
+        }
+        s.setLength(n);
+        return s.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
+
+    /** An append, an insert, a removal, a replacement, or nothing, somewhere in {@code data}. */
+    private static byte[] edit(Random r, byte[] data) {
+        int at = data.length == 0 ? 0 : r.nextInt(data.length + 1);
+        int cut = Math.min(data.length - at, r.nextInt(4) == 0 ? r.nextInt(70_000) : r.nextInt(200));
+        byte[] mid = switch (r.nextInt(5)) {
+            case 0 -> new byte[0];
+            case 1 -> text(r, r.nextInt(80_000));
+            default -> text(r, r.nextInt(300));
+        };
+        if (r.nextInt(6) == 0) {
+            return concat(data, mid); // appended
+        }
+        if (r.nextInt(20) == 0) {
+            return data.clone(); // the same bytes again
+        }
+        byte[] out = new byte[data.length - cut + mid.length];
+        System.arraycopy(data, 0, out, 0, at);
+        System.arraycopy(mid, 0, out, at, mid.length);
+        System.arraycopy(data, at + cut, out, at + mid.length, data.length - at - cut);
+        return out;
+    }
+
+    private String git(String... args) throws Exception {
+        String[] cmd = new String[args.length + 3];
+        cmd[0] = "git";
+        cmd[1] = "-C";
+        cmd[2] = root.toString();
+        System.arraycopy(args, 0, cmd, 3, args.length);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertEquals(0, p.waitFor(), out);
+        return out;
+    }
+}
