@@ -27,14 +27,20 @@ import java.util.zip.Deflater;
  * afterwards. Not thread-safe: one store's writer thread.
  */
 final class PieceDeflater {
-    /** Blobs smaller than this are deflated whole: their compression costs less than keeping them. */
-    static final int MIN_BYTES = 64 * 1024;
+    /**
+     * Blobs smaller than this are deflated whole: their compression costs less than keeping them.
+     * A ledger segment of ordinary declarations (32 lines of about a kilobyte) passes it half-way.
+     */
+    static final int MIN_BYTES = 16 * 1024;
 
     /** The size a changed span is cut into; a reused piece under half of it is deflated again with the span. */
     static final int PIECE = 32 * 1024;
 
-    /** Most blob bytes kept for reuse, over all paths. */
-    static final long HELD_BYTES = 48L << 20;
+    /**
+     * Most blob bytes kept for reuse, over all paths (the last blob given is kept whatever its
+     * size): a share of the daemon's small heap, enough for the files an agent keeps writing.
+     */
+    static final long HELD_BYTES = 16L << 20;
 
     private final Deflater deflater;
     private final byte[] zlibHeader;

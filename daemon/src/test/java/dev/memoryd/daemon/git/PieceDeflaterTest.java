@@ -89,13 +89,19 @@ class PieceDeflaterTest {
         PieceDeflater d = new PieceDeflater(1);
         byte[] first = text(r, 4 << 20);
         PieceDeflater.Stream a = d.deflate("first", first);
-        for (int i = 0; i < 13; i++) { // 52 MB more than the bound of 48: "first" is dropped
+        for (int i = 0; i < 2; i++) { // 12 MB in all, within the bound of 16: "first" is kept
             d.deflate("other" + i, text(r, 4 << 20));
         }
         byte[] grown = concat(first, "x\n".getBytes(StandardCharsets.UTF_8));
         PieceDeflater.Stream b = d.deflate("first", grown);
-        assertEquals(b.pieces().size(), fresh(a, b), "nothing of a dropped path is reused");
-        assertArrayEquals(grown, inflate(b));
+        assertTrue(fresh(a, b) <= 2, "kept: " + fresh(a, b) + " pieces deflated again");
+        for (int i = 2; i < 5; i++) { // 12 MB more, used after "first": it is dropped
+            d.deflate("other" + i, text(r, 4 << 20));
+        }
+        byte[] again = concat(grown, "y\n".getBytes(StandardCharsets.UTF_8));
+        PieceDeflater.Stream c = d.deflate("first", again);
+        assertEquals(c.pieces().size(), fresh(b, c), "nothing of a dropped path is reused");
+        assertArrayEquals(again, inflate(c));
     }
 
     @Test
