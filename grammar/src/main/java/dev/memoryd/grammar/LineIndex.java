@@ -38,6 +38,26 @@ final class LineIndex {
         return lo + 1;
     }
 
+    /**
+     * 0-based index of the line holding {@code offset}, looked for from line {@code from} on: for
+     * offsets taken in increasing order, a walk over the lines once in all instead of a search each.
+     */
+    int lineIndexFrom(int from, int offset) {
+        int i = from;
+        if (i < 0 || i >= starts.length || starts[i] > offset) {
+            return lineOf(offset) - 1;
+        }
+        while (i + 1 < starts.length && starts[i + 1] <= offset) {
+            i++;
+        }
+        return i;
+    }
+
+    /** Offset of the start of 0-based line {@code index}. */
+    int start(int index) {
+        return starts[index];
+    }
+
     /** Offset of the start of the line holding {@code offset}. */
     int lineStartOf(int offset) {
         return starts[lineOf(offset) - 1];

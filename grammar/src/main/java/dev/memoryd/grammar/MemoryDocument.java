@@ -97,15 +97,23 @@ public final class MemoryDocument {
         this.scanned = scan.scanned();
         String t = null;
         int tl = 0;
+        // Each heading's line, walking the lines once: headings come in the order of the text.
+        int[] startOf = new int[headings.size()];
+        int[] lineNo = new int[headings.size()];
+        for (int i = 0, li = 0; i < headings.size(); i++) {
+            li = lines.lineIndexFrom(li, headings.get(i).offset());
+            startOf[i] = lines.start(li);
+            lineNo[i] = li + 1;
+        }
         List<Section> secs = new ArrayList<>();
         for (int i = 0; i < headings.size(); i++) {
             RawHeading h = headings.get(i);
-            int start = lineStartOf(h.offset());
+            int start = startOf[i];
             String headingText = h.text();
             if (h.level() == 1) {
                 if (t == null) {
                     t = headingText;
-                    tl = lineOf(start);
+                    tl = lineNo[i];
                 }
                 continue;
             }
@@ -125,11 +133,11 @@ public final class MemoryDocument {
             int end = text.length();
             for (int j = i + 1; j < headings.size(); j++) {
                 if (headings.get(j).level() <= h.level()) {
-                    end = lineStartOf(headings.get(j).offset());
+                    end = startOf[j];
                     break;
                 }
             }
-            secs.add(new Section(headingText, h.level(), anchor, start, bodyStart, end, lineOf(start)));
+            secs.add(new Section(headingText, h.level(), anchor, start, bodyStart, end, lineNo[i]));
         }
         this.title = t;
         this.titleLine = tl;
@@ -328,9 +336,32 @@ public final class MemoryDocument {
                 && text.charAt(end - 1 - suffix) == replacement.charAt(replacement.length() - 1 - suffix)) {
             suffix++;
         }
+        if (prefix == span && span == replacement.length()) {
+            return this; // the same text
+        }
         List<RawHeading> shifted = shiftedHeadings(
                 start + prefix, end - suffix, replacement.substring(prefix, replacement.length() - suffix), next);
+        if (shifted != null
+                && replacement.length() == span
+                && frontmatterSpan != null
+                && end <= frontmatterSpan.end()) {
+            // One frontmatter line changed for as many characters (a new last_updated): every line
+            // and heading is where it was.
+            return new MemoryDocument(next, this);
+        }
         return shifted != null ? new MemoryDocument(next, new Scan(shifted, true)) : new MemoryDocument(next);
+    }
+
+    /** {@code text}, whose lines, headings and sections are {@code sameLayout}'s, at the same offsets. */
+    private MemoryDocument(String text, MemoryDocument sameLayout) {
+        this.text = text;
+        this.lines = sameLayout.lines;
+        this.frontmatterSpan = sameLayout.frontmatterSpan;
+        this.rawHeadings = sameLayout.rawHeadings;
+        this.scanned = sameLayout.scanned;
+        this.title = sameLayout.title;
+        this.titleLine = sameLayout.titleLine;
+        this.sections = sameLayout.sections;
     }
 
     /** This document's headings moved by the splice, or null when the splice may change them. */
@@ -365,16 +396,17 @@ public final class MemoryDocument {
             if (newTo < next.length() && newTo > 0 && next.charAt(newTo - 1) != '\n') {
                 return null; // the new lines run into the line after them
             }
-            int first = rawHeadings.size();
-            for (int i = 0; i < rawHeadings.size(); i++) {
-                RawHeading h = rawHeadings.get(i);
-                int after = lineEnd(h.offset()); // the line that may carry its anchor
-                if ((h.offset() >= from && h.offset() < to) || (after >= from && after <= to)) {
+            // The headings are in the order of the text: only one in the touched lines, or the one
+            // just before them (its next line may carry its anchor), can be changed by them.
+            int first = firstHeadingAtOrAfter(from);
+            if (first > 0) {
+                int after = lineEnd(rawHeadings.get(first - 1).offset()); // the line that may carry its anchor
+                if (after >= from && after <= to) {
                     return null;
                 }
-                if (h.offset() >= to && first == rawHeadings.size()) {
-                    first = i;
-                }
+            }
+            if (first < rawHeadings.size() && rawHeadings.get(first).offset() < to) {
+                return null;
             }
             List<RawHeading> inNew = HeadingScan.scanHeadings(next.substring(from, newTo));
             if (inNew == null) {
@@ -395,6 +427,21 @@ public final class MemoryDocument {
             out.add(h.offset() < start ? h : new RawHeading(h.offset() + delta, h.level(), h.text()));
         }
         return out;
+    }
+
+    /** Index of the first of {@link #rawHeadings} at or after {@code offset} (their count when none is). */
+    private int firstHeadingAtOrAfter(int offset) {
+        int lo = 0;
+        int hi = rawHeadings.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (rawHeadings.get(mid).offset() < offset) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /** The text with {@code [start, end)} replaced by {@code replacement}. */

@@ -3,6 +3,7 @@ package dev.memoryd.grammar;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -121,6 +122,47 @@ class MemoryDocumentTest {
                 assertEquals(parsed.titleLine(), spliced.titleLine(), what);
                 assertEquals(parsed.frontmatterSpan(), spliced.frontmatterSpan(), what);
                 assertEquals(parsed.lineCount(), spliced.lineCount(), what);
+            }
+        }
+    }
+
+    @Test
+    void sameLengthSplicesOfTheFrontmatter_giveWhatAParseGives_andTheSameTextGivesTheSameDocument() {
+        String alphabet = "0123456789-:TZ \"'ab\n-\r";
+        java.util.Random r = new java.util.Random(20261128);
+        for (String base : List.of(PLAIN, PLAIN.replace("\n", "\r\n"))) {
+            MemoryDocument doc = MemoryDocument.parseUncached(base);
+            int fmEnd = doc.frontmatterSpan().orElseThrow().end();
+            assertSame(doc, doc.splice(10, 20, base.substring(10, 20)), "the same text");
+            for (int n = 0; n < 3_000; n++) {
+                int start = r.nextInt(fmEnd + 1);
+                int end = Math.min(fmEnd, start + r.nextInt(13));
+                StringBuilder with = new StringBuilder();
+                for (int i = start; i < end; i++) {
+                    with.append(r.nextInt(3) == 0 ? base.charAt(i) : alphabet.charAt(r.nextInt(alphabet.length())));
+                }
+                MemoryDocument spliced = doc.splice(start, end, with.toString());
+                MemoryDocument parsed =
+                        MemoryDocument.parseUncached(MemoryDocument.splice(base, start, end, with.toString()));
+                String what =
+                        "splice(" + start + ", " + end + ", " + with.toString().replace("\n", "\\n") + ")";
+                assertEquals(parsed.text(), spliced.text(), what);
+                assertEquals(parsed.sections(), spliced.sections(), what);
+                assertEquals(parsed.title(), spliced.title(), what);
+                assertEquals(parsed.titleLine(), spliced.titleLine(), what);
+                assertEquals(parsed.frontmatterSpan(), spliced.frontmatterSpan(), what);
+                assertEquals(parsed.lineCount(), spliced.lineCount(), what);
+                assertEquals(
+                        parsed.frontmatter() == null
+                                ? null
+                                : parsed.frontmatter().toString(),
+                        spliced.frontmatter() == null
+                                ? null
+                                : spliced.frontmatter().toString(),
+                        what);
+                for (int at = 0; at < base.length(); at += 7) {
+                    assertEquals(parsed.lineOf(at), spliced.lineOf(at), what + " line of " + at);
+                }
             }
         }
     }
