@@ -65,7 +65,7 @@ public final class GitStore implements AutoCloseable {
      * stream, digest and buffers) was a visible part of a one-declaration batch's cost.
      */
     private final AtomicReference<BatchPackInserter> spareInserter = new AtomicReference<>();
-    /** The large blobs' pieces from batch to batch, deflated at the batches' level (1). Writer thread only. */
+    /** The large blobs' pieces from batch to batch, deflated at the batches' level (1). */
     private final PieceDeflater pieces = new PieceDeflater(1);
     /** Empty files made ahead for batches' packs, off the writer's way (see {@link FilesAhead}). */
     private final FilesAhead filesAhead;

@@ -24,7 +24,8 @@ import java.util.zip.Deflater;
  *
  * <p>What is kept is bounded ({@link #HELD_BYTES} of blob bytes, the paths used longest ago dropped
  * first). The byte arrays given to {@link #deflate} are kept by reference and must not be changed
- * afterwards. Not thread-safe: one store's writer thread.
+ * afterwards. Thread-safe (its methods hold its lock: they run on one store's writer thread,
+ * where the lock is never contended, and one deflater must never serve two streams at once).
  */
 final class PieceDeflater {
     /**
@@ -90,7 +91,7 @@ final class PieceDeflater {
      * The zlib stream of {@code data}, reusing what it shares with the last version of {@code path}
      * given here; {@code data} becomes that last version.
      */
-    Stream deflate(String path, byte[] data) {
+    synchronized Stream deflate(String path, byte[] data) {
         Pieces old = last.remove(path);
         if (old != null) {
             held -= old.data.length;
@@ -109,7 +110,7 @@ final class PieceDeflater {
     }
 
     /** Drops what is kept of {@code path}. */
-    void forget(String path) {
+    synchronized void forget(String path) {
         Pieces old = last.remove(path);
         if (old != null) {
             held -= old.data.length;
