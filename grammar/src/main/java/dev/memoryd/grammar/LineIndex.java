@@ -11,49 +11,6 @@ import java.util.Arrays;
 final class LineIndex {
     private final int[] starts;
 
-    private LineIndex(int[] starts) {
-        this.starts = starts;
-    }
-
-    /**
-     * The index of this index's text with {@code [start, end)} replaced by {@code replacement}:
-     * the line starts before the change kept, those after it moved, only the replacement scanned.
-     */
-    LineIndex spliced(int start, int end, String replacement) {
-        int before = startsAtOrBefore(start);
-        int after = startsAtOrBefore(end);
-        int added = 0;
-        for (int i = replacement.indexOf('\n'); i >= 0; i = replacement.indexOf('\n', i + 1)) {
-            added++;
-        }
-        int[] s = new int[before + added + starts.length - after];
-        System.arraycopy(starts, 0, s, 0, before);
-        int n = before;
-        for (int i = replacement.indexOf('\n'); i >= 0; i = replacement.indexOf('\n', i + 1)) {
-            s[n++] = start + i + 1;
-        }
-        int delta = replacement.length() - (end - start);
-        for (int i = after; i < starts.length; i++) {
-            s[n++] = starts[i] + delta;
-        }
-        return new LineIndex(s);
-    }
-
-    /** How many line starts are at or before {@code offset}. */
-    private int startsAtOrBefore(int offset) {
-        int lo = 0;
-        int hi = starts.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (starts[mid] <= offset) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
     LineIndex(String text) {
         int[] s = new int[64];
         int n = 1;

@@ -88,12 +88,8 @@ public final class MemoryDocument {
     private record Scan(List<RawHeading> headings, boolean scanned) {}
 
     private MemoryDocument(String text, Scan scan) {
-        this(text, scan, new LineIndex(text));
-    }
-
-    private MemoryDocument(String text, Scan scan, LineIndex lines) {
         this.text = text;
-        this.lines = lines;
+        this.lines = new LineIndex(text);
         int fmEnd = frontmatterEnd(text);
         frontmatterSpan = fmEnd > 0 ? new Span(0, fmEnd) : null;
         List<RawHeading> headings = List.copyOf(scan.headings());
@@ -353,9 +349,7 @@ public final class MemoryDocument {
             // and heading is where it was.
             return new MemoryDocument(next, this);
         }
-        return shifted != null
-                ? new MemoryDocument(next, new Scan(shifted, true), lines.spliced(start, end, replacement))
-                : new MemoryDocument(next);
+        return shifted != null ? new MemoryDocument(next, new Scan(shifted, true)) : new MemoryDocument(next);
     }
 
     /** {@code text}, whose lines, headings and sections are {@code sameLayout}'s, at the same offsets. */
