@@ -58,6 +58,57 @@ class ConversationContextTest {
         }
     }
 
+    @Test
+    void appendsOfManyTurns_growALedgerSegmentPastItsDeflatedPieces_andGitAndTheLedgerReadEveryVersion()
+            throws Exception {
+        int calls = 12;
+        int perCall = 300; // a ledger line of ~100 KB: the segment is deflated in pieces from its second version on
+        try (TestRoot root = new TestRoot(tmp).serve()) {
+            for (int c = 0; c < calls; c++) {
+                ObjectNode req = JsonRpc.MAPPER.createObjectNode();
+                req.put("session_id", "s-" + c);
+                var turns = req.putArray("turns");
+                for (int i = c * perCall; i < (c + 1) * perCall; i++) {
+                    ObjectNode t = turns.addObject()
+                            .put("id", String.format("%08x-0000-4000-8000-%012x", i >>> 16, (long) i))
+                            .put("role", i % 2 == 0 ? "user" : "assistant")
+                            .put("phase", "planning")
+                            .put("salience", (i % 997) / 1000.0)
+                            .put("trajectory_depth", i % 50)
+                            .put("trajectory_sibling_order", 0)
+                            .put("trajectory_homogeneity", 0.5)
+                            .put("trajectory_temporal", 0.5)
+                            .put("trajectory_complexity", 1.0)
+                            .put("created_at", "2026-01-01T00:00:" + String.format("%02d", i % 60) + "Z");
+                    if (i > 0) {
+                        t.putArray("parents")
+                                .addObject()
+                                .put("id", String.format("%08x-0000-4000-8000-%012x", (i - 1) >>> 16, (long) i - 1))
+                                .put("edge_type", "reply");
+                    }
+                }
+                JsonNode r = root.call("conversation.append", JsonRpc.MAPPER.writeValueAsString(req));
+                assertTrue(r.has("result"), r.toString());
+            }
+            long largest;
+            try (Stream<Path> files = Files.walk(root.dir.resolve("ledger"))) {
+                largest = files.filter(Files::isRegularFile)
+                        .mapToLong(p -> p.toFile().length())
+                        .max()
+                        .orElse(0);
+            }
+            assertTrue(largest > 600_000, "a segment of several pieces: " + largest + " bytes");
+            assertTrue(root.call("ledger.verify", null).get("result").get("ok").asBoolean());
+        }
+        Process fsck = new ProcessBuilder(
+                        "git", "-C", tmp.resolve("memory").toString(), "fsck", "--full", "--strict", "--no-dangling")
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(fsck.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, fsck.waitFor(), "git reads every object of every version: " + out);
+        assertEquals("", out.strip());
+    }
+
     @ParameterizedTest
     @MethodSource("goldens")
     void context_throughDaemon_matchesGoldenSliceExport_byteForByte(Path dir) throws Exception {
