@@ -129,7 +129,10 @@ final class BatchPackInserter extends ObjectInserter {
      * an earlier version of {@code path} shares with it (see {@link PieceDeflater}).
      */
     ObjectId insertBlob(String path, byte[] data, PieceDeflater pieces) {
-        ObjectId id = idFor(Constants.OBJ_BLOB, data, 0, data.length);
+        return insertPieced(idFor(Constants.OBJ_BLOB, data, 0, data.length), path, data, pieces);
+    }
+
+    private ObjectId insertPieced(ObjectId id, String path, byte[] data, PieceDeflater pieces) {
         if (written.containsKey(id)) {
             return id;
         }
@@ -165,17 +168,19 @@ final class BatchPackInserter extends ObjectInserter {
      * appended lines from one commit to the next: it is stored as an {@code OFS_DELTA} against the
      * base (copy, insert, copy), so only the changed bytes are deflated. Falls back to a whole
      * object when the base is not in this batch, its chain is {@link #MAX_DEPTH} long, or the
-     * delta would save little.
+     * delta would save little; a whole object of {@link PieceDeflater#MIN_BYTES} or more is
+     * deflated by {@code pieces} as the version of {@code path}.
      */
-    ObjectId insertBlobAfter(ObjectId base, byte[] baseData, byte[] data) throws IOException {
+    ObjectId insertBlobAfter(ObjectId base, byte[] baseData, byte[] data, String path, PieceDeflater pieces)
+            throws IOException {
         ObjectId id = idFor(Constants.OBJ_BLOB, data, 0, data.length);
         long[] baseAt = base == null ? null : written.get(base);
         if (baseAt == null || baseAt[1] >= MAX_DEPTH || written.containsKey(id)) {
-            return insertWhole(id, Constants.OBJ_BLOB, data, 0, data.length);
+            return whole(id, data, path, pieces);
         }
         byte[] delta = Deltas.prefixSuffix(baseData, data);
         if (delta == null || delta.length > data.length / 2) {
-            return insertWhole(id, Constants.OBJ_BLOB, data, 0, data.length);
+            return whole(id, data, path, pieces);
         }
         long offset = pack.size();
         byte[] hdr = new byte[32];
@@ -184,6 +189,12 @@ final class BatchPackInserter extends ObjectInserter {
         writeEntry(id, offset, hdr, n, delta, 0, delta.length);
         written.put(id, new long[] {offset, baseAt[1] + 1});
         return id;
+    }
+
+    private ObjectId whole(ObjectId id, byte[] data, String path, PieceDeflater pieces) {
+        return data.length >= PieceDeflater.MIN_BYTES
+                ? insertPieced(id, path, data, pieces)
+                : insertWhole(id, Constants.OBJ_BLOB, data, 0, data.length);
     }
 
     @Override
