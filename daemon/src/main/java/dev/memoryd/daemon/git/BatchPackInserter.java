@@ -129,10 +129,7 @@ final class BatchPackInserter extends ObjectInserter {
      * an earlier version of {@code path} shares with it (see {@link PieceDeflater}).
      */
     ObjectId insertBlob(String path, byte[] data, PieceDeflater pieces) {
-        return insertPieced(idFor(Constants.OBJ_BLOB, data, 0, data.length), path, data, pieces);
-    }
-
-    private ObjectId insertPieced(ObjectId id, String path, byte[] data, PieceDeflater pieces) {
+        ObjectId id = idFor(Constants.OBJ_BLOB, data, 0, data.length);
         if (written.containsKey(id)) {
             return id;
         }
@@ -168,19 +165,17 @@ final class BatchPackInserter extends ObjectInserter {
      * appended lines from one commit to the next: it is stored as an {@code OFS_DELTA} against the
      * base (copy, insert, copy), so only the changed bytes are deflated. Falls back to a whole
      * object when the base is not in this batch, its chain is {@link #MAX_DEPTH} long, or the
-     * delta would save little; a whole object of {@link PieceDeflater#MIN_BYTES} or more is
-     * deflated by {@code pieces} as the version of {@code path}.
+     * delta would save little.
      */
-    ObjectId insertBlobAfter(ObjectId base, byte[] baseData, byte[] data, String path, PieceDeflater pieces)
-            throws IOException {
+    ObjectId insertBlobAfter(ObjectId base, byte[] baseData, byte[] data) throws IOException {
         ObjectId id = idFor(Constants.OBJ_BLOB, data, 0, data.length);
         long[] baseAt = base == null ? null : written.get(base);
         if (baseAt == null || baseAt[1] >= MAX_DEPTH || written.containsKey(id)) {
-            return whole(id, data, path, pieces);
+            return insertWhole(id, Constants.OBJ_BLOB, data, 0, data.length);
         }
         byte[] delta = Deltas.prefixSuffix(baseData, data);
         if (delta == null || delta.length > data.length / 2) {
-            return whole(id, data, path, pieces);
+            return insertWhole(id, Constants.OBJ_BLOB, data, 0, data.length);
         }
         long offset = pack.size();
         byte[] hdr = new byte[32];
@@ -189,12 +184,6 @@ final class BatchPackInserter extends ObjectInserter {
         writeEntry(id, offset, hdr, n, delta, 0, delta.length);
         written.put(id, new long[] {offset, baseAt[1] + 1});
         return id;
-    }
-
-    private ObjectId whole(ObjectId id, byte[] data, String path, PieceDeflater pieces) {
-        return data.length >= PieceDeflater.MIN_BYTES
-                ? insertPieced(id, path, data, pieces)
-                : insertWhole(id, Constants.OBJ_BLOB, data, 0, data.length);
     }
 
     @Override

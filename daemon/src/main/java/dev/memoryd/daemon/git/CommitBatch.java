@@ -73,7 +73,7 @@ public final class CommitBatch implements AutoCloseable {
             ObjectId prev = written.get(f.getKey());
             ObjectId blob;
             if (prev != null) {
-                blob = ins.insertBlobAfter(prev, lastBytes.get(f.getKey()), data, f.getKey(), pieces);
+                blob = ins.insertBlobAfter(prev, lastBytes.get(f.getKey()), data);
             } else if (data.length >= PieceDeflater.MIN_BYTES) {
                 blob = ins.insertBlob(f.getKey(), data, pieces);
             } else {
