@@ -142,6 +142,34 @@ class PieceDeflaterTest {
         assertEquals(0, show.waitFor());
     }
 
+    @Test
+    void aBatchOfMoreVersionsThanADeltaChainHolds_firstInPiecesThenDeltasAndWholes_readByGitEveryOne()
+            throws Exception {
+        GitStore.init(root, "main");
+        Random r = new Random(13);
+        byte[] doc = text(r, 120_000);
+        java.util.List<byte[]> versions = new java.util.ArrayList<>();
+        java.util.List<String> commits = new java.util.ArrayList<>();
+        try (GitStore g = GitStore.open(root, "main");
+                CommitBatch batch = g.batch()) {
+            for (int v = 0; v < 2 * BatchPackInserter.MAX_DEPTH + 5; v++) { // two whole versions past the first
+                doc = edit(r, doc);
+                versions.add(doc);
+                commits.add(batch.commit(Map.of("doc.md", doc), WHO, WHO, "version " + v)
+                        .name());
+            }
+            batch.publish();
+        }
+        assertEquals("", git("fsck", "--full", "--strict", "--no-dangling"));
+        for (int v = 0; v < versions.size(); v++) {
+            Process show = new ProcessBuilder(
+                            "git", "-C", root.toString(), "cat-file", "blob", commits.get(v) + ":doc.md")
+                    .start();
+            assertArrayEquals(versions.get(v), show.getInputStream().readAllBytes(), "version " + v);
+            assertEquals(0, show.waitFor());
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** How many of {@code after}'s pieces are not pieces of {@code before} (deflated again). */
