@@ -116,12 +116,7 @@ class MemoryDocumentTest {
                 MemoryDocument spliced = MemoryDocument.parseUncached(base).splice(start, end, with);
                 MemoryDocument parsed = MemoryDocument.parseUncached(MemoryDocument.splice(base, start, end, with));
                 String what = "splice(" + start + ", " + end + ", " + with.replace("\n", "\\n") + ")";
-                assertEquals(parsed.text(), spliced.text(), what);
-                assertEquals(parsed.sections(), spliced.sections(), what);
-                assertEquals(parsed.title(), spliced.title(), what);
-                assertEquals(parsed.titleLine(), spliced.titleLine(), what);
-                assertEquals(parsed.frontmatterSpan(), spliced.frontmatterSpan(), what);
-                assertEquals(parsed.lineCount(), spliced.lineCount(), what);
+                assertSameDocument(parsed, spliced, what);
             }
         }
     }
@@ -146,12 +141,7 @@ class MemoryDocumentTest {
                         MemoryDocument.parseUncached(MemoryDocument.splice(base, start, end, with.toString()));
                 String what =
                         "splice(" + start + ", " + end + ", " + with.toString().replace("\n", "\\n") + ")";
-                assertEquals(parsed.text(), spliced.text(), what);
-                assertEquals(parsed.sections(), spliced.sections(), what);
-                assertEquals(parsed.title(), spliced.title(), what);
-                assertEquals(parsed.titleLine(), spliced.titleLine(), what);
-                assertEquals(parsed.frontmatterSpan(), spliced.frontmatterSpan(), what);
-                assertEquals(parsed.lineCount(), spliced.lineCount(), what);
+                assertSameDocument(parsed, spliced, what);
                 assertEquals(
                         parsed.frontmatter() == null
                                 ? null
@@ -165,6 +155,16 @@ class MemoryDocumentTest {
                 }
             }
         }
+    }
+
+    /** What a splice gave against what a parse of the spliced text gives. */
+    private static void assertSameDocument(MemoryDocument parsed, MemoryDocument spliced, String what) {
+        assertEquals(parsed.text(), spliced.text(), what);
+        assertEquals(parsed.sections(), spliced.sections(), what);
+        assertEquals(parsed.title(), spliced.title(), what);
+        assertEquals(parsed.titleLine(), spliced.titleLine(), what);
+        assertEquals(parsed.frontmatterSpan(), spliced.frontmatterSpan(), what);
+        assertEquals(parsed.lineCount(), spliced.lineCount(), what);
     }
 
     /** The rule as first written: split into lines, drop blank ones at both ends, join with newlines. */
