@@ -1,6 +1,5 @@
 package dev.memoryd.daemon.git;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -96,7 +95,7 @@ final class PieceDeflater {
         if (old != null) {
             held -= old.data.length;
         }
-        Pieces now = old == null ? cut(null, data, 0, data.length, List.of(), List.of(), 0) : next(old, data);
+        Pieces now = old == null ? cut(null, data, 0, data.length, 0, 0, 0) : next(old, data);
         last.put(path, now);
         held += data.length;
         for (Iterator<Pieces> it = last.values().iterator(); held > HELD_BYTES && it.hasNext(); ) {
@@ -139,35 +138,29 @@ final class PieceDeflater {
         if (j < k && old.starts[j + 1] - old.starts[j] < PIECE / 2) {
             j++;
         }
-        int from = old.starts[i];
         int shift = data.length - was.length;
-        int to = old.starts[j] + shift;
-        List<Integer> prefix = new ArrayList<>(i);
-        List<Integer> suffix = new ArrayList<>(k - j);
-        for (int x = 0; x < i; x++) {
-            prefix.add(x);
-        }
-        for (int x = j; x < k; x++) {
-            suffix.add(x);
-        }
-        return cut(old, data, from, to, prefix, suffix, shift);
+        return cut(old, data, old.starts[i], old.starts[j] + shift, i, j, shift);
     }
 
-    /** Old pieces {@code prefix}, the span {@code [from, to)} of {@code data} deflated in pieces, old pieces {@code suffix} moved by {@code shift}. */
-    private Pieces cut(
-            Pieces old, byte[] data, int from, int to, List<Integer> prefix, List<Integer> suffix, int shift) {
+    /**
+     * Old pieces {@code [0, before)}, the span {@code [from, to)} of {@code data} deflated in
+     * pieces, old pieces {@code [after, count)} moved by {@code shift} ({@code old} null: the span
+     * alone).
+     */
+    private Pieces cut(Pieces old, byte[] data, int from, int to, int before, int after, int shift) {
         int span = to - from;
         int n = span == 0 ? 0 : (span + PIECE - 1) / PIECE;
-        int count = prefix.size() + n + suffix.size();
+        int kept = old == null ? 0 : old.count() - after;
+        int count = before + n + kept;
         int[] starts = new int[count + 1];
         byte[][] deflated = new byte[count][];
         int[] adlers = new int[count];
-        int c = 0;
-        for (int x : prefix) {
-            starts[c] = old.starts[x];
-            deflated[c] = old.deflated[x];
-            adlers[c++] = old.adlers[x];
+        if (before > 0) {
+            System.arraycopy(old.starts, 0, starts, 0, before);
+            System.arraycopy(old.deflated, 0, deflated, 0, before);
+            System.arraycopy(old.adlers, 0, adlers, 0, before);
         }
+        int c = before;
         for (int q = 0; q < n; q++) {
             int a = from + (int) ((long) span * q / n);
             int b = from + (int) ((long) span * (q + 1) / n);
@@ -177,7 +170,7 @@ final class PieceDeflater {
             ad.update(data, a, b - a);
             adlers[c++] = (int) ad.getValue();
         }
-        for (int x : suffix) {
+        for (int x = after; x < after + kept; x++) {
             starts[c] = old.starts[x] + shift;
             deflated[c] = old.deflated[x];
             adlers[c++] = old.adlers[x];
