@@ -108,20 +108,14 @@ final class BatchPackInserter extends ObjectInserter {
     /** Appends one pack entry: its header, then {@code data} deflated; records it for the index. */
     private void writeEntry(ObjectId id, long offset, byte[] hdr, int n, byte[] data, int off, int len) {
         CRC32 crc = new CRC32();
-        pack.write(hdr, 0, n);
-        crc.update(hdr, 0, n);
+        append(hdr, n, crc);
         deflater.reset();
         deflater.setInput(data, off, len);
         deflater.finish();
         while (!deflater.finished()) {
-            int k = deflater.deflate(buf);
-            pack.write(buf, 0, k);
-            crc.update(buf, 0, k);
+            append(buf, deflater.deflate(buf), crc);
         }
-        PackedObjectInfo info = new PackedObjectInfo(id);
-        info.setOffset(offset);
-        info.setCRC((int) crc.getValue());
-        objects.add(info);
+        indexed(id, offset, crc);
     }
 
     /**
@@ -136,24 +130,30 @@ final class BatchPackInserter extends ObjectInserter {
         PieceDeflater.Stream z = pieces.deflate(path, data);
         long offset = pack.size();
         byte[] hdr = new byte[16];
-        int n = header(hdr, Constants.OBJ_BLOB, data.length);
         CRC32 crc = new CRC32();
-        pack.write(hdr, 0, n);
-        crc.update(hdr, 0, n);
-        pack.write(z.header(), 0, z.header().length);
-        crc.update(z.header());
+        append(hdr, header(hdr, Constants.OBJ_BLOB, data.length), crc);
+        append(z.header(), z.header().length, crc);
         for (byte[] p : z.pieces()) {
-            pack.write(p, 0, p.length);
-            crc.update(p);
+            append(p, p.length, crc);
         }
-        pack.write(z.trailer(), 0, z.trailer().length);
-        crc.update(z.trailer());
+        append(z.trailer(), z.trailer().length, crc);
+        indexed(id, offset, crc);
+        written.put(id, new long[] {offset, 0});
+        return id;
+    }
+
+    /** The first {@code len} bytes of {@code b} added to the pack and to its entry's CRC. */
+    private void append(byte[] b, int len, CRC32 crc) {
+        pack.write(b, 0, len);
+        crc.update(b, 0, len);
+    }
+
+    /** Records the entry at {@code offset} for the pack's index. */
+    private void indexed(ObjectId id, long offset, CRC32 crc) {
         PackedObjectInfo info = new PackedObjectInfo(id);
         info.setOffset(offset);
         info.setCRC((int) crc.getValue());
         objects.add(info);
-        written.put(id, new long[] {offset, 0});
-        return id;
     }
 
     /** Longest chain of deltas a read has to apply (git's own default {@code --depth}). */
