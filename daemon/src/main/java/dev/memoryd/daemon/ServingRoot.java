@@ -303,6 +303,11 @@ public final class ServingRoot implements RootReads, AutoCloseable {
         rooms.writer.beforeIndexLock(r);
     }
 
+    /** See {@link WritePipeline#beforeIndexLook}: for tests, on the checked-out branch's writer. */
+    void beforeIndexLook(Runnable r) {
+        rooms.writer.beforeIndexLook(r);
+    }
+
     /** A write to {@code branch} (null: the checked-out one); an unknown branch fails with not_found. */
     public Outcome<CompletableFuture<WriteOutcome>> write(WriteRequest req, String branch) throws IOException {
         Optional<Failure> onPeer = routing.refuseWrite(req.ops(), "write");

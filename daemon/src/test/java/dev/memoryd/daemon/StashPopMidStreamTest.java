@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A {@code git stash pop} that conflicts in memoryd's files while agents' writes stream: in a
@@ -122,8 +124,11 @@ class StashPopMidStreamTest {
      * file as "saved by someone else", committed the item while the file on disk lacked it, and the
      * human's commit took it out, recorded as their edit (the soak's round 337 of seed 20261134).
      */
-    @Test
-    void aStashPopConflictingInTheFileABatchWrites_beforeItsIndexLock_losesNoAcknowledgedItem() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"before the batch's look at the index", "between its look and its index lock"})
+    void aStashPopConflictingInTheFileABatchWrites_beforeItsIndexLock_losesNoAcknowledgedItem(String when)
+            throws Exception {
+        boolean beforeLook = when.startsWith("before");
         try (TestRoot root = new TestRoot(tmp).serve()) {
             HumanGit git = new HumanGit(root.dir);
             acked(root, "first");
@@ -138,7 +143,7 @@ class StashPopMidStreamTest {
             assertEquals("", root.statusOnceQuiet(10_000), "the writer is at rest before the pop");
 
             java.util.List<HumanGit.Result> pops = new java.util.concurrent.CopyOnWriteArrayList<>();
-            root.daemon.service().beforeIndexLock(() -> {
+            Runnable pop = () -> {
                 if (pops.isEmpty()) {
                     try {
                         pops.add(git.run("stash", "pop"));
@@ -146,10 +151,16 @@ class StashPopMidStreamTest {
                         throw new IllegalStateException(e);
                     }
                 }
-            });
+            };
+            if (beforeLook) {
+                root.daemon.service().beforeIndexLook(pop);
+            } else {
+                root.daemon.service().beforeIndexLock(pop);
+            }
             try {
                 acked(root, "third");
             } finally {
+                root.daemon.service().beforeIndexLook(null);
                 root.daemon.service().beforeIndexLock(null);
             }
             assertEquals(1, pops.size());

@@ -28,8 +28,10 @@ import org.eclipse.jgit.lib.Repository;
  * <p>A batch builds its new index before it takes the lock ({@link #prepare}): the lock is then
  * taken by linking the prepared file as {@code index.lock} (as exclusive as git's create) and
  * released by renaming it over the index, so git commands are kept out for two metadata
- * operations instead of a read, an edit and a write of the whole index. When the index changed
- * since it was prepared from, the batch falls back to the edit under the lock.
+ * operations instead of a read, an edit and a write of the whole index. The writer builds it
+ * again when the index changed since it was prepared from ({@link #current}); when it changes
+ * between that and the lock, the batch falls back to the edit under the lock. A {@link Look}
+ * taken before the lock lets a batch tell, under it, whether anyone wrote the index since.
  *
  * <p>Lock order is git's: the index first, then the branch ref. A lock is held by one thread (the
  * writer) and released by {@link Held#record} or {@link Held#close}.
@@ -167,6 +169,51 @@ public final class WorkTreeIndex {
         /** Whether it records exactly these files: a batch whose renames left some out needs another. */
         boolean records(Map<String, ObjectId> blobs, Set<String> removed) {
             return this.blobs.equals(blobs) && this.removed.equals(removed);
+        }
+    }
+
+    /**
+     * Whether {@code p} is built on the index as it is now (a stat): when a git command wrote the
+     * index since, the lock would have to edit it again while git commands are kept out.
+     */
+    public boolean current(Prepared p) throws IOException {
+        return p.basedOn.equals(Identity.of(repo.getIndexFile().toPath()));
+    }
+
+    /** Whether {@code p} is built on the index memoryd put in place last: no one wrote it since. */
+    public boolean ours(Prepared p) {
+        return p.basedOn.equals(installed);
+    }
+
+    /**
+     * The index as it is, read without the lock, with the identity of the file read; empty when
+     * there is none or it was replaced while it was read. Held against a lock later ({@link
+     * Held#unchangedSince}), it tells whether anyone wrote the index between the look and the lock.
+     * Changes nothing.
+     */
+    public Optional<Look> look() throws IOException {
+        Path index = repo.getIndexFile().toPath();
+        Identity id = Identity.of(index);
+        if (id == null) {
+            return Optional.empty();
+        }
+        DirCache dc = DirCache.read(repo.getIndexFile(), repo.getFS());
+        return id.equals(Identity.of(index)) ? Optional.of(new Look(id, dc)) : Optional.empty();
+    }
+
+    /** The index as {@link #look} read it. */
+    public static final class Look {
+        private final Identity id;
+        private final DirCache cache;
+
+        private Look(Identity id, DirCache cache) {
+            this.id = id;
+            this.cache = cache;
+        }
+
+        /** Its entries. */
+        public DirCache cache() {
+            return cache;
         }
     }
 
@@ -507,6 +554,9 @@ public final class WorkTreeIndex {
             this.dc = dc;
         }
 
+        /** The index read under a lock that came with a prepared index ({@link #cache}); null until read. */
+        private DirCache readUnderLock;
+
         private Held(Prepared p) {
             this.prepared = p;
         }
@@ -524,10 +574,22 @@ public final class WorkTreeIndex {
             return prepared != null && prepared.basedOn.equals(installed);
         }
 
-        /** The index as read under the lock (read now when the lock came with a prepared index). */
+        /**
+         * Whether the index under this lock is the very file {@code look} read: no git command wrote
+         * it since that look, so none rewrote a working-tree file through it either (git writes the
+         * index after what it rewrites).
+         */
+        public boolean unchangedSince(Look look) {
+            return prepared != null && look != null && prepared.basedOn.equals(look.id);
+        }
+
+        /** The index as read under the lock (read once, on first use, when the lock came with a prepared index). */
         public DirCache cache() throws IOException {
             if (dc == null && prepared != null) {
-                return DirCache.read(repo.getIndexFile(), repo.getFS());
+                if (readUnderLock == null) {
+                    readUnderLock = DirCache.read(repo.getIndexFile(), repo.getFS());
+                }
+                return readUnderLock;
             }
             return dc;
         }

@@ -35,12 +35,17 @@ final class FullSegmentCheck {
         this.s = s;
     }
 
+    /** The index to look at, read only when the file's version is not the head's. */
+    interface IndexRead {
+        DirCache get() throws IOException;
+    }
+
     /**
      * Whether the segment before the active one holds, on disk and in the index, another version
-     * than the branch head's. {@code index} is the index when the caller holds its lock, else null
-     * (it is then read as it is).
+     * than the branch head's. {@code index} gives the index when the caller holds its lock or
+     * looked at it already, else null (it is then read as it is).
      */
-    boolean rolledBack(DirCache index) throws IOException {
+    boolean rolledBack(IndexRead index) throws IOException {
         ObjectId head = s.git.head();
         if (s.index == null || head == null) {
             return false;
@@ -73,7 +78,7 @@ final class FullSegmentCheck {
             return false;
         }
         DirCache dc = index != null
-                ? index
+                ? index.get()
                 : DirCache.read(
                         s.git.repository().getIndexFile(), s.git.repository().getFS());
         DirCacheEntry e = dc.getEntry(full);

@@ -71,10 +71,12 @@ final class Publisher {
     private volatile Future<?> segmentForce;
 
     private final BatchUndo undo;
+    private final GitRewrites rewrites;
 
     Publisher(WriterState s) {
         this.s = s;
         this.undo = new BatchUndo(s);
+        this.rewrites = new GitRewrites(s);
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -292,13 +294,17 @@ final class Publisher {
                 awaitDurable(refPrepared);
                 awaitDurable(packForced);
                 s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - l0);
+                prepared = current(prepared, b, finalFiles.keySet(), gb, locks, ready, indexed, sizes);
                 l0 = System.nanoTime();
                 Runnable hook = s.beforeIndexLock;
                 if (hook != null) {
                     hook.run();
                 }
                 locks.lockIndex(prepared);
-                if (rewrittenByGit(b, finalFiles, locks)) {
+                if (locks.index != null && !locks.index.prepared()) {
+                    s.stats.count(PhaseStats.Count.LOCKED_INDEX_EDITS);
+                }
+                if (rewrites.underLock(b, finalFiles.keySet(), locks)) {
                     throw new RedoBatch();
                 }
                 long w = System.nanoTime();
@@ -561,6 +567,43 @@ final class Publisher {
     }
 
     /**
+     * The prepared index to lock with, built again when a git command wrote the index since it was
+     * prepared (a {@code git status} does after each batch), so the lock need not edit it while git
+     * commands are kept out; the batch's look for git's rewrites is taken here too, before the lock
+     * ({@link GitRewrites#beforeLock}). Null when there is no prepared index.
+     */
+    private WorkTreeIndex.Prepared current(
+            WorkTreeIndex.Prepared prepared,
+            WriteBatch b,
+            Set<String> files,
+            CommitBatch gb,
+            BatchLocks locks,
+            IoAction ready,
+            Map<String, ObjectId> indexed,
+            Map<String, Long> sizes)
+            throws IOException, RedoBatch {
+        Runnable hook = s.beforeIndexLook;
+        if (hook != null) {
+            hook.run();
+        }
+        for (int tries = 0; prepared != null && tries < 3; tries++) {
+            if (!s.index.current(prepared)) {
+                long p0 = System.nanoTime();
+                prepared = prepareIndex(gb, locks, ready, indexed, sizes);
+                s.stats.add(PhaseStats.Phase.INDEX_PREPARE, System.nanoTime() - p0);
+                continue;
+            }
+            if (rewrites.beforeLock(b, files, prepared)) {
+                throw new RedoBatch();
+            }
+            if (s.index.current(prepared)) {
+                break; // else written while it was looked at: prepared and looked at again
+            }
+        }
+        return prepared;
+    }
+
+    /**
      * What the batch records in the index: what earlier published batches could not record yet
      * (the backlog), then the batch's own files over it, less those a human saved meanwhile.
      */
@@ -587,52 +630,6 @@ final class Publisher {
             clean.remove(p);
         }
         return clean;
-    }
-
-    /**
-     * Whether a git command (a stash, a reset, a checkout) rewrote the ledger segment or a file this
-     * batch read, between the batch's reading and now: the batch then rests on a state that is
-     * gone and is redone on top of the new one. Git records what it writes in the index, which is
-     * how its rewrite is told from an editor's save (that one is kept and captured next).
-     */
-    private boolean rewrittenByGit(WriteBatch b, Map<String, byte[]> finalFiles, BatchLocks locks) throws IOException {
-        if (s.chain.activeOnDisk() != Chain.DiskState.INTACT) {
-            return true;
-        }
-        if (locks.index == null || locks.index.untouchedSinceMemoryd()) {
-            return false; // git writes the index after what it rewrites: none did since memoryd's batch before
-        }
-        if (s.fullSegment.rolledBack(locks.index.cache())) {
-            return true;
-        }
-        org.eclipse.jgit.dircache.DirCache dc = locks.index.cache();
-        try (org.eclipse.jgit.lib.ObjectInserter.Formatter fmt = new org.eclipse.jgit.lib.ObjectInserter.Formatter()) {
-            for (String f : finalFiles.keySet()) {
-                Optional<String> seen = b.diskSeen.get(RepoPath.of(f));
-                if (seen == null) {
-                    continue;
-                }
-                java.nio.file.Path file = s.files.root().resolve(f);
-                Optional<byte[]> now = java.nio.file.Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                        ? Optional.of(java.nio.file.Files.readAllBytes(file))
-                        : Optional.empty();
-                if (now.map(x -> new String(x, StandardCharsets.UTF_8)).equals(seen)) {
-                    continue;
-                }
-                ObjectId id = now.map(x -> fmt.idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, x))
-                        .orElse(null);
-                org.eclipse.jgit.dircache.DirCacheEntry e = dc.getEntry(f);
-                if (e != null && e.getStage() != org.eclipse.jgit.dircache.DirCacheEntry.STAGE_0) {
-                    // A merge (a stash pop) left it in conflict: git wrote the markers, not an editor. Kept as
-                    // a save, the batch would commit its text while the file on disk lacked it.
-                    return true;
-                }
-                if (e != null ? e.getObjectId().equals(id) : id == null) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** What each file the batch writes held before it: the batch's own reading, else the branch head's text. */

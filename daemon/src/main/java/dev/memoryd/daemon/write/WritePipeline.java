@@ -146,6 +146,15 @@ public final class WritePipeline implements AutoCloseable {
         s.beforeIndexLock = r;
     }
 
+    /**
+     * Runs {@code r} (null: nothing) in every batch between its reading of the files and its look
+     * at the index before git's index lock, on the writer thread. For tests that act as a git
+     * command in that window.
+     */
+    public void beforeIndexLook(Runnable r) {
+        s.beforeIndexLook = r;
+    }
+
     /** Tells the writer which files wait in the drift queue (set before {@link #start()}). */
     public void setDriftView(DriftView v) {
         s.drift = v;

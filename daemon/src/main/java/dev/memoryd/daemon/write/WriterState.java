@@ -124,6 +124,13 @@ final class WriterState {
      */
     volatile Runnable beforeIndexLock;
 
+    /**
+     * Run by a batch after it read and staged its files and before it looks at the index for git's
+     * rewrites ({@link GitRewrites#beforeLock}); null in a served root. For tests that act as a git
+     * command in that window.
+     */
+    volatile Runnable beforeIndexLook;
+
     /** The commit whose memory files the recorded texts reflect; null before the first. */
     ObjectId captured;
 

@@ -1,0 +1,107 @@
+package dev.memoryd.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.memoryd.daemon.write.WriteOutcome;
+import dev.memoryd.daemon.write.WriteRequest;
+import dev.memoryd.grammar.OpCodec;
+import dev.memoryd.grammar.OpParse;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A {@code git commit} fails at once on a held {@code index.lock}, so what a batch does while it
+ * holds git's lock is what a human beside an agent meets. A {@code git status} after a batch
+ * writes the index (it records the stat of the ledger segment the batch appended), so the next
+ * batch finds the index written by someone else; it must still hold the lock only to put its
+ * files, index and ref in place: its look at the index and files comes before the lock, and its
+ * index is built on the one git wrote.
+ */
+class ShortIndexHoldTest {
+    private static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path tmp;
+
+    private static void acked(TestRoot root, String item) throws Exception {
+        OpParse p = OpCodec.parse(TestRoot.json("{\"op\":\"append_item\",\"path\":\"" + CRITIC
+                + "\",\"section\":\"Triggers\",\"item\":\"" + item + "\"}"));
+        WriteRequest w = new WriteRequest(List.of(((OpParse.Ok) p).op()), "r", "agent", null, null);
+        assertInstanceOf(
+                WriteOutcome.Committed.class, root.daemon.service().write(w).get(30, TimeUnit.SECONDS), item);
+    }
+
+    private static Object identity(Path index) throws Exception {
+        BasicFileAttributes a = Files.readAttributes(index, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        return List.of(String.valueOf(a.fileKey()), a.size(), a.lastModifiedTime());
+    }
+
+    @Test
+    void afterGitStatusWroteTheIndex_aBatchNeitherReadsNorEditsTheIndexUnderGitsLock() throws Exception {
+        try (TestRoot root = new TestRoot(tmp).serve()) {
+            acked(root, "first");
+            Path index = root.dir.resolve(".git/index");
+            for (int i = 0; i < 6; i++) {
+                Object before = identity(index);
+                root.git("status", "--porcelain");
+                assertNotEquals(before, identity(index), "git status wrote the index (else nothing is tested)");
+                acked(root, "after status " + i);
+            }
+            JsonNode stats = root.call("ping", "{}").get("result").get("write_stats");
+            assertEquals(0, stats.get("locked_index_reads").asLong(), stats::toString);
+            assertEquals(0, stats.get("locked_index_edits").asLong(), stats::toString);
+            assertEquals("", root.statusOnceQuiet(10_000), "the index is in step");
+            String head = root.git("show", "HEAD:" + CRITIC);
+            for (int i = 0; i < 6; i++) {
+                assertEquals(true, head.contains("- after status " + i + "\n"), head);
+            }
+        }
+    }
+
+    @Test
+    void aGitStatusBetweenABatchsIndexAndItsLock_getsTheIndexBuiltAgainBeforeTheLock_notEditedUnderIt()
+            throws Exception {
+        try (TestRoot root = new TestRoot(tmp).serve()) {
+            acked(root, "first");
+            Path index = root.dir.resolve(".git/index");
+            java.util.concurrent.atomic.AtomicInteger wrote = new java.util.concurrent.atomic.AtomicInteger();
+            root.daemon.service().beforeIndexLook(() -> {
+                try {
+                    Object before = identity(index);
+                    root.git("status", "--porcelain");
+                    if (!before.equals(identity(index))) {
+                        wrote.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            try {
+                for (int i = 0; i < 6; i++) {
+                    acked(root, "raced " + i);
+                }
+            } finally {
+                root.daemon.service().beforeIndexLook(null);
+            }
+            assertEquals(6, wrote.get(), "git status wrote the index inside every batch (else nothing is tested)");
+            JsonNode stats = root.call("ping", "{}").get("result").get("write_stats");
+            assertEquals(0, stats.get("locked_index_edits").asLong(), stats::toString);
+            assertEquals(0, stats.get("locked_index_reads").asLong(), stats::toString);
+            assertEquals("", root.statusOnceQuiet(10_000), "the index is in step");
+            String head = root.git("show", "HEAD:" + CRITIC);
+            for (int i = 0; i < 6; i++) {
+                assertEquals(true, head.contains("- raced " + i + "\n"), head);
+            }
+        }
+    }
+}
