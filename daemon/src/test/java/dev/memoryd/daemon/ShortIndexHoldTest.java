@@ -104,4 +104,52 @@ class ShortIndexHoldTest {
             }
         }
     }
+
+    /**
+     * A git command that holds the index lock when a batch comes to take it, and writes a new index
+     * when it lets go (as {@code git status} and {@code git commit} do): the batch waits for it,
+     * builds its index again on the new one and takes the lock with it, rather than editing the
+     * index while git commands are kept out.
+     */
+    @Test
+    void aBatchMeetingGitsIndexLock_waitsAndBuildsItsIndexAgain_notEditedUnderTheLock() throws Exception {
+        try (TestRoot root = new TestRoot(tmp).serve()) {
+            acked(root, "first");
+            Path index = root.dir.resolve(".git/index");
+            Path lock = root.dir.resolve(".git/index.lock");
+            java.util.concurrent.atomic.AtomicInteger held = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.ExecutorService git = java.util.concurrent.Executors.newSingleThreadExecutor();
+            root.daemon.service().beforeIndexLock(() -> {
+                try {
+                    // What git does: its new index written as the lock file, renamed over the index.
+                    Files.copy(index, lock);
+                    held.incrementAndGet();
+                    git.submit(() -> {
+                        Thread.sleep(50);
+                        Files.move(lock, index, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                        return null;
+                    });
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            try {
+                for (int i = 0; i < 3; i++) {
+                    acked(root, "met the lock " + i);
+                }
+            } finally {
+                root.daemon.service().beforeIndexLock(null);
+                git.shutdown();
+                git.awaitTermination(10, TimeUnit.SECONDS);
+            }
+            assertEquals(3, held.get(), "each batch met the lock");
+            JsonNode stats = root.call("ping", "{}").get("result").get("write_stats");
+            assertEquals(0, stats.get("locked_index_edits").asLong(), stats::toString);
+            assertEquals("", root.statusOnceQuiet(10_000), "the index is in step");
+            String head = root.git("show", "HEAD:" + CRITIC);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(true, head.contains("- met the lock " + i + "\n"), head);
+            }
+        }
+    }
 }

@@ -304,36 +304,68 @@ public final class WorkTreeIndex {
     public Optional<Held> lock(Prepared p, long waitMs) throws IOException {
         long deadline = System.nanoTime() + waitMs * 1_000_000;
         while (true) {
-            if (stashing()) {
-                if (System.nanoTime() > deadline) {
-                    return Optional.empty();
-                }
-                pause();
-                continue;
+            Taking t = tryLock(p);
+            if (t instanceof Taking.Taken taken) {
+                return Optional.of(taken.held());
             }
-            try {
-                linkBefore();
-                Files.createLink(lockFile(), preparedFile());
-                break;
-            } catch (java.nio.file.FileAlreadyExistsException e) {
-                if (System.nanoTime() > deadline) {
-                    return Optional.empty();
-                }
-                pause();
-            } catch (UnsupportedOperationException | java.nio.file.NoSuchFileException e) {
-                return lock(Math.max(0, (deadline - System.nanoTime()) / 1_000_000));
+            if (!(t instanceof Taking.Busy)) {
+                return lock(Math.max(0, (deadline - System.nanoTime()) / 1_000_000)); // edited under the lock
             }
+            if (System.nanoTime() > deadline) {
+                return Optional.empty();
+            }
+            pause();
         }
-        if (!p.basedOn.equals(Identity.of(repo.getIndexFile().toPath()))) {
-            Files.delete(lockFile()); // the index changed since: edit it under the lock
-            return lock(Math.max(0, (deadline - System.nanoTime()) / 1_000_000));
+    }
+
+    /** How {@link #tryLock} ended. */
+    public sealed interface Taking {
+        /** The lock is held, the prepared index its content. */
+        record Taken(Held held) implements Taking {}
+
+        /** Not taken: a git command holds the lock or takes a stash's snapshot. */
+        record Busy() implements Taking {}
+
+        /** Not taken: the index changed since the prepared one was built on it; build it again. */
+        record Stale() implements Taking {}
+
+        /** Not taken: the prepared file cannot become the lock (no hard links, or it is gone). */
+        record Unusable() implements Taking {}
+    }
+
+    /**
+     * Takes {@code index.lock} for a {@link Prepared} index if no one holds it and the index is
+     * still the one it was prepared from, without waiting. The index is compared before the lock is
+     * taken too, so that a lock a {@code git commit} could meet is taken only to be kept.
+     */
+    public Taking tryLock(Prepared p) throws IOException {
+        if (stashing()) {
+            return new Taking.Busy();
+        }
+        if (!current(p)) {
+            return new Taking.Stale();
+        }
+        boolean beforeIsBase;
+        try {
+            linkBefore();
+            // Only memoryd names this file, so it is compared before the lock, out of the hold.
+            beforeIsBase = p.basedOn.equals(Identity.of(beforeFile()));
+            Files.createLink(lockFile(), preparedFile());
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            return new Taking.Busy();
+        } catch (UnsupportedOperationException | java.nio.file.NoSuchFileException e) {
+            return new Taking.Unusable();
+        }
+        if (!current(p)) {
+            Files.delete(lockFile()); // changed between the look and the link
+            return new Taking.Stale();
         }
         held = true;
         Held h = new Held(p);
-        if (p.basedOn.equals(Identity.of(beforeFile()))) {
+        if (beforeIsBase) {
             h.before = beforeFile(); // a link to the very index the lock keeps: made before it, out of the hold
         }
-        return Optional.of(h);
+        return new Taking.Taken(h);
     }
 
     /** Where the index before a batch's is kept (a hard link) until the ref has moved. */
@@ -515,14 +547,19 @@ public final class WorkTreeIndex {
                 || !java.util.Objects.equals(before.modified(), now.modified());
     }
 
-    /** Waits up to {@code waitMs} until no git command holds the index lock or takes a snapshot. */
-    public void awaitGitDone(long waitMs) throws IOException {
+    /**
+     * Waits up to {@code waitMs} until no git command holds the index lock or takes a snapshot:
+     * false when one still does.
+     */
+    public boolean awaitGitDone(long waitMs) throws IOException {
         long deadline = System.nanoTime() + waitMs * 1_000_000;
-        while (!held
-                && (Files.exists(lockFile(), LinkOption.NOFOLLOW_LINKS) || stashing())
-                && System.nanoTime() < deadline) {
+        while (!held && (Files.exists(lockFile(), LinkOption.NOFOLLOW_LINKS) || stashing())) {
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
             pause();
         }
+        return true;
     }
 
     private void pause() throws java.io.InterruptedIOException {
@@ -749,8 +786,9 @@ public final class WorkTreeIndex {
             dc = null;
             if (d != null) {
                 d.unlock(); // deletes index.lock: the index is another link to the same file
-            } else {
-                Files.deleteIfExists(lockFile());
+            } else if (!lockFile().toFile().delete() && Files.exists(lockFile(), LinkOption.NOFOLLOW_LINKS)) {
+                // File#delete is one unlink where Files#delete stats the file first, under git's lock
+                throw new IOException("could not remove " + lockFile());
             }
         }
 

@@ -51,6 +51,40 @@ final class BatchLocks implements AutoCloseable {
         return worktree.prepare(blobs, sizes, modified, removed, git::modeOf);
     }
 
+    /**
+     * Takes the index lock with {@code prepared} as its content when the index is still the one it
+     * was prepared from: true when held. False when the index changed since (build it again and
+     * look again, then retry) or the prepared file cannot be the lock ({@link #lockIndex}); when a
+     * git command holds the lock, the ref lock is let go until the command is done, then held again
+     * and false returned, since such a command usually writes the index. The batch is redone when
+     * the command moved the branch.
+     */
+    boolean tryPrepared(dev.memoryd.daemon.git.WorkTreeIndex.Prepared prepared)
+            throws IOException, RedoBatch, LockedOut {
+        if (worktree == null || index != null) {
+            return true;
+        }
+        dev.memoryd.daemon.git.WorkTreeIndex.Taking t = worktree.tryLock(prepared);
+        if (t instanceof dev.memoryd.daemon.git.WorkTreeIndex.Taking.Taken taken) {
+            index = taken.held();
+            heldSince = System.nanoTime();
+            return true;
+        }
+        if (t instanceof dev.memoryd.daemon.git.WorkTreeIndex.Taking.Busy) {
+            git.releaseRef();
+            if (!worktree.awaitGitDone(waitMs)) {
+                throw new LockedOut(worktree.lockFile());
+            }
+            if (!git.holdRef(waitMs)) {
+                throw new LockedOut(git.refLockFile());
+            }
+            if (!java.util.Objects.equals(git.refNow(), git.head())) {
+                throw new RedoBatch(); // the command committed: the batch is redone on top of its commit
+            }
+        }
+        return false;
+    }
+
     /** As {@link #lockIndex()}, putting {@code prepared} (when not null) in place when the lock is let go. */
     void lockIndex(dev.memoryd.daemon.git.WorkTreeIndex.Prepared prepared) throws IOException, RedoBatch, LockedOut {
         if (worktree == null || index != null) {

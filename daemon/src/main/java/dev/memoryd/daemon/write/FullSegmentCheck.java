@@ -91,6 +91,12 @@ final class FullSegmentCheck {
         return gitWrote;
     }
 
+    /** Forgets the file last seen in step: the next check reads it again. */
+    void forget() {
+        seenPath = null;
+        seenStamp = null;
+    }
+
     private static Object stamp(Path file) throws IOException {
         try {
             BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);

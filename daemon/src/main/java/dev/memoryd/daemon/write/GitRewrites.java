@@ -49,16 +49,26 @@ final class GitRewrites {
         if (s.index == null || prepared == null || s.index.ours(prepared)) {
             return false; // nothing to read: under the lock a stat tells that no one wrote the index
         }
+        WorkTreeIndex.Mark mark = s.index.mark();
+        if (mark.busy()) {
+            return false; // a git command is at work: looked at under the lock, once it is done
+        }
         Optional<WorkTreeIndex.Look> look = s.index.look();
         if (look.isEmpty()) {
             return false; // replaced while read: looked at under the lock
         }
         DirCache dc = look.get().cache();
-        if (s.fullSegment.rolledBack(() -> dc) || rewritten(b, files, dc)) {
-            return true;
+        boolean rewritten = s.fullSegment.rolledBack(() -> dc) || rewritten(b, files, dc);
+        if (s.index.mayHaveRaced(mark)) {
+            // A git command began meanwhile: the look may have met its half-written tree, so nothing
+            // it concluded is kept but a redo (harmless), and the segment is read again under the lock.
+            s.fullSegment.forget();
+            return rewritten;
         }
-        looked = look.get();
-        return false;
+        if (!rewritten) {
+            looked = look.get();
+        }
+        return rewritten;
     }
 
     /** Under the index lock ({@code locks}): whether a git command rewrote what the batch read. */

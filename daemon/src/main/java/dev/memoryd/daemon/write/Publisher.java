@@ -294,13 +294,24 @@ final class Publisher {
                 awaitDurable(refPrepared);
                 awaitDurable(packForced);
                 s.stats.add(PhaseStats.Phase.WAIT_DURABLE, System.nanoTime() - l0);
+                Runnable lookHook = s.beforeIndexLook;
+                if (lookHook != null) {
+                    lookHook.run();
+                }
                 prepared = current(prepared, b, finalFiles.keySet(), gb, locks, ready, indexed, sizes);
                 l0 = System.nanoTime();
                 Runnable hook = s.beforeIndexLock;
                 if (hook != null) {
                     hook.run();
                 }
-                locks.lockIndex(prepared);
+                for (int tries = 0; prepared != null && tries < 4; tries++) {
+                    if (locks.tryPrepared(prepared)) {
+                        break;
+                    }
+                    // A git command wrote the index (or held its lock) meanwhile: built and looked at again.
+                    prepared = current(prepared, b, finalFiles.keySet(), gb, locks, ready, indexed, sizes);
+                }
+                locks.lockIndex(prepared); // unless held already: waits, and edits under the lock if it must
                 if (locks.index != null && !locks.index.prepared()) {
                     s.stats.count(PhaseStats.Count.LOCKED_INDEX_EDITS);
                 }
@@ -582,10 +593,6 @@ final class Publisher {
             Map<String, ObjectId> indexed,
             Map<String, Long> sizes)
             throws IOException, RedoBatch {
-        Runnable hook = s.beforeIndexLook;
-        if (hook != null) {
-            hook.run();
-        }
         for (int tries = 0; prepared != null && tries < 3; tries++) {
             if (!s.index.current(prepared)) {
                 long p0 = System.nanoTime();
