@@ -22,7 +22,10 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * file is told from a human's edit by the index: git recorded the bytes it wrote there, an editor
  * does not. Each such file gets the branch head's version back (and the index its entry), so the
  * rolled-back text is never taken for a human's edit; a file whose disk bytes are not what the
- * index records is someone's own edit and is left alone.
+ * index records is someone's own edit and is left alone. An index holding a conflict is a
+ * merge's result (a {@code stash pop} that conflicted, a {@code merge}), never a reset's, which
+ * writes the whole index without one: what such a command wrote, the cleanly merged files it
+ * staged among them, is a change someone asked for, so nothing is put back.
  *
  * <p>Runs on the writer thread under the index lock.
  */
@@ -33,7 +36,7 @@ public final class RolledBackTree {
     public static Map<String, ObjectId> repair(GitStore git, Path root, DirCache index) throws IOException {
         Map<String, ObjectId> repaired = new LinkedHashMap<>();
         ObjectId head = git.head();
-        if (head == null) {
+        if (head == null || unmerged(index)) {
             return repaired;
         }
         try (RevWalk rw = new RevWalk(git.repository());
@@ -76,5 +79,14 @@ public final class RolledBackTree {
             }
         }
         return repaired;
+    }
+
+    private static boolean unmerged(DirCache index) {
+        for (int i = 0; i < index.getEntryCount(); i++) {
+            if (index.getEntry(i).getStage() != DirCacheEntry.STAGE_0) {
+                return true;
+            }
+        }
+        return false;
     }
 }
