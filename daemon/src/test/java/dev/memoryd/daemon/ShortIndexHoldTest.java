@@ -46,6 +46,21 @@ class ShortIndexHoldTest {
         return List.of(String.valueOf(a.fileKey()), a.size(), a.lastModifiedTime());
     }
 
+    /**
+     * No batch read or edited the index under git's lock, the index is in step with the branch, and
+     * the branch holds the {@code count} items {@code prefix 0..count-1}.
+     */
+    private static void heldShortAndInStep(TestRoot root, String prefix, int count) throws Exception {
+        JsonNode stats = root.call("ping", "{}").get("result").get("write_stats");
+        assertEquals(0, stats.get("locked_index_reads").asLong(), stats::toString);
+        assertEquals(0, stats.get("locked_index_edits").asLong(), stats::toString);
+        assertEquals("", root.statusOnceQuiet(10_000), "the index is in step");
+        String head = root.git("show", "HEAD:" + CRITIC);
+        for (int i = 0; i < count; i++) {
+            assertEquals(true, head.contains("- " + prefix + " " + i + "\n"), head);
+        }
+    }
+
     @Test
     void afterGitStatusWroteTheIndex_aBatchNeitherReadsNorEditsTheIndexUnderGitsLock() throws Exception {
         try (TestRoot root = new TestRoot(tmp).serve()) {
@@ -57,14 +72,7 @@ class ShortIndexHoldTest {
                 assertNotEquals(before, identity(index), "git status wrote the index (else nothing is tested)");
                 acked(root, "after status " + i);
             }
-            JsonNode stats = root.call("ping", "{}").get("result").get("write_stats");
-            assertEquals(0, stats.get("locked_index_reads").asLong(), stats::toString);
-            assertEquals(0, stats.get("locked_index_edits").asLong(), stats::toString);
-            assertEquals("", root.statusOnceQuiet(10_000), "the index is in step");
-            String head = root.git("show", "HEAD:" + CRITIC);
-            for (int i = 0; i < 6; i++) {
-                assertEquals(true, head.contains("- after status " + i + "\n"), head);
-            }
+            heldShortAndInStep(root, "after status", 6);
         }
     }
 
@@ -94,14 +102,7 @@ class ShortIndexHoldTest {
                 root.daemon.service().beforeIndexLook(null);
             }
             assertEquals(6, wrote.get(), "git status wrote the index inside every batch (else nothing is tested)");
-            JsonNode stats = root.call("ping", "{}").get("result").get("write_stats");
-            assertEquals(0, stats.get("locked_index_edits").asLong(), stats::toString);
-            assertEquals(0, stats.get("locked_index_reads").asLong(), stats::toString);
-            assertEquals("", root.statusOnceQuiet(10_000), "the index is in step");
-            String head = root.git("show", "HEAD:" + CRITIC);
-            for (int i = 0; i < 6; i++) {
-                assertEquals(true, head.contains("- raced " + i + "\n"), head);
-            }
+            heldShortAndInStep(root, "raced", 6);
         }
     }
 
@@ -143,13 +144,7 @@ class ShortIndexHoldTest {
                 git.awaitTermination(10, TimeUnit.SECONDS);
             }
             assertEquals(3, held.get(), "each batch met the lock");
-            JsonNode stats = root.call("ping", "{}").get("result").get("write_stats");
-            assertEquals(0, stats.get("locked_index_edits").asLong(), stats::toString);
-            assertEquals("", root.statusOnceQuiet(10_000), "the index is in step");
-            String head = root.git("show", "HEAD:" + CRITIC);
-            for (int i = 0; i < 3; i++) {
-                assertEquals(true, head.contains("- met the lock " + i + "\n"), head);
-            }
+            heldShortAndInStep(root, "met the lock", 3);
         }
     }
 }
