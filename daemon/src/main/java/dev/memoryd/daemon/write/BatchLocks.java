@@ -53,11 +53,11 @@ final class BatchLocks implements AutoCloseable {
 
     /**
      * Takes the index lock with {@code prepared} as its content when the index is still the one it
-     * was prepared from: true when held. False when the index changed since (build it again and
-     * look again, then retry) or the prepared file cannot be the lock ({@link #lockIndex}); when a
-     * git command holds the lock, the ref lock is let go until the command is done, then held again
-     * and false returned, since such a command usually writes the index. The batch is redone when
-     * the command moved the branch.
+     * was prepared from: true when held (taken the ordinary way, {@link #lockIndex}, when the
+     * prepared file cannot be the lock). False when the index changed since (build it again and
+     * look again, then retry); when a git command holds the lock, the ref lock is let go until the
+     * command is done, then held again and false returned, since such a command usually writes the
+     * index. The batch is redone when the command moved the branch.
      */
     boolean tryPrepared(dev.memoryd.daemon.git.WorkTreeIndex.Prepared prepared)
             throws IOException, RedoBatch, LockedOut {
@@ -68,6 +68,10 @@ final class BatchLocks implements AutoCloseable {
         if (t instanceof dev.memoryd.daemon.git.WorkTreeIndex.Taking.Taken taken) {
             index = taken.held();
             heldSince = System.nanoTime();
+            return true;
+        }
+        if (t instanceof dev.memoryd.daemon.git.WorkTreeIndex.Taking.Unusable) {
+            lockIndex(prepared);
             return true;
         }
         if (t instanceof dev.memoryd.daemon.git.WorkTreeIndex.Taking.Busy) {
