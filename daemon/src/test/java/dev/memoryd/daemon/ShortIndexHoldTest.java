@@ -147,4 +147,79 @@ class ShortIndexHoldTest {
             heldShortAndInStep(root, "met the lock", 3);
         }
     }
+
+    /**
+     * A look taken while a git command is at work may meet its half-written tree: here a reset
+     * that has written an older version of the full ledger segment and not yet the index (which
+     * records it once the command is done) and never moves the branch. The batch must not take
+     * that file for someone's own edit and keep that conclusion: once git lets go, the segment is
+     * found rolled back and the branch's version put back.
+     */
+    @Test
+    void aLookWhileAGitCommandIsAtWork_concludesNothing_andARolledBackFullSegmentIsPutBack() throws Exception {
+        String full = "ledger/main/0000/00000000.ndjson";
+        try (TestRoot root = new TestRoot(tmp).serve()) {
+            HumanGit human = new HumanGit(root.dir);
+            for (int i = 0; !Files.exists(root.dir.resolve("ledger/main/0000/00000001.ndjson")); i++) {
+                acked(root, "filling " + i);
+            }
+            assertEquals("", root.statusOnceQuiet(10_000), "clean before the reset");
+            String older = human.ok("show", "HEAD~3:" + full);
+            String olderBlob = human.ok("rev-parse", "HEAD~3:" + full).strip();
+            // The index the reset writes last: the older segment recorded, built aside beforehand.
+            Path index = root.dir.resolve(".git/index");
+            Path lock = root.dir.resolve(".git/index.lock");
+            Path next = root.dir.resolve(".git/index.test-next");
+            Files.copy(index, next);
+            org.eclipse.jgit.dircache.DirCache dc =
+                    org.eclipse.jgit.dircache.DirCache.lock(next.toFile(), org.eclipse.jgit.util.FS.DETECTED);
+            dc.read();
+            org.eclipse.jgit.dircache.DirCacheEditor ed = dc.editor();
+            ed.add(new org.eclipse.jgit.dircache.DirCacheEditor.PathEdit(full) {
+                @Override
+                public void apply(org.eclipse.jgit.dircache.DirCacheEntry e) {
+                    e.setObjectId(org.eclipse.jgit.lib.ObjectId.fromString(olderBlob));
+                    e.setLength(older.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+                }
+            });
+            ed.finish();
+            dc.write();
+            dc.commit();
+            java.util.concurrent.ExecutorService git = java.util.concurrent.Executors.newSingleThreadExecutor();
+            java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+            root.daemon.service().beforeIndexLook(() -> {
+                if (!once.compareAndSet(false, true)) {
+                    return;
+                }
+                try {
+                    Files.copy(index, lock); // the reset takes the lock, then writes the older files
+                    Files.writeString(root.dir.resolve(full), older, java.nio.charset.StandardCharsets.UTF_8);
+                    git.submit(() -> {
+                        Thread.sleep(100);
+                        Files.move(next, lock, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                        Files.move(lock, index, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                        return null; // its ref move then fails: the branch stays where it is
+                    });
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            try {
+                acked(root, "during the reset");
+            } finally {
+                root.daemon.service().beforeIndexLook(null);
+                git.shutdown();
+                git.awaitTermination(10, TimeUnit.SECONDS);
+            }
+            acked(root, "after the reset");
+            assertEquals(
+                    human.ok("show", "HEAD:" + full),
+                    Files.readString(root.dir.resolve(full)),
+                    "the full segment is the branch's again");
+            assertEquals("", root.statusOnceQuiet(10_000), "the index is in step");
+            String head = root.git("show", "HEAD:" + CRITIC);
+            assertEquals(true, head.contains("- during the reset\n"), head);
+            assertEquals(true, head.contains("- after the reset\n"), head);
+        }
+    }
 }
