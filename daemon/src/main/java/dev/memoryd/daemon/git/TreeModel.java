@@ -225,7 +225,7 @@ final class TreeModel {
                 write((Dir) d.get(name), ins).copyRawTo(d.raw, d.idAt.get(name));
             }
             d.dirtyDirs.clear();
-            d.id = ins.insert(Constants.OBJ_TREE, d.raw);
+            d.id = insert(d, d.raw, ins);
             return d.id;
         }
         int size = 0;
@@ -262,7 +262,12 @@ final class TreeModel {
         }
         d.raw = raw;
         d.dirtyDirs.clear();
-        d.id = ins.insert(Constants.OBJ_TREE, raw);
+        d.id = insert(d, raw, ins);
         return d.id;
+    }
+
+    /** A batch's inserter stores the directory's tree as a delta against its last version where it can. */
+    private static ObjectId insert(Dir d, byte[] raw, ObjectInserter ins) throws IOException {
+        return ins instanceof BatchPackInserter b ? b.insertTree(d, raw) : ins.insert(Constants.OBJ_TREE, raw);
     }
 }
