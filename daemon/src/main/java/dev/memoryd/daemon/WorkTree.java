@@ -124,15 +124,17 @@ final class WorkTree {
                 }
                 Path tmp = pool.takeSpare(target);
                 moves.add(new Path[] {tmp, target});
+                // A spare inode is written over, not truncated first: truncating frees its blocks
+                // (and waits for them) only for the write to allocate as many again, and in a
+                // profile of sixteen agents the open's truncation was three quarters of staging.
                 try (FileChannel ch = FileChannel.open(
-                        tmp,
-                        StandardOpenOption.CREATE,
-                        StandardOpenOption.TRUNCATE_EXISTING,
-                        StandardOpenOption.WRITE,
-                        LinkOption.NOFOLLOW_LINKS)) {
+                        tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
                     ByteBuffer b = ByteBuffer.wrap(e.getValue());
                     while (b.hasRemaining()) {
                         ch.write(b);
+                    }
+                    if (ch.size() > e.getValue().length) {
+                        ch.truncate(e.getValue().length); // a spare that held a longer file
                     }
                 }
                 keepPermissions(tmp, target);

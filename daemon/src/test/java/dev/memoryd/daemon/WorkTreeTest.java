@@ -77,6 +77,23 @@ class WorkTreeTest {
     }
 
     @Test
+    void aSpareThatHeldALongerVersion_isWrittenOver_andHoldsExactlyTheNewBytes() throws Exception {
+        Path spare = root.resolve(".memoryd/spare");
+        WorkTree t = new WorkTree(root, spare);
+        Path f = root.resolve("users/a/x.md");
+        String[] versions = {
+            "x".repeat(20_000) + "\n", "y".repeat(9_000) + "\n", "short\n", "z".repeat(30_000) + "\n", ""
+        };
+        for (int round = 0; round < 2; round++) {
+            for (String v : versions) {
+                t.writeAll(Map.of("users/a/x.md", v.getBytes(StandardCharsets.UTF_8)));
+                assertEquals(v, Files.readString(f), "round " + round + ", " + v.length() + " bytes");
+                assertEquals(v.length(), Files.size(f));
+            }
+        }
+    }
+
+    @Test
     void aSpareThatIsAlsoANameOfAnotherFile_isNeverTruncated() throws Exception {
         Path spare = root.resolve(".memoryd/spare");
         WorkTree t = new WorkTree(root, spare);
