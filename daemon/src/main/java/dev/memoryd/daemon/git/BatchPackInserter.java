@@ -100,23 +100,29 @@ final class BatchPackInserter extends ObjectInserter {
         long offset = pack.size();
         byte[] hdr = new byte[16];
         int n = header(hdr, type, len);
-        writeEntry(id, offset, hdr, n, data, off, len);
+        writeEntry(id, offset, hdr, n, data, off, len, type == Constants.OBJ_TREE && len <= STORED_MAX);
         written.put(id, new long[] {offset, 0});
         return id;
     }
 
     /**
-     * Objects up to this many bytes are stored in their zlib stream, not compressed: setting up a
-     * deflate costs about 10 µs however small the input (zlib clears a 64 KB table), while a small
-     * tree of names and ids gains nothing from it and a commit or a delta a hundred bytes or so.
+     * Trees and deltas up to this many bytes are stored in their zlib stream, not compressed:
+     * setting up a deflate costs about 10 µs however small the input (zlib clears a 64 KB table),
+     * while a small tree, names and ids, gains next to nothing from it and a delta a few bytes.
+     * Commits and blobs are compressed whatever their size: text gains a third, and git's gc
+     * copies an object's stream as it finds it unless it makes the object a delta.
      */
     static final int STORED_MAX = 1024;
 
-    /** Appends one pack entry: its header, then {@code data} as a zlib stream; records it for the index. */
-    private void writeEntry(ObjectId id, long offset, byte[] hdr, int n, byte[] data, int off, int len) {
+    /**
+     * Appends one pack entry: its header, then {@code data} as a zlib stream, {@code stored}
+     * uncompressed, else deflated; records it for the index.
+     */
+    private void writeEntry(
+            ObjectId id, long offset, byte[] hdr, int n, byte[] data, int off, int len, boolean stored) {
         CRC32 crc = new CRC32();
         append(hdr, n, crc);
-        if (len <= STORED_MAX) {
+        if (stored) {
             append(buf, ZlibStored.write(data, off, len, buf), crc);
         } else {
             deflater.reset();
@@ -222,7 +228,7 @@ final class BatchPackInserter extends ObjectInserter {
         byte[] hdr = new byte[32];
         int n = header(hdr, Constants.OBJ_OFS_DELTA, delta.length);
         n = Deltas.encodeOfs(hdr, n, offset - baseAt[0]);
-        writeEntry(id, offset, hdr, n, delta, 0, delta.length);
+        writeEntry(id, offset, hdr, n, delta, 0, delta.length, delta.length <= STORED_MAX);
         written.put(id, new long[] {offset, baseAt[1] + 1});
         return id;
     }

@@ -112,12 +112,30 @@ class SmallObjectsTest {
                 .filter(l -> l.split("\\s+").length > 5) // depth and base: a delta
                 .count();
         assertTrue(treeDeltas >= 3 * 100, "trees stored as deltas: " + treeDeltas + "\n" + verify);
+        // Commits stay compressed (git's gc would copy a stored one as it is); small whole trees do not.
+        List<String[]> commitRows = rows(verify, "commit");
+        assertEquals(commits.size(), commitRows.size());
+        for (String[] c : commitRows) {
+            assertTrue(Long.parseLong(c[3]) < Long.parseLong(c[2]), "a commit deflated: " + String.join(" ", c));
+        }
+        long storedTrees = rows(verify, "tree").stream()
+                .filter(t -> t.length == 5 && Long.parseLong(t[3]) > Long.parseLong(t[2]))
+                .count();
+        assertTrue(storedTrees >= 3, "small whole trees stored: " + storedTrees);
         for (int i = 0; i < commits.size(); i += 17) {
             String listed = git("ls-tree", "-r", commits.get(i));
             assertEquals(trees.get(i).size(), listed.lines().count(), "commit " + i);
             String notes = git("cat-file", "blob", commits.get(i) + ":users/sam/notes.md");
             assertEquals(new String(trees.get(i).get("users/sam/notes.md"), StandardCharsets.UTF_8).trim(), notes);
         }
+    }
+
+    /** verify-pack's rows for objects of {@code type}: id, type, size, size in pack, offset[, depth, base]. */
+    private static List<String[]> rows(String verify, String type) {
+        return verify.lines()
+                .map(l -> l.trim().split("\\s+"))
+                .filter(f -> f.length >= 5 && f[0].matches("[0-9a-f]{40}") && f[1].equals(type))
+                .toList();
     }
 
     private String verifyPacks() throws Exception {
