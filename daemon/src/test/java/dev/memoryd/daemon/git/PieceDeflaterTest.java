@@ -9,7 +9,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -27,8 +26,7 @@ class PieceDeflaterTest {
     @TempDir
     Path root;
 
-    private static final PersonIdent WHO =
-            new PersonIdent("t", "t@example.com", Instant.EPOCH, java.time.ZoneOffset.UTC);
+    private static final PersonIdent WHO = GitCli.WHO;
 
     @Test
     void everyVersion_inflatesToItsBytes_andChecksItsAdler_underRandomEdits() throws Exception {
@@ -264,14 +262,6 @@ class PieceDeflaterTest {
     }
 
     private String git(String... args) throws Exception {
-        String[] cmd = new String[args.length + 3];
-        cmd[0] = "git";
-        cmd[1] = "-C";
-        cmd[2] = root.toString();
-        System.arraycopy(args, 0, cmd, 3, args.length);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertEquals(0, p.waitFor(), out);
-        return out;
+        return GitCli.git(root, args);
     }
 }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,8 +28,7 @@ class SmallObjectsTest {
     @TempDir
     Path root;
 
-    private static final PersonIdent WHO =
-            new PersonIdent("t", "t@example.com", Instant.EPOCH, java.time.ZoneOffset.UTC);
+    private static final PersonIdent WHO = GitCli.WHO;
 
     @Test
     void aStoredStream_inflatesToItsBytes_atEveryBlockBoundary() throws Exception {
@@ -149,14 +147,6 @@ class SmallObjectsTest {
     }
 
     private String git(String... args) throws Exception {
-        String[] cmd = new String[args.length + 3];
-        cmd[0] = "git";
-        cmd[1] = "-C";
-        cmd[2] = root.toString();
-        System.arraycopy(args, 0, cmd, 3, args.length);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertEquals(0, p.waitFor(), out);
-        return out;
+        return GitCli.git(root, args);
     }
 }
