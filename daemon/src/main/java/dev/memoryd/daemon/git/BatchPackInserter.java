@@ -106,11 +106,11 @@ final class BatchPackInserter extends ObjectInserter {
     }
 
     /**
-     * Trees and deltas up to this many bytes are stored in their zlib stream, not compressed:
+     * Trees and tree deltas up to this many bytes are stored in their zlib stream, not compressed:
      * setting up a deflate costs about 10 µs however small the input (zlib clears a 64 KB table),
-     * while a small tree, names and ids, gains next to nothing from it and a delta a few bytes.
-     * Commits and blobs are compressed whatever their size: text gains a third, and git's gc
-     * copies an object's stream as it finds it unless it makes the object a delta.
+     * while a small tree, names and ids, gains next to nothing from it and a tree's delta is a few
+     * dozen bytes. Commits and blobs (and blobs' deltas) are compressed whatever their size: text
+     * gains a third or more, and git's gc copies an object's stream, or a delta, as it finds it.
      */
     static final int STORED_MAX = 1024;
 
@@ -228,7 +228,8 @@ final class BatchPackInserter extends ObjectInserter {
         byte[] hdr = new byte[32];
         int n = header(hdr, Constants.OBJ_OFS_DELTA, delta.length);
         n = Deltas.encodeOfs(hdr, n, offset - baseAt[0]);
-        writeEntry(id, offset, hdr, n, delta, 0, delta.length, delta.length <= STORED_MAX);
+        writeEntry(
+                id, offset, hdr, n, delta, 0, delta.length, type == Constants.OBJ_TREE && delta.length <= STORED_MAX);
         written.put(id, new long[] {offset, baseAt[1] + 1});
         return id;
     }

@@ -5,9 +5,8 @@ import java.util.zip.Adler32;
 /**
  * A zlib stream (RFC 1950) whose deflate data (RFC 1951) is stored blocks: the bytes as they are,
  * with their lengths and the Adler-32 check. Any inflater reads it, git and JGit among them. For
- * small trees and deltas, for which compression does not pay for its set-up ({@link
- * BatchPackInserter#STORED_MAX}).
- * Pure and stateless.
+ * small trees and their deltas, for which compression does not pay for its set-up ({@link
+ * BatchPackInserter#STORED_MAX}). Pure and stateless.
  */
 final class ZlibStored {
     /** A stored block carries at most this many bytes. */
