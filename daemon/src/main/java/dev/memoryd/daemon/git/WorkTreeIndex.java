@@ -968,10 +968,7 @@ public final class WorkTreeIndex {
             Function<String, FileMode> modes,
             boolean commit)
             throws IOException {
-        DirCacheEditor ed = d.editor();
-        for (String p : removed) {
-            ed.add(new DirCacheEditor.DeletePath(p));
-        }
+        List<Recorded> records = new ArrayList<>(blobs.size());
         for (Map.Entry<String, ObjectId> b : blobs.entrySet()) {
             Long want = sizes.get(b.getKey());
             java.nio.file.attribute.FileTime time = modified.get(b.getKey());
@@ -996,31 +993,72 @@ public final class WorkTreeIndex {
                 time = a.lastModifiedTime();
             }
             FileMode m = modes.apply(b.getKey());
-            FileMode mode = m == FileMode.EXECUTABLE_FILE ? m : FileMode.REGULAR_FILE;
-            java.time.Instant at = time.toInstant();
-            if (unmerged(d, b.getKey())) {
-                // A path edit applies to every stage and keeps each one's number: a conflict (say, a
-                // stash pop over memoryd's own ledger line) would stay unmerged for good. memoryd's
-                // commit resolves the path: its entries go, and one entry at stage 0 takes their place.
-                ed.add(new DirCacheEditor.DeletePath(b.getKey()));
+            records.add(new Recorded(
+                    b.getKey(),
+                    b.getValue(),
+                    m == FileMode.EXECUTABLE_FILE ? m : FileMode.REGULAR_FILE,
+                    size,
+                    time.toInstant()));
+        }
+        if (!inPlace(d, records, removed)) {
+            DirCacheEditor ed = d.editor();
+            for (String p : removed) {
+                ed.add(new DirCacheEditor.DeletePath(p));
             }
-            ed.add(new DirCacheEditor.PathEdit(b.getKey()) {
-                @Override
-                public void apply(DirCacheEntry ent) {
-                    ent.setFileMode(mode);
-                    ent.setObjectId(b.getValue());
-                    ent.setLength(size);
-                    ent.setLastModified(at);
+            for (Recorded r : records) {
+                if (unmerged(d, r.path())) {
+                    // A path edit applies to every stage and keeps each one's number: a conflict (say, a
+                    // stash pop over memoryd's own ledger line) would stay unmerged for good. memoryd's
+                    // commit resolves the path: its entries go, and one entry at stage 0 takes their place.
+                    ed.add(new DirCacheEditor.DeletePath(r.path()));
                 }
-            });
-        }
-        if (!commit) {
+                ed.add(new DirCacheEditor.PathEdit(r.path()) {
+                    @Override
+                    public void apply(DirCacheEntry ent) {
+                        r.applyTo(ent);
+                    }
+                });
+            }
             ed.finish();
-            d.write();
-            return;
         }
-        if (!ed.commit()) {
+        d.write();
+        if (commit && !d.commit()) {
             throw new IOException("cannot write " + d + ": its lock was lost");
         }
+    }
+
+    /** What one path's entry is set to: clean at {@code blob}, with the file's mode, size and time. */
+    private record Recorded(String path, ObjectId blob, FileMode mode, long size, java.time.Instant modified) {
+        void applyTo(DirCacheEntry ent) {
+            ent.setFileMode(mode);
+            ent.setObjectId(blob);
+            ent.setLength(size);
+            ent.setLastModified(modified);
+        }
+    }
+
+    /**
+     * Sets each record's entry where it stands when the batch adds and removes no path: every path
+     * already an entry at stage 0 alone, and {@code d} holding no cache tree that the change would
+     * leave stale (the entries memoryd edited last carry none). An editor would copy and sort every
+     * entry and compare each with its neighbours for the same result. False, and {@code d}
+     * untouched, otherwise.
+     */
+    private static boolean inPlace(DirCache d, List<Recorded> records, Set<String> removed) {
+        if (!removed.isEmpty() || d.getCacheTree(false) != null) {
+            return false;
+        }
+        DirCacheEntry[] entries = new DirCacheEntry[records.size()];
+        for (int i = 0; i < entries.length; i++) {
+            int at = d.findEntry(records.get(i).path());
+            if (at < 0 || d.nextEntry(at) != at + 1 || d.getEntry(at).getStage() != DirCacheEntry.STAGE_0) {
+                return false;
+            }
+            entries[i] = d.getEntry(at);
+        }
+        for (int i = 0; i < entries.length; i++) {
+            records.get(i).applyTo(entries[i]);
+        }
+        return true;
     }
 }
