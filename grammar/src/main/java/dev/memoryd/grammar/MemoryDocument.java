@@ -308,8 +308,8 @@ public final class MemoryDocument {
      * as parsing the new text, found without scanning it again where that is sure to give the same
      * answer. That is when this text's headings came from the line scan and the change either stays
      * within one line of the frontmatter (its fences kept) or, after it, replaces lines none of which
-     * is a heading or follows one (where its anchor would be) with lines the scan finds no heading
-     * in; the headings are then this document's, shifted. Anything else is parsed whole. A write
+     * is a heading with lines the scan can read (headings included); the headings are then this
+     * document's, shifted, and those of the new lines. Anything else is parsed whole. A write
      * changes one section and the Change Log, so its result is found at the cost of the lines it
      * changed, not of the file.
      */
@@ -396,15 +396,10 @@ public final class MemoryDocument {
             if (newTo < next.length() && newTo > 0 && next.charAt(newTo - 1) != '\n') {
                 return null; // the new lines run into the line after them
             }
-            // The headings are in the order of the text: only one in the touched lines, or the one
-            // just before them (its next line may carry its anchor), can be changed by them.
+            // The headings are in the order of the text: only one in the touched lines can be
+            // changed by them. (A heading's anchor, on the line after it, is read with the sections,
+            // from the new text: a change to that line moves no heading.)
             int first = firstHeadingAtOrAfter(from);
-            if (first > 0) {
-                int after = lineEnd(rawHeadings.get(first - 1).offset()); // the line that may carry its anchor
-                if (after >= from && after <= to) {
-                    return null;
-                }
-            }
             if (first < rawHeadings.size() && rawHeadings.get(first).offset() < to) {
                 return null;
             }

@@ -122,6 +122,42 @@ class MemoryDocumentTest {
     }
 
     @Test
+    void splicesOfTheLineAfterAHeading_whereItsAnchorIs_giveWhatAParseGives() {
+        String[] lines = {
+            "",
+            "<!-- @anchor: other v1 -->\n",
+            "[//]: # (anchor: other v1)\n",
+            "<!-- @anchor: other v2 -->\n",
+            "<!-- not an anchor -->\n",
+            "plain words\n",
+            "\n",
+            "<!-- @anchor: other v1 -->\n<!-- @anchor: second v1 -->\n",
+            "## Heading now\n",
+            "<!-- @anchor: a v1 -->\n\n"
+        };
+        for (String base : List.of(PLAIN, PLAIN.replace("\n", "\r\n"))) {
+            MemoryDocument doc = MemoryDocument.parseUncached(base);
+            for (MemoryDocument.Section s : doc.sections()) {
+                int lineStart = base.indexOf('\n', s.start()) + 1; // the line after the heading
+                int lineEnd = base.indexOf('\n', lineStart) + 1;
+                for (String with : lines) {
+                    String w = base.contains("\r\n") ? with.replace("\n", "\r\n") : with;
+                    for (int[] span : new int[][] {{lineStart, lineEnd}, {lineStart, lineStart}, {lineEnd, lineEnd}}) {
+                        MemoryDocument spliced = doc.splice(span[0], span[1], w);
+                        MemoryDocument parsed =
+                                MemoryDocument.parseUncached(MemoryDocument.splice(base, span[0], span[1], w));
+                        assertSameDocument(
+                                parsed,
+                                spliced,
+                                "after " + s.heading() + ": splice(" + span[0] + ", " + span[1] + ", "
+                                        + w.replace("\n", "\\n").replace("\r", "\\r") + ")");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void sameLengthSplicesOfTheFrontmatter_giveWhatAParseGives_andTheSameTextGivesTheSameDocument() {
         String alphabet = "0123456789-:TZ \"'ab\n-\r";
         java.util.Random r = new java.util.Random(20261128);
