@@ -183,5 +183,6 @@ public final class CommitBatch implements AutoCloseable {
             }
         }
         store.giveBack(ins);
+        store.batchClosed(); // not after a failed re-seed: the image is then not the head's
     }
 }

@@ -320,6 +320,29 @@ public final class GitStore implements AutoCloseable {
         return reads.blobIds(commit, paths);
     }
 
+    /**
+     * As {@link #blobIds} for the branch head, from the tree image kept in step with it: no object
+     * is read (the head's commit is in the pack the last batch wrote, whose index JGit would read
+     * first). Read from the objects while a batch is open, whose commits change the image before
+     * its ref moves. The writer's thread only.
+     */
+    public Map<String, ObjectId> headBlobIds(java.util.Collection<String> paths) throws IOException {
+        if (openBatches > 0) {
+            return blobIds(head, paths);
+        }
+        Map<String, ObjectId> out = new java.util.LinkedHashMap<>();
+        if (head == null) {
+            return out;
+        }
+        for (String p : paths) {
+            ObjectId b = tree.blob(p);
+            if (b != null && tree.mode(p).getObjectType() == org.eclipse.jgit.lib.Constants.OBJ_BLOB) {
+                out.put(p, b);
+            }
+        }
+        return out;
+    }
+
     /** Resolves a revision string (commit id, branch, {@code HEAD~2}) or returns empty. */
     public Optional<ObjectId> resolve(String rev) {
         return reads.resolve(rev);
@@ -366,7 +389,19 @@ public final class GitStore implements AutoCloseable {
     // ---------------------------------------------------------------- commits (CommitBatch)
 
     /** Starts a group of chained commits that share one object flush and one ref update. */
+    /**
+     * Batches begun and not closed (or closed with a failure): while any is, the tree image may not
+     * be the head's.
+     */
+    private int openBatches;
+
+    /** A batch closed: see {@link #openBatches}. */
+    void batchClosed() {
+        openBatches--;
+    }
+
     public CommitBatch batch() {
+        openBatches++;
         // One pack per batch instead of one file per object: a declaration makes about a dozen
         // objects (blobs, the trees on their paths, the commit), and writing each as a loose file
         // dominated the cost of a write. PackCompactor keeps the pack count down.

@@ -65,7 +65,7 @@ final class FullSegmentCheck {
         if (full.equals(seenPath) && Objects.equals(stamp, seenStamp)) {
             return false;
         }
-        ObjectId want = s.git.blobIds(head, List.of(full)).get(full);
+        ObjectId want = s.git.headBlobIds(List.of(full)).get(full);
         ObjectId disk = null;
         if (stamp != null) {
             try (ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
