@@ -303,11 +303,6 @@ public final class ServingRoot implements RootReads, AutoCloseable {
         rooms.writer.beforeIndexLock(r);
     }
 
-    /** See {@link WritePipeline#beforeRenamesForced}: for tests, on the checked-out branch's writer. */
-    void beforeRenamesForced(Runnable r) {
-        rooms.writer.beforeRenamesForced(r);
-    }
-
     /** See {@link WritePipeline#beforeIndexLook}: for tests, on the checked-out branch's writer. */
     void beforeIndexLook(Runnable r) {
         rooms.writer.beforeIndexLook(r);

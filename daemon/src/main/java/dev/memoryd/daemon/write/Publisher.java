@@ -38,9 +38,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * batch leaves: staging temp files and rolling up packs.
  *
  * <p>Thread-safety: called on the writer thread only; its stager and compactor threads touch
- * only the files and packs handed to them, its ref thread only the branch's ref lock and the
- * batch's flushed pack, which the writer leaves alone until it has awaited that thread's work, and
- * its answering thread only a published batch's directories (their forces) and its replies.
+ * only the files and packs handed to them, and its ref thread only the branch's ref lock and the
+ * batch's flushed pack, which the writer leaves alone until it has awaited that thread's work.
  *
  * <p>Longer than a room: the order of a publication (what is made durable before git commands are
  * kept out, what is done while they are, what is undone when it fails) reads in one place.
@@ -68,14 +67,6 @@ final class Publisher {
      * both before git's index lock, so the ref never names a commit whose pack is not on disk.
      */
     private final ExecutorService refPrep = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-ref"));
-    /**
-     * Forces a published batch's renamed directories and then answers its declarations, while the
-     * writer goes on with writes that wait (see {@link #publish}). One thread: replies keep the
-     * order of the batches.
-     */
-    private final ExecutorService answerer = Executors.newSingleThreadExecutor(r -> daemon(r, "memoryd-answer"));
-    /** The last batch handed to {@link #answerer}, or null. */
-    private Future<?> answering;
     /** The last published batch's segment force: awaited before the next batch or task touches the chain or journal. */
     private volatile Future<?> segmentForce;
 
@@ -429,23 +420,17 @@ final class Publisher {
                 s.stats.add(PhaseStats.Phase.LEDGER_FSYNC, System.nanoTime() - f0);
             });
         }
-        Runnable answer = published(b, events, commits);
-        if (placed == null) {
-            answer.run();
-        } else if (s.writesWaiting.getAsBoolean()) {
-            // The next batch need not wait for these directories' forces: they and the replies go on
-            // the answering thread while the writer takes it. Nothing the next batch does depends on
-            // them, and one thread keeps the replies in the order of the batches.
-            IoAction renamed = placed;
-            answering = answerer.submit(() -> {
-                settleRenames(renamed);
-                answer.run();
-            });
-        } else {
-            awaitAnswers(); // replies in the order of the batches
-            settleRenames(placed); // no hand-over when no one else waits: it would only add a wake-up
-            answer.run();
+        if (placed != null) {
+            long d0 = System.nanoTime();
+            try {
+                placed.settle();
+            } catch (IOException e) {
+                // Published already; the ledger, fsynced first, lets recovery redo a rename a crash loses.
+                LOG.log(Level.WARNING, "could not fsync the directories of a write; the ledger holds it", e);
+            }
+            s.stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - d0);
         }
+        published(b, events, commits);
         if (++batchesSinceCompaction >= COMPACT_EVERY && (compaction == null || compaction.isDone())) {
             batchesSinceCompaction = 0;
             compaction = compactor.submit(this::compact);
@@ -457,32 +442,7 @@ final class Publisher {
      * humans' saves are compared with), its events to the listeners (before any client hears of
      * it, so a reply never outruns them) and each declaration's commit.
      */
-    /** Forces the directories of a published batch's renames before its replies. */
-    private void settleRenames(IoAction placed) {
-        Runnable hook = s.beforeRenamesForced;
-        if (hook != null) {
-            hook.run();
-        }
-        long d0 = System.nanoTime();
-        try {
-            placed.settle();
-        } catch (IOException e) {
-            // Published already; the ledger, fsynced first, lets recovery redo a rename a crash loses.
-            LOG.log(Level.WARNING, "could not fsync the directories of a write; the ledger holds it", e);
-        }
-        s.stats.add(PhaseStats.Phase.FILES_RENAME, System.nanoTime() - d0);
-    }
-
-    /** Waits until the replies handed to the answering thread are sent. */
-    void awaitAnswers() {
-        Future<?> a = answering;
-        if (a != null) {
-            quietly(a);
-            answering = null;
-        }
-    }
-
-    private Runnable published(WriteBatch b, List<List<Event>> events, List<ObjectId> commits) throws IOException {
+    private void published(WriteBatch b, List<List<Event>> events, List<ObjectId> commits) throws IOException {
         List<Accepted> accepted = b.accepted;
         b.overlay.forEach((p, t) -> {
             // Memory files are compared with what humans saved; the grammar's files decide the grammar in force.
@@ -501,7 +461,6 @@ final class Publisher {
         for (List<Event> ev : events) {
             s.notifyListeners(ev);
         }
-        List<WriteOutcome> outs = new ArrayList<>(accepted.size());
         for (int i = 0; i < accepted.size(); i++) {
             Accepted a = accepted.get(i);
             WriteOutcome out = new WriteOutcome.Committed(
@@ -512,14 +471,9 @@ final class Publisher {
             if (a.p().req().idempotencyKey() != null) {
                 s.idempotent.put(a.p().req().idempotencyKey(), out);
             }
-            outs.add(out);
+            a.p().future().complete(out); // a no-op for a declaration answered at ledger durability
         }
         s.donePublishing();
-        return () -> {
-            for (int i = 0; i < accepted.size(); i++) {
-                accepted.get(i).p().future().complete(outs.get(i)); // a no-op for one answered at ledger durability
-            }
-        };
     }
 
     /**
@@ -800,8 +754,6 @@ final class Publisher {
 
     /** Forces the last segment, stops the stager and lets a running pack roll-up finish. */
     void close() {
-        awaitAnswers();
-        answerer.shutdown();
         awaitSegmentForce();
         ledgerSync.shutdown();
         stager.shutdown();

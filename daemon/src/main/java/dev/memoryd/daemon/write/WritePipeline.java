@@ -147,14 +147,6 @@ public final class WritePipeline implements AutoCloseable {
     }
 
     /**
-     * Runs {@code r} (null: nothing) in every published batch before the directories of its
-     * renames are forced and its declarations answered, on the thread that does both. For tests.
-     */
-    public void beforeRenamesForced(Runnable r) {
-        s.beforeRenamesForced = r;
-    }
-
-    /**
      * Runs {@code r} (null: nothing) in every batch between its reading of the files and its look
      * at the index before git's index lock, on the writer thread. For tests that act as a git
      * command in that window.
@@ -192,7 +184,6 @@ public final class WritePipeline implements AutoCloseable {
             BranchName branch,
             int maxBatch) {
         this.s = new WriterState(grammars, files, git, chain, hasher, ids, clock, branch);
-        s.writesWaiting = () -> !queue.isEmpty();
         this.intake = new HumanIntake(s);
         this.publisher = new Publisher(s);
         this.admission = new Admission(s, intake, publisher);

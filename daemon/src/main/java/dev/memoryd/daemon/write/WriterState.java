@@ -60,9 +60,6 @@ final class WriterState {
     /** Where a batch's ledger lines are forced before git commands are kept out; null: the segment itself. */
     dev.memoryd.ledger.Journal journal;
 
-    /** Whether writes wait in the queue for the next batch (set by the writer's loop; any thread). */
-    volatile java.util.function.BooleanSupplier writesWaiting = () -> false;
-
     /**
      * Completed once a batch whose declarations were answered at ledger durability is published
      * (or redone from the ledger); null when none is being published.
@@ -126,12 +123,6 @@ final class WriterState {
      * in a served root. For tests that act as a git command in that window.
      */
     volatile Runnable beforeIndexLock;
-
-    /**
-     * Run before the directories of a published batch's renames are forced, on the thread that
-     * forces them and then answers the batch; null in a served root. For tests.
-     */
-    volatile Runnable beforeRenamesForced;
 
     /**
      * Run by a batch after it read and staged its files and before it looks at the index for git's
