@@ -327,7 +327,7 @@ public final class GitStore implements AutoCloseable {
      * its ref moves. The writer's thread only.
      */
     public Map<String, ObjectId> headBlobIds(java.util.Collection<String> paths) throws IOException {
-        if (openBatches > 0) {
+        if (openBatches.get() > 0) {
             return blobIds(head, paths);
         }
         Map<String, ObjectId> out = new java.util.LinkedHashMap<>();
@@ -388,20 +388,21 @@ public final class GitStore implements AutoCloseable {
 
     // ---------------------------------------------------------------- commits (CommitBatch)
 
-    /** Starts a group of chained commits that share one object flush and one ref update. */
     /**
      * Batches begun and not closed (or closed with a failure): while any is, the tree image may not
      * be the head's.
      */
-    private int openBatches;
+    private final java.util.concurrent.atomic.AtomicInteger openBatches =
+            new java.util.concurrent.atomic.AtomicInteger();
 
     /** A batch closed: see {@link #openBatches}. */
     void batchClosed() {
-        openBatches--;
+        openBatches.decrementAndGet();
     }
 
+    /** Starts a group of chained commits that share one object flush and one ref update. */
     public CommitBatch batch() {
-        openBatches++;
+        openBatches.incrementAndGet();
         // One pack per batch instead of one file per object: a declaration makes about a dozen
         // objects (blobs, the trees on their paths, the commit), and writing each as a loose file
         // dominated the cost of a write. PackCompactor keeps the pack count down.
