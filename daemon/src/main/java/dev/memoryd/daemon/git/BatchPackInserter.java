@@ -100,7 +100,7 @@ final class BatchPackInserter extends ObjectInserter {
         long offset = pack.size();
         byte[] hdr = new byte[16];
         int n = header(hdr, type, len);
-        writeEntry(id, offset, hdr, n, data, off, len, type == Constants.OBJ_TREE && len <= STORED_MAX);
+        writeEntry(id, offset, hdr, n, data, off, len, stored(type, len));
         written.put(id, new long[] {offset, 0});
         return id;
     }
@@ -113,6 +113,11 @@ final class BatchPackInserter extends ObjectInserter {
      * gains a third or more, and git's gc copies an object's stream, or a delta, as it finds it.
      */
     static final int STORED_MAX = 1024;
+
+    /** Whether an object of {@code type}, or its delta, of {@code len} bytes is stored uncompressed. */
+    private static boolean stored(int type, int len) {
+        return type == Constants.OBJ_TREE && len <= STORED_MAX;
+    }
 
     /**
      * Appends one pack entry: its header, then {@code data} as a zlib stream, {@code stored}
@@ -228,8 +233,7 @@ final class BatchPackInserter extends ObjectInserter {
         byte[] hdr = new byte[32];
         int n = header(hdr, Constants.OBJ_OFS_DELTA, delta.length);
         n = Deltas.encodeOfs(hdr, n, offset - baseAt[0]);
-        writeEntry(
-                id, offset, hdr, n, delta, 0, delta.length, type == Constants.OBJ_TREE && delta.length <= STORED_MAX);
+        writeEntry(id, offset, hdr, n, delta, 0, delta.length, stored(type, delta.length));
         written.put(id, new long[] {offset, baseAt[1] + 1});
         return id;
     }
