@@ -1,5 +1,6 @@
 package dev.memoryd.daemon.git;
 
+import static dev.memoryd.daemon.git.GitCli.WHO;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -17,7 +18,6 @@ import java.util.Set;
 import java.util.zip.Adler32;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
-import org.eclipse.jgit.lib.PersonIdent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,8 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 class PieceDeflaterTest {
     @TempDir
     Path root;
-
-    private static final PersonIdent WHO = GitCli.WHO;
 
     @Test
     void everyVersion_inflatesToItsBytes_andChecksItsAdler_underRandomEdits() throws Exception {

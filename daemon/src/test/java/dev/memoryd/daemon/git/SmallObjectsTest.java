@@ -1,5 +1,6 @@
 package dev.memoryd.daemon.git;
 
+import static dev.memoryd.daemon.git.GitCli.WHO;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,7 +16,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import java.util.zip.Inflater;
-import org.eclipse.jgit.lib.PersonIdent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,8 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 class SmallObjectsTest {
     @TempDir
     Path root;
-
-    private static final PersonIdent WHO = GitCli.WHO;
 
     @Test
     void aStoredStream_inflatesToItsBytes_atEveryBlockBoundary() throws Exception {
