@@ -41,7 +41,8 @@ class LauncherArchiveTest {
     void missingArchive_isBuilt_thenUsed_stale_isRebuilt_refused_isIgnoredSilently() throws Exception {
         Path home = tmp.resolve("checkout");
         Path jar = layout(home);
-        Path jsa = jar.resolveSibling("memoryd.jsa");
+        // JDK 24 and later: an AOT cache; before, a dynamic archive (the launcher picks by the java it runs).
+        Path archive = jar.resolveSibling(Runtime.version().feature() >= 24 ? "memoryd.aot" : "memoryd.jsa");
         TestRoot root = new TestRoot(tmp);
         String[] read = {
             "read",
@@ -62,7 +63,7 @@ class LauncherArchiveTest {
         assertEquals(0, first.code(), first.toString());
         assertTrue(first.out().startsWith(identity), first.toString());
         assertEquals(PREPARING + "\n", first.err(), first.toString());
-        assertTrue(Files.size(jsa) > 0, "the archive is next to the jar");
+        assertTrue(Files.size(archive) > 0, "the archive is next to the jar");
 
         Run used =
                 launch(home, Map.of("MEMORYD_JAVA_OPTS", "-Xlog:class+load:file=" + tmp.resolve("classes.log")), read);
@@ -71,38 +72,38 @@ class LauncherArchiveTest {
         assertTrue(used.out().startsWith(identity), used.toString());
         try (Stream<String> lines = Files.lines(tmp.resolve("classes.log"))) {
             assertTrue(
-                    lines.anyMatch(l -> l.contains("dev.memoryd.daemon.cli.Main source: shared objects file (top)")),
+                    lines.anyMatch(l -> l.contains("dev.memoryd.daemon.cli.Main source: shared objects file")),
                     "Main came from the archive");
         }
 
         long now = System.currentTimeMillis(); // a new build: the jar newer than its archive
-        Files.setLastModifiedTime(jsa, FileTime.fromMillis(now - 60_000));
+        Files.setLastModifiedTime(archive, FileTime.fromMillis(now - 60_000));
         Files.setLastModifiedTime(jar, FileTime.fromMillis(now - 30_000));
         Run stale = launch(home, Map.of(), read);
         assertEquals(0, stale.code(), stale.toString());
         assertEquals(PREPARING + "\n", stale.err(), "a jar newer than its archive gets a new one");
-        assertTrue(Files.getLastModifiedTime(jsa).compareTo(Files.getLastModifiedTime(jar)) >= 0);
+        assertTrue(Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) >= 0);
 
         // The jar's time changed (as a copy or checkout makes it) but stays older than the archive: the
         // launcher keeps the archive, and the JVM, which checks the jar's time, refuses it.
         Files.setLastModifiedTime(
-                jar, FileTime.fromMillis(Files.getLastModifiedTime(jsa).toMillis() - 60_000));
+                jar, FileTime.fromMillis(Files.getLastModifiedTime(archive).toMillis() - 60_000));
         Run refused = launch(home, Map.of(), read);
         assertEquals(0, refused.code(), refused.toString());
         assertTrue(refused.out().startsWith(identity), refused.toString());
         assertEquals("", refused.err(), "refused in silence");
 
-        Files.write(jsa, new byte[64 * 1024]); // not an archive at all
+        Files.write(archive, new byte[64 * 1024]); // not an archive at all
         Run garbage = launch(home, Map.of(), read);
         assertEquals(0, garbage.code(), garbage.toString());
         assertTrue(garbage.out().startsWith(identity), garbage.toString());
         assertEquals("", garbage.err(), "refused in silence");
 
-        Files.delete(jsa);
+        Files.delete(archive);
         Run off = launch(home, Map.of("MEMORYD_NO_CDS", "1"), read);
         assertEquals(0, off.code(), off.toString());
         assertEquals("", off.err(), off.toString());
-        assertFalse(Files.exists(jsa), "MEMORYD_NO_CDS neither builds nor uses one");
+        assertFalse(Files.exists(archive), "MEMORYD_NO_CDS neither builds nor uses one");
     }
 
     /**
