@@ -178,12 +178,31 @@ final class GitReads {
     }
 
     Optional<ObjectId> resolve(String rev) {
+        if (!nameable(rev)) {
+            return Optional.empty();
+        }
         try {
             ObjectId id = repo.resolve(rev + "^{commit}");
             return Optional.ofNullable(id);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * False for a revision with a {@code /}-separated part longer than a file name may be: no ref
+     * or commit is named so, and JGit, asked to find one, logs a SEVERE stack trace for each ref
+     * directory it tries ("File name too long"), so any client could fill the daemon's log.
+     */
+    private static boolean nameable(String rev) {
+        for (String part : rev.split("/", -1)) {
+            if (part.length() > dev.memoryd.grammar.RepoPath.MAX_SEGMENT_BYTES
+                    || part.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                            > dev.memoryd.grammar.RepoPath.MAX_SEGMENT_BYTES) {
+                return false;
+            }
+        }
+        return true;
     }
 
     List<Map.Entry<String, String>> trailers(ObjectId commit) throws IOException {
