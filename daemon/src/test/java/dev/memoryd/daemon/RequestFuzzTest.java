@@ -65,45 +65,53 @@ class RequestFuzzTest {
             Map<String, Integer> outcomes = new TreeMap<>();
             List<String> examples = new ArrayList<>();
             int[] stopped = {0};
-            assertTimeoutPreemptively(Duration.ofMinutes(10), () -> {
-                SocketClient c = root.client();
-                try {
-                    for (int i = 0; i < requests; i++) {
-                        String[] t = templates.get(rnd.nextInt(templates.size()));
-                        String line = mutate(rnd, t[0], (ObjectNode) JsonRpc.MAPPER.readTree(t[1]), i);
-                        long t0 = System.nanoTime();
-                        String reply = c.raw(line);
-                        long ms = (System.nanoTime() - t0) / 1_000_000;
-                        if (ms > 2000 || Boolean.getBoolean("memoryd.fuzzTrace")) {
-                            System.out.println("fuzz #" + i + " " + t[0] + " took " + ms + " ms: " + abbreviate(line));
-                        }
-                        if (reply == null) { // a closed connection is a precise answer to garbage; reconnect
-                            c.close();
-                            c = root.client();
-                            continue;
-                        }
-                        JsonNode r = JsonRpc.MAPPER.readTree(reply);
-                        String reason =
-                                r.path("error").path("data").path("reason").asText("");
-                        outcomes.merge(reason.isEmpty() ? "result" : reason, 1, Integer::sum);
-                        if (r.path("error").path("message").asText("").contains("writer has stopped")) {
-                            stopped[0]++;
-                        }
-                        if (reason.equals("internal")) {
-                            internal.merge(t[0], 1, Integer::sum);
-                            if (examples.size() < 15) {
-                                examples.add(abbreviate(line) + "\n  -> " + abbreviate(reply));
+            // A client's input is answered, never logged as a failure of the daemon's.
+            LogCapture severe = new LogCapture(java.util.logging.Level.SEVERE);
+            try {
+                assertTimeoutPreemptively(Duration.ofMinutes(10), () -> {
+                    SocketClient c = root.client();
+                    try {
+                        for (int i = 0; i < requests; i++) {
+                            String[] t = templates.get(rnd.nextInt(templates.size()));
+                            String line = mutate(rnd, t[0], (ObjectNode) JsonRpc.MAPPER.readTree(t[1]), i);
+                            long t0 = System.nanoTime();
+                            String reply = c.raw(line);
+                            long ms = (System.nanoTime() - t0) / 1_000_000;
+                            if (ms > 2000 || Boolean.getBoolean("memoryd.fuzzTrace")) {
+                                System.out.println(
+                                        "fuzz #" + i + " " + t[0] + " took " + ms + " ms: " + abbreviate(line));
+                            }
+                            if (reply == null) { // a closed connection is a precise answer to garbage; reconnect
+                                c.close();
+                                c = root.client();
+                                continue;
+                            }
+                            JsonNode r = JsonRpc.MAPPER.readTree(reply);
+                            String reason =
+                                    r.path("error").path("data").path("reason").asText("");
+                            outcomes.merge(reason.isEmpty() ? "result" : reason, 1, Integer::sum);
+                            if (r.path("error").path("message").asText("").contains("writer has stopped")) {
+                                stopped[0]++;
+                            }
+                            if (reason.equals("internal")) {
+                                internal.merge(t[0], 1, Integer::sum);
+                                if (examples.size() < 15) {
+                                    examples.add(abbreviate(line) + "\n  -> " + abbreviate(reply));
+                                }
                             }
                         }
+                    } finally {
+                        c.close();
                     }
-                } finally {
-                    c.close();
-                }
-            });
+                });
+            } finally {
+                severe.close();
+            }
             System.out.println("fuzz: " + requests + " requests, seed " + seed + ", internal by method " + internal
                     + ", replies saying the writer stopped " + stopped[0] + ", outcomes " + outcomes);
             assertEquals(Map.of(), internal, "internal replies:\n" + String.join("\n", examples));
             assertEquals(0, stopped[0], "replies saying the writer has stopped");
+            assertEquals(List.of(), severe.seen(), "SEVERE logged while fuzzing");
             assertValidWriteSucceeds(root, "after fuzzing");
             assertNoOrphanChains(root);
             assertTrue(

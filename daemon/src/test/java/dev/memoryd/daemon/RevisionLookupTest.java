@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,31 +22,6 @@ class RevisionLookupTest {
     @TempDir
     Path tmp;
 
-    /** What anything logs at WARNING or above while it is open. */
-    private static final class Warnings extends Handler implements AutoCloseable {
-        final List<String> seen = new ArrayList<>();
-        private final Logger root = Logger.getLogger("");
-
-        Warnings() {
-            root.addHandler(this);
-        }
-
-        @Override
-        public synchronized void publish(LogRecord r) {
-            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-                seen.add(r.getLoggerName() + ": " + r.getMessage());
-            }
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {
-            root.removeHandler(this);
-        }
-    }
-
     @Test
     void aRevisionWithAPartLongerThanAFileName_isNotFound_andLogsNothing() throws Exception {
         try (TestRoot r = new TestRoot(tmp)) {
@@ -60,14 +31,14 @@ class RevisionLookupTest {
                     "refs/heads/" + "y".repeat(256),
                     "é".repeat(128), // 256 bytes in UTF-8
                     "main/" + "x".repeat(1000) + "/more");
-            try (Warnings w = new Warnings()) {
+            try (LogCapture w = new LogCapture(Level.WARNING)) {
                 for (String at : revisions) {
                     JsonNode read = r.call("read", "{\"path\":\"" + OVERVIEW + "\",\"at\":\"" + at + "\"}");
                     assertEquals("not_found", reason(read), read.toString());
                     JsonNode search = r.call("search", "{\"q\":\"Sam\",\"at\":\"" + at + "\"}");
                     assertEquals("not_found", reason(search), search.toString());
                 }
-                assertEquals(List.of(), w.seen, "nothing logged for a client's unknown revision");
+                assertEquals(List.of(), w.seen(), "nothing logged for a client's unknown revision");
             }
             String head = r.git("rev-parse", "HEAD").strip();
             JsonNode atHead = r.call("read", "{\"path\":\"" + OVERVIEW + "\",\"at\":\"" + head + "\"}");
