@@ -1150,8 +1150,9 @@ class HumanEditTest {
                 staged.toString().contains("once it is concluded (git commit)"),
                 "resolved, the merge waits for its commit alone: " + staged);
         root.git("commit", "-q", "--no-edit");
-        String merge = head();
         awaitHumanEditOf(overview, "current-focus", "the merge's resolution captured");
+        // Found after the capture: on a loaded machine the capture can land before a look at HEAD.
+        String merge = root.git("rev-list", "-1", "--merges", "HEAD").strip();
         JsonNode edit = history(overview).get(0);
         assertTrue(
                 edit.toString().contains("Written on the laptop.")
