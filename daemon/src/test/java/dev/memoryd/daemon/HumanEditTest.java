@@ -428,7 +428,9 @@ class HumanEditTest {
                 "## Needs\n<!-- @anchor: needs v1 -->\n",
                 "## Needs\n<!-- @anchor: needs v1 -->\n\nQuiet mornings.\n");
         root.git("-c", "user.name=Alice", "-c", "user.email=alice@example.com", "commit", "-qam", "alice: needs");
-        String commit = root.git("rev-parse", "HEAD").strip();
+        // Found by its message: on a loaded machine memoryd's capture can land before a look at HEAD.
+        String commit = root.git("log", "-1", "--format=%H", "--fixed-strings", "--grep=alice: needs")
+                .strip();
         awaitCommitted(before + 1, commit, "the commit's capture");
         JsonNode e = history(YOUNG).get(0);
         assertEquals("human_edit", e.get("op").asText());
