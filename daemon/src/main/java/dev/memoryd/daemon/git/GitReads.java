@@ -1,6 +1,8 @@
 package dev.memoryd.daemon.git;
 
+import dev.memoryd.grammar.RepoPath;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -196,9 +198,7 @@ final class GitReads {
      */
     private static boolean nameable(String rev) {
         for (String part : rev.split("/", -1)) {
-            if (part.length() > dev.memoryd.grammar.RepoPath.MAX_SEGMENT_BYTES
-                    || part.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
-                            > dev.memoryd.grammar.RepoPath.MAX_SEGMENT_BYTES) {
+            if (part.getBytes(StandardCharsets.UTF_8).length > RepoPath.MAX_SEGMENT_BYTES) {
                 return false;
             }
         }
