@@ -8,6 +8,7 @@ import dev.memoryd.daemon.git.LocalExclude;
 import dev.memoryd.daemon.git.PlainClone;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.ledger.BranchName;
+import dev.memoryd.ledger.KeyCheck;
 import dev.memoryd.ledger.KeyRing;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,9 +38,10 @@ public final class Memoryd {
 
     /**
      * Opens a root for serving writes; the caller holds the root's daemon lock. The key file must
-     * exist ({@link #createKeyIfMissing} makes one).
+     * exist ({@link #createKeyIfMissing} makes one) and be the one the ledger was written with.
      *
-     * @throws KeyRing.MissingKeyFile when it does not
+     * @throws KeyRing.MissingKeyFile when it does not exist
+     * @throws KeyCheck.WrongKeyFile when it is another key, before anything is repaired or written
      */
     public static ServingRoot open(MemorydConfig cfg) throws IOException {
         return ServingRoot.open(cfg);
@@ -100,10 +102,15 @@ public final class Memoryd {
         Path state = cfg.stateDir();
         Files.createDirectories(state);
         Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwx------"));
-        if (!Files.exists(cfg.keyFile())) {
-            KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
-            did.add("created a NEW key file " + cfg.keyFile() + ": lines written elsewhere will not verify with it;"
-                    + " copy the other roots' key file there instead (mode 0600)");
+        if (!Files.exists(cfg.keyFile(), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (KeyCheck.hasLines(cfg.ledgerDir())) {
+                did.add("no key file at " + cfg.keyFile() + ": copy the key file of the roots this one syncs with"
+                        + " there (mode 0600) before 'memoryd serve', which refuses any other key");
+            } else {
+                KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
+                did.add("created key file " + cfg.keyFile() + " (mode 0600; the roots this one syncs with need the"
+                        + " same file)");
+            }
         }
         return did;
     }
@@ -166,11 +173,15 @@ public final class Memoryd {
         }
     }
 
-    /** Creates the key file when there is none ({@code init} and {@code serve} only); true when it did. */
+    /**
+     * Creates the key file when there is none and the root's ledger has no line yet ({@code init} and
+     * {@code serve} only); true when it did.
+     *
+     * @throws KeyRing.MissingKeyFile when there is none and the ledger has lines (a new key could not
+     *     verify them)
+     */
     public static boolean createKeyIfMissing(MemorydConfig cfg) {
-        boolean missing = !Files.exists(cfg.keyFile(), java.nio.file.LinkOption.NOFOLLOW_LINKS);
-        KeyRing.loadOrCreate(cfg.keyFile(), cfg.random());
-        return missing;
+        return KeyCheck.createForNewLedger(cfg.keyFile(), cfg.ledgerDir(), cfg.random());
     }
 
     /**

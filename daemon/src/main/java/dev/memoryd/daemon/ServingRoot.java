@@ -37,6 +37,7 @@ import dev.memoryd.ledger.ContentHasher;
 import dev.memoryd.ledger.Event;
 import dev.memoryd.ledger.IdGenerator;
 import dev.memoryd.ledger.Journal;
+import dev.memoryd.ledger.KeyCheck;
 import dev.memoryd.ledger.KeyRing;
 import dev.memoryd.ledger.Ledger;
 import dev.memoryd.ledger.LedgerOptions;
@@ -95,8 +96,7 @@ public final class ServingRoot implements RootReads, AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(cfg.root() + ": " + e.getMessage(), e);
         }
-        KeyRing keys =
-                KeyRing.loadExisting(cfg.keyFile()); // 'init' and 'serve' made it: see Memoryd.createKeyIfMissing
+        KeyRing keys = KeyCheck.loadFor(cfg.keyFile(), cfg.ledgerDir()); // before anything below repairs or appends
         this.hasher = new AtomicReference<>(keys.contentHasher());
         GitStore git = GitStore.open(cfg.root(), cfg.branch());
         this.view = new ReadOnlyRoot(cfg, git, hasher::get, this::chain);
@@ -157,9 +157,10 @@ public final class ServingRoot implements RootReads, AutoCloseable {
 
     /**
      * Opens a root for serving writes; the caller holds the root's daemon lock. The key file must
-     * exist ({@link Memoryd#createKeyIfMissing} makes one).
+     * exist ({@link Memoryd#createKeyIfMissing} makes one) and be the one the ledger was written with.
      *
-     * @throws KeyRing.MissingKeyFile when it does not
+     * @throws KeyRing.MissingKeyFile when it does not exist
+     * @throws KeyCheck.WrongKeyFile when it is another key, before anything is repaired or written
      */
     static ServingRoot open(MemorydConfig cfg) throws IOException {
         return new ServingRoot(cfg);

@@ -107,7 +107,8 @@ public final class KeyRing {
 
         MissingKeyFile(Path file) {
             super("no ledger key file at " + file + ": point --key-file or MEMORYD_KEY_FILE at the key this root's"
-                    + " ledger was written with ('memoryd init' and 'memoryd serve' create one)");
+                    + " ledger was written with ('memoryd init' and 'memoryd serve' make one only for a root whose"
+                    + " ledger has no line yet)");
             this.file = file;
         }
 

@@ -73,6 +73,9 @@ public final class Daemon implements AutoCloseable {
     public static Daemon start(MemorydConfig cfg, boolean watch) throws IOException {
         Path state = cfg.stateDir();
         dev.memoryd.daemon.ReadOnlyRoot.requireRepository(cfg);
+        // Before the root's lock file is made: a root served for the first time is adopted below,
+        // and a start refused after that lock file exists would never adopt it.
+        dev.memoryd.ledger.KeyCheck.loadFor(cfg.keyFile(), cfg.ledgerDir());
         // The root's lock lives in the git directory, which no git command cleans: the state
         // directory goes with a `git clean -fdx`, and with it a lock there would let a second daemon
         // in beside this one. Its name does not end in ".lock", which people clear by hand when git

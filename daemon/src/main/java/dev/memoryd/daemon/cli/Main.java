@@ -52,7 +52,9 @@ public final class Main {
     static int failed(Exception ex, Consumer<String> err) {
         err.accept("memoryd: " + oneLine(ex));
         // Naming the wrong key (or none) is a usage error: nothing was looked at, nothing changed.
-        return ex instanceof KeyRing.MissingKeyFile ? USAGE : PROBLEMS;
+        return ex instanceof KeyRing.MissingKeyFile || ex instanceof dev.memoryd.ledger.KeyCheck.WrongKeyFile
+                ? USAGE
+                : PROBLEMS;
     }
 
     static String oneLine(Throwable t) {

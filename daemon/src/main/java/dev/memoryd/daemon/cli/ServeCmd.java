@@ -156,6 +156,9 @@ final class ServeCmd extends Common implements Callable<Integer> {
         } catch (Daemon.AlreadyServing e) {
             System.err.println("memoryd: " + e.getMessage());
             return Main.PROBLEMS;
+        } catch (dev.memoryd.ledger.KeyCheck.WrongKeyFile | dev.memoryd.ledger.KeyRing.MissingKeyFile e) {
+            System.err.println("memoryd: " + e.getMessage());
+            return Main.USAGE;
         } catch (IllegalStateException e) {
             System.err.println("memoryd: " + e.getMessage()); // e.g. a peer that cannot be mounted
             return Main.PROBLEMS;

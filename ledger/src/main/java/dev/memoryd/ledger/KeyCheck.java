@@ -1,0 +1,168 @@
+package dev.memoryd.ledger;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Whether a key ring is the one a ledger on disk was written with, and the two rules that follow
+ * from it: a key is made only for a ledger with no line yet ({@link #createForNewLedger}), and a
+ * ledger is appended to only with a key that authenticates it ({@link #loadFor}). A line signed
+ * with another key would break every chain it joins for good, and {@code ledger verify} would
+ * report it as a changed line.
+ *
+ * <p>A ring authenticates a ledger when the ledger has no line yet, or when the first or the last
+ * complete line of some chain verifies with it. A chain whose checked lines fail beside one whose
+ * lines verify was changed or came from another root; {@link Verifier} reports that line by line,
+ * and it says nothing about the key.
+ *
+ * <p>Reads at most the first and the last segment of each chain; changes nothing but the key file
+ * {@link #createForNewLedger} makes (a torn final line is passed over, not cut). Stateless; safe
+ * from any thread.
+ */
+public final class KeyCheck {
+    private KeyCheck() {}
+
+    /**
+     * Thrown before anything is written when the key file is not the one a root's ledger was written
+     * with ({@link #authenticates}): lines signed with it would fail verification for good.
+     */
+    public static final class WrongKeyFile extends IllegalStateException {
+        private final Path file;
+
+        public WrongKeyFile(Path file, Path ledgerDir) {
+            super("the key file " + file + " is not the one the ledger in " + ledgerDir + " was written with (no"
+                    + " chain's first or last line verifies with it): point --key-file or MEMORYD_KEY_FILE at that"
+                    + " key; nothing was written");
+            this.file = file;
+        }
+
+        /** The key file that was read. */
+        public Path file() {
+            return file;
+        }
+    }
+
+    /**
+     * Loads the key file, which must exist and must authenticate the ledger at {@code ledgerDir}
+     * ({@link #authenticates}): what every command that appends to a ledger opens it with.
+     *
+     * @throws KeyRing.MissingKeyFile if there is no file at {@code keyFile}
+     * @throws WrongKeyFile if it is not the key the ledger was written with
+     */
+    public static KeyRing loadFor(Path keyFile, Path ledgerDir) {
+        KeyRing keys = KeyRing.loadExisting(keyFile);
+        if (!KeyCheck.authenticates(ledgerDir, keys)) {
+            throw new WrongKeyFile(keyFile, ledgerDir);
+        }
+        return keys;
+    }
+
+    /**
+     * Makes the key file when it is missing and the ledger at {@code ledgerDir} has no line yet (a
+     * new root's first key); returns whether it made one.
+     *
+     * @throws KeyRing.MissingKeyFile if it is missing and the ledger has lines: a new key could not verify them
+     */
+    public static boolean createForNewLedger(Path keyFile, Path ledgerDir, SecureRandom random) {
+        if (Files.exists(keyFile, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        if (KeyCheck.hasLines(ledgerDir)) {
+            throw new KeyRing.MissingKeyFile(keyFile);
+        }
+        KeyRing.loadOrCreate(keyFile, random);
+        return true;
+    }
+
+    /** Whether {@code keys} authenticates the ledger at {@code ledgerDir} (see the class comment). */
+    public static boolean authenticates(Path ledgerDir, KeyRing keys) {
+        boolean anyLine = false;
+        for (Map.Entry<BranchName, TreeMap<Long, Path>> chain :
+                Layout.discover(ledgerDir, new ArrayList<>()).entrySet()) {
+            for (byte[] line : endLines(chain.getValue())) {
+                anyLine = true;
+                if (verifies(line, keys)) {
+                    return true;
+                }
+            }
+        }
+        return !anyLine;
+    }
+
+    /** Whether any chain under {@code ledgerDir} has a line (a key made now could not verify it). */
+    public static boolean hasLines(Path ledgerDir) {
+        for (TreeMap<Long, Path> segments :
+                Layout.discover(ledgerDir, new ArrayList<>()).values()) {
+            for (Path f : segments.values()) {
+                try {
+                    if (Files.size(f) > 0) {
+                        return true;
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read ledger segment " + f, e);
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The chain's first and last complete lines (one when they are the same), each without its newline. */
+    private static List<byte[]> endLines(TreeMap<Long, Path> segments) {
+        List<byte[]> out = new ArrayList<>(2);
+        for (Path f : segments.values()) {
+            byte[] b = read(f);
+            int end = SegmentLines.lineEnd(b, 0, b.length);
+            if (end < b.length) {
+                out.add(java.util.Arrays.copyOfRange(b, 0, end));
+                break;
+            }
+        }
+        for (Path f : segments.descendingMap().values()) {
+            byte[] b = read(f);
+            int lastNl = SegmentLines.lastNewline(b, b.length);
+            if (lastNl >= 0) {
+                byte[] last = java.util.Arrays.copyOfRange(b, SegmentLines.lastLineStart(b, lastNl + 1), lastNl);
+                if (out.isEmpty() || !java.util.Arrays.equals(out.get(0), last)) {
+                    out.add(last);
+                }
+                break;
+            }
+        }
+        return out;
+    }
+
+    private static boolean verifies(byte[] line, KeyRing keys) {
+        LineCodec.Peek p;
+        try {
+            p = LineCodec.peek(line, 0, line.length);
+        } catch (IOException | RuntimeException unreadable) {
+            return false; // not a line any key signed
+        }
+        if (!keys.hasVersion(p.saltVersion())) {
+            return false;
+        }
+        return LineCodec.verify(keys.lineMac(p.saltVersion()), line, 0, line.length, p.lineHash(), () -> {
+            try {
+                return Event.fromJson(LineCodec.parse(line, 0, line.length));
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        });
+    }
+
+    private static byte[] read(Path f) {
+        try {
+            return Files.readAllBytes(f);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read ledger segment " + f, e);
+        }
+    }
+}
