@@ -32,8 +32,10 @@ import reactor.core.publisher.Mono;
  * any thread (the resource watch notifies from its own) and writes each message whole, under a
  * lock, so lines never interleave. A send completes once its line is flushed to stdout.
  *
- * <p>A line that is not a JSON-RPC message is logged and skipped (no reply: there may be no id
- * to answer); a line over {@link #MAX_LINE_BYTES} ends the session, as the SDK's transport does.
+ * <p>A line that is not a JSON-RPC message is answered with JSON-RPC's error for it ({@link
+ * NotJsonRpc}), so a client waiting for a reply to a malformed request is not left waiting; a
+ * blank line is skipped; a line over {@link #MAX_LINE_BYTES} ends the session, as the SDK's
+ * transport does.
  */
 final class LineTransport implements McpServerTransportProvider {
     private static final Logger LOG = Logger.getLogger(LineTransport.class.getName());
@@ -100,7 +102,8 @@ final class LineTransport implements McpServerTransportProvider {
         try {
             m = McpSchema.deserializeJsonRpcMessage(json, line);
         } catch (IOException | IllegalArgumentException e) {
-            LOG.log(Level.WARNING, "skipped a line that is not a JSON-RPC message: " + e.getMessage());
+            LOG.log(Level.WARNING, "answered a line that is not a JSON-RPC message: " + e.getMessage());
+            write(NotJsonRpc.reply(line));
             return;
         }
         synchronized (handling) {
@@ -172,6 +175,10 @@ final class LineTransport implements McpServerTransportProvider {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        write(line);
+    }
+
+    private void write(byte[] line) {
         ByteArrayOutputStream together = held.get();
         if (together != null) {
             together.writeBytes(line);

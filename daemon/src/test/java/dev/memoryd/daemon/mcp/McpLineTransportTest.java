@@ -80,16 +80,33 @@ class McpLineTransportTest {
     }
 
     @Test
-    void aLineThatIsNotJsonRpc_isSkipped_andTheNextRequestIsAnswered(@TempDir Path dir) throws IOException {
+    void aLineThatIsNotJsonRpc_isAnsweredWithJsonRpcsError_andTheNextRequestIsAnswered(@TempDir Path dir)
+            throws IOException {
         String in = INIT + "\n" + INITIALIZED + "\n" + "not json at all\n\n" + "[1,2]\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":7,\"params\":{}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"tools/list\",}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":{\"not\":\"an id\"}}\n"
                 + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n";
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         McpCommand.Shim s = shim(dir, stdin(in), out);
         try {
             s.transport().serve();
             List<JsonNode> replies = lines(out);
-            assertEquals(2, replies.size(), replies.toString());
-            assertEquals(2, replies.get(1).path("id").asInt());
+            assertEquals(7, replies.size(), replies.toString());
+            // id, code: the blank line has no reply; a line that is not JSON has no id to give back.
+            int[][] expected = {{0, -32700}, {0, -32600}, {7, -32600}, {0, -32700}, {0, -32600}};
+            for (int i = 0; i < expected.length; i++) {
+                JsonNode r = replies.get(i + 1);
+                assertEquals("2.0", r.path("jsonrpc").asText(), r.toString());
+                assertEquals(expected[i][0] == 0, r.get("id").isNull(), r.toString());
+                if (expected[i][0] != 0) {
+                    assertEquals(expected[i][0], r.get("id").asInt(), r.toString());
+                }
+                assertEquals(expected[i][1], r.at("/error/code").asInt(), r.toString());
+                assertTrue(!r.has("result"), r.toString());
+            }
+            assertEquals(2, replies.get(6).path("id").asInt());
+            assertTrue(replies.get(6).has("result"), replies.get(6).toString());
         } finally {
             s.watch().close();
         }
