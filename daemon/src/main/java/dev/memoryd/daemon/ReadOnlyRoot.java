@@ -277,6 +277,11 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
 
     /** As {@link #history(String, String, int)}, on {@code branch}'s chain (null: the checked-out branch). */
     public Outcome<List<Event>> history(String path, String section, int limit, String branch) throws IOException {
+        try {
+            RepoPath.of(path); // a path no event can name is a mistake to say, not an empty history
+        } catch (IllegalArgumentException e) {
+            return Outcome.fail(ErrorReason.INVALID_REQUEST, "bad path: " + e.getMessage());
+        }
         Iterator<Event> it;
         if (branch == null || branch.equals(cfg.branch())) {
             it = readChain();

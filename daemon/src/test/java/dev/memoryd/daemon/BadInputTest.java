@@ -131,6 +131,9 @@ class BadInputTest {
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"read\",\"params\":{\"path\":\"../../etc/passwd\"}}|invalid_request",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"read\",\"params\":{}}|invalid_request",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"read\",\"params\":{\"path\":\"users/sam/overview.md\",\"extra\":1}}|invalid_request",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"history\",\"params\":{\"path\":\"../x.md\"}}|invalid_request",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"history\",\"params\":{\"path\":\"/etc/passwd\"}}|invalid_request",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"history\",\"params\":{\"path\":\"users/sam/\\u0000x.md\"}}|invalid_request",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resolve\",\"params\":{\"token\":\"ev:nope\"}}|invalid_request",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resolve\",\"params\":{\"token\":\"ev:20260101T000000Z-01JC0000000000000000000000\"}}|not_found",
             })
