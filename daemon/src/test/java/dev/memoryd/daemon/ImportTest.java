@@ -57,6 +57,39 @@ class ImportTest extends ServedRootTest {
     }
 
     @Test
+    void aNoteWithACodeBlock_keepsItWhole_blankLinesAndHeadingsInItToo_andOneLeftOpenIsRefused() throws Exception {
+        Path d = tmp.resolve("code-notes");
+        Files.createDirectories(d);
+        String code = "```sh\nmake build\n\n\n## not a heading\nmake test\n```";
+        Files.writeString(d.resolve("build.md"), "How to build:\n\n" + code + "\n\nDone.\n");
+        Files.writeString(d.resolve("open.md"), "Start:\n```\nnever closed\n");
+        Files.writeString(d.resolve("tilde.md"), "~~~\n# in code\n~~~\n");
+        String head = root.git("rev-parse", "HEAD").strip();
+        // Focus is followed by other sections: a fence cut at a blank line would swallow them.
+        Cli.Run r = Cli.run(root.cliArgs("import", d.toString(), "--user", "sam", "--section", "Focus", "--json"));
+        assertEquals(1, r.code(), r.toString());
+        JsonNode res = JsonRpc.MAPPER.readTree(r.out());
+        assertEquals(2, res.get("imported").asInt(), r.out());
+        String refusals = res.get("results").toString();
+        assertTrue(refusals.contains("open: line 2 opens a code fence"), refusals);
+        assertEquals("2", root.git("rev-list", "--count", head + "..HEAD").strip());
+
+        String focus = ok("read", "{\"path\":\"users/sam/notes.md\",\"section\":\"Focus\"}")
+                .get("content")
+                .asText();
+        assertTrue(focus.contains("### build\nHow to build:\n\n" + code + "\n\nDone."), focus);
+        assertTrue(focus.contains("### tilde\n~~~\n# in code\n~~~"), focus);
+        JsonNode sections = ok("read", "{\"path\":\"users/sam/notes.md\"}").get("sections");
+        assertEquals(
+                "[Inbox, Focus, Parking Lot, Research, Drafts]",
+                java.util.stream.StreamSupport.stream(sections.spliterator(), false)
+                        .map(x -> x.get("name").asText())
+                        .toList()
+                        .toString());
+        assertEquals(0, Cli.run(root.cliArgs("lint")).code());
+    }
+
+    @Test
     void aMissingUserOrSection_failsTheCall_beforeAnythingIsWritten() throws Exception {
         String head = root.git("rev-parse", "HEAD").strip();
         JsonNode noUser =

@@ -190,18 +190,20 @@ final class Bodies {
     }
 
     /**
-     * Why content would forge or remove file structure (an H1/H2 heading line, an anchor
-     * comment, a frontmatter fence at the start), or null if it is safe.
+     * Why content would forge or remove file structure (an H1/H2 heading line outside a closed
+     * code fence, an anchor comment, a frontmatter fence at the start), or null if it is safe.
      */
     static String structureProblem(String content) {
-        String[] lines = content.replace("\r\n", "\n").split("\n", -1);
+        String text = content.replace("\r\n", "\n");
+        String[] lines = text.split("\n", -1);
+        java.util.BitSet fenced = MarkdownBlocks.fencedLines(text);
         int firstNonBlank = -1;
         for (int i = 0; i < lines.length; i++) {
             String l = lines[i];
             if (firstNonBlank < 0 && !l.isBlank()) {
                 firstNonBlank = i;
             }
-            if (H1_H2.matcher(l).matches()) {
+            if (!fenced.get(i) && H1_H2.matcher(l).matches()) {
                 return "content line " + (i + 1) + " is an H1/H2 heading, which would forge or split a section";
             }
             if (l.contains("@anchor:") || AnchorLine.anchorOf(l) != null) {

@@ -93,6 +93,7 @@ final class SectionOpApplier {
 
         if (!trusted) {
             CapsAndLocks.checkLock(doc, path, def, label);
+            checkClosed(op);
         }
         String before = doc.canonicalBody(target);
         // Replay redoes accepted lines: no compare-and-swap, so no hashes to compute.
@@ -200,6 +201,23 @@ final class SectionOpApplier {
             throw new OpRejected(
                     Reason.INVALID_OP,
                     op.opName() + " is not allowed on " + k.wireName() + " section '" + def.name() + "'");
+        }
+    }
+
+    /**
+     * A new text must close every code fence and HTML comment it opens: in the file's last section
+     * one left open changes no heading, but makes code of, or hides, all that is written after it.
+     * Not asked of a replayed declaration, which was recorded before this rule.
+     */
+    private static void checkClosed(Op op) {
+        String content =
+                op instanceof ReplaceSection r ? r.content() : op instanceof AppendSection a ? a.content() : null;
+        if (content == null) {
+            return;
+        }
+        String problem = MarkdownBlocks.openBlockProblem(MemoryDocument.canonicalize(content));
+        if (problem != null) {
+            throw new OpRejected(Reason.PROHIBITED, "content " + problem);
         }
     }
 

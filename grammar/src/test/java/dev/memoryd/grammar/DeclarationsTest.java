@@ -1,6 +1,7 @@
 package dev.memoryd.grammar;
 
 import static dev.memoryd.grammar.TestSupport.CRITIC;
+import static dev.memoryd.grammar.TestSupport.NOTES;
 import static dev.memoryd.grammar.TestSupport.applied;
 import static dev.memoryd.grammar.TestSupport.apply;
 import static dev.memoryd.grammar.TestSupport.rejected;
@@ -163,6 +164,50 @@ class DeclarationsTest {
                     c);
         }
         applied(apply(tree, new ReplaceSection(CRITIC, "Extensions", "### Sub\n\nfine")));
+    }
+
+    @Test
+    void aCodeFenceOrCommentLeftOpen_isProhibited_evenInTheLastSection_whereItChangesNoHeading() {
+        for (String c : List.of("start\n```\ncode", "~~~\ncode", "x\n\n````\n```\n", "<!-- open\ncomment")) {
+            for (Op op : List.of(new ReplaceSection(NOTES, "Drafts", c), new AppendSection(NOTES, "Drafts", c))) {
+                ApplyResult.Rejected r = rejected(apply(tree, op));
+                assertEquals(Reason.PROHIBITED, r.reason(), op.toString());
+                assertTrue(r.message().contains("code fence") || r.message().contains("HTML comment"), r.message());
+            }
+        }
+        // Recorded before the rule: a replay redoes it as it was written.
+        ApplyResult.Applied replayed = applied(Declarations.replay(
+                TestSupport.grammar(),
+                TestSupport.source(tree),
+                List.of(new AppendSection(NOTES, "Drafts", "start\n```\ncode")),
+                TestSupport.NOW,
+                TestSupport.HASHER));
+        assertTrue(replayed.newContents().get(NOTES).endsWith("start\n```\ncode\n"));
+    }
+
+    @Test
+    void aClosedCodeFence_holdsBlankLinesAndHeadings_asCode() {
+        String code = "Some code:\n```\n## not a section\n\n\n# nor this\n```";
+        ApplyResult.Applied a = applied(apply(tree, new AppendSection(NOTES, "Focus", code)));
+        String text = a.newContents().get(NOTES);
+        assertTrue(text.contains(code + "\n"), "the code as it was sent, blank lines and all: " + text);
+        assertEquals(
+                MemoryDocument.parse(tree.get(NOTES)).h2Sections().stream()
+                        .map(MemoryDocument.Section::heading)
+                        .toList(),
+                MemoryDocument.parse(text).h2Sections().stream()
+                        .map(MemoryDocument.Section::heading)
+                        .toList());
+        applied(apply(tree, new ReplaceSection(CRITIC, "Role", "A role.\n\n~~~\n## code\n~~~")));
+        // Outside a fence, still one paragraph and no H2.
+        assertEquals(
+                Reason.INVALID_OP,
+                rejected(apply(tree, new AppendSection(NOTES, "Focus", "```\nx\n```\n\nafter")))
+                        .reason());
+        assertEquals(
+                Reason.PROHIBITED,
+                rejected(apply(tree, new ReplaceSection(CRITIC, "Role", "```\nx\n```\n## Needs")))
+                        .reason());
     }
 
     @Test

@@ -5,9 +5,11 @@ import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WriteRequest;
 import dev.memoryd.grammar.AppendSection;
+import dev.memoryd.grammar.MarkdownBlocks;
 import dev.memoryd.grammar.Op;
 import dev.memoryd.grammar.RepoPath;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -18,15 +20,16 @@ import java.util.regex.Pattern;
  * What an imported markdown note becomes: one declaration appending it to a section of an
  * entity's notes file ({@code users/<user>/notes.md}, or a part's or relationship's), as an H3
  * subsection headed by the note's name ({@code ### trips/lisbon} for {@code trips/lisbon.md}),
- * its text below, trimmed (paragraphs kept, a run of blank lines between them made one). A note the grammar cannot take as a subsection is refused here with
- * its line; the writer validates the rest (text rules, caps, locks) as for any write. Pure.
+ * its text below, trimmed (paragraphs kept, a run of blank lines between them made one; a code
+ * block kept as it is, blank lines and headings in it too). A note the grammar cannot take as a
+ * subsection (an H1 or H2 heading outside a code block, a code fence or HTML comment left open) is
+ * refused here with its line; the writer validates the rest (text rules, caps, locks) as for any write. Pure.
  */
 public final class NoteImport {
     /** Longest note accepted, in characters: a note is a subsection, not a document store. */
     public static final int MAX_CHARS = 256 * 1024;
 
     private static final Pattern H1_H2 = Pattern.compile("#{1,2}(\\s.*)?");
-    private static final Pattern FENCE = Pattern.compile("(```|~~~).*");
 
     private NoteImport() {}
 
@@ -124,25 +127,30 @@ public final class NoteImport {
             return refuse(
                     note, "the note has " + body.length() + " characters, over the " + MAX_CHARS + " a note may hold");
         }
-        String[] lines = body.split("\r?\n", -1);
-        boolean fenced = false;
+        String text = body.replace("\r\n", "\n");
+        String open = MarkdownBlocks.openBlockProblem(text);
+        if (open != null) {
+            return refuse(note, open);
+        }
+        String[] lines = text.split("\n", -1);
+        BitSet fenced = MarkdownBlocks.fencedLines(text);
         for (int i = 0; i < lines.length; i++) {
             String l = lines[i];
-            if (FENCE.matcher(l.strip()).matches()) {
-                fenced = !fenced;
-            } else if (!fenced && H1_H2.matcher(l).matches()) {
+            if (!fenced.get(i) && H1_H2.matcher(l).matches()) {
                 return refuse(
                         note,
                         "line " + (i + 1) + " is an H" + (l.startsWith("##") ? 2 : 1)
                                 + " heading, which would end the notes section; a note may use H3 and below");
             }
         }
-        // append_section takes one paragraph: a note of several is one op per paragraph, all in
-        // one declaration, so it is still one commit; a run of blank lines becomes one.
+        // append_section takes one paragraph (a code block is one, its blank lines kept): a note of
+        // several is one op per paragraph, all in one declaration, so it is still one commit; a run
+        // of blank lines between paragraphs becomes one.
         List<Op> ops = new ArrayList<>();
         StringBuilder para = new StringBuilder("### " + note.name() + "\n");
-        for (String l : lines) {
-            if (l.isBlank()) {
+        for (int i = 0; i < lines.length; i++) {
+            String l = lines[i];
+            if (l.isBlank() && !fenced.get(i)) {
                 if (!para.isEmpty()) {
                     ops.add(new AppendSection(
                             notesFile, section, para.toString().strip(), null, List.of(), overCap));
