@@ -9,6 +9,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -19,7 +20,8 @@ import java.util.TreeMap;
  * report it as a changed line.
  *
  * <p>A ring authenticates a ledger when the ledger has no line yet, or when the first or the last
- * complete line of some chain verifies with it. A chain whose checked lines fail beside one whose
+ * complete line of some chain verifies with it and it holds the key version every chain's last
+ * line names. A chain whose checked lines fail beside one whose
  * lines verify was changed or came from another root; {@link Verifier} reports that line by line,
  * and it says nothing about the key.
  *
@@ -37,10 +39,9 @@ public final class KeyCheck {
     public static final class WrongKeyFile extends IllegalStateException {
         private final Path file;
 
-        public WrongKeyFile(Path file, Path ledgerDir) {
-            super("the key file " + file + " is not the one the ledger in " + ledgerDir + " was written with (no"
-                    + " chain's first or last line verifies with it): point --key-file or MEMORYD_KEY_FILE at that"
-                    + " key; nothing was written");
+        public WrongKeyFile(Path file, Path ledgerDir, String why) {
+            super("the key file " + file + " is not the one the ledger in " + ledgerDir + " was written with (" + why
+                    + "): point --key-file or MEMORYD_KEY_FILE at that key; nothing was written");
             this.file = file;
         }
 
@@ -59,8 +60,9 @@ public final class KeyCheck {
      */
     public static KeyRing loadFor(Path keyFile, Path ledgerDir) {
         KeyRing keys = KeyRing.loadExisting(keyFile);
-        if (!KeyCheck.authenticates(ledgerDir, keys)) {
-            throw new WrongKeyFile(keyFile, ledgerDir);
+        Optional<String> why = mismatch(ledgerDir, keys);
+        if (why.isPresent()) {
+            throw new WrongKeyFile(keyFile, ledgerDir, why.get());
         }
         return keys;
     }
@@ -84,17 +86,38 @@ public final class KeyCheck {
 
     /** Whether {@code keys} authenticates the ledger at {@code ledgerDir} (see the class comment). */
     public static boolean authenticates(Path ledgerDir, KeyRing keys) {
+        return mismatch(ledgerDir, keys).isEmpty();
+    }
+
+    /**
+     * Why {@code keys} does not authenticate the ledger at {@code ledgerDir}, or empty when it does:
+     * no chain's first or last line verifies with it, or it lacks the key version a chain's last
+     * line names (a key file copied before a rotation: lines it signed would use a retired version).
+     */
+    public static Optional<String> mismatch(Path ledgerDir, KeyRing keys) {
         boolean anyLine = false;
+        boolean anyVerified = false;
         for (Map.Entry<BranchName, TreeMap<Long, Path>> chain :
                 Layout.discover(ledgerDir, new ArrayList<>()).entrySet()) {
-            for (byte[] line : endLines(chain.getValue())) {
-                anyLine = true;
-                if (verifies(line, keys)) {
-                    return true;
+            List<byte[]> lines = endLines(chain.getValue());
+            if (lines.isEmpty()) {
+                continue;
+            }
+            anyLine = true;
+            int version = version(lines.get(lines.size() - 1));
+            if (version > 0 && !keys.hasVersion(version)) {
+                return Optional.of("it does not hold key version " + version + ", which the last line of chain "
+                        + chain.getKey() + " is signed with; was the key rotated after this file was copied?");
+            }
+            for (byte[] line : lines) {
+                if (!anyVerified && verifies(line, keys)) {
+                    anyVerified = true;
                 }
             }
         }
-        return !anyLine;
+        return anyLine && !anyVerified
+                ? Optional.of("no chain's first or last line verifies with it")
+                : Optional.empty();
     }
 
     /** Whether any chain under {@code ledgerDir} has a line (a key made now could not verify it). */
@@ -137,6 +160,15 @@ public final class KeyCheck {
             }
         }
         return out;
+    }
+
+    /** The key version a line names, or 0 when it cannot be read. */
+    private static int version(byte[] line) {
+        try {
+            return LineCodec.peek(line, 0, line.length).saltVersion();
+        } catch (IOException | RuntimeException unreadable) {
+            return 0;
+        }
     }
 
     private static boolean verifies(byte[] line, KeyRing keys) {

@@ -92,6 +92,16 @@ class KeyCheckTest {
     }
 
     @Test
+    void aKeyFileFromBeforeARotation_isRefused_thoughTheChainsFirstLineVerifiesWithIt() {
+        write(Fixtures.keys(), "main", 3); // signed with version 1
+        KeyRing rotated = KeyRing.of(Map.of(1, Fixtures.master(1), 2, Fixtures.master(3)), 2);
+        write(rotated, "main", 2); // appended with version 2: the chain's last line names it
+        assertTrue(KeyCheck.mismatch(dir(), rotated).isEmpty());
+        String why = KeyCheck.mismatch(dir(), Fixtures.keys()).orElseThrow();
+        assertTrue(why.contains("key version 2") && why.contains("chain main"), why);
+    }
+
+    @Test
     void loadFor_refusesAnotherKeyFile_andCreateForNewLedger_makesAKeyOnlyForALedgerWithNoLine() throws Exception {
         Path first = tmp.resolve("keys/first.key");
         assertTrue(KeyCheck.createForNewLedger(first, dir(), new SecureRandom()));
