@@ -254,13 +254,7 @@ class CliTest {
 
     @Test
     void clone_makesAReplicaRoot_thatServesItsOwnChain() throws Exception {
-        Path remote = tmp.resolve("remote.git");
-        org.eclipse.jgit.api.Git.init()
-                .setBare(true)
-                .setInitialBranch("main")
-                .setDirectory(remote.toFile())
-                .call()
-                .close();
+        Path remote = TestRoot.bareRemote(tmp.resolve("remote.git"));
         root.git("push", "-q", remote.toString(), "main");
         Path clone = tmp.resolve("clone");
         assertEquals(0, Main.run(new String[] {

@@ -26,12 +26,13 @@ final class DaemonProcess implements AutoCloseable {
         this.process = process;
     }
 
-    /** Starts {@code serve} on {@code cfg}'s root with {@code extraArgs}, logging to {@code log}. */
-    static DaemonProcess start(MemorydConfig cfg, Path log, String... extraArgs)
-            throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    /**
+     * The command line of {@code serve} on {@code root} with {@code keyFile} and {@code extraArgs},
+     * in a child JVM on this test's class path (the quick JIT: tests start many).
+     */
+    static List<String> serveCommand(Path root, Path keyFile, String... extraArgs) {
         List<String> cmd = new ArrayList<>(List.of(
-                java,
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xshare:auto",
                 "-XX:TieredStopAtLevel=1",
                 "-cp",
@@ -39,11 +40,17 @@ final class DaemonProcess implements AutoCloseable {
                 Main.class.getName(),
                 "serve",
                 "--root",
-                cfg.root().toString(),
+                root.toString(),
                 "--key-file",
-                cfg.keyFile().toString()));
+                keyFile.toString()));
         cmd.addAll(List.of(extraArgs));
-        Process p = new ProcessBuilder(cmd)
+        return cmd;
+    }
+
+    /** Starts {@code serve} on {@code cfg}'s root with {@code extraArgs}, logging to {@code log}. */
+    static DaemonProcess start(MemorydConfig cfg, Path log, String... extraArgs)
+            throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(serveCommand(cfg.root(), cfg.keyFile(), extraArgs))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();

@@ -817,18 +817,7 @@ class GitBesideWritesTest {
         git.ok("clean", "-fdxq");
         assertFalse(Files.exists(cfg.stateDir()), "git clean removed the state directory");
 
-        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process second = new ProcessBuilder(
-                        javaBin,
-                        "-XX:TieredStopAtLevel=1",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        dev.memoryd.daemon.cli.Main.class.getName(),
-                        "serve",
-                        "--root",
-                        cfg.root().toString(),
-                        "--key-file",
-                        cfg.keyFile().toString())
+        Process second = new ProcessBuilder(DaemonProcess.serveCommand(cfg.root(), cfg.keyFile()))
                 .redirectErrorStream(true)
                 .redirectOutput(tmp.resolve("second.log").toFile())
                 .start();

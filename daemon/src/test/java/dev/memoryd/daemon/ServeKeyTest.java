@@ -56,17 +56,7 @@ class ServeKeyTest {
     private Refusal serveWith(Path keyFile) throws Exception {
         MemorydConfig cfg = MemorydConfig.defaults(root.dir, keyFile);
         Path log = tmp.resolve("serve-" + System.nanoTime() + ".log");
-        Process p = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-XX:TieredStopAtLevel=1",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        dev.memoryd.daemon.cli.Main.class.getName(),
-                        "serve",
-                        "--root",
-                        root.dir.toString(),
-                        "--key-file",
-                        keyFile.toString())
+        Process p = new ProcessBuilder(DaemonProcess.serveCommand(root.dir, keyFile))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
@@ -142,13 +132,7 @@ class ServeKeyTest {
 
     @Test
     void clone_ofARootWithLines_withoutTheKey_makesNoKey_andSaysWhatToCopy() throws Exception {
-        Path remote = tmp.resolve("remote.git");
-        org.eclipse.jgit.api.Git.init()
-                .setBare(true)
-                .setInitialBranch("main")
-                .setDirectory(remote.toFile())
-                .call()
-                .close();
+        Path remote = TestRoot.bareRemote(tmp.resolve("remote.git"));
         root.git("push", "-q", remote.toString(), "main");
         Path missing = tmp.resolve("laptop/ledger.key");
         List<String> did =

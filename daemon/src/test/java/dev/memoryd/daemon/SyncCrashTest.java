@@ -35,13 +35,7 @@ class SyncCrashTest {
     @Test
     void killNineDuringSyncs_losesNoAcknowledgedWrite_andTheRootsStillSettle() throws Exception {
         int kills = Integer.getInteger("memoryd.syncKills", Boolean.getBoolean("memoryd.soak") ? 200 : 12);
-        Path remote = tmp.resolve("remote.git");
-        org.eclipse.jgit.api.Git.init()
-                .setBare(true)
-                .setInitialBranch("main")
-                .setDirectory(remote.toFile())
-                .call()
-                .close();
+        Path remote = TestRoot.bareRemote(tmp.resolve("remote.git"));
         Random rnd = new Random(7);
         Set<String> ackedA = ConcurrentHashMap.newKeySet();
         Set<String> ackedB = ConcurrentHashMap.newKeySet();

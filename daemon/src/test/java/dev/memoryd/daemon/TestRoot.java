@@ -43,6 +43,17 @@ final class TestRoot implements AutoCloseable {
         return new TestRoot(dir, cfg);
     }
 
+    /** A bare repository made at {@code dir} with branch {@code main}: a remote to push to and clone from. */
+    static Path bareRemote(Path dir) throws org.eclipse.jgit.api.errors.GitAPIException {
+        org.eclipse.jgit.api.Git.init()
+                .setBare(true)
+                .setInitialBranch("main")
+                .setDirectory(dir.toFile())
+                .call()
+                .close();
+        return dir;
+    }
+
     /** An existing repository at {@code dir} (say, made with plain git clone), keyed by {@code keyFile}. */
     static TestRoot existing(Path dir, Path keyFile) {
         return new TestRoot(dir, MemorydConfig.defaults(dir, keyFile).withIdleTimeout(Duration.ofSeconds(10)));
