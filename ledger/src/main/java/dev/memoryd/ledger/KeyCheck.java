@@ -21,9 +21,8 @@ import java.util.TreeMap;
  *
  * <p>A ring authenticates a ledger when the ledger has no line yet, or when the first or the last
  * complete line of some chain verifies with it and it holds the key version every chain's last
- * line names. A chain whose checked lines fail beside one whose
- * lines verify was changed or came from another root; {@link Verifier} reports that line by line,
- * and it says nothing about the key.
+ * line names. A chain whose checked lines fail beside one whose lines verify was changed or came
+ * from another root; {@link Verifier} reports that line by line, and it says nothing about the key.
  *
  * <p>Reads at most the first and the last segment of each chain; changes nothing but the key file
  * {@link #createForNewLedger} makes (a torn final line is passed over, not cut). Stateless; safe
