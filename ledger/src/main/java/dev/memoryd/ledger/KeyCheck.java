@@ -2,6 +2,8 @@ package dev.memoryd.ledger;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -24,11 +26,15 @@ import java.util.TreeMap;
  * line names. A chain whose checked lines fail beside one whose lines verify was changed or came
  * from another root; {@link Verifier} reports that line by line, and it says nothing about the key.
  *
- * <p>Reads at most the first and the last segment of each chain; changes nothing but the key file
- * {@link #createForNewLedger} makes (a torn final line is passed over, not cut). Stateless; safe
- * from any thread.
+ * <p>Reads each chain's first line and its last complete one, not the segments around them
+ * (a daemon's start checks before it takes the root's lock and again as it opens the root);
+ * changes nothing but the key file {@link #createForNewLedger} makes (a torn final line is passed
+ * over, not cut). Stateless; safe from any thread.
  */
 public final class KeyCheck {
+    /** How much of a segment is read at a time: most lines are shorter, a conversation's are not. */
+    static final int CHUNK = 64 * 1024;
+
     private KeyCheck() {}
 
     /**
@@ -140,18 +146,15 @@ public final class KeyCheck {
     private static List<byte[]> endLines(TreeMap<Long, Path> segments) {
         List<byte[]> out = new ArrayList<>(2);
         for (Path f : segments.values()) {
-            byte[] b = read(f);
-            int end = SegmentLines.lineEnd(b, 0, b.length);
-            if (end < b.length) {
-                out.add(java.util.Arrays.copyOfRange(b, 0, end));
+            byte[] first = firstLine(f);
+            if (first != null) {
+                out.add(first);
                 break;
             }
         }
         for (Path f : segments.descendingMap().values()) {
-            byte[] b = read(f);
-            int lastNl = SegmentLines.lastNewline(b, b.length);
-            if (lastNl >= 0) {
-                byte[] last = java.util.Arrays.copyOfRange(b, SegmentLines.lastLineStart(b, lastNl + 1), lastNl);
+            byte[] last = lastLine(f);
+            if (last != null) {
                 if (out.isEmpty() || !java.util.Arrays.equals(out.get(0), last)) {
                     out.add(last);
                 }
@@ -159,6 +162,71 @@ public final class KeyCheck {
             }
         }
         return out;
+    }
+
+    /** The file's first line if it ends with a newline (without it), else null; reads no further. */
+    private static byte[] firstLine(Path f) {
+        try (java.io.InputStream in = Files.newInputStream(f)) {
+            java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+            byte[] buf = new byte[CHUNK];
+            for (int n = in.read(buf); n > 0; n = in.read(buf)) {
+                int end = SegmentLines.lineEnd(buf, 0, n);
+                line.write(buf, 0, end);
+                if (end < n) {
+                    return line.toByteArray();
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read ledger segment " + f, e);
+        }
+    }
+
+    /**
+     * The file's last line that ends with a newline (without it), read from the end backwards a
+     * chunk at a time, or null when no line ends with one. A torn final line is passed over.
+     */
+    private static byte[] lastLine(Path f) {
+        try (FileChannel ch = FileChannel.open(f)) {
+            long end = -1; // the last newline's offset
+            long start = 0; // the offset after the newline before it, or 0
+            byte[] buf = new byte[CHUNK];
+            for (long to = ch.size(); to > 0; ) {
+                long from = Math.max(0, to - CHUNK);
+                int n = (int) (to - from);
+                ByteBuffer bb = ByteBuffer.wrap(buf, 0, n);
+                while (bb.hasRemaining()) {
+                    if (ch.read(bb, from + bb.position()) < 0) {
+                        throw new IOException("the segment shrank while it was read");
+                    }
+                }
+                for (int i = n - 1; i >= 0; i--) {
+                    if (buf[i] != '\n') {
+                        continue;
+                    }
+                    if (end < 0) {
+                        end = from + i;
+                    } else {
+                        start = from + i + 1;
+                        to = 0;
+                        break;
+                    }
+                }
+                to = to == 0 ? 0 : from;
+            }
+            if (end < 0) {
+                return null;
+            }
+            ByteBuffer line = ByteBuffer.allocate(Math.toIntExact(end - start));
+            while (line.hasRemaining()) {
+                if (ch.read(line, start + line.position()) < 0) {
+                    throw new IOException("the segment shrank while it was read");
+                }
+            }
+            return line.array();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read ledger segment " + f, e);
+        }
     }
 
     /** The key version a line names, or 0 when it cannot be read. */
@@ -187,13 +255,5 @@ public final class KeyCheck {
                 return null;
             }
         });
-    }
-
-    private static byte[] read(Path f) {
-        try {
-            return Files.readAllBytes(f);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read ledger segment " + f, e);
-        }
     }
 }

@@ -92,6 +92,59 @@ class KeyCheckTest {
     }
 
     @Test
+    void linesLongerThanWhatIsReadAtATime_areFoundWhole_atBothEnds() throws Exception {
+        java.util.List<EventDraft> drafts = new java.util.ArrayList<>();
+        IdGenerator ids = Fixtures.ids(5);
+        for (int i = 0; i < 3; i++) {
+            EventDraft d = Fixtures.draft(ids, "main", i);
+            com.fasterxml.jackson.databind.node.ObjectNode big =
+                    (com.fasterxml.jackson.databind.node.ObjectNode) d.payload();
+            big.put("item", ("turn " + i + " ").repeat(KeyCheck.CHUNK / 3)); // ~2.5 chunks a line
+            drafts.add(new EventDraft(
+                    d.eventId(),
+                    d.ts(),
+                    d.branch(),
+                    d.actor(),
+                    d.userId(),
+                    d.entityType(),
+                    d.entityId(),
+                    d.filePath(),
+                    d.op(),
+                    d.sectionAnchor(),
+                    d.beforeHash(),
+                    d.afterHash(),
+                    big,
+                    d.rationale(),
+                    d.evidenceRefs(),
+                    d.idempotencyKey(),
+                    d.toolCallId()));
+        }
+        try (Ledger l = Ledger.open(dir(), Fixtures.keys(), Fixtures.options(4, 5))) {
+            Chain c = l.chain(BranchName.of("main"));
+            c.append(drafts);
+            c.sync();
+        }
+        Path seg = segment("main", 0);
+        assertTrue(Files.size(seg) > 6L * KeyCheck.CHUNK, "lines span several chunks");
+        assertTrue(KeyCheck.authenticates(dir(), Fixtures.keys()));
+        assertFalse(KeyCheck.authenticates(dir(), Fixtures.otherKeys()));
+        // The first line changed: only the last, read backwards across chunks, can verify.
+        String text = Files.readString(seg);
+        int first = text.indexOf("turn 0 ");
+        Files.writeString(seg, text.substring(0, first) + "T" + text.substring(first + 1));
+        assertTrue(KeyCheck.authenticates(dir(), Fixtures.keys()));
+        // A torn tail longer than a chunk is passed over to the last complete line.
+        Files.writeString(seg, Files.readString(seg) + "{\"seq\":4," + "y".repeat(2 * KeyCheck.CHUNK));
+        assertTrue(KeyCheck.authenticates(dir(), Fixtures.keys()));
+        // The last complete line changed too: nothing verifies.
+        text = Files.readString(seg);
+        int last = text.lastIndexOf("turn 2 ");
+        Files.writeString(seg, text.substring(0, last) + "T" + text.substring(last + 1));
+        assertFalse(KeyCheck.authenticates(dir(), Fixtures.keys()));
+        assertFalse(KeyCheck.authenticates(dir(), Fixtures.otherKeys()));
+    }
+
+    @Test
     void aKeyFileFromBeforeARotation_isRefused_thoughTheChainsFirstLineVerifiesWithIt() {
         write(Fixtures.keys(), "main", 3); // signed with version 1
         KeyRing rotated = KeyRing.of(Map.of(1, Fixtures.master(1), 2, Fixtures.master(3)), 2);
