@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -35,7 +36,8 @@ import reactor.core.publisher.Mono;
  * <p>A line that is not a JSON-RPC message is answered with JSON-RPC's error for it ({@link
  * NotJsonRpc}), so a client waiting for a reply to a malformed request is not left waiting; a
  * blank line is skipped; a line over {@link #MAX_LINE_BYTES} ends the session, as the SDK's
- * transport does.
+ * transport does. A resource request whose {@code uri} is missing or unusable is answered
+ * with invalid params before the SDK sees it ({@link ResourceParams}).
  */
 final class LineTransport implements McpServerTransportProvider {
     private static final Logger LOG = Logger.getLogger(LineTransport.class.getName());
@@ -104,6 +106,11 @@ final class LineTransport implements McpServerTransportProvider {
         } catch (IOException | IllegalArgumentException e) {
             LOG.log(Level.WARNING, "answered a line that is not a JSON-RPC message: " + e.getMessage());
             write(NotJsonRpc.reply(line));
+            return;
+        }
+        Optional<McpSchema.JSONRPCResponse> refused = ResourceParams.refusal(m);
+        if (refused.isPresent()) {
+            write(refused.get());
             return;
         }
         synchronized (handling) {

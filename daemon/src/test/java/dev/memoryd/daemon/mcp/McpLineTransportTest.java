@@ -113,6 +113,45 @@ class McpLineTransportTest {
     }
 
     @Test
+    void resourceRequestsWithoutAUsableUri_areInvalidParams_andSubscribingOutsideMemorydIsRefused(@TempDir Path dir)
+            throws IOException {
+        String[] bad = {
+            "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"resources/read\",\"params\":{}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"resources/read\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"resources/read\",\"params\":{\"uri\":7}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"file:///etc/passwd\"}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"resources/subscribe\",\"params\":{}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":15,\"method\":\"resources/unsubscribe\",\"params\":{\"uri\":null}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":16,\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"memoryd://%zz\"}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":17,\"method\":\"resources/read\",\"params\":[\"memoryd://a.md\"]}",
+        };
+        String good = "{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"resources/subscribe\","
+                + "\"params\":{\"uri\":\"memoryd://users/sam/overview.md\"}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///etc/passwd\"}}\n";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        McpCommand.Shim s =
+                shim(dir, stdin(INIT + "\n" + INITIALIZED + "\n" + String.join("\n", bad) + "\n" + good), out);
+        try {
+            s.transport().serve();
+            List<JsonNode> replies = lines(out);
+            assertEquals(1 + bad.length + 2, replies.size(), replies.toString());
+            for (int i = 0; i < bad.length; i++) {
+                JsonNode r = replies.get(i + 1);
+                assertEquals(10 + i, r.path("id").asInt(), r.toString());
+                assertEquals(-32602, r.at("/error/code").asInt(), r.toString());
+                assertTrue(r.at("/error/message").asText().contains("uri"), r.toString());
+            }
+            JsonNode subscribed = replies.get(bad.length + 1);
+            assertEquals(20, subscribed.path("id").asInt(), subscribed.toString());
+            assertTrue(subscribed.has("result"), "a memory file's URI may be subscribed to: " + subscribed);
+            JsonNode notFound = replies.get(bad.length + 2);
+            assertEquals(-32002, notFound.at("/error/code").asInt(), "a URI that names no resource: " + notFound);
+        } finally {
+            s.watch().close();
+        }
+    }
+
+    @Test
     void aRequestBeforeTheClientIsInitialized_isAnsweredOnceItIs_beforeTheRequestsAfter(@TempDir Path dir)
             throws IOException {
         String in = INIT + "\n" + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n" + INITIALIZED + "\n"
