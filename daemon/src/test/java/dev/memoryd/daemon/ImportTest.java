@@ -21,7 +21,8 @@ class ImportTest extends ServedRootTest {
         Files.writeString(
                 d.resolve("trips/porto.md"),
                 "Day one: the river.\n\n\nDay two: the tiles,\nthen the train.\n\n### Costs\nLow.\n");
-        Files.writeString(d.resolve("titled.md"), "# My title\nSome text.\n");
+        Files.writeString(d.resolve("titled.md"), "# My title\nSome text.\n\n## Part two\n#hashtag, not a heading\n");
+        Files.writeString(d.resolve("deep.md"), "# Top\n\n#### Four\n\n###### Six\n");
         Files.writeString(d.resolve("empty.md"), "  \n");
         Files.write(d.resolve("latin1.md"), new byte[] {'c', 'a', 'f', (byte) 0xe9});
         Files.writeString(d.resolve("readme.txt"), "not a note");
@@ -30,30 +31,40 @@ class ImportTest extends ServedRootTest {
     }
 
     @Test
-    void importDir_recordsEachNoteAsItsOwnCommit_refusesWhatTheGrammarCannotTake_andCarriesOn() throws Exception {
+    void importDir_recordsEachNoteAsItsOwnCommit_nestsItsHeadings_refusesWhatTheGrammarCannotTake_andCarriesOn()
+            throws Exception {
         String head = root.git("rev-parse", "HEAD").strip();
         Cli.Run r = Cli.run(root.cliArgs("import", notes().toString(), "--user", "sam", "--json"));
         assertEquals(1, r.code(), r.toString()); // some were refused
         JsonNode res = JsonRpc.MAPPER.readTree(r.out());
-        assertEquals(6, res.get("files").asInt(), r.out()); // .txt and the hidden directory are not notes
-        assertEquals(3, res.get("imported").asInt(), r.out());
+        assertEquals(7, res.get("files").asInt(), r.out()); // .txt and the hidden directory are not notes
+        assertEquals(4, res.get("imported").asInt(), r.out());
         assertEquals(3, res.get("refused").asInt(), r.out());
         String refusals = res.get("results").toString();
-        assertTrue(refusals.contains("titled: line 1 is an H1 heading"), refusals);
+        assertTrue(
+                refusals.contains("deep: its headings run from H1 (line 1) to H6 (line 5): nested under the note's H3"),
+                refusals);
         assertTrue(refusals.contains("empty: the note is empty"), refusals);
         assertTrue(refusals.contains("latin1: not UTF-8 text"), refusals);
 
-        assertEquals("3", root.git("rev-list", "--count", head + "..HEAD").strip()); // one commit per note
+        assertEquals("4", root.git("rev-list", "--count", head + "..HEAD").strip()); // one commit per note
         JsonNode drafts = ok("read", "{\"path\":\"users/sam/notes.md\",\"section\":\"Drafts\"}");
         String text = drafts.get("content").asText();
         assertTrue(text.contains("### groceries\nOat milk, rye bread\nand coffee beans."), text);
         assertTrue(text.contains("### trips/lisbon\nTrams before nine"), text);
-        // paragraphs survive (a run of blank lines made one), and stay in the one commit of their note
+        // paragraphs survive (a run of blank lines made one), and stay in the one commit of their note;
+        // the note's own headings sit under its H3, the highest at H4, the others as far below it
         assertTrue(
                 text.contains(
-                        "### trips/porto\nDay one: the river.\n\nDay two: the tiles,\nthen the train.\n\n### Costs\nLow."),
+                        "### trips/porto\nDay one: the river.\n\nDay two: the tiles,\nthen the train.\n\n#### Costs\nLow."),
                 text);
-        assertFalse(text.contains("My title"), text);
+        assertTrue(
+                text.contains("### titled\n#### My title\nSome text.\n\n##### Part two\n#hashtag, not a heading"),
+                text);
+        assertFalse(text.contains("Top"), text);
+        JsonNode sections = ok("read", "{\"path\":\"users/sam/notes.md\"}").get("sections");
+        assertEquals(5, sections.size(), sections.toString()); // no note's heading became a section
+        assertEquals(0, Cli.run(root.cliArgs("lint")).code());
     }
 
     @Test
