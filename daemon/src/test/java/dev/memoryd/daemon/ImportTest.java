@@ -101,6 +101,30 @@ class ImportTest extends ServedRootTest {
     }
 
     @Test
+    void frontmatterAndUnderlinedHeadings_renderAsTheyDidInTheNote_andARefusalNamesTheFilesLine() throws Exception {
+        Path d = tmp.resolve("vault");
+        Files.createDirectories(d);
+        Files.writeString(
+                d.resolve("lisbon.md"), "---\ntags: [travel]\n---\nLisbon\n======\n\nTrams.\n\nFood\n----\nPasteis.\n");
+        Files.writeString(d.resolve("open.md"), "\n\nStart:\n```\nnever closed\n");
+        Cli.Run r = Cli.run(root.cliArgs("import", d.toString(), "--user", "sam", "--section", "Focus", "--json"));
+        assertEquals(1, r.code(), r.toString());
+        String refusals = JsonRpc.MAPPER.readTree(r.out()).get("results").toString();
+        assertTrue(
+                refusals.contains("open: line 4 opens a code fence"), refusals); // the file's line, blank ones counted
+        String focus = ok("read", "{\"path\":\"users/sam/notes.md\",\"section\":\"Focus\"}")
+                .get("content")
+                .asText();
+        assertTrue(
+                focus.contains(
+                        "### lisbon\n```yaml\ntags: [travel]\n```\n#### Lisbon\n\nTrams.\n\n##### Food\nPasteis."),
+                focus);
+        JsonNode sections = ok("read", "{\"path\":\"users/sam/notes.md\"}").get("sections");
+        assertEquals(5, sections.size(), sections.toString());
+        assertEquals(0, Cli.run(root.cliArgs("lint")).code());
+    }
+
+    @Test
     void aMissingUserOrSection_failsTheCall_beforeAnythingIsWritten() throws Exception {
         String head = root.git("rev-parse", "HEAD").strip();
         JsonNode noUser =

@@ -1,17 +1,22 @@
 package dev.memoryd.grammar;
 
 import com.vladsch.flexmark.ast.FencedCodeBlock;
+import com.vladsch.flexmark.ast.Heading;
 import com.vladsch.flexmark.ast.HtmlCommentBlock;
 import com.vladsch.flexmark.parser.Parser;
 import com.vladsch.flexmark.util.ast.Document;
 import com.vladsch.flexmark.util.ast.Node;
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.List;
+import java.util.regex.Pattern;
 
 /**
- * The fenced code blocks and HTML comments of a text that goes into a section, as flexmark (the
- * parser memory files are read with) reads them: which lines lie inside a closed code fence, where
- * a heading or a blank line is text and not structure, and whether the text leaves a fence or a
- * comment open, which would swallow whatever a file holds after it.
+ * The fenced code blocks, HTML comments and setext headings of a text that goes into a section, as
+ * flexmark (the parser memory files are read with) reads them: which lines lie inside a closed code
+ * fence, where a heading or a blank line is text and not structure, whether the text leaves a fence
+ * or a comment open, which would swallow whatever a file holds after it, and which lines a reader's
+ * renderer shows as an underlined ({@code ===} or {@code ---}) heading.
  *
  * <p>Only blocks at the text's top level count: a fence inside a list item or a block quote ends
  * with its container. A text with no fence marker and no comment opener is not parsed. Stateless;
@@ -19,6 +24,8 @@ import java.util.BitSet;
  */
 public final class MarkdownBlocks {
     private static final Parser PARSER = Parser.builder().build();
+    /** A line that may underline a setext heading: what must be in a text before it is parsed for them. */
+    private static final Pattern UNDERLINE = Pattern.compile("(?m)^ {0,3}(=+|-+)[ \\t]*$");
 
     private MarkdownBlocks() {}
 
@@ -66,5 +73,35 @@ public final class MarkdownBlocks {
             }
         }
         return null;
+    }
+
+    /**
+     * A setext heading: its text on lines {@code first} to {@code underline - 1} (0-based), the
+     * {@code ===} (level 1) or {@code ---} (level 2) line under it at {@code underline}.
+     */
+    public record SetextHeading(int first, int underline, int level) {
+        public SetextHeading {
+            if (first < 0 || underline <= first || level < 1 || level > 2) {
+                throw new IllegalArgumentException("not a setext heading: lines " + first + ".." + underline);
+            }
+        }
+    }
+
+    /** The top-level setext headings of {@code text} (LF line ends), in the order of the text. */
+    public static List<SetextHeading> setextHeadings(String text) {
+        List<SetextHeading> out = new ArrayList<>();
+        if (!UNDERLINE.matcher(text).find()) {
+            return out;
+        }
+        Document doc = PARSER.parse(text);
+        for (Node n = doc.getFirstChild(); n != null; n = n.getNext()) {
+            if (n instanceof Heading h && h.isSetextHeading()) {
+                out.add(new SetextHeading(
+                        doc.getLineNumber(h.getStartOffset()),
+                        doc.getLineNumber(h.getClosingMarker().getStartOffset()),
+                        h.getLevel()));
+            }
+        }
+        return out;
     }
 }

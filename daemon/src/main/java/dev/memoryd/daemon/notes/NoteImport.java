@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -22,22 +21,17 @@ import java.util.regex.Pattern;
  * entity's notes file ({@code users/<user>/notes.md}, or a part's or relationship's), as an H3
  * subsection headed by the note's name ({@code ### trips/lisbon} for {@code trips/lisbon.md}),
  * its text below, trimmed (paragraphs kept, a run of blank lines between them made one; a code
- * block kept as it is, blank lines and headings in it too). The note's own headings are nested
- * under that H3: each moves down by as many levels as puts the note's highest at H4 ({@code # Title}
- * becomes {@code #### Title}, {@code ### Costs} beside {@code ## Trip} becomes {@code #####
- * Costs}), so no heading of a note ends its subsection or the section. A note the grammar cannot
- * take as a subsection (headings spanning more than H4 to H6 can hold, a code fence or HTML comment
- * left open) is refused here with its line; the writer validates the rest (text rules, caps,
- * locks) as for any write. Pure.
+ * block kept as it is, blank lines and headings in it too), its headings nested under that H3
+ * and its frontmatter a code block ({@link NoteText}). A note the grammar cannot take as a
+ * subsection (headings spanning more levels than fit below H3, a code fence or HTML comment left
+ * open) is refused here with its line; the writer validates the rest (text rules, caps, locks) as
+ * for any write. Pure.
  */
 public final class NoteImport {
     /** Longest note accepted, in characters: a note is a subsection, not a document store. */
     public static final int MAX_CHARS = 256 * 1024;
 
-    /** An ATX heading line: up to three spaces, one to six {@code #}, then a blank or the line's end. */
-    private static final Pattern HEADING = Pattern.compile("( {0,3})(#{1,6})([ \\t].*)?");
-    /** The level of the heading each note is put under. */
-    private static final int NOTE_LEVEL = 3;
+    private static final Pattern LEADING_BLANK_LINES = Pattern.compile("\\A([ \\t]*\n)+");
 
     private NoteImport() {}
 
@@ -127,55 +121,26 @@ public final class NoteImport {
      * (null: none) is the grammar's override rationale for going past the section's word cap.
      */
     public static Prepared prepare(RepoPath notesFile, String section, Note note, String actor, String overCap) {
-        String body = note.text().strip();
-        if (body.isEmpty()) {
+        // Leading blank lines stay until the text is nested, so that a refusal's line numbers are the file's.
+        String text = note.text().replace("\r\n", "\n").stripTrailing();
+        if (text.isBlank()) {
             return refuse(note, "the note is empty");
         }
-        if (body.length() > MAX_CHARS) {
+        if (text.length() > MAX_CHARS) {
             return refuse(
-                    note, "the note has " + body.length() + " characters, over the " + MAX_CHARS + " a note may hold");
+                    note, "the note has " + text.length() + " characters, over the " + MAX_CHARS + " a note may hold");
         }
-        String text = body.replace("\r\n", "\n");
         String open = MarkdownBlocks.openBlockProblem(text);
         if (open != null) {
             return refuse(note, open);
         }
+        NoteText.Result nested = NoteText.nest(text);
+        if (nested instanceof NoteText.Unfit unfit) {
+            return refuse(note, unfit.why());
+        }
+        text = LEADING_BLANK_LINES.matcher(((NoteText.Fit) nested).text()).replaceFirst("");
         String[] lines = text.split("\n", -1);
         BitSet fenced = MarkdownBlocks.fencedLines(text);
-        int highest = 7;
-        int highestLine = -1;
-        int lowest = 0;
-        int lowestLine = -1;
-        for (int i = 0; i < lines.length; i++) {
-            Matcher h = fenced.get(i) ? null : HEADING.matcher(lines[i]);
-            if (h != null && h.matches()) {
-                int level = h.group(2).length();
-                if (level < highest) {
-                    highest = level;
-                    highestLine = i;
-                }
-                if (level > lowest) {
-                    lowest = level;
-                    lowestLine = i;
-                }
-            }
-        }
-        int down = highestLine < 0 ? 0 : Math.max(0, NOTE_LEVEL + 1 - highest);
-        if (lowest + down > 6) {
-            return refuse(
-                    note,
-                    "its headings run from H" + highest + " (line " + (highestLine + 1) + ") to H" + lowest + " (line "
-                            + (lowestLine + 1) + "): nested under the note's H3 heading they would go past H6;"
-                            + " a note may use three levels of headings");
-        }
-        for (int i = 0; down > 0 && i < lines.length; i++) {
-            Matcher h = fenced.get(i) ? null : HEADING.matcher(lines[i]);
-            if (h != null && h.matches()) {
-                lines[i] = h.group(1)
-                        + "#".repeat(down)
-                        + lines[i].substring(h.group(1).length());
-            }
-        }
         // append_section takes one paragraph (a code block is one, its blank lines kept): a note of
         // several is one op per paragraph, all in one declaration, so it is still one commit; a run
         // of blank lines between paragraphs becomes one.
