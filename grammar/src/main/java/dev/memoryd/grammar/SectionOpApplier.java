@@ -207,7 +207,10 @@ final class SectionOpApplier {
     /**
      * A new text must close every code fence and HTML comment it opens: in the file's last section
      * one left open changes no heading, but makes code of, or hides, all that is written after it.
-     * Not asked of a replayed declaration, which was recorded before this rule.
+     * Nor may it underline a line as a heading ({@code ===} or {@code ---} under text): memory
+     * files are structured by {@code #} headings alone, but a reader's renderer shows an H1 or H2
+     * there, a section that is not one. Not asked of a replayed declaration, which was recorded
+     * before these rules.
      */
     private static void checkClosed(Op op) {
         String content =
@@ -215,9 +218,20 @@ final class SectionOpApplier {
         if (content == null) {
             return;
         }
-        String problem = MarkdownBlocks.openBlockProblem(MemoryDocument.canonicalize(content));
+        String text = MemoryDocument.canonicalize(content);
+        String problem = MarkdownBlocks.openBlockProblem(text);
         if (problem != null) {
             throw new OpRejected(Reason.PROHIBITED, "content " + problem);
+        }
+        List<MarkdownBlocks.SetextHeading> underlined = MarkdownBlocks.setextHeadings(text);
+        if (!underlined.isEmpty()) {
+            MarkdownBlocks.SetextHeading h = underlined.get(0);
+            throw new OpRejected(
+                    Reason.PROHIBITED,
+                    "content line " + (h.underline() + 1) + " (" + (h.level() == 1 ? "===" : "---")
+                            + ") underlines line " + (h.first() + 1) + " as an H" + h.level()
+                            + " heading, which would render as a section heading; put a blank line before a"
+                            + " rule, or use ### for a heading inside the section");
         }
     }
 

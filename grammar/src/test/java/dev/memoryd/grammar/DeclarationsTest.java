@@ -186,6 +186,29 @@ class DeclarationsTest {
     }
 
     @Test
+    void anUnderlinedHeading_isProhibited_naming_itsLines_butARuleAfterABlankLineIsText() {
+        String c = "Summary of the week\nin two lines\n---\nmore";
+        for (Op op : List.of(new ReplaceSection(CRITIC, "Role", c), new AppendSection(NOTES, "Drafts", c))) {
+            ApplyResult.Rejected r = rejected(apply(tree, op));
+            assertEquals(Reason.PROHIBITED, r.reason(), op.toString());
+            assertTrue(r.message().startsWith("content line 3 (---) underlines line 1 as an H2 heading"), r.message());
+        }
+        assertTrue(rejected(apply(tree, new ReplaceSection(CRITIC, "Role", "Title\n===")))
+                .message()
+                .contains("as an H1 heading"));
+        applied(apply(tree, new ReplaceSection(CRITIC, "Role", "A role.\n\n---\n\nafter a rule")));
+        applied(apply(tree, new ReplaceSection(CRITIC, "Role", "A role.\n\n```\ncode\n---\n```")));
+        // Recorded before the rule: a replay redoes it as it was written.
+        ApplyResult.Applied replayed = applied(Declarations.replay(
+                TestSupport.grammar(),
+                TestSupport.source(tree),
+                List.of(new AppendSection(NOTES, "Drafts", c)),
+                TestSupport.NOW,
+                TestSupport.HASHER));
+        assertTrue(replayed.newContents().get(NOTES).endsWith(c + "\n"));
+    }
+
+    @Test
     void aClosedCodeFence_holdsBlankLinesAndHeadings_asCode() {
         String code = "Some code:\n```\n## not a section\n\n\n# nor this\n```";
         ApplyResult.Applied a = applied(apply(tree, new AppendSection(NOTES, "Focus", code)));
