@@ -248,6 +248,26 @@ public record MemorydConfig(
                 peers);
     }
 
+    /** The clock events, ids and timers read (tests move it). */
+    public MemorydConfig withClock(Clock c) {
+        return new MemorydConfig(
+                root,
+                keyFile,
+                branch,
+                templatesDir,
+                maxLineBytes,
+                idleTimeout,
+                maxBatch,
+                segmentLines,
+                java.util.Objects.requireNonNull(c, "clock"),
+                random,
+                halfLife,
+                quiet,
+                rescanEvery,
+                maxConnections,
+                peers);
+    }
+
     /**
      * At most this many client connections are open at once (lowered further when the process's
      * open-file limit is too low to leave the writer its descriptors).

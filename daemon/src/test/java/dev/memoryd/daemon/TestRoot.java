@@ -96,7 +96,6 @@ final class TestRoot implements AutoCloseable {
         return this;
     }
 
-    /** Runs the real git CLI in the root; fails the test on a non-zero exit. */
     /**
      * {@code git status --porcelain}, asked again until it is empty or {@code waitMs} passed: the
      * writer refreshes the index once writes pause.
@@ -111,6 +110,7 @@ final class TestRoot implements AutoCloseable {
         return status;
     }
 
+    /** Runs the real git CLI in the root; fails the test on a non-zero exit. */
     String git(String... args) throws IOException, InterruptedException {
         java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("git", "-C", dir.toString()));
         cmd.addAll(java.util.List.of(args));

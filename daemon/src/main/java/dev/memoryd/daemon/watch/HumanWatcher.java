@@ -35,7 +35,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * by the writer, by content against the recorded text, so the daemon's own writes, editors'
  * swap and backup files, temp-file-and-rename saves and repeated events all come to the right
  * result. Captures wait for a quiet period (no event anywhere for {@code quiet}, at most
- * {@code 5 * quiet} after the first) so a burst becomes one commit.
+ * {@code 5 * quiet} after the first) so a burst becomes one commit. A file the human staged is
+ * left for their commit ({@link WritePipeline#captureSaves}).
  *
  * <p>Events can be lost (OVERFLOW, a watcher that died, edits while the daemon was down), so
  * the watcher also rescans: at start, on OVERFLOW, after restarting a dead watch, and every
@@ -249,7 +250,7 @@ public final class HumanWatcher implements AutoCloseable {
             if (rescan) {
                 rescans.incrementAndGet();
                 lastRescan = clock.instant();
-                track(writer.captureAll()); // covers the due files too
+                track(writer.captureAllSaves()); // covers the due files too
             } else if (due != null) {
                 submit(due);
             }
@@ -296,7 +297,7 @@ public final class HumanWatcher implements AutoCloseable {
     }
 
     private void submit(List<RepoPath> paths) {
-        track(writer.capture(paths));
+        track(writer.captureSaves(paths));
     }
 
     private void track(CompletableFuture<WriteOutcome> capture) {

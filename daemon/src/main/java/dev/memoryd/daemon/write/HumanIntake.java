@@ -34,15 +34,19 @@ final class HumanIntake {
 
     private String headBranch;
 
+    private final StagedEdits staged;
+
     HumanIntake(WriterState s) {
         this.s = s;
+        this.staged = new StagedEdits(s);
     }
 
     /**
      * The request capturing humans' edits: the given memory files on disk against their recorded
-     * texts, plus any commit a human put on the branch (captured with every batch).
+     * texts, plus any commit a human put on the branch (captured with every batch). With {@code
+     * leaveStaged}, files the human staged are left for their commit ({@link StagedEdits}).
      */
-    WriteRequest captureRequest(java.util.Collection<RepoPath> paths) {
+    WriteRequest captureRequest(java.util.Collection<RepoPath> paths, boolean leaveStaged) {
         List<RepoPath> sorted = paths.stream()
                 .filter(RootLayout::isMemoryFile)
                 .distinct()
@@ -50,7 +54,19 @@ final class HumanIntake {
                 .toList();
         Contextual c = ctx -> {
             List<HumanCapture.Item> items = new ArrayList<>();
+            java.util.Set<RepoPath> waiting = java.util.Set.of();
+            try {
+                if (leaveStaged) {
+                    waiting = staged.waiting(sorted);
+                }
+            } catch (IOException unreadable) {
+                // The index could not be read: capture as if nothing were staged, which loses no word.
+                LOG.fine("git's index unreadable; capturing staged files too: " + unreadable);
+            }
             for (RepoPath p : sorted) {
+                if (waiting.contains(p)) {
+                    continue;
+                }
                 Optional<String> before = ctx.recorded(p);
                 Optional<String> now;
                 try {

@@ -336,15 +336,28 @@ public final class WritePipeline implements AutoCloseable {
      * completes with {@link WriteOutcome.Unchanged} when there was nothing to capture.
      */
     public CompletableFuture<WriteOutcome> capture(java.util.Collection<RepoPath> paths) {
-        return submit(intake.captureRequest(paths));
+        return submit(intake.captureRequest(paths, false));
     }
 
     /**
      * Queues a capture of every memory file: those on disk and those the branch head records (so
-     * a deletion is seen too). For rescans.
+     * a deletion is seen too).
      */
     public CompletableFuture<WriteOutcome> captureAll() throws IOException {
         return capture(intake.memoryFiles());
+    }
+
+    /**
+     * As {@link #capture}, for the watcher: a file the human staged is left for their commit
+     * ({@link StagedEdits}), so that a capture does not move the branch under a {@code git commit}.
+     */
+    public CompletableFuture<WriteOutcome> captureSaves(java.util.Collection<RepoPath> paths) {
+        return submit(intake.captureRequest(paths, true));
+    }
+
+    /** As {@link #captureAll}, for the watcher's rescans: staged files are left for their commit. */
+    public CompletableFuture<WriteOutcome> captureAllSaves() throws IOException {
+        return captureSaves(intake.memoryFiles());
     }
 
     /** Queues a declaration; the future completes once it is durable and published, or refused. */
