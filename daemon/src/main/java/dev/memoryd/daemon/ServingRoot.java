@@ -251,8 +251,9 @@ public final class ServingRoot implements RootReads, AutoCloseable {
      * The writer's health for {@code ping}, with {@code git_in_progress} while a git command waits
      * half-way, {@code line_ends} while git would convert memory files' line ends, {@code
      * index_format} while git's index is split or sparse, {@code
-     * unmerged} while files wait in conflict in git's index and {@code put_back} once a file git
-     * rolled back without a commit was written back.
+     * unmerged} while files wait in conflict in git's index, {@code staged} while files the human
+     * staged wait for their commit and {@code put_back} once a file git rolled back without a
+     * commit was written back.
      */
     private Map<String, Object> writerState() {
         Map<String, Object> w =
@@ -263,6 +264,20 @@ public final class ServingRoot implements RootReads, AutoCloseable {
         List<String> unmerged = rooms.writer.unmerged();
         if (!unmerged.isEmpty()) {
             w.put("unmerged", unmerged);
+        }
+        List<dev.memoryd.daemon.write.StagedFile> staged = rooms.writer.stagedWaiting();
+        if (!staged.isEmpty()) {
+            w.put(
+                    "staged",
+                    staged.stream()
+                            .map(f -> {
+                                Map<String, Object> o = new LinkedHashMap<>();
+                                o.put("path", f.path());
+                                o.put("since", f.since().toString());
+                                o.put("captured_by", f.capturedBy().toString());
+                                return o;
+                            })
+                            .toList());
         }
         rooms.writer.lastPutBack().ifPresent(b -> {
             Map<String, Object> o = new java.util.LinkedHashMap<>();

@@ -124,6 +124,14 @@ class StagedEditTest {
         Thread.sleep(1_500); // five rescans and ten quiet periods
         assertEquals(before, head(), "a staged file waits for its commit");
         assertEquals("M  " + YOUNG + "\n", root.git("status", "--porcelain"));
+        JsonNode staged = root.call("ping", null).at("/result/writer/staged");
+        assertEquals(1, staged.size(), staged.toString());
+        assertEquals(YOUNG, staged.at("/0/path").asText(), staged.toString());
+        assertEquals(
+                Instant.parse(staged.at("/0/since").asText()).plus(Duration.ofMinutes(10)),
+                Instant.parse(staged.at("/0/captured_by").asText()));
+        Cli.Run status = Cli.run(root.cliArgs("status"));
+        assertTrue(status.out().contains("staged: " + YOUNG + " waits for your git commit"), status.toString());
 
         ahead.set(Duration.ofMinutes(11));
         await(() -> !head().equals(before), "the capture once the wait is over");
@@ -131,6 +139,7 @@ class StagedEditTest {
         assertEquals("human_edit", e.get("op").asText(), e.toString());
         assertEquals("needs", e.get("section_anchor").asText(), e.toString());
         assertEquals("", root.statusOnceQuiet(5_000), "the capture's index holds the staged text");
+        assertTrue(root.call("ping", null).at("/result/writer/staged").isMissingNode(), "nothing waits now");
     }
 
     @Test

@@ -67,6 +67,10 @@ final class StatusCmd extends Printing implements Callable<Integer> {
                 System.out.println("  in conflict in git's index (neither captured nor written until you git add"
                         + " them): " + String.join(", ", w.unmerged()));
             }
+            for (DaemonPing.Staged f : w.staged()) {
+                System.out.println("  staged: " + f.path() + " waits for your git commit (captured without one at "
+                        + orElse(f.capturedBy(), "?") + ")");
+            }
             if (w.putBack() != null) {
                 System.out.println("  put back: " + w.putBack().path() + " at "
                         + orElse(w.putBack().at(), "?")
@@ -113,6 +117,14 @@ final class StatusCmd extends Printing implements Callable<Integer> {
         }
         if (!w.unmerged().isEmpty()) {
             w.unmerged().forEach(o.putArray("unmerged")::add);
+        }
+        if (!w.staged().isEmpty()) {
+            com.fasterxml.jackson.databind.node.ArrayNode a = o.putArray("staged");
+            w.staged()
+                    .forEach(f -> a.addObject()
+                            .put("path", f.path())
+                            .put("since", f.since())
+                            .put("captured_by", f.capturedBy()));
         }
         if (w.putBack() != null) {
             o.putObject("put_back")

@@ -25,7 +25,8 @@ public record DaemonPing(String version, String branch, String head, long uptime
      * split} or {@code sparse} while git's index is in that form and writes are refused for it,
      * else null. {@code unmerged}: memory files
      * git's index holds in conflict, which memoryd neither captures nor writes until they are
-     * merged (empty: none). {@code
+     * merged (empty: none). {@code staged}: memory files the human staged, which the watcher
+     * leaves for their commit until {@link Staged#capturedBy} (empty: none). {@code
      * putBack}: the last file written back over an older version a git command put in the working
      * tree without a commit, else null.
      */
@@ -38,11 +39,16 @@ public record DaemonPing(String version, String branch, String head, long uptime
             String lineEnds,
             String indexFormat,
             java.util.List<String> unmerged,
+            java.util.List<Staged> staged,
             PutBack putBack) {
         public Writer {
             unmerged = java.util.List.copyOf(unmerged);
+            staged = java.util.List.copyOf(staged);
         }
     }
+
+    /** A staged file waiting for its commit: since when, and when it is captured without one (ISO-8601 as the daemon gave them). */
+    public record Staged(String path, String since, String capturedBy) {}
 
     /** A file written back: its path, when ({@code at}, ISO-8601 as the daemon gave it) and how many since the start. */
     public record PutBack(String path, String at, long count) {}

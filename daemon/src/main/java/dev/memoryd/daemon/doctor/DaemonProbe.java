@@ -79,6 +79,7 @@ public final class DaemonProbe {
                         text(w.path("line_ends")),
                         text(w.path("index_format")),
                         texts(w.path("unmerged")),
+                        staged(w.path("staged")),
                         w.path("put_back").isObject()
                                 ? new DaemonPing.PutBack(
                                         text(w.path("put_back").path("path")),
@@ -86,6 +87,14 @@ public final class DaemonProbe {
                                         w.path("put_back").path("count").asLong())
                                 : null),
                 new DaemonPing.Watcher(text(watch.path("state")), text(watch.path("last_error"))));
+    }
+
+    /** The {@code staged} array's files; empty when it is absent. */
+    private static java.util.List<DaemonPing.Staged> staged(JsonNode n) {
+        java.util.List<DaemonPing.Staged> out = new java.util.ArrayList<>();
+        n.forEach(e -> out.add(
+                new DaemonPing.Staged(text(e.path("path")), text(e.path("since")), text(e.path("captured_by")))));
+        return out;
     }
 
     /** An array member's texts; empty when it is absent. */

@@ -36,6 +36,11 @@ final class HumanIntake {
 
     private final StagedEdits staged;
 
+    /** The files the watcher leaves for the human's commit ({@link StagedEdits}). */
+    StagedEdits staged() {
+        return staged;
+    }
+
     HumanIntake(WriterState s) {
         this.s = s;
         this.staged = new StagedEdits(s);

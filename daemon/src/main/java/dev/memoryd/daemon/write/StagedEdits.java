@@ -36,6 +36,8 @@ final class StagedEdits {
     private final WriterState s;
     /** When each file was first seen staged, while it stays so. */
     private final Map<RepoPath, Instant> since = new HashMap<>();
+    /** {@link #since} as last looked at, for {@code ping} on any thread. */
+    private volatile List<StagedFile> waitingNow = List.of();
 
     StagedEdits(WriterState s) {
         this.s = s;
@@ -44,8 +46,7 @@ final class StagedEdits {
     /** Of {@code paths}, those staged for less than {@link #WAIT}; forgets the others. Reads git's index. */
     Set<RepoPath> waiting(Collection<RepoPath> paths) throws IOException {
         Set<RepoPath> out = new HashSet<>();
-        if (s.index == null || paths.isEmpty()) {
-            since.clear();
+        if (s.index == null) {
             return out;
         }
         Optional<DirCache> index = s.index.look().map(l -> l.cache());
@@ -65,13 +66,27 @@ final class StagedEdits {
                 since.remove(p);
                 continue;
             }
-            Instant first = since.computeIfAbsent(p, x -> now);
-            if (Duration.between(first, now).compareTo(WAIT) < 0) {
+            // Kept once the wait is over, until the file is seen unstaged (its capture stages what it
+            // records): a look in between must not start the wait again.
+            if (Duration.between(since.computeIfAbsent(p, x -> now), now).compareTo(WAIT) < 0) {
                 out.add(p);
-            } else {
-                since.remove(p);
             }
         }
+        waitingNow = since.entrySet().stream()
+                .filter(e -> Duration.between(e.getValue(), now).compareTo(WAIT) < 0)
+                .map(e -> new StagedFile(e.getKey().value(), e.getValue()))
+                .sorted(java.util.Comparator.comparing(StagedFile::path))
+                .toList();
         return out;
+    }
+
+    /** Looks again at the files seen staged: after a git command wrote the index (an unstaging, say). */
+    void lookAgain() throws IOException {
+        waiting(List.copyOf(since.keySet()));
+    }
+
+    /** The staged files waiting for their commit when last looked at; any thread. */
+    List<StagedFile> waitingNow() {
+        return waitingNow;
     }
 }

@@ -508,6 +508,7 @@ public final class WritePipeline implements AutoCloseable {
         if (indexLook.compareAndSet(false, true)) {
             exclusive(() -> {
                 indexLook.set(false);
+                intake.staged().lookAgain();
                 if (s.index != null) {
                     // a stash pop or apply --3way that stopped on a memory file: named at once (ping, status)
                     s.index.conflictedNow().stream()
@@ -523,6 +524,11 @@ public final class WritePipeline implements AutoCloseable {
             // the file's text is captured now, not at the next rescan.
             capture(List.copyOf(s.unmerged));
         }
+    }
+
+    /** The staged memory files waiting for the human's commit, with when each was first seen staged. */
+    public List<StagedFile> stagedWaiting() {
+        return intake.staged().waitingNow();
     }
 
     /** The paths git's index holds in conflict now (none without a working tree). Reads the index. */
