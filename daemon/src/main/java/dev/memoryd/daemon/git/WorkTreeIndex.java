@@ -547,6 +547,11 @@ public final class WorkTreeIndex {
                 || !java.util.Objects.equals(before.modified(), now.modified());
     }
 
+    /** Whether a git command holds the index lock now (a stat). */
+    public boolean othersHoldLock() {
+        return !held && Files.exists(lockFile(), LinkOption.NOFOLLOW_LINKS);
+    }
+
     /**
      * Waits up to {@code waitMs} until no git command holds the index lock or takes a snapshot:
      * false when one still does.

@@ -63,6 +63,14 @@ final class Admission {
         }
         long lockWaitMs = WriterState.lockWaitMs();
         long l0 = System.nanoTime();
+        // A git command holding the index moves the branch before it lets go (a `git commit -a`
+        // whose message is still being written): the ref lock is not taken meanwhile, so that move
+        // never meets it (git waits only 100 ms for a ref lock).
+        if (s.index != null && s.index.othersHoldLock() && !s.index.awaitGitDone(lockWaitMs)) {
+            s.stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
+            refuseLocked(batch, s.index.lockFile(), lockWaitMs);
+            return;
+        }
         boolean locked = s.git.holdRef(lockWaitMs);
         s.stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
         if (!locked) {
