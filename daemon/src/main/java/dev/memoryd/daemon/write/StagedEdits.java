@@ -43,10 +43,13 @@ final class StagedEdits {
         this.s = s;
     }
 
-    /** Of {@code paths}, those staged for less than {@link #WAIT}; forgets the others. Reads git's index. */
+    /**
+     * Of {@code paths}, those staged for less than {@link #WAIT}; those no longer staged are
+     * forgotten. Reads git's index (not when {@code paths} is empty).
+     */
     Set<RepoPath> waiting(Collection<RepoPath> paths) throws IOException {
         Set<RepoPath> out = new HashSet<>();
-        if (s.index == null) {
+        if (s.index == null || paths.isEmpty()) {
             return out;
         }
         Optional<DirCache> index = s.index.look().map(l -> l.cache());
