@@ -51,6 +51,18 @@ class McpLineTransportTest {
         return l;
     }
 
+    /** Serves {@code in} to its end on a shim with no daemon behind it: the replies, in order. */
+    private static List<JsonNode> served(Path dir, String in) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        McpCommand.Shim s = shim(dir, stdin(in), out);
+        try {
+            s.transport().serve();
+            return lines(out);
+        } finally {
+            s.watch().close();
+        }
+    }
+
     @Test
     void whenStdinEnds_everyRequestHasItsReply_inTheOrderAsked(@TempDir Path dir) throws IOException {
         String in = INIT + "\n" + INITIALIZED + "\r\n"
@@ -58,25 +70,18 @@ class McpLineTransportTest {
                 + "\"arguments\":{\"path\":\"users/sam/overview.md\"}}}\r"
                 + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"guide\",\"arguments\":{}}}\n"
                 + "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}"; // the last line has no end
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        McpCommand.Shim s = shim(dir, stdin(in), out);
-        try {
-            s.transport().serve();
-            List<JsonNode> replies = lines(out);
-            assertEquals(4, replies.size(), replies.toString());
-            assertEquals("memoryd", replies.get(0).at("/result/serverInfo/name").asText(), replies.toString());
-            assertEquals("b", replies.get(1).path("id").asText());
-            assertTrue(replies.get(1).at("/result/isError").asBoolean(), "no daemon: a tool error");
-            assertEquals(
-                    "unavailable",
-                    replies.get(1).at("/result/content/0/text").asText().split(":")[0]);
-            assertEquals(3, replies.get(2).path("id").asInt());
-            assertTrue(replies.get(2).at("/result/content/0/text").asText().contains("Evidence (curated)"));
-            assertEquals(4, replies.get(3).path("id").asInt());
-            assertTrue(replies.get(3).has("result"), replies.get(3).toString());
-        } finally {
-            s.watch().close();
-        }
+        List<JsonNode> replies = served(dir, in);
+        assertEquals(4, replies.size(), replies.toString());
+        assertEquals("memoryd", replies.get(0).at("/result/serverInfo/name").asText(), replies.toString());
+        assertEquals("b", replies.get(1).path("id").asText());
+        assertTrue(replies.get(1).at("/result/isError").asBoolean(), "no daemon: a tool error");
+        assertEquals(
+                "unavailable",
+                replies.get(1).at("/result/content/0/text").asText().split(":")[0]);
+        assertEquals(3, replies.get(2).path("id").asInt());
+        assertTrue(replies.get(2).at("/result/content/0/text").asText().contains("Evidence (curated)"));
+        assertEquals(4, replies.get(3).path("id").asInt());
+        assertTrue(replies.get(3).has("result"), replies.get(3).toString());
     }
 
     @Test
@@ -87,29 +92,22 @@ class McpLineTransportTest {
                 + "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"tools/list\",}\n"
                 + "{\"jsonrpc\":\"2.0\",\"id\":{\"not\":\"an id\"}}\n"
                 + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n";
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        McpCommand.Shim s = shim(dir, stdin(in), out);
-        try {
-            s.transport().serve();
-            List<JsonNode> replies = lines(out);
-            assertEquals(7, replies.size(), replies.toString());
-            // id, code: the blank line has no reply; a line that is not JSON has no id to give back.
-            int[][] expected = {{0, -32700}, {0, -32600}, {7, -32600}, {0, -32700}, {0, -32600}};
-            for (int i = 0; i < expected.length; i++) {
-                JsonNode r = replies.get(i + 1);
-                assertEquals("2.0", r.path("jsonrpc").asText(), r.toString());
-                assertEquals(expected[i][0] == 0, r.get("id").isNull(), r.toString());
-                if (expected[i][0] != 0) {
-                    assertEquals(expected[i][0], r.get("id").asInt(), r.toString());
-                }
-                assertEquals(expected[i][1], r.at("/error/code").asInt(), r.toString());
-                assertTrue(!r.has("result"), r.toString());
+        List<JsonNode> replies = served(dir, in);
+        assertEquals(7, replies.size(), replies.toString());
+        // id, code: the blank line has no reply; a line that is not JSON has no id to give back.
+        int[][] expected = {{0, -32700}, {0, -32600}, {7, -32600}, {0, -32700}, {0, -32600}};
+        for (int i = 0; i < expected.length; i++) {
+            JsonNode r = replies.get(i + 1);
+            assertEquals("2.0", r.path("jsonrpc").asText(), r.toString());
+            assertEquals(expected[i][0] == 0, r.get("id").isNull(), r.toString());
+            if (expected[i][0] != 0) {
+                assertEquals(expected[i][0], r.get("id").asInt(), r.toString());
             }
-            assertEquals(2, replies.get(6).path("id").asInt());
-            assertTrue(replies.get(6).has("result"), replies.get(6).toString());
-        } finally {
-            s.watch().close();
+            assertEquals(expected[i][1], r.at("/error/code").asInt(), r.toString());
+            assertTrue(!r.has("result"), r.toString());
         }
+        assertEquals(2, replies.get(6).path("id").asInt());
+        assertTrue(replies.get(6).has("result"), replies.get(6).toString());
     }
 
     @Test
@@ -128,27 +126,19 @@ class McpLineTransportTest {
         String good = "{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"resources/subscribe\","
                 + "\"params\":{\"uri\":\"memoryd://users/sam/overview.md\"}}\n"
                 + "{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///etc/passwd\"}}\n";
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        McpCommand.Shim s =
-                shim(dir, stdin(INIT + "\n" + INITIALIZED + "\n" + String.join("\n", bad) + "\n" + good), out);
-        try {
-            s.transport().serve();
-            List<JsonNode> replies = lines(out);
-            assertEquals(1 + bad.length + 2, replies.size(), replies.toString());
-            for (int i = 0; i < bad.length; i++) {
-                JsonNode r = replies.get(i + 1);
-                assertEquals(10 + i, r.path("id").asInt(), r.toString());
-                assertEquals(-32602, r.at("/error/code").asInt(), r.toString());
-                assertTrue(r.at("/error/message").asText().contains("uri"), r.toString());
-            }
-            JsonNode subscribed = replies.get(bad.length + 1);
-            assertEquals(20, subscribed.path("id").asInt(), subscribed.toString());
-            assertTrue(subscribed.has("result"), "a memory file's URI may be subscribed to: " + subscribed);
-            JsonNode notFound = replies.get(bad.length + 2);
-            assertEquals(-32002, notFound.at("/error/code").asInt(), "a URI that names no resource: " + notFound);
-        } finally {
-            s.watch().close();
+        List<JsonNode> replies = served(dir, INIT + "\n" + INITIALIZED + "\n" + String.join("\n", bad) + "\n" + good);
+        assertEquals(1 + bad.length + 2, replies.size(), replies.toString());
+        for (int i = 0; i < bad.length; i++) {
+            JsonNode r = replies.get(i + 1);
+            assertEquals(10 + i, r.path("id").asInt(), r.toString());
+            assertEquals(-32602, r.at("/error/code").asInt(), r.toString());
+            assertTrue(r.at("/error/message").asText().contains("uri"), r.toString());
         }
+        JsonNode subscribed = replies.get(bad.length + 1);
+        assertEquals(20, subscribed.path("id").asInt(), subscribed.toString());
+        assertTrue(subscribed.has("result"), "a memory file's URI may be subscribed to: " + subscribed);
+        JsonNode notFound = replies.get(bad.length + 2);
+        assertEquals(-32002, notFound.at("/error/code").asInt(), "a URI that names no resource: " + notFound);
     }
 
     @Test
@@ -156,18 +146,11 @@ class McpLineTransportTest {
             throws IOException {
         String in = INIT + "\n" + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n" + INITIALIZED + "\n"
                 + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n";
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        McpCommand.Shim s = shim(dir, stdin(in), out);
-        try {
-            s.transport().serve();
-            List<JsonNode> replies = lines(out);
-            assertEquals(
-                    List.of(1, 2, 3),
-                    replies.stream().map(r -> r.path("id").asInt()).toList(),
-                    replies.toString());
-        } finally {
-            s.watch().close();
-        }
+        List<JsonNode> replies = served(dir, in);
+        assertEquals(
+                List.of(1, 2, 3),
+                replies.stream().map(r -> r.path("id").asInt()).toList(),
+                replies.toString());
     }
 
     @Test
