@@ -91,10 +91,20 @@ class StagedEditTest {
                 .get(0);
     }
 
+    /**
+     * Stages an edit of {@link #YOUNG} as {@code git add} would, but with the index first and the
+     * file after it, so that no capture can ever see the edit unstaged (a watcher's capture
+     * between a save and a {@code git add} on a loaded machine would take it, rightly).
+     */
     private void stageQuietMornings() throws Exception {
         Path f = root.dir.resolve(YOUNG);
-        Files.writeString(f, Files.readString(f).replace(NEEDS, NEEDS + "\nQuiet mornings.\n"));
-        root.git("add", YOUNG);
+        Path edited = tmp.resolve("edited.md");
+        Files.writeString(edited, Files.readString(f).replace(NEEDS, NEEDS + "\nQuiet mornings.\n"));
+        String blob = root.git("hash-object", "-w", edited.toString()).strip();
+        root.git("update-index", "--cacheinfo", "100644," + blob + "," + YOUNG);
+        Files.move(edited, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertEquals(
+                "M  " + YOUNG + "\n", root.git("status", "--porcelain"), "staged, and the file is the staged text");
     }
 
     @Test
