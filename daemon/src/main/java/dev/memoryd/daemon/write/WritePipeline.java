@@ -502,13 +502,13 @@ public final class WritePipeline implements AutoCloseable {
      * Says a git command may have written the index: an idle writer wakes to look at it (a stat
      * when memoryd wrote it last), so an index written back from before memoryd's last batch gets
      * memoryd's entries again before a human commits it. At most one look is queued at a time.
-     * Files left out while the index held them in conflict are captured again.
+     * Files left out while the index held them in conflict are captured again, and the staged
+     * files waiting for their commit looked at again ({@link StagedEdits}).
      */
     public void indexMayHaveChanged() {
         if (indexLook.compareAndSet(false, true)) {
             exclusive(() -> {
                 indexLook.set(false);
-                intake.staged().lookAgain();
                 if (s.index != null) {
                     // a stash pop or apply --3way that stopped on a memory file: named at once (ping, status)
                     s.index.conflictedNow().stream()
@@ -516,6 +516,7 @@ public final class WritePipeline implements AutoCloseable {
                             .map(RepoPath::of)
                             .forEach(s.unmerged::add);
                 }
+                intake.staged().lookAgain(); // last: a failure here leaves only ping's list of staged files stale
                 return null;
             });
         }
