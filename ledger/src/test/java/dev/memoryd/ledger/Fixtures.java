@@ -46,6 +46,28 @@ final class Fixtures {
     }
 
     /** A draft of roughly 600 bytes once stored. */
+    /** {@code d} with {@code payload} in place of its own. */
+    static EventDraft withPayload(EventDraft d, com.fasterxml.jackson.databind.JsonNode payload) {
+        return new EventDraft(
+                d.eventId(),
+                d.ts(),
+                d.branch(),
+                d.actor(),
+                d.userId(),
+                d.entityType(),
+                d.entityId(),
+                d.filePath(),
+                d.op(),
+                d.sectionAnchor(),
+                d.beforeHash(),
+                d.afterHash(),
+                payload,
+                d.rationale(),
+                d.evidenceRefs(),
+                d.idempotencyKey(),
+                d.toolCallId());
+    }
+
     static EventDraft draft(IdGenerator ids, String branch, int i) {
         ObjectNode payload = JsonNodeFactory.instance.objectNode();
         payload.put("op", "append_item");

@@ -100,24 +100,7 @@ class KeyCheckTest {
             com.fasterxml.jackson.databind.node.ObjectNode big =
                     (com.fasterxml.jackson.databind.node.ObjectNode) d.payload();
             big.put("item", ("turn " + i + " ").repeat(KeyCheck.CHUNK / 3)); // ~2.5 chunks a line
-            drafts.add(new EventDraft(
-                    d.eventId(),
-                    d.ts(),
-                    d.branch(),
-                    d.actor(),
-                    d.userId(),
-                    d.entityType(),
-                    d.entityId(),
-                    d.filePath(),
-                    d.op(),
-                    d.sectionAnchor(),
-                    d.beforeHash(),
-                    d.afterHash(),
-                    big,
-                    d.rationale(),
-                    d.evidenceRefs(),
-                    d.idempotencyKey(),
-                    d.toolCallId()));
+            drafts.add(Fixtures.withPayload(d, big));
         }
         try (Ledger l = Ledger.open(dir(), Fixtures.keys(), Fixtures.options(4, 5))) {
             Chain c = l.chain(BranchName.of("main"));

@@ -110,24 +110,7 @@ class PrecanonicalPayloadTest {
             EventDraft d = drafts(n -> n).get(0);
             ObjectNode p = NODES.objectNode();
             p.putArray("turns").add(first.asNode());
-            EventDraft withNode = new EventDraft(
-                    d.eventId(),
-                    d.ts(),
-                    d.branch(),
-                    d.actor(),
-                    d.userId(),
-                    d.entityType(),
-                    d.entityId(),
-                    d.filePath(),
-                    d.op(),
-                    d.sectionAnchor(),
-                    d.beforeHash(),
-                    d.afterHash(),
-                    p,
-                    d.rationale(),
-                    d.evidenceRefs(),
-                    d.idempotencyKey(),
-                    d.toolCallId());
+            EventDraft withNode = Fixtures.withPayload(d, p);
             Event e = l.chain(BranchName.of("main")).append(List.of(withNode)).get(0);
             assertTrue(CanonicalValue.in(e.payload().get("turns").get(0)) == first);
             assertEquals(
