@@ -1,6 +1,7 @@
 package dev.memoryd.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -138,6 +139,64 @@ class CliTest {
                 .getBytes()));
         assertEquals(1, run("write"));
         assertTrue(err.toString().contains("unknown_section"), err.toString());
+    }
+
+    /** The JSON's escape reached the socket as "?" (what UTF-8 makes of a lone surrogate) and was written. */
+    @Test
+    void write_ofALoneSurrogate_isRefusedNamingTheField_andWritesNothing() throws Exception {
+        root.serve();
+        String before = root.file("users/sam/overview.md");
+        System.setIn(new ByteArrayInputStream(("{\"rationale\":\"cli\",\"ops\":[{\"op\":\"append_item\",\"path\":"
+                        + "\"users/sam/overview.md\",\"section\":\"Active Themes\",\"item\":\"x \\ud800 y\"}]}")
+                .getBytes(StandardCharsets.UTF_8)));
+        assertEquals(1, run("write"), err.toString());
+        assertTrue(err.toString().contains("invalid_request"), err.toString());
+        assertTrue(err.toString().contains("params.ops[0].item"), err.toString());
+        assertEquals(before, root.file("users/sam/overview.md"));
+    }
+
+    /**
+     * Bytes that are not UTF-8 reached the daemon as U+FFFD and were written (stdin), or ended in
+     * "Input length = 1" (a file); now each is a usage error naming the byte, and nothing is sent.
+     */
+    @Test
+    void inputThatIsNotUtf8_isAUsageErrorNamingTheByte_andNothingIsSent() throws Exception {
+        root.serve();
+        String before = root.file("users/sam/overview.md");
+        byte[] decl = ("{\"rationale\":\"cli\",\"ops\":[{\"op\":\"append_item\",\"path\":"
+                        + "\"users/sam/overview.md\",\"section\":\"Active Themes\",\"item\":\"raw \u00ff bytes\"}]}")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        int at = new String(decl, StandardCharsets.ISO_8859_1).indexOf('\u00ff');
+        System.setIn(new ByteArrayInputStream(decl));
+        assertEquals(2, run("write"), err.toString());
+        assertTrue(err.toString().contains("stdin) is not UTF-8 text: byte " + at), err.toString());
+        Path file = tmp.resolve("decl.json");
+        Files.write(file, decl);
+        err.reset();
+        assertEquals(2, run("write", "--file", file.toString()), err.toString());
+        assertTrue(err.toString().contains(file + ") is not UTF-8 text: byte " + at), err.toString());
+        assertEquals(before, root.file("users/sam/overview.md"));
+
+        err.reset();
+        System.setIn(new ByteArrayInputStream(
+                "[{\"id\":\"t1\",\"role\":\"user\",\"text\":\"\u00ff\"}]".getBytes(StandardCharsets.ISO_8859_1)));
+        assertEquals(2, run("conversation", "append", "s1"), err.toString());
+        assertTrue(err.toString().contains("the turns (stdin) is not UTF-8"), err.toString());
+    }
+
+    @Test
+    void declarationsAndResolutionsThatAreNotJsonOrNotTheirShape_areUsageErrorsSayingWhat() throws Exception {
+        root.serve();
+        System.setIn(new ByteArrayInputStream("{\"chunks\":[]".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(2, run("declare"), err.toString());
+        assertTrue(err.toString().contains("the declaration is not valid JSON at line 1"), err.toString());
+        assertFalse(err.toString().contains("REDACTED"), err.toString());
+
+        err.reset();
+        System.setIn(new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(2, run("branch", "merge", "exp", "--resolutions", "-"), err.toString());
+        assertTrue(err.toString().contains("the resolutions must be a JSON array"), err.toString());
+        assertFalse(err.toString().contains("cannot be cast"), err.toString());
     }
 
     @Test

@@ -119,7 +119,13 @@ final class McpProcess implements AutoCloseable {
     }
 
     private void send(JsonNode msg) throws IOException {
-        byte[] b = (JsonRpc.MAPPER.writeValueAsString(msg) + "\n").getBytes(StandardCharsets.UTF_8);
+        // Non-ASCII escaped, as JSON.stringify escapes a lone surrogate: what a client sends is what a test asked.
+        byte[] b = (JsonRpc.MAPPER
+                                .writer()
+                                .with(com.fasterxml.jackson.core.json.JsonWriteFeature.ESCAPE_NON_ASCII)
+                                .writeValueAsString(msg)
+                        + "\n")
+                .getBytes(StandardCharsets.US_ASCII);
         synchronized (stdin) {
             stdin.write(b);
             stdin.flush();

@@ -198,6 +198,39 @@ class McpServerTest extends DaemonChildTest {
         }
     }
 
+    /**
+     * A client that escapes a lone surrogate (as JSON.stringify does) gets the daemon's precise
+     * refusal naming the field: it used to be written as "?" and acknowledged.
+     */
+    @Test
+    void aLoneSurrogateInAToolCall_isInvalidRequestNamingTheField_andNothingIsWritten() throws Exception {
+        try (McpProcess mcp = McpProcess.start(root.dir, tmp.resolve("mcp-surrogate.log"))) {
+            mcp.initialize("test-client");
+            long linesBefore =
+                    daemon.result("ledger.verify", null).path("lines").asLong();
+
+            JsonNode r = mcp.callTool(
+                    "write",
+                    "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + OVERVIEW
+                            + "\",\"section\":\"Active Themes\",\"item\":\"x \\ud800 y\"}]}");
+            assertTrue(r.path("isError").asBoolean(), r.toString());
+            assertEquals("invalid_request", errorData(r).path("reason").asText(), r.toString());
+            assertEquals("params.ops[0].item", errorData(r).path("field").asText(), r.toString());
+
+            JsonNode pair = mcp.callTool(
+                    "write",
+                    "{\"rationale\":\"r\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + OVERVIEW
+                            + "\",\"section\":\"Active Themes\",\"item\":\"Calm \\ud83c\\udf3f\"}]}");
+            assertFalse(pair.path("isError").asBoolean(), "a surrogate pair is a character: " + pair);
+            assertTrue(root.file(OVERVIEW).contains("- Calm \uD83C\uDF3F\n"), root.file(OVERVIEW));
+            assertFalse(root.file(OVERVIEW).contains("- x "), "the refused item was written: " + root.file(OVERVIEW));
+            assertEquals(
+                    linesBefore + 1,
+                    daemon.result("ledger.verify", null).path("lines").asLong());
+            assertOnlyJsonRpc(mcp);
+        }
+    }
+
     @Test
     void tenMcpProcessesWritingAtOnce_loseNoAcknowledgedWrite_andTheLedgerVerifies() throws Exception {
         int processes = 10;

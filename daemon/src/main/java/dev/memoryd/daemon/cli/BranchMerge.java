@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.client.SocketClient;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -43,10 +41,14 @@ final class BranchMerge extends Printing implements Callable<Integer> {
         if (into != null) {
             p.put("into", into);
         }
-        ArrayNode rs = resolutions == null
-                ? JsonRpc.MAPPER.createArrayNode()
-                : (ArrayNode) JsonRpc.MAPPER.readTree(
-                        resolutions.equals("-") ? System.in.readAllBytes() : Files.readAllBytes(Path.of(resolutions)));
+        ArrayNode rs;
+        try {
+            rs = resolutions == null
+                    ? JsonRpc.MAPPER.createArrayNode()
+                    : (ArrayNode) InputText.resolutions(resolutions, false);
+        } catch (InputText.Refused e) {
+            return e.print();
+        }
         if (!addTakes(takes, rs)) {
             return Main.USAGE;
         }

@@ -1,14 +1,10 @@
 package dev.memoryd.daemon.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.client.JsonSyntaxError;
 import dev.memoryd.daemon.client.SocketClient;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -37,16 +33,11 @@ final class ConversationAppend extends Printing implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        String text = file != null
-                ? Files.readString(file, StandardCharsets.UTF_8)
-                : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
         JsonNode turns;
         try {
-            turns = JsonRpc.MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            System.err.println("memoryd: the turns are not valid JSON"
-                    + JsonSyntaxError.of(e).atWhere());
-            return Main.USAGE;
+            turns = InputText.json(file, "the turns");
+        } catch (InputText.Refused e) {
+            return e.print();
         }
         if (turns == null || !turns.isArray()) {
             System.err.println(

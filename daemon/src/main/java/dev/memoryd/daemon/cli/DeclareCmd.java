@@ -1,10 +1,7 @@
 package dev.memoryd.daemon.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -29,10 +26,12 @@ final class DeclareCmd extends Printing implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        String text = file != null
-                ? Files.readString(file, StandardCharsets.UTF_8)
-                : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
-        com.fasterxml.jackson.databind.JsonNode decl = JsonRpc.MAPPER.readTree(text);
+        com.fasterxml.jackson.databind.JsonNode decl;
+        try {
+            decl = InputText.json(file, "the declaration");
+        } catch (InputText.Refused e) {
+            return e.print();
+        }
         if (decl instanceof ObjectNode o) {
             provenance.addTo(o);
         }

@@ -4,12 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.client.SocketClient;
+import dev.memoryd.daemon.layout.Utf8;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -78,17 +75,12 @@ final class ImportCmd extends Printing implements Callable<Integer> {
                 String name = nameOf(f);
                 String text;
                 try {
-                    text = StandardCharsets.UTF_8
-                            .newDecoder()
-                            .onMalformedInput(CodingErrorAction.REPORT)
-                            .onUnmappableCharacter(CodingErrorAction.REPORT)
-                            .decode(ByteBuffer.wrap(Files.readAllBytes(f)))
-                            .toString();
-                } catch (CharacterCodingException e) {
+                    text = Utf8.decode(Files.readAllBytes(f), name);
+                } catch (Utf8.NotUtf8 e) {
                     results.addObject()
                             .put("name", name)
                             .put("reason", "invalid_request")
-                            .put("message", name + ": not UTF-8 text");
+                            .put("message", name + ": not UTF-8 text (byte " + e.offset() + ")");
                     bar.advance(1);
                     continue;
                 }

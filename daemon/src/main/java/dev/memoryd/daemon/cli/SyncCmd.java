@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.client.SocketClient;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -46,12 +44,11 @@ final class SyncCmd extends Printing implements Callable<Integer> {
             return Main.USAGE;
         }
         if (resolutions != null) {
-            p.set(
-                    "resolutions",
-                    JsonRpc.MAPPER.readTree(
-                            resolutions.equals("-")
-                                    ? System.in.readAllBytes()
-                                    : Files.readAllBytes(Path.of(resolutions))));
+            try {
+                p.set("resolutions", InputText.resolutions(resolutions, true));
+            } catch (InputText.Refused e) {
+                return e.print();
+            }
         }
         if (!takes.isEmpty()) {
             if (!BranchMerge.addTakes(takes, p.putArray("resolutions"))) {

@@ -1,13 +1,8 @@
 package dev.memoryd.daemon.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.memoryd.daemon.client.JsonSyntaxError;
-import dev.memoryd.daemon.client.TreeJson;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -33,16 +28,11 @@ final class WriteCmd extends Printing implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        String text = file != null
-                ? Files.readString(file, StandardCharsets.UTF_8)
-                : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
         JsonNode decl;
         try {
-            decl = TreeJson.read(text);
-        } catch (JsonProcessingException e) {
-            System.err.println("memoryd: the declaration is not valid JSON"
-                    + JsonSyntaxError.of(e).atWhere());
-            return Main.USAGE;
+            decl = InputText.json(file, "the declaration");
+        } catch (InputText.Refused e) {
+            return e.print();
         }
         if (decl == null || !decl.isObject()) {
             System.err.println("memoryd: the declaration must be a JSON object {\"ops\": [...], \"rationale\": ...}");

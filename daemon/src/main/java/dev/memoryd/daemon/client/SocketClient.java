@@ -103,7 +103,7 @@ public final class SocketClient implements AutoCloseable {
      */
     public String raw(String line) throws IOException {
         // concat, not +: the first + in a process links a string-concatenation bootstrap
-        ByteBuffer b = ByteBuffer.wrap(line.concat("\n").getBytes(StandardCharsets.UTF_8));
+        ByteBuffer b = ByteBuffer.wrap(escapeLoneSurrogates(line).concat("\n").getBytes(StandardCharsets.UTF_8));
         try {
             ch.write(b);
         } catch (IOException e) {
@@ -136,6 +136,35 @@ public final class SocketClient implements AutoCloseable {
         } finally {
             alarm.cancel(false);
         }
+    }
+
+    /**
+     * {@code json} with each lone surrogate written as its JSON escape ({@code \\ud800}). UTF-8
+     * cannot carry one: encoding puts a {@code ?} in its place, so the daemon would get, write and
+     * acknowledge another text than the one asked for. Escaped, the daemon refuses it naming the
+     * field. A lone surrogate can only stand inside a string literal of the JSON (everything else
+     * in JSON is ASCII), where its escape means the same character.
+     */
+    static String escapeLoneSurrogates(String json) {
+        StringBuilder b = null;
+        int n = json.length();
+        for (int i = 0; i < n; i++) {
+            char c = json.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(json.charAt(i + 1))) {
+                if (b != null) {
+                    b.append(c).append(json.charAt(i + 1));
+                }
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                if (b == null) {
+                    b = new StringBuilder(n + 16).append(json, 0, i);
+                }
+                b.append("\\u").append(Integer.toHexString(c));
+            } else if (b != null) {
+                b.append(c);
+            }
+        }
+        return b == null ? json : b.toString();
     }
 
     /**

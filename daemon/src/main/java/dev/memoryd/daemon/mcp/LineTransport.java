@@ -36,8 +36,9 @@ import reactor.core.publisher.Mono;
  * <p>A line that is not a JSON-RPC message is answered with JSON-RPC's error for it ({@link
  * NotJsonRpc}), so a client waiting for a reply to a malformed request is not left waiting; a
  * blank line is skipped; a line over {@link #MAX_LINE_BYTES} ends the session, as the SDK's
- * transport does. A resource request whose {@code uri} is missing or unusable is answered
- * with invalid params before the SDK sees it ({@link ResourceParams}).
+ * transport does. A tool call or resource request whose params are unusable (no tool name,
+ * arguments that are no object, no {@code uri}) is answered with invalid params before the SDK
+ * sees it ({@link RequestParams}).
  */
 final class LineTransport implements McpServerTransportProvider {
     private static final Logger LOG = Logger.getLogger(LineTransport.class.getName());
@@ -108,7 +109,7 @@ final class LineTransport implements McpServerTransportProvider {
             write(NotJsonRpc.reply(line));
             return;
         }
-        Optional<McpSchema.JSONRPCResponse> refused = ResourceParams.refusal(m);
+        Optional<McpSchema.JSONRPCResponse> refused = RequestParams.refusal(m);
         if (refused.isPresent()) {
             write(refused.get());
             return;

@@ -1,6 +1,7 @@
 package dev.memoryd.daemon.mcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -139,6 +140,34 @@ class McpLineTransportTest {
         assertTrue(subscribed.has("result"), "a memory file's URI may be subscribed to: " + subscribed);
         JsonNode notFound = replies.get(bad.length + 2);
         assertEquals(-32002, notFound.at("/error/code").asInt(), "a URI that names no resource: " + notFound);
+    }
+
+    @Test
+    void toolCallsWithoutANameOrWithArgumentsThatAreNoObject_areInvalidParamsNamingWhich(@TempDir Path dir)
+            throws IOException {
+        String[] bad = {
+            "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\",\"params\":{\"arguments\":{}}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/call\",\"params\":{\"name\":7}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"tools/call\",\"params\":{\"name\":\"read\",\"arguments\":[1]}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"tools/call\",\"params\":{\"name\":\"read\",\"arguments\":\"a.md\"}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":15,\"method\":\"tools/call\",\"params\":[\"read\"]}",
+        };
+        String[] names = {"name", "name", "name", "arguments", "arguments", "name"};
+        String good = "{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"tools/call\",\"params\":{\"name\":\"guide\"}}\n";
+        List<JsonNode> replies = served(dir, INIT + "\n" + INITIALIZED + "\n" + String.join("\n", bad) + "\n" + good);
+        assertEquals(1 + bad.length + 1, replies.size(), replies.toString());
+        for (int i = 0; i < bad.length; i++) {
+            JsonNode r = replies.get(i + 1);
+            assertEquals(10 + i, r.path("id").asInt(), r.toString());
+            assertEquals(-32602, r.at("/error/code").asInt(), r.toString());
+            String message = r.at("/error/message").asText();
+            assertTrue(message.contains("params." + names[i]), r.toString());
+            assertFalse(message.contains("java.") || message.contains("Cannot deserialize"), r.toString());
+        }
+        JsonNode guide = replies.get(bad.length + 1);
+        assertEquals(20, guide.path("id").asInt(), guide.toString());
+        assertFalse(guide.at("/result/isError").asBoolean(true), "a call with no arguments at all is fine: " + guide);
     }
 
     @Test
