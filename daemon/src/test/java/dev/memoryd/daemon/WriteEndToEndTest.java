@@ -218,6 +218,38 @@ class WriteEndToEndTest extends ServedRootTest {
         assertEquals(commits, commitCount());
     }
 
+    /**
+     * A key sent again with other ops was answered with the first declaration's result, as if the
+     * new ops were written: now it is refused naming the key, while the same declaration sent
+     * again still gets its first result, also once the daemon restarted (keys come back from the
+     * ledger).
+     */
+    @Test
+    void anIdempotencyKeySentAgainWithOtherOps_isRefusedNamingTheKey_beforeAndAfterARestart() throws Exception {
+        String first = "{\"rationale\":\"r\",\"idempotency_key\":\"k-2\",\"ops\":[" + replace("Role", "Once.") + "]}";
+        String[] others = {
+            "{\"rationale\":\"r\",\"idempotency_key\":\"k-2\",\"ops\":[" + replace("Role", "Something else.") + "]}",
+            "{\"rationale\":\"another reason\",\"idempotency_key\":\"k-2\",\"ops\":[" + replace("Role", "Once.") + "]}",
+        };
+        JsonNode a = root.call("write", first).get("result");
+        int commits = commitCount();
+        for (int round = 0; round < 2; round++) {
+            for (String other : others) {
+                JsonNode r = root.call("write", other);
+                assertEquals("invalid_request", r.at("/error/data/reason").asText(), round + ": " + r);
+                assertEquals("params.idempotency_key", r.at("/error/data/field").asText(), r.toString());
+                assertTrue(r.at("/error/message").asText().contains("k-2"), r.toString());
+            }
+            assertTrue(root.file(CRITIC).contains("Once."));
+            assertFalse(root.file(CRITIC).contains("Something else."));
+            assertEquals(commits, commitCount());
+            JsonNode again = root.call("write", first).get("result");
+            assertEquals(a.get("events"), again.get("events"), "the same declaration: its first result");
+            root.daemon.close();
+            root.serveAsIs();
+        }
+    }
+
     @Test
     void noOpDeclaration_makesNoCommit_andSaysSo() throws Exception {
         write(replace("Role", "Stable."));

@@ -160,14 +160,20 @@ final class Admission {
         for (Pending p : batch) {
             WriteRequest req = p.req();
             if (req.idempotencyKey() != null) {
-                WriteOutcome prior = s.idempotent.get(req.idempotencyKey());
+                IdempotentWrite prior = s.idempotent.get(req.idempotencyKey());
                 if (prior != null) {
-                    reply(replies, p, prior);
+                    reply(replies, p, prior.answer(req.idempotencyKey(), req));
                     continue;
                 }
                 Pending twin = keysInBatch.putIfAbsent(req.idempotencyKey(), p);
                 if (twin != null) {
-                    twin.future().thenAccept(p.future()::complete);
+                    Optional<WriteOutcome.Rejected> refused = IdempotentWrite.mismatch(
+                            req.idempotencyKey(), twin.req().fingerprint(), req);
+                    if (refused.isPresent()) {
+                        reply(replies, p, refused.get());
+                    } else {
+                        twin.future().thenAccept(p.future()::complete);
+                    }
                     continue;
                 }
             }

@@ -469,7 +469,9 @@ final class Publisher {
                     false,
                     a.proposal());
             if (a.p().req().idempotencyKey() != null) {
-                s.idempotent.put(a.p().req().idempotencyKey(), out);
+                s.idempotent.put(
+                        a.p().req().idempotencyKey(),
+                        new IdempotentWrite(a.p().req().fingerprint(), out));
             }
             a.p().future().complete(out); // a no-op for a declaration answered at ledger durability
         }

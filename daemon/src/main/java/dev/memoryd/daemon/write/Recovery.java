@@ -59,10 +59,12 @@ final class Recovery {
         while (it.hasNext()) {
             Event e = it.next();
             if (e.idempotencyKey() != null) {
-                s.idempotent.computeIfAbsent(
-                        e.idempotencyKey(), k -> new WriteOutcome.Committed(null, new ArrayList<>(), true));
-                WriteOutcome.Committed c = (WriteOutcome.Committed) s.idempotent.get(e.idempotencyKey());
-                c.events().add(Publisher.ref(e));
+                IdempotentWrite w = s.idempotent.computeIfAbsent(
+                        e.idempotencyKey(),
+                        k -> new IdempotentWrite(
+                                WriteRequest.recordedFingerprint(e.payload()),
+                                new WriteOutcome.Committed(null, new ArrayList<>(), true)));
+                ((WriteOutcome.Committed) w.outcome()).events().add(Publisher.ref(e));
             }
         }
         if (s.files.workTree()) {

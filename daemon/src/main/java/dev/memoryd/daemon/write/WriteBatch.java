@@ -183,6 +183,7 @@ final class WriteBatch implements Contextual.Context {
     private List<EventDraft> drafts(WriteRequest req, List<Mutation.EventSpec> specs, Instant now) {
         List<EventDraft> out = new ArrayList<>();
         String declId = null;
+        String fingerprint = req.idempotencyKey() == null ? null : req.fingerprint();
         for (int i = 0; i < specs.size(); i++) {
             Mutation.EventSpec o = specs.get(i);
             String eventId = s.ids.next().value();
@@ -194,6 +195,9 @@ final class WriteBatch implements Contextual.Context {
             decl.put("id", declId);
             decl.put("index", i);
             decl.put("count", specs.size());
+            if (fingerprint != null) {
+                decl.put(WriteRequest.FINGERPRINT, fingerprint);
+            }
             if (req.provenance() != null) {
                 payload.set("provenance", ProvenanceJson.of(req.provenance()));
             }

@@ -1,6 +1,15 @@
 package dev.memoryd.daemon.write;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.grammar.Op;
+import dev.memoryd.grammar.OpCodec;
+import dev.memoryd.jcs.Jcs;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -49,6 +58,37 @@ public record WriteRequest(
 
     public static WriteRequest of(Mutation m, String rationale, String actor) {
         return new WriteRequest(List.of(), m, rationale, actor, null, null, null);
+    }
+
+    /** The field of {@code payload.decl} that records {@link #fingerprint} for a declaration sent with an idempotency key. */
+    static final String FINGERPRINT = "request_sha256";
+
+    /**
+     * What a repeat under the same idempotency key must send again, as a SHA-256 (hex) of the
+     * canonical JSON (RFC 8785) of {@code {ops, rationale}}: the ops as they are recorded in events
+     * ({@link OpCodec#toJson}); null for a mutation.
+     */
+    public String fingerprint() {
+        if (mutation != null) {
+            return null;
+        }
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
+        ArrayNode a = n.putArray("ops");
+        for (Op o : ops) {
+            a.add(OpCodec.toJson(o));
+        }
+        n.put("rationale", rationale);
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Jcs.canonicalBytes(n)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    /** The {@link #fingerprint} an event's payload records, or null when it records none. */
+    static String recordedFingerprint(JsonNode payload) {
+        JsonNode f = payload == null ? null : payload.path("decl").get(FINGERPRINT);
+        return f != null && f.isTextual() ? f.asText() : null;
     }
 
     /** The same declaration, recording {@code p} (null: none) in its events. */

@@ -99,7 +99,7 @@ final class WriterState {
         }
     }
 
-    final Map<String, WriteOutcome> idempotent = new ConcurrentHashMap<>();
+    final Map<String, IdempotentWrite> idempotent = new ConcurrentHashMap<>();
     final Map<String, ObjectId> indexBacklog = new LinkedHashMap<>();
     volatile DriftView drift = DriftView.NONE;
     /** Recorded text (what the ledger replays to) of memory files, by path; misses read {@link #captured}. */
