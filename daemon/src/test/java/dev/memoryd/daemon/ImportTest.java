@@ -67,6 +67,41 @@ class ImportTest extends ServedRootTest {
         assertEquals(0, Cli.run(root.cliArgs("lint")).code());
     }
 
+    /**
+     * A note larger than one request ended the whole import with "too_large" (the notes after it
+     * not imported), and so did two notes of text outside ASCII under the part's character budget
+     * but over the request's byte limit together.
+     */
+    @Test
+    void aNoteTooLargeForOneRequest_isRefusedAlone_andPartsStayUnderTheByteLimit() throws Exception {
+        Path d = tmp.resolve("large-notes");
+        Files.createDirectories(d);
+        Files.writeString(d.resolve("a-small.md"), "before\n");
+        Files.writeString(d.resolve("b-huge.md"), "x".repeat(1_200_000) + "\n");
+        String wide = "\u8a18\u61b6".repeat(90_000); // 180,000 characters, 540,000 bytes of UTF-8
+        Files.writeString(d.resolve("c-wide.md"), wide + "\n");
+        Files.writeString(d.resolve("d-wide.md"), wide + "\n");
+        Files.writeString(d.resolve("e-small.md"), "after\n");
+        Cli.Run r = Cli.run(root.cliArgs(
+                "import", d.toString(), "--user", "sam", "--override-rationale", "a bulk import", "--json"));
+        assertEquals(
+                1,
+                r.code(),
+                r.toString().substring(0, Math.min(2000, r.toString().length())));
+        JsonNode res = JsonRpc.MAPPER.readTree(r.out());
+        assertEquals(4, res.get("imported").asInt(), res.toString());
+        assertEquals(1, res.get("refused").asInt(), res.toString());
+        JsonNode huge = res.get("results").get(1);
+        assertEquals("too_large", huge.path("reason").asText(), huge.toString());
+        assertTrue(huge.path("message").asText().startsWith("b-huge: "), huge.toString());
+        String text = ok("read", "{\"path\":\"users/sam/notes.md\",\"section\":\"Drafts\"}")
+                .get("content")
+                .asText();
+        assertTrue(text.contains("### d-wide\n" + wide), "the second wide note");
+        assertTrue(text.endsWith("### e-small\nafter") || text.contains("### e-small\nafter\n"), "the note after");
+        assertFalse(text.contains("xxxxxxxxxx"), "the huge note");
+    }
+
     @Test
     void aNoteWithACodeBlock_keepsItWhole_blankLinesAndHeadingsInItToo_andOneLeftOpenIsRefused() throws Exception {
         Path d = tmp.resolve("code-notes");

@@ -33,8 +33,8 @@ import picocli.CommandLine.Parameters;
             "Each markdown file of the directory is one note; needs the daemon."
         })
 final class ImportCmd extends Printing implements Callable<Integer> {
-    /** What one request carries at most: well under the daemon's 1 MiB line limit after JSON escaping. */
-    private static final int PART_CHARS = 384 * 1024;
+    /** Room a request keeps for what is not the notes' texts and names: its envelope and each note's keys. */
+    private static final int ENVELOPE_BYTES = 16 * 1024;
 
     private static final int PART_NOTES = 500;
 
@@ -70,7 +70,8 @@ final class ImportCmd extends Printing implements Callable<Integer> {
         long t0 = System.nanoTime();
         try (SocketClient c = Main.connect(config())) {
             ArrayNode part = JsonRpc.MAPPER.createArrayNode();
-            int chars = 0;
+            int bytes = 0;
+            int limit = config().maxLineBytes() - ENVELOPE_BYTES;
             for (Path f : files) {
                 String name = nameOf(f);
                 String text;
@@ -84,16 +85,28 @@ final class ImportCmd extends Printing implements Callable<Integer> {
                     bar.advance(1);
                     continue;
                 }
-                if (!part.isEmpty() && (chars + text.length() > PART_CHARS || part.size() >= PART_NOTES)) {
+                int size = jsonBytes(text) + jsonBytes(name) + 32;
+                if (size > limit) {
+                    results.addObject()
+                            .put("name", name)
+                            .put("reason", "too_large")
+                            .put(
+                                    "message",
+                                    name + ": " + size + " bytes as JSON, more than one request carries (" + limit
+                                            + "); split the note");
+                    bar.advance(1);
+                    continue;
+                }
+                if (!part.isEmpty() && (bytes + size > limit || part.size() >= PART_NOTES)) {
                     if (send(c, part, results) != null) {
                         return out.print(lastError);
                     }
                     bar.advance(part.size());
                     part = JsonRpc.MAPPER.createArrayNode();
-                    chars = 0;
+                    bytes = 0;
                 }
                 part.addObject().put("name", name).put("text", text);
-                chars += text.length() + name.length();
+                bytes += size;
             }
             if (!part.isEmpty()) {
                 if (send(c, part, results) != null) {
@@ -103,6 +116,7 @@ final class ImportCmd extends Printing implements Callable<Integer> {
             }
         }
         bar.done();
+        results = inFileOrder(files, results);
         double secs = (System.nanoTime() - t0) / 1e9;
         int refused = 0;
         for (JsonNode r : results) {
@@ -159,6 +173,48 @@ final class ImportCmd extends Printing implements Callable<Integer> {
         }
         results.addAll((ArrayNode) reply.get("result").get("results"));
         return null;
+    }
+
+    /** {@code results} (a refusal made here comes before the results of the part still being gathered) in file order. */
+    private ArrayNode inFileOrder(List<Path> files, ArrayNode results) {
+        java.util.Map<String, Integer> order = new java.util.HashMap<>();
+        for (Path f : files) {
+            order.put(nameOf(f), order.size());
+        }
+        List<JsonNode> sorted = new ArrayList<>();
+        results.forEach(sorted::add);
+        sorted.sort(java.util.Comparator.comparingInt(
+                r -> order.getOrDefault(r.path("name").asText(), Integer.MAX_VALUE)));
+        ArrayNode out = JsonRpc.MAPPER.createArrayNode();
+        sorted.forEach(out::add);
+        return out;
+    }
+
+    /** The bytes {@code s} takes as a JSON string's content in UTF-8, as the socket client sends it. */
+    static int jsonBytes(String s) {
+        int n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\' || c == '\n' || c == '\t' || c == '\r' || c == '\b' || c == '\f') {
+                n += 2;
+            } else if (c < 0x20 || Character.isSurrogate(c) && !Character.isSurrogatePair(c, next(s, i))) {
+                n += 6;
+            } else if (c < 0x80) {
+                n += 1;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c)) {
+                n += 4;
+                i++;
+            } else {
+                n += 3;
+            }
+        }
+        return n;
+    }
+
+    private static char next(String s, int i) {
+        return i + 1 < s.length() ? s.charAt(i + 1) : 0;
     }
 
     private String notesPath() {

@@ -145,7 +145,7 @@ public final class SocketClient implements AutoCloseable {
      * field. A lone surrogate can only stand inside a string literal of the JSON (everything else
      * in JSON is ASCII), where its escape means the same character.
      */
-    static String escapeLoneSurrogates(String json) {
+    public static String escapeLoneSurrogates(String json) {
         StringBuilder b = null;
         int n = json.length();
         for (int i = 0; i < n; i++) {
