@@ -2,6 +2,7 @@ package dev.memoryd.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -364,6 +365,46 @@ class HumanEditTest {
                 .anyMatch(e -> e.get("op").asText().equals("drift_flagged")
                         && e.get("payload").get("drift").get("text").asText().contains("Things it needs (my words)"));
         assertTrue(kept, "the human's words are in the drift event");
+        assertReplayClean();
+    }
+
+    /**
+     * Words typed into the drifted file after its item was recorded, then a restore (or a dismiss)
+     * before they were captured: the restore wrote the recorded text over them and they were in
+     * no event. Now the resolution is refused as a conflict until the item holds the file as it
+     * is; once captured (the watcher's next look, here a capture), the restore goes ahead and the
+     * words are in the ledger.
+     */
+    @Test
+    void restoreOrDismiss_ofAFileEditedSinceItsItem_isAConflict_andLosesNoWord() throws Exception {
+        root(false);
+        String good = root.file(YOUNG);
+        String drifted = good.replace("<!-- @anchor: needs v1 -->\n", "").replace("## Needs", "## Things it needs");
+        Files.writeString(root.dir.resolve(YOUNG), drifted);
+        root.call("capture", "{\"paths\":[\"" + YOUNG + "\"]}");
+        String id = root.call("drift.list", null)
+                .get("result")
+                .get("items")
+                .get(0)
+                .get("id")
+                .asText();
+        String typed = drifted.replace("## Things it needs\n", "## Things it needs\nWords typed a moment later.\n");
+        assertNotEquals(drifted, typed);
+        Files.writeString(root.dir.resolve(YOUNG), typed);
+        for (String how : List.of("restore", "dismiss")) {
+            JsonNode r = root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"" + how + "\"}");
+            assertEquals("conflict", r.at("/error/data/reason").asText(), how + ": " + r);
+            assertTrue(r.at("/error/message").asText().contains("drift show " + id), r.toString());
+            assertEquals(typed, root.file(YOUNG), how + " left the file as it is");
+        }
+        root.call("capture", "{\"paths\":[\"" + YOUNG + "\"]}");
+        assertTrue(root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"restore\"}")
+                .has("result"));
+        assertEquals(good, root.file(YOUNG));
+        boolean kept = history(YOUNG).stream()
+                .anyMatch(e -> e.get("op").asText().equals("drift_flagged")
+                        && e.get("payload").get("drift").get("text").asText().contains("Words typed a moment later."));
+        assertTrue(kept, "the words typed after the item are in a drift event");
         assertReplayClean();
     }
 

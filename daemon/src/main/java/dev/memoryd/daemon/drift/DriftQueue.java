@@ -54,13 +54,19 @@ public final class DriftQueue extends LedgerFold implements DriftView {
     /** Records the file as it is now as a human's edit. */
     public record AcceptCurrent() implements Resolution {}
 
-    /** Writes the recorded text back over the drifted one (which stays in the drift event). */
+    /**
+     * Writes the recorded text back over the drifted one (which stays in the drift event); refused
+     * as a conflict while the file holds text the item does not (an edit since, not yet recorded).
+     */
     public record Restore() implements Resolution {}
 
     /** Renames section {@code from} (heading or anchor) back to canonical section {@code to}, then records the file. */
     public record Reanchor(String from, String to) implements Resolution {}
 
-    /** Closes the item and leaves the file as it is; the same text is not flagged again. */
+    /**
+     * Closes the item and leaves the file as it is; the same text is not flagged again. Refused as a
+     * conflict while the file holds text the item does not.
+     */
     public record Dismiss() implements Resolution {}
 
     private final WritePipeline writer;
@@ -177,6 +183,17 @@ public final class DriftQueue extends LedgerFold implements DriftView {
         }
         Optional<String> disk = ctx.disk(path);
         Optional<String> recorded = ctx.recorded(path);
+        if ((how instanceof Restore || how instanceof Dismiss)
+                && !java.util.Objects.equals(disk.orElse(null), still.get().text())) {
+            // Text the item does not hold yet: a restore would write over words no event has, a
+            // dismiss would close the item on a text nobody saw. The watcher records it as the
+            // item's text at its next look; decided then.
+            return refuse(
+                    ErrorReason.CONFLICT,
+                    path.value() + " changed since drift item " + id + " recorded it: the edit is recorded in the"
+                            + " item within seconds; look at it again ('memoryd drift show " + id + "') and resolve"
+                            + " again. Nothing was written");
+        }
         List<Mutation.EventSpec> events = new ArrayList<>();
         Map<RepoPath, String> contents = new LinkedHashMap<>();
         HumanSource src = new HumanSource.DriftResolution();

@@ -73,8 +73,9 @@ final class ToolReplies {
     static String next(String reason) {
         return switch (reason) {
             case "conflict" ->
-                ". The section changed since it was read: read it again, then retry with the new hash"
-                        + " as before_hash (data.current_hash is the hash now). Nothing was written.";
+                ". What it acts on changed since it was read: read it again (drift_show for a drift item),"
+                        + " then retry; a write with the new hash as before_hash (data.current_hash is the hash"
+                        + " now). Nothing was written.";
             case "cap_exceeded" ->
                 ". The section is at its cap: curate_items (merge or remove items, with a reason)"
                         + " first, or give override_rationale saying why now. Nothing was written.";

@@ -14,7 +14,9 @@ class ImportCmdTest {
     @Test
     void jsonBytes_isWhatTheSocketClientSends() {
         Random random = new Random(20261128);
-        char[] pool = {'a', ' ', '"', '\\', '\n', '\t', '\r', '\b', '\f', '\u0001', '\u00e9', '\u8a18', '\ud83c', '\udf3f', '/'};
+        char[] pool = {
+            'a', ' ', '"', '\\', '\n', '\t', '\r', '\b', '\f', '\u0001', '\u00e9', '\u8a18', '\ud83c', '\udf3f', '/'
+        };
         for (int round = 0; round < 5_000; round++) {
             StringBuilder s = new StringBuilder();
             for (int i = random.nextInt(20); i > 0; i--) {
