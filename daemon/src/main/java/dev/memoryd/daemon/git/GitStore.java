@@ -526,7 +526,7 @@ public final class GitStore implements AutoCloseable {
     /** See {@link IndexSync#stillAt}. */
     public Map<String, ObjectId> stillAt(Path workTree, Map<String, ObjectId> blobs, Map<String, Long> sizes)
             throws IOException {
-        return IndexSync.stillAt(workTree, blobs, sizes);
+        return IndexSync.stillAt(repo, workTree, blobs, sizes);
     }
 
     /** As {@link #updateIndex(Path, Map)}, also removing {@code removed} from the index. */

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
@@ -41,7 +43,7 @@ final class IndexSync {
             return false;
         }
         Map<String, Long> sizes = new java.util.HashMap<>();
-        Map<String, ObjectId> still = stillAt(workTree, blobs, sizes);
+        Map<String, ObjectId> still = stillAt(repo, workTree, blobs, sizes);
         try (WorkTreeIndex.Held h = held.get()) {
             h.record(still, sizes, removed, modeOf);
         }
@@ -52,11 +54,14 @@ final class IndexSync {
      * The entries of {@code blobs} that may still be recorded, with their sizes put in {@code
      * sizes}: those whose working-tree file holds exactly that blob now (recorded clean), and those
      * whose file a human changed since (size {@link WorkTreeIndex#NOT_THE_FILE}: the index follows
-     * the branch and {@code git status} shows the human's change). A missing file is left out.
+     * the branch and {@code git status} shows the human's change). A missing file is left out, and
+     * so is a changed file whose index entry already holds it as it is now: a git command staged
+     * it ({@code git add}), and the entry is the human's, for their commit.
      */
-    static Map<String, ObjectId> stillAt(Path workTree, Map<String, ObjectId> blobs, Map<String, Long> sizes)
-            throws IOException {
+    static Map<String, ObjectId> stillAt(
+            Repository repo, Path workTree, Map<String, ObjectId> blobs, Map<String, Long> sizes) throws IOException {
         Map<String, ObjectId> out = new LinkedHashMap<>();
+        DirCache index = null; // read only when a file is not what memoryd recorded
         try (ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
             for (Map.Entry<String, ObjectId> e : blobs.entrySet()) {
                 Path f = workTree.resolve(e.getKey());
@@ -64,12 +69,23 @@ final class IndexSync {
                     continue;
                 }
                 byte[] now = Files.readAllBytes(f);
+                ObjectId onDisk = fmt.idFor(Constants.OBJ_BLOB, now);
+                if (onDisk.equals(e.getValue())) {
+                    out.put(e.getKey(), e.getValue());
+                    sizes.put(e.getKey(), (long) now.length);
+                    continue;
+                }
+                if (index == null) {
+                    index = DirCache.read(repo.getIndexFile(), repo.getFS());
+                }
+                DirCacheEntry entry = index.getEntry(e.getKey());
+                if (entry != null
+                        && entry.getStage() == DirCacheEntry.STAGE_0
+                        && entry.getObjectId().equals(onDisk)) {
+                    continue;
+                }
                 out.put(e.getKey(), e.getValue());
-                sizes.put(
-                        e.getKey(),
-                        fmt.idFor(Constants.OBJ_BLOB, now).equals(e.getValue())
-                                ? (long) now.length
-                                : WorkTreeIndex.NOT_THE_FILE);
+                sizes.put(e.getKey(), WorkTreeIndex.NOT_THE_FILE);
             }
         }
         return out;
