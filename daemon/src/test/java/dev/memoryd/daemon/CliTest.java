@@ -268,12 +268,7 @@ class CliTest {
         Files.writeString(root.dir.resolve(f), root.file(f).replace("## Role\n", "## Job\n"));
         root.call("capture", null);
         assertEquals(1, run("drift", "list"));
-        String id = root.call("drift.list", null)
-                .get("result")
-                .get("items")
-                .get(0)
-                .get("id")
-                .asText();
+        String id = root.firstDriftId();
         assertEquals(2, run("drift", "resolve", id, "--reanchor", "JobRole"));
         assertEquals(2, run("drift", "resolve", id), "a resolution is required");
         assertEquals(0, run("drift", "resolve", id, "--reanchor", "Job=Role", "--note", "renamed back"));

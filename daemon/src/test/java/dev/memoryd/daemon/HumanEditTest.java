@@ -361,10 +361,7 @@ class HumanEditTest {
         assertTrue(root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"restore\"}")
                 .has("result"));
         assertEquals(good, root.file(YOUNG));
-        boolean kept = history(YOUNG).stream()
-                .anyMatch(e -> e.get("op").asText().equals("drift_flagged")
-                        && e.get("payload").get("drift").get("text").asText().contains("Things it needs (my words)"));
-        assertTrue(kept, "the human's words are in the drift event");
+        assertInADriftEvent(YOUNG, "Things it needs (my words)");
         assertReplayClean();
     }
 
@@ -382,12 +379,7 @@ class HumanEditTest {
         String drifted = good.replace("<!-- @anchor: needs v1 -->\n", "").replace("## Needs", "## Things it needs");
         Files.writeString(root.dir.resolve(YOUNG), drifted);
         root.call("capture", "{\"paths\":[\"" + YOUNG + "\"]}");
-        String id = root.call("drift.list", null)
-                .get("result")
-                .get("items")
-                .get(0)
-                .get("id")
-                .asText();
+        String id = root.firstDriftId();
         String typed = drifted.replace("## Things it needs\n", "## Things it needs\nWords typed a moment later.\n");
         assertNotEquals(drifted, typed);
         Files.writeString(root.dir.resolve(YOUNG), typed);
@@ -401,11 +393,17 @@ class HumanEditTest {
         assertTrue(root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"restore\"}")
                 .has("result"));
         assertEquals(good, root.file(YOUNG));
-        boolean kept = history(YOUNG).stream()
-                .anyMatch(e -> e.get("op").asText().equals("drift_flagged")
-                        && e.get("payload").get("drift").get("text").asText().contains("Words typed a moment later."));
-        assertTrue(kept, "the words typed after the item are in a drift event");
+        assertInADriftEvent(YOUNG, "Words typed a moment later.");
         assertReplayClean();
+    }
+
+    /** Fails unless a {@code drift_flagged} event of {@code path} holds {@code words} in its drifted text. */
+    private void assertInADriftEvent(String path, String words) throws Exception {
+        assertTrue(
+                history(path).stream()
+                        .anyMatch(e -> e.get("op").asText().equals("drift_flagged")
+                                && e.at("/payload/drift/text").asText().contains(words)),
+                "no drift event of " + path + " holds: " + words);
     }
 
     @Test
@@ -414,12 +412,7 @@ class HumanEditTest {
         edit(CRITIC, "## Role\n", "## Job\n");
         edit(CRITIC, "Protector.", "Protector, mostly.");
         root.call("capture", null);
-        String id = root.call("drift.list", null)
-                .get("result")
-                .get("items")
-                .get(0)
-                .get("id")
-                .asText();
+        String id = root.firstDriftId();
         JsonNode bad = root.call(
                 "drift.resolve",
                 "{\"id\":\"" + id + "\",\"resolution\":\"reanchor\",\"from\":\"Job\",\"to\":\"Nope\"}");
@@ -439,12 +432,7 @@ class HumanEditTest {
         root(false);
         edit(CRITIC, "## Role\n", "## Job\n");
         root.call("capture", null);
-        String id = root.call("drift.list", null)
-                .get("result")
-                .get("items")
-                .get(0)
-                .get("id")
-                .asText();
+        String id = root.firstDriftId();
         assertTrue(root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"dismiss\"}")
                 .has("result"));
         root.call("capture", null);

@@ -142,6 +142,16 @@ final class TestRoot implements AutoCloseable {
         return full;
     }
 
+    /** The id of the oldest open drift item (the test knows there is one). */
+    String firstDriftId() throws IOException {
+        return call("drift.list", null)
+                .get("result")
+                .get("items")
+                .get(0)
+                .get("id")
+                .asText();
+    }
+
     JsonNode call(String method, String paramsJson) throws IOException {
         try (SocketClient c = client()) {
             return c.call(method, paramsJson == null ? null : JsonRpc.MAPPER.readTree(paramsJson));

@@ -129,17 +129,27 @@ class McpLineTransportTest {
                 + "{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"resources/read\",\"params\":{\"uri\":\"file:///etc/passwd\"}}\n";
         List<JsonNode> replies = served(dir, INIT + "\n" + INITIALIZED + "\n" + String.join("\n", bad) + "\n" + good);
         assertEquals(1 + bad.length + 2, replies.size(), replies.toString());
-        for (int i = 0; i < bad.length; i++) {
-            JsonNode r = replies.get(i + 1);
-            assertEquals(10 + i, r.path("id").asInt(), r.toString());
-            assertEquals(-32602, r.at("/error/code").asInt(), r.toString());
-            assertTrue(r.at("/error/message").asText().contains("uri"), r.toString());
-        }
+        assertInvalidParams(replies.subList(1, 1 + bad.length), i -> "uri");
         JsonNode subscribed = replies.get(bad.length + 1);
         assertEquals(20, subscribed.path("id").asInt(), subscribed.toString());
         assertTrue(subscribed.has("result"), "a memory file's URI may be subscribed to: " + subscribed);
         JsonNode notFound = replies.get(bad.length + 2);
         assertEquals(-32002, notFound.at("/error/code").asInt(), "a URI that names no resource: " + notFound);
+    }
+
+    /**
+     * Each of {@code replies}, answering requests with ids 10, 11, ..., is JSON-RPC's invalid params
+     * whose message names {@code named.apply(i)} and quotes no Java.
+     */
+    private static void assertInvalidParams(List<JsonNode> replies, java.util.function.IntFunction<String> named) {
+        for (int i = 0; i < replies.size(); i++) {
+            JsonNode r = replies.get(i);
+            assertEquals(10 + i, r.path("id").asInt(), r.toString());
+            assertEquals(-32602, r.at("/error/code").asInt(), r.toString());
+            String message = r.at("/error/message").asText();
+            assertTrue(message.contains(named.apply(i)), r.toString());
+            assertFalse(message.contains("java.") || message.contains("Cannot deserialize"), r.toString());
+        }
     }
 
     @Test
@@ -157,14 +167,7 @@ class McpLineTransportTest {
         String good = "{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"tools/call\",\"params\":{\"name\":\"guide\"}}\n";
         List<JsonNode> replies = served(dir, INIT + "\n" + INITIALIZED + "\n" + String.join("\n", bad) + "\n" + good);
         assertEquals(1 + bad.length + 1, replies.size(), replies.toString());
-        for (int i = 0; i < bad.length; i++) {
-            JsonNode r = replies.get(i + 1);
-            assertEquals(10 + i, r.path("id").asInt(), r.toString());
-            assertEquals(-32602, r.at("/error/code").asInt(), r.toString());
-            String message = r.at("/error/message").asText();
-            assertTrue(message.contains("params." + names[i]), r.toString());
-            assertFalse(message.contains("java.") || message.contains("Cannot deserialize"), r.toString());
-        }
+        assertInvalidParams(replies.subList(1, 1 + bad.length), i -> "params." + names[i]);
         JsonNode guide = replies.get(bad.length + 1);
         assertEquals(20, guide.path("id").asInt(), guide.toString());
         assertFalse(guide.at("/result/isError").asBoolean(true), "a call with no arguments at all is fine: " + guide);
