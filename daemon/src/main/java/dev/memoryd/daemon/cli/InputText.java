@@ -63,8 +63,8 @@ final class InputText {
         try {
             text = Utf8.decode(bytes, source);
         } catch (Utf8.NotUtf8 e) {
-            throw new Refused(
-                    what + " (" + source + ") is not UTF-8 text: byte " + e.offset() + " is not; nothing was sent");
+            throw new Refused(what + " (" + source + ") is not UTF-8 text: byte " + e.offset()
+                    + " is the first that is not; nothing was sent");
         }
         try {
             return TreeJson.read(text);
