@@ -25,6 +25,24 @@ class DaemonLifecycleTest {
         return cfg;
     }
 
+    /**
+     * A root deep enough that its socket's path passes what a Unix socket address holds: serve
+     * said "Cannot invoke Thread.join because this.loop is null", hiding why.
+     */
+    @Test
+    void aRootWhoseSocketPathIsTooLong_isRefusedAtStart_sayingWhyAndWhatToDo() throws Exception {
+        Path deep = tmp.resolve("d".repeat(100)).resolve("memory");
+        Path key = tmp.resolve("ledger.key");
+        Memoryd.init(MemorydConfig.defaults(deep, key), TestRoot.exampleTree());
+        Cli.Run r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                java.time.Duration.ofSeconds(60),
+                () -> Cli.run("serve", "--root", deep.toString(), "--key-file", key.toString()));
+        assertTrue(r.code() != 0, r.toString());
+        assertTrue(r.err().contains("is too long for a Unix socket"), r.toString());
+        assertTrue(r.err().contains("symbolic link"), r.toString());
+        assertTrue(!r.err().contains("Cannot invoke"), r.toString());
+    }
+
     @Test
     void sigterm_finishesCleanly_removesSocketAndPid_keepsWrites() throws Exception {
         MemorydConfig cfg = init();

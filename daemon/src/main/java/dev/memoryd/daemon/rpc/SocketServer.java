@@ -135,7 +135,11 @@ public final class SocketServer implements AutoCloseable {
         Files.deleteIfExists(socketPath); // caller holds the root lock, so any file here is stale
         ServerSocketChannel ch = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         try {
-            ch.bind(UnixDomainSocketAddress.of(socketPath));
+            try {
+                ch.bind(UnixDomainSocketAddress.of(socketPath));
+            } catch (java.net.SocketException e) {
+                throw tooLong(e);
+            }
             Files.setPosixFilePermissions(socketPath, PosixFilePermissions.fromString("rw-------"));
             boundAs = Files.readAttributes(socketPath, java.nio.file.attribute.BasicFileAttributes.class, NOFOLLOW)
                     .fileKey();
@@ -147,6 +151,22 @@ public final class SocketServer implements AutoCloseable {
             ch.close();
             throw e;
         }
+    }
+
+    /** Longer than this many bytes a socket path may not fit a Unix socket address (103 on macOS, 107 on Linux). */
+    private static final int SOCKET_PATH_BYTES = 103;
+
+    /** {@code e} (the bind's failure), saying why and what to do when the socket's path is too long to bind. */
+    private java.io.IOException tooLong(java.net.SocketException e) {
+        int bytes = socketPath.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes <= SOCKET_PATH_BYTES) {
+            return e;
+        }
+        return new java.io.IOException(
+                "the socket path " + socketPath + " is too long for a Unix socket (" + bytes
+                        + " bytes; the system takes at most 107 on Linux, 103 on macOS): serve the root from a shorter"
+                        + " path, e.g. through a symbolic link to it (bind: " + e.getMessage() + ")",
+                e);
     }
 
     /**
@@ -271,7 +291,9 @@ public final class SocketServer implements AutoCloseable {
         if (selector != null) {
             selector.wakeup();
             try {
-                loop.join(5_000);
+                if (loop != null) { // null when start failed before the loop began
+                    loop.join(5_000);
+                }
                 selector.close();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
