@@ -98,4 +98,29 @@ public record EventDraft(
             }
         }
     }
+
+    /** The event this draft becomes as line {@code seq} of chain {@code chain}, signed as {@code integrity}. */
+    Event toEvent(long seq, String chain, Integrity integrity) {
+        return new Event(
+                seq,
+                eventId,
+                ts,
+                branch,
+                chain,
+                actor,
+                userId,
+                entityType,
+                entityId,
+                filePath,
+                op,
+                sectionAnchor,
+                beforeHash,
+                afterHash,
+                payload,
+                rationale,
+                evidenceRefs,
+                idempotencyKey,
+                toolCallId,
+                integrity);
+    }
 }

@@ -59,9 +59,9 @@ final class LineSigner {
         for (EventDraft d : drafts) {
             seq++;
             Event unsigned =
-                    event(seq, chainId, d, new Integrity(prev, Integrity.GENESIS_PREV, Integrity.ALGO, version));
+                    d.toEvent(seq, chainId, new Integrity(prev, Integrity.GENESIS_PREV, Integrity.ALGO, version));
             String[] signed = LineCodec.signAndEncode(mac, unsigned);
-            events.add(event(seq, chainId, d, new Integrity(prev, signed[0], Integrity.ALGO, version)));
+            events.add(d.toEvent(seq, chainId, new Integrity(prev, signed[0], Integrity.ALGO, version)));
             lines.add(signed[1].getBytes(StandardCharsets.UTF_8));
             prev = signed[0];
         }
@@ -98,29 +98,5 @@ final class LineSigner {
             id = e.chain();
         }
         return e;
-    }
-
-    private static Event event(long seq, String chain, EventDraft d, Integrity integrity) {
-        return new Event(
-                seq,
-                d.eventId(),
-                d.ts(),
-                d.branch(),
-                chain,
-                d.actor(),
-                d.userId(),
-                d.entityType(),
-                d.entityId(),
-                d.filePath(),
-                d.op(),
-                d.sectionAnchor(),
-                d.beforeHash(),
-                d.afterHash(),
-                d.payload(),
-                d.rationale(),
-                d.evidenceRefs(),
-                d.idempotencyKey(),
-                d.toolCallId(),
-                integrity);
     }
 }

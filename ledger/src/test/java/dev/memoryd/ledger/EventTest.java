@@ -52,27 +52,8 @@ class EventTest {
         Event e = sample();
         assertEquals(e, Event.fromJson(e.toJson()));
         EventDraft d = Fixtures.draft(Fixtures.ids(1), "main", 3);
-        Event full = new Event(
-                7,
-                d.eventId(),
-                d.ts(),
-                d.branch(),
-                Fixtures.ids(2).next().value(),
-                d.actor(),
-                d.userId(),
-                d.entityType(),
-                d.entityId(),
-                d.filePath(),
-                d.op(),
-                d.sectionAnchor(),
-                d.beforeHash(),
-                d.afterHash(),
-                d.payload(),
-                d.rationale(),
-                d.evidenceRefs(),
-                d.idempotencyKey(),
-                d.toolCallId(),
-                new Integrity("d".repeat(64), "e".repeat(64), Integrity.ALGO, 1));
+        Event full = d.toEvent(
+                7, Fixtures.ids(2).next().value(), new Integrity("d".repeat(64), "e".repeat(64), Integrity.ALGO, 1));
         assertEquals(full, Event.fromJson(full.toJson()));
     }
 

@@ -45,9 +45,13 @@ final class Fixtures {
         return Ledger.open(dir, keys(), options(segmentLines, 7));
     }
 
-    /** A draft of roughly 600 bytes once stored. */
     /** {@code d} with {@code payload} in place of its own. */
     static EventDraft withPayload(EventDraft d, com.fasterxml.jackson.databind.JsonNode payload) {
+        return with(d, d.op(), payload);
+    }
+
+    /** {@code d} with {@code op} and {@code payload} in place of its own. */
+    static EventDraft with(EventDraft d, String op, com.fasterxml.jackson.databind.JsonNode payload) {
         return new EventDraft(
                 d.eventId(),
                 d.ts(),
@@ -57,7 +61,7 @@ final class Fixtures {
                 d.entityType(),
                 d.entityId(),
                 d.filePath(),
-                d.op(),
+                op,
                 d.sectionAnchor(),
                 d.beforeHash(),
                 d.afterHash(),
@@ -68,6 +72,7 @@ final class Fixtures {
                 d.toolCallId());
     }
 
+    /** A draft of roughly 600 bytes once stored. */
     static EventDraft draft(IdGenerator ids, String branch, int i) {
         ObjectNode payload = JsonNodeFactory.instance.objectNode();
         payload.put("op", "append_item");

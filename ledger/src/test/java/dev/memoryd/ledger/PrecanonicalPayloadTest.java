@@ -58,24 +58,7 @@ class PrecanonicalPayloadTest {
         List<EventDraft> out = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             EventDraft d = Fixtures.draft(ids, "main", i);
-            out.add(new EventDraft(
-                    d.eventId(),
-                    d.ts(),
-                    d.branch(),
-                    d.actor(),
-                    d.userId(),
-                    d.entityType(),
-                    d.entityId(),
-                    d.filePath(),
-                    "conversation_append",
-                    d.sectionAnchor(),
-                    d.beforeHash(),
-                    d.afterHash(),
-                    payload(element),
-                    d.rationale(),
-                    d.evidenceRefs(),
-                    d.idempotencyKey(),
-                    d.toolCallId()));
+            out.add(Fixtures.with(d, "conversation_append", payload(element)));
         }
         return out;
     }
