@@ -138,6 +138,11 @@ public final class SocketClient implements AutoCloseable {
         }
     }
 
+    /** The bytes {@code value} takes on the wire as {@link #call} sends it: its JSON, surrogates escaped, in UTF-8. */
+    public static int wireBytes(JsonNode value) throws IOException {
+        return escapeLoneSurrogates(TreeJson.write(value)).getBytes(StandardCharsets.UTF_8).length;
+    }
+
     /**
      * {@code json} with each lone surrogate written as its JSON escape ({@code \\ud800}). UTF-8
      * cannot carry one: encoding puts a {@code ?} in its place, so the daemon would get, write and
