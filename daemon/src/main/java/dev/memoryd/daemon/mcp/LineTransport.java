@@ -109,6 +109,15 @@ final class LineTransport implements McpServerTransportProvider {
             write(NotJsonRpc.reply(line));
             return;
         }
+        if (!NotJsonRpc.isVersion2(m)) {
+            if (m instanceof McpSchema.JSONRPCRequest r) {
+                write(NotJsonRpc.notVersion2(r));
+            } else {
+                // JSON-RPC answers no notification and no response, so the log is all that says why nothing happens.
+                LOG.log(Level.WARNING, "ignored a notification or response whose \"jsonrpc\" is not \"2.0\"");
+            }
+            return;
+        }
         Optional<McpSchema.JSONRPCResponse> refused = RequestParams.refusal(m);
         if (refused.isPresent()) {
             write(refused.get());

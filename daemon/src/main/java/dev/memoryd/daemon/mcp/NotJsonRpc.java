@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -11,7 +12,9 @@ import java.nio.charset.StandardCharsets;
  * that is not JSON, {@code -32600} (invalid request) for JSON that is not a request, a
  * notification or a response (a batch among them: MCP since 2025-06-18 has none). The reply
  * carries the line's {@code id} when it has a usable one (a string or an integer), so the client
- * can match it to the request it sent, and {@code null} otherwise, as the specification says.
+ * can match it to the request it sent, and {@code null} otherwise, as the specification says. A
+ * message whose {@code jsonrpc} is not {@code "2.0"} is not JSON-RPC 2.0 either: a request gets
+ * {@code -32600} with its id (the SDK would answer it).
  *
  * <p>Stateless; safe from any thread.
  */
@@ -21,6 +24,22 @@ final class NotJsonRpc {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private NotJsonRpc() {}
+
+    /** Whether {@code m} says it is JSON-RPC 2.0 ({@code "jsonrpc": "2.0"}). */
+    static boolean isVersion2(McpSchema.JSONRPCMessage m) {
+        return McpSchema.JSONRPC_VERSION.equals(m.jsonrpc());
+    }
+
+    /** The error reply to a request that does not say it is JSON-RPC 2.0. */
+    static McpSchema.JSONRPCResponse notVersion2(McpSchema.JSONRPCRequest r) {
+        return McpSchema.JSONRPCResponse.error(
+                r.id(),
+                new McpSchema.JSONRPCResponse.JSONRPCError(
+                        INVALID_REQUEST,
+                        "Invalid Request: \"jsonrpc\" must be \"2.0\", not "
+                                + (r.jsonrpc() == null ? "missing" : "\"" + r.jsonrpc() + "\""),
+                        null));
+    }
 
     /** The error reply to {@code line}, as one line of JSON ending with a newline. */
     static byte[] reply(String line) {

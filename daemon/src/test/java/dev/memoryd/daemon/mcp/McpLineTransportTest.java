@@ -111,6 +111,33 @@ class McpLineTransportTest {
         assertTrue(replies.get(6).has("result"), replies.get(6).toString());
     }
 
+    /** The SDK answered a request of another JSON-RPC version (or none) as if it were 2.0. */
+    @Test
+    void aMessageThatIsNotJsonRpc2_isInvalidRequestWithItsId_andANotificationIsNotHandled(@TempDir Path dir)
+            throws IOException {
+        String in = INIT + "\n" + INITIALIZED + "\n"
+                + "{\"jsonrpc\":\"1.0\",\"id\":10,\"method\":\"tools/list\"}\n"
+                + "{\"id\":11,\"method\":\"tools/list\"}\n"
+                + "{\"jsonrpc\":\"2.1\",\"id\":\"twelve\",\"method\":\"ping\"}\n"
+                + "{\"jsonrpc\":\"1.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n";
+        List<JsonNode> replies = served(dir, in);
+        assertEquals(5, replies.size(), replies.toString()); // initialize, three refusals, the ping
+        String[] ids = {"10", "11", "twelve"};
+        String[] said = {
+            "\"jsonrpc\" must be \"2.0\", not \"1.0\"", "not a JSON-RPC 2.0", "must be \"2.0\", not \"2.1\""
+        };
+        for (int i = 0; i < ids.length; i++) {
+            JsonNode r = replies.get(i + 1);
+            assertEquals(ids[i], r.path("id").asText(), r.toString());
+            assertEquals(-32600, r.at("/error/code").asInt(), r.toString());
+            assertTrue(r.at("/error/message").asText().contains(said[i]), r.toString());
+            assertFalse(r.has("result"), r.toString());
+        }
+        assertEquals(2, replies.get(4).path("id").asInt(), replies.get(4).toString());
+        assertTrue(replies.get(4).has("result"), replies.get(4).toString());
+    }
+
     @Test
     void resourceRequestsWithoutAUsableUri_areInvalidParams_andSubscribingOutsideMemorydIsRefused(@TempDir Path dir)
             throws IOException {
