@@ -43,6 +43,52 @@ class DaemonLifecycleTest {
         assertTrue(!r.err().contains("Cannot invoke"), r.toString());
     }
 
+    /**
+     * A write running when the daemon was told to stop was committed, but its connection was
+     * closed first: the client heard "closed without a reply" of a write that was recorded, and
+     * one that retries records it twice.
+     */
+    @Test
+    void aWriteRunningWhenTheDaemonStops_isAnsweredBeforeItsConnectionCloses_andNoNewClientGetsIn() throws Exception {
+        java.util.concurrent.CountDownLatch inBatch = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try (TestRoot root = new TestRoot(tmp).serve()) {
+            root.daemon.service().beforeIndexLock(() -> {
+                inBatch.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            SocketClient c = root.client();
+            java.util.concurrent.Future<JsonNode> reply = threads.submit(() -> c.call(
+                    "write",
+                    TestRoot.json("{\"rationale\":\"t\",\"ops\":[{\"op\":\"append_item\",\"path\":\"" + CRITIC
+                            + "\",\"section\":\"Triggers\",\"item\":\"while stopping\"}]}")));
+            assertTrue(inBatch.await(30, TimeUnit.SECONDS), "the write reached its batch");
+            java.util.concurrent.Future<?> stopping = threads.submit(() -> root.daemon.close());
+            Path socket = root.cfg.socket();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (Files.exists(socket) && System.nanoTime() < until) {
+                Thread.sleep(5);
+            }
+            assertFalse(Files.exists(socket), "the socket is gone once the daemon stops: a new client hears no daemon");
+            assertFalse(stopping.isDone(), "the stop waits for the running write");
+            release.countDown();
+
+            JsonNode r = reply.get(30, TimeUnit.SECONDS);
+            assertTrue(r.has("result") && r.at("/result/commit").isTextual(), r.toString());
+            stopping.get(30, TimeUnit.SECONDS);
+            c.close();
+            assertTrue(Files.readString(root.dir.resolve(CRITIC)).contains("- while stopping\n"));
+        } finally {
+            release.countDown();
+            threads.shutdownNow();
+        }
+    }
+
     @Test
     void sigterm_finishesCleanly_removesSocketAndPid_keepsWrites() throws Exception {
         MemorydConfig cfg = init();

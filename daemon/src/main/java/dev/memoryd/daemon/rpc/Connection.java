@@ -295,6 +295,22 @@ final class Connection {
     }
 
     /**
+     * Any thread: reads nothing more; the requests already read are answered in order, then the
+     * connection closes (at once when none is left). What the client sends from now on is never
+     * read, so never run.
+     */
+    void finishAndClose() {
+        synchronized (this) {
+            ended = true;
+            updateInterest();
+            if (running || unsent != null || !waiting.isEmpty()) {
+                return;
+            }
+        }
+        close();
+    }
+
+    /**
      * Whether the client has stalled in the middle of a line for longer than {@code timeoutNanos}
      * while the daemon was waiting for it (time spent on its requests does not count).
      */

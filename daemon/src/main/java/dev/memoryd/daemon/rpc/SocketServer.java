@@ -42,7 +42,9 @@ import java.util.logging.Logger;
  * skipped without being buffered; a connection that stalls in the middle of a line for
  * {@code idleTimeout} is closed. Peers whose uid differs from the daemon's are refused at accept
  * (SO_PEERCRED), and so is a connection over the limit. Thread-safe; {@link #close()} stops
- * accepting, closes every connection and removes the socket file.
+ * accepting and removes the socket file, answers every request already read (for at most
+ * {@value #DRAIN_MS} ms: a write that runs is answered, not cut off from its reply), then closes
+ * every connection.
  */
 public final class SocketServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SocketServer.class.getName());
@@ -65,6 +67,11 @@ public final class SocketServer implements AutoCloseable {
     private Selector selector;
     private Thread loop;
     private volatile boolean closed;
+    /** Closing: no connection is accepted or read from, and the socket file is not bound again. */
+    private volatile boolean draining;
+
+    /** How long {@link #close()} waits for the requests already read to be answered. */
+    static final long DRAIN_MS = 10_000;
 
     public SocketServer(
             Path socketPath, Function<String, Optional<String>> handler, int maxLineBytes, Duration idleTimeout) {
@@ -261,7 +268,7 @@ public final class SocketServer implements AutoCloseable {
                         c.close();
                     }
                 }
-                if (!closed) {
+                if (!closed && !draining) {
                     acceptor = rebindIfGone(acceptor);
                 }
                 nextScan = now + scanEvery;
@@ -276,8 +283,7 @@ public final class SocketServer implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        workers.shutdown(); // requests running now finish; no new ones start
+        draining = true;
         try {
             if (server != null) {
                 server.close();
@@ -285,6 +291,28 @@ public final class SocketServer implements AutoCloseable {
         } catch (IOException e) {
             LOG.log(Level.FINE, "closing server socket", e);
         }
+        try {
+            Files.deleteIfExists(socketPath); // a client that comes now hears at once that no daemon serves
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "removing socket file", e);
+        }
+        if (loop != null && loop.isAlive()) {
+            // A request already read may be a write the writer completes: its client hears that it did.
+            for (Connection c : conns) {
+                c.finishAndClose();
+            }
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MS);
+            while (!conns.isEmpty() && System.nanoTime() - deadline < 0) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        closed = true;
+        workers.shutdown(); // requests running now finish; no new ones start
         for (Connection c : conns) {
             c.close();
         }
