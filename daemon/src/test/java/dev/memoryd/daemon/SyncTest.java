@@ -480,6 +480,50 @@ class SyncTest extends TwoRootsTest {
         }
     }
 
+    /**
+     * A plain clone of a served root, synced back to it: the push moved the root's checked-out
+     * main under its working tree, whose files still held the commit before; the root's daemon
+     * took them for a human's edit that removed the clone's write, and the next sync took that
+     * removal back to the clone. Git refuses such a push; so does memoryd now, and the root syncs
+     * from the clone instead.
+     */
+    @Test
+    void aCloneOfAServedRoot_doesNotPushIntoItsCheckedOutBranch_andTheRootSyncsFromTheCloneInstead() throws Exception {
+        Path c = tmp.resolve("c/memory");
+        run("git", "clone", "-q", a.dir.toString(), c.toString());
+        String aHead = a.git("rev-parse", "main").strip();
+        try (TestRoot clone = TestRoot.existing(c, a.cfg.keyFile()).serveAsIs()) {
+            assertTrue(appendItem(clone, CRITIC_NOTES, "from the clone").has("result"));
+            JsonNode sc = ok(clone.call("sync", "{\"remote\":\"origin\"}"));
+            assertFalse(sc.get("ok").asBoolean(), sc.toString());
+            JsonNode main = row(sc, "main");
+            assertEquals("rejected_checked_out", main.get("pushed").asText(), main.toString());
+            assertTrue(
+                    main.get("push_message").asText().contains("is checked out in the working tree " + a.dir),
+                    main.toString());
+            assertEquals(aHead, a.git("rev-parse", "main").strip(), "the root's branch did not move");
+            assertEquals("", a.git("status", "--porcelain"), "nor under its files");
+
+            a.git("remote", "add", "laptop", c.toString());
+            JsonNode sa = ok(a.call("sync", "{\"remote\":\"laptop\"}"));
+            assertEquals("merged", row(sa, "main").get("outcome").asText(), sa.toString());
+            assertEquals(
+                    "rejected_checked_out",
+                    row(sa, "main").get("pushed").asText(),
+                    "the clone's main is checked out too");
+            assertTrue(a.file(CRITIC_NOTES).contains("- from the clone"), a.file(CRITIC_NOTES));
+            ok(clone.call("sync", "{\"remote\":\"origin\"}")); // the root's merge, fetched back
+            assertEquals(a.file(CRITIC_NOTES), clone.file(CRITIC_NOTES));
+            assertTrue(a.call("capture", "{}").has("result"));
+            assertTrue(clone.call("capture", "{}").has("result"));
+            assertTrue(a.file(CRITIC_NOTES).contains("- from the clone"), "kept on the root: " + a.file(CRITIC_NOTES));
+            assertTrue(clone.file(CRITIC_NOTES).contains("- from the clone"), "kept on the clone");
+            assertEquals("", a.git("status", "--porcelain"));
+            assertVerifies(a);
+            assertVerifies(clone);
+        }
+    }
+
     @Test
     void twoRootsWritingOneChain_areRefused_namingTheReplicaId() throws Exception {
         // A clone whose reflog was expired cannot be told from the root it came from: it writes chain

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.Constants;
@@ -18,7 +19,8 @@ import org.eclipse.jgit.transport.RemoteRefUpdate;
 /**
  * A sync's push: every local branch the remote lacks or is behind on, except one that waits for
  * the user (conflicts, a spec rule) or whose push a deletion decided. Nothing is forced: a push the
- * remote refuses is reported on its row, and the next sync merges what it lacked.
+ * remote refuses is reported on its row, and the next sync merges what it lacked. A branch a
+ * remote on this machine has checked out is not pushed ({@link CheckedOutRemote}).
  *
  * <p>Not thread-safe: used by one {@link Sync} run at a time.
  */
@@ -61,10 +63,21 @@ final class SyncPush {
             }
             specs.add(new RefSpec(Constants.R_HEADS + e.getKey() + ":" + Constants.R_HEADS + e.getKey()));
         }
-        if (specs.isEmpty()) {
-            return true;
-        }
         boolean ok = true;
+        Optional<CheckedOutRemote> checkedOut = CheckedOutRemote.of(
+                pushUrl(remote), git.repository().getWorkTree().toPath());
+        if (checkedOut.isPresent()) {
+            RefSpec held = new RefSpec(Constants.R_HEADS + checkedOut.get().branch() + ":" + Constants.R_HEADS
+                    + checkedOut.get().branch());
+            if (specs.remove(held)) {
+                byName.get(checkedOut.get().branch()).push = new SyncReport.Push(
+                        "rejected_checked_out", checkedOut.get().refusal());
+                ok = false;
+            }
+        }
+        if (specs.isEmpty()) {
+            return ok;
+        }
         try {
             for (PushResult pr : g.push()
                     .setRemote(remote)
@@ -97,5 +110,12 @@ final class SyncPush {
             return false;
         }
         return ok;
+    }
+
+    /** Where a push to {@code remote} goes: its {@code pushurl}, else its {@code url}. */
+    private String pushUrl(String remote) {
+        org.eclipse.jgit.lib.StoredConfig c = git.repository().getConfig();
+        String push = c.getString("remote", remote, "pushurl");
+        return push != null ? push : c.getString("remote", remote, "url");
     }
 }
