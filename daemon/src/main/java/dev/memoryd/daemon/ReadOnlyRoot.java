@@ -2,6 +2,7 @@ package dev.memoryd.daemon;
 
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.events.BranchMergePayload;
 import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.events.GrammarOpPayload;
 import dev.memoryd.daemon.git.CommittedLedger;
@@ -298,6 +299,8 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
             if (path.equals(e.filePath())
                     && (section == null || section.equals(e.sectionAnchor()) || section.equals(sectionName(e)))) {
                 all.add(e);
+            } else if (e.filePath() == null && mergedInto(e, path, section)) {
+                all.add(e);
             }
         }
         List<Event> out = new ArrayList<>();
@@ -305,6 +308,31 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
             out.add(all.get(i));
         }
         return Outcome.ok(out);
+    }
+
+    /**
+     * Whether {@code e} is a merge that changed {@code path} (and its section {@code section}, an
+     * anchor or a heading of the merged text; any section when null).
+     */
+    private static boolean mergedInto(Event e, String path, String section) {
+        BranchMergePayload m = EventPayloads.branchMerge(e).orElse(null);
+        if (m == null || !m.files().containsKey(path)) {
+            return false;
+        }
+        if (section == null || m.changed(path, section)) {
+            return true;
+        }
+        String text = m.files().get(path);
+        if (text == null) {
+            return false;
+        }
+        for (dev.memoryd.grammar.MemoryDocument.Section s :
+                dev.memoryd.grammar.MemoryDocument.parse(text).h2Sections()) {
+            if (section.equals(s.heading()) && s.anchor() != null) {
+                return m.changed(path, s.anchor());
+            }
+        }
+        return false;
     }
 
     private static String sectionName(Event e) {

@@ -287,6 +287,72 @@ class BranchTest extends ServedRootTest {
         assertReplayOk();
     }
 
+    /**
+     * Two resolutions for one conflict (by anchor and by heading, or the same name twice) that
+     * disagree: the last one given won without a word, so the order of two flags decided whose
+     * text was kept.
+     */
+    @Test
+    void twoResolutionsThatDisagreeForOneConflict_areRefused_namingBoth_andNothingIsMerged() throws Exception {
+        ok(root.call("branch.create", "{\"name\":\"feature\"}"));
+        ok(replace("feature", "Identity", "Theirs."));
+        ok(replace(null, "Identity", "Ours."));
+        String head = root.git("rev-parse", main()).strip();
+        long lines = ledgerLines();
+        String[][] pairs = {{"identity", "Identity"}, {"identity", "identity"}};
+        for (String[] pair : pairs) {
+            JsonNode r = root.call(
+                    "branch.merge",
+                    "{\"from\":\"feature\",\"resolutions\":[{\"path\":\"" + OVERVIEW + "\",\"section\":\"" + pair[0]
+                            + "\",\"take\":\"ours\"},{\"path\":\"" + OVERVIEW + "\",\"section\":\"" + pair[1]
+                            + "\",\"take\":\"theirs\"}]}");
+            assertEquals("invalid_request", reason(r), r.toString());
+            String msg = r.get("error").get("message").asText();
+            assertTrue(
+                    msg.contains("two resolutions for " + OVERVIEW + "#identity (" + pair[0] + "=ours and " + pair[1]
+                            + "=theirs)"),
+                    msg);
+        }
+        assertEquals(head, root.git("rev-parse", main()).strip(), "nothing merged");
+        assertEquals(lines, ledgerLines());
+        JsonNode same = ok(root.call(
+                "branch.merge",
+                "{\"from\":\"feature\",\"resolutions\":[{\"path\":\"" + OVERVIEW
+                        + "\",\"section\":\"identity\",\"take\":\"theirs\"},{\"path\":\"" + OVERVIEW
+                        + "\",\"section\":\"Identity\",\"take\":\"theirs\"}]}"));
+        assertTrue(same.get("changed").asBoolean(), "two that agree are one: " + same);
+        assertTrue(root.file(OVERVIEW).contains("Theirs."));
+    }
+
+    /**
+     * After a merge, {@code history} of a section the merge changed named the losing side's write
+     * as its last change (the merge, which wrote the text {@code read} shows, was not listed), and
+     * the file's history left the merge out too.
+     */
+    @Test
+    void history_ofASectionAMergeChanged_listsTheMergeFirst_andOnlyForTheSectionsItChanged() throws Exception {
+        ok(root.call("branch.create", "{\"name\":\"feature\"}"));
+        ok(replace("feature", "Identity", "Identity from the feature."));
+        ok(replace(null, "Current Focus", "Focus written on main."));
+        JsonNode m = ok(root.call("branch.merge", "{\"from\":\"feature\"}"));
+        String mergeId = m.get("event_id").asText();
+
+        for (String section : new String[] {"identity", "Identity"}) {
+            JsonNode h = ok(root.call(
+                    "history", "{\"path\":\"" + OVERVIEW + "\",\"section\":\"" + section + "\",\"limit\":5}"));
+            assertEquals(mergeId, h.at("/events/0/event_id").asText(), section + ": " + h);
+        }
+        JsonNode focus =
+                ok(root.call("history", "{\"path\":\"" + OVERVIEW + "\",\"section\":\"current-focus\",\"limit\":5}"));
+        assertEquals("replace_section", focus.at("/events/0/op").asText(), "the merge left Focus alone: " + focus);
+        JsonNode file = ok(root.call("history", "{\"path\":\"" + OVERVIEW + "\",\"limit\":5}"));
+        assertEquals(mergeId, file.at("/events/0/event_id").asText(), file.toString());
+
+        JsonNode sections = ok(
+                root.call("sections.history", "{\"path\":\"" + OVERVIEW + "\",\"section\":\"Identity\",\"limit\":5}"));
+        assertTrue(sections.toString().contains(mergeId), sections.toString());
+    }
+
     @Test
     void mergeWithNewContent_takesTheCallersSection() throws Exception {
         ok(root.call("branch.create", "{\"name\":\"feature\"}"));
@@ -390,7 +456,8 @@ class BranchTest extends ServedRootTest {
         assertTrue(merged.contains("graphic designer and runner") && merged.contains("Feature focus."), merged);
         JsonNode hist = ok(root.call("history", "{\"path\":\"" + OVERVIEW + "\",\"limit\":2}"))
                 .get("events");
-        assertEquals("human_edit", hist.get(0).get("op").asText(), hist.toString());
+        assertEquals("branch_merge", hist.get(0).get("op").asText(), hist.toString());
+        assertEquals("human_edit", hist.get(1).get("op").asText(), "recorded before the merge: " + hist);
         assertReplayOk();
     }
 

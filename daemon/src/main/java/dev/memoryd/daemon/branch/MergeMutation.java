@@ -44,7 +44,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * state the merge would leave); either way nothing is recorded.
  *
  * <p>The one {@code branch_merge} event carries the link to the merged chain's head and the whole
- * merged text of every file it changes, which is what replay and recovery redo. The commit has two
+ * merged text of every file it changes, which is what replay and recovery redo, and for each
+ * memory file the sections whose text it changed ({@code changed}), which is what history reads. The commit has two
  * parents (the branch, then the merged commit). Ledger files ({@code ledger/}) never merge: each
  * branch's tree carries its own chain.
  */
@@ -150,7 +151,7 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
             return new Done(Map.of(), List.of(), false); // already merged: nothing to record
         }
         List<String> paths = into.changedPaths(base, fromCommit, p -> !p.startsWith("ledger/"));
-        Map<String, Map<String, Resolution>> byPath = new TreeMap<>();
+        Map<String, List<Resolution>> byPath = new TreeMap<>();
         for (Resolution r : resolutions) {
             if (!paths.contains(r.path())) {
                 return refuse(
@@ -158,9 +159,10 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
                         "resolution for " + r.path() + ": branch " + fromName
                                 + " did not change that file since the merge base, so there is nothing to resolve");
             }
-            byPath.computeIfAbsent(r.path(), k -> new LinkedHashMap<>()).put(r.section(), r);
+            byPath.computeIfAbsent(r.path(), k -> new ArrayList<>()).add(r);
         }
         Map<RepoPath, String> merged = new LinkedHashMap<>();
+        Map<String, List<String>> changed = new LinkedHashMap<>(); // per memory file, the sections the merge changed
         List<Map<String, Object>> conflicts = new ArrayList<>();
         java.util.Set<Resolution> matched = new java.util.HashSet<>();
         Map<String, java.util.Set<String>> openByPath = new TreeMap<>();
@@ -175,7 +177,8 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
             boolean memory = RootLayout.isMemoryFile(p);
             Map<String, String> resolved = new LinkedHashMap<>();
             java.util.Set<String> open = null; // the regions in conflict before any resolution
-            for (Resolution r : byPath.getOrDefault(path, Map.of()).values()) {
+            Map<String, Resolution> byKey = new LinkedHashMap<>();
+            for (Resolution r : byPath.getOrDefault(path, List.of())) {
                 if (!memory && !r.section().equals(SectionMerge.WHOLE_FILE)) {
                     return refuse(
                             ErrorReason.INVALID_REQUEST,
@@ -191,6 +194,15 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
                 String key = memory ? RegionNames.key(r.section(), o, t, b).orElse(r.section()) : r.section();
                 if (!open.contains(key)) {
                     continue;
+                }
+                Resolution before = byKey.putIfAbsent(key, r);
+                if (before != null
+                        && !(before.take().equals(r.take()) && Objects.equals(before.content(), r.content()))) {
+                    return refuse(
+                            ErrorReason.INVALID_REQUEST,
+                            "two resolutions for " + path + "#" + key + " (" + before.section() + "=" + before.take()
+                                    + " and " + r.section() + "=" + r.take()
+                                    + "); give one per conflicting section; nothing was merged");
                 }
                 matched.add(r);
                 resolved.put(
@@ -215,9 +227,9 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
                 continue;
             }
             String text = ((SectionMerge.Merged) m).text();
-            if (memory
-                    && text != null
-                    && HumanEdits.diff(grammar.inForce(files), p, o, text, hasher) instanceof HumanEdits.Breaks br) {
+            HumanEdits.Diff diff =
+                    memory && text != null ? HumanEdits.diff(grammar.inForce(files), p, o, text, hasher) : null;
+            if (diff instanceof HumanEdits.Breaks br) {
                 return refuse(
                         ErrorReason.INVALID_REQUEST,
                         "the merged text of " + path + " would break the grammar (" + br.kind() + ": " + br.reason()
@@ -225,6 +237,10 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
             }
             if (!Objects.equals(text, o)) {
                 merged.put(p, text);
+                List<String> keys = changedKeys(diff, text);
+                if (!keys.isEmpty()) {
+                    changed.put(path, keys);
+                }
             }
         }
         for (Resolution r : resolutions) {
@@ -282,6 +298,8 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
         }
         ObjectNode fs = payload.putObject("files");
         merged.forEach((p, t) -> fs.put(p.value(), t));
+        ObjectNode cs = payload.putObject("changed");
+        changed.forEach((p, keys) -> keys.forEach(cs.putArray(p)::add));
         if (merged.isEmpty() && quietWhenSame) {
             return new Done(Map.of(), List.of(), false);
         }
@@ -291,6 +309,23 @@ final class MergeMutation implements Mutation, WritePipeline.MergeParent {
         contents.putAll(ledgerFiles);
         return new Done(
                 contents, List.of(new EventSpec(OP, null, null, null, null, payload, List.of(), summary)), true);
+    }
+
+    /**
+     * The sections (region keys: {@code _head} or an anchor) whose text a merge into a memory file
+     * changed, in file order; empty for a file that is not one.
+     */
+    private static List<String> changedKeys(HumanEdits.Diff diff, String text) {
+        if (diff instanceof HumanEdits.Regions r) {
+            return r.changes().stream().map(HumanEdits.RegionChange::key).toList();
+        }
+        if (diff instanceof HumanEdits.WholeFile w) {
+            return HumanEdits.regions(text).stream()
+                    .map(HumanEdits.Region::key)
+                    .filter(w.changedKeys()::contains)
+                    .toList();
+        }
+        return List.of();
     }
 
     /**

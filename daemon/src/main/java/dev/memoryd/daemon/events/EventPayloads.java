@@ -321,7 +321,10 @@ public final class EventPayloads {
         return ofOp(e, BranchMergePayload.OP, EventPayloads::branchMerge);
     }
 
-    /** A {@code branch_merge} payload: {@code merge.from}, {@code merge.from_commit} and {@code files}, path to text or null. */
+    /**
+     * A {@code branch_merge} payload: {@code merge.from}, {@code merge.from_commit}, {@code files}
+     * (path to text or null) and {@code changed} (path to region keys; absent in older merges).
+     */
     public static Optional<BranchMergePayload> branchMerge(JsonNode p) {
         JsonNode fs = p.path("files");
         JsonNode mg = p.path("merge");
@@ -336,8 +339,23 @@ public final class EventPayloads {
             }
             files.put(f.getKey(), f.getValue().isNull() ? null : f.getValue().asText());
         }
+        Map<String, List<String>> changed = new LinkedHashMap<>();
+        for (var it = p.path("changed").fields(); it.hasNext(); ) {
+            var f = it.next();
+            if (!f.getValue().isArray()) {
+                return Optional.empty();
+            }
+            List<String> keys = new java.util.ArrayList<>();
+            for (JsonNode k : f.getValue()) {
+                if (!k.isTextual()) {
+                    return Optional.empty();
+                }
+                keys.add(k.asText());
+            }
+            changed.put(f.getKey(), keys);
+        }
         return Optional.of(new BranchMergePayload(
-                mg.get("from").asText(), mg.get("from_commit").asText(), files));
+                mg.get("from").asText(), mg.get("from_commit").asText(), files, changed));
     }
 
     /** {@code e}'s payload when {@code e} is a {@code slice_create} of the expected shape. */

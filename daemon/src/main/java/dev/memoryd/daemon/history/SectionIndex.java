@@ -1,5 +1,6 @@
 package dev.memoryd.daemon.history;
 
+import dev.memoryd.daemon.events.BranchMergePayload;
 import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.events.HumanEditPayload;
 import dev.memoryd.ledger.Event;
@@ -22,7 +23,8 @@ import java.util.function.Supplier;
  *
  * <p>An event touches a section when it names it ({@code section_anchor}, as agents' ops and a
  * human's region edit do) or, for a human's whole-file edit (the import of a file, a reordering),
- * when its {@code payload.changed} lists it. A chain cut back (a rolled-back batch, crash recovery)
+ * when its {@code payload.changed} lists it; a merge, when its {@code payload.changed} lists the
+ * section under the file. A chain cut back (a rolled-back batch, crash recovery)
  * is noticed by the line hash of the last line indexed and the index is rebuilt. Thread-safe.
  */
 public final class SectionIndex {
@@ -138,6 +140,15 @@ public final class SectionIndex {
     private void add(Event e) {
         lastSeq = e.seq();
         lastHash = e.integrity().lineHash();
+        BranchMergePayload m = EventPayloads.branchMerge(e).orElse(null);
+        if (m != null) {
+            m.changed().forEach((path, keys) -> {
+                Map<String, Touches> sections = files.computeIfAbsent(path, k -> new LinkedHashMap<>());
+                keys.forEach(
+                        k -> sections.computeIfAbsent(k, x -> new Touches()).add(e));
+            });
+            return;
+        }
         if (e.filePath() == null) {
             return;
         }
