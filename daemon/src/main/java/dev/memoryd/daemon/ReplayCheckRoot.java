@@ -19,8 +19,9 @@ import java.util.function.LongConsumer;
 /**
  * {@code replay --verify} without a daemon: the writer and its rooms are built to replay, over
  * the ledger opened read-only, but nothing is recovered, started or written, and no lock is taken.
- * The replayed chain is the one the branch head records (on a plain {@code git clone}, another
- * root's). Not thread-safe: one check at a time.
+ * The replayed branch is the one checked out (the working tree it is compared with holds it), and
+ * its chain the one that branch's head records (on a plain {@code git clone}, another root's).
+ * Not thread-safe: one check at a time.
  */
 public final class ReplayCheckRoot implements AutoCloseable {
     private final MemorydConfig cfg;
@@ -53,10 +54,20 @@ public final class ReplayCheckRoot implements AutoCloseable {
      *
      * @throws KeyRing.MissingKeyFile when the key file does not exist
      */
-    static ReplayCheckRoot open(MemorydConfig cfg) throws IOException {
-        ReadOnlyRoot.requireRepository(cfg);
-        KeyRing keys = KeyRing.loadExisting(cfg.keyFile());
-        ReadOnlyRoot view = ReadOnlyRoot.open(cfg);
+    static ReplayCheckRoot open(MemorydConfig given) throws IOException {
+        ReadOnlyRoot.requireRepository(given);
+        KeyRing keys = KeyRing.loadExisting(given.keyFile());
+        ReadOnlyRoot view = ReadOnlyRoot.open(given);
+        MemorydConfig cfg = given;
+        String full = view.git().repository().getFullBranch();
+        if (full != null
+                && full.startsWith(org.eclipse.jgit.lib.Constants.R_HEADS)
+                && !full.equals(org.eclipse.jgit.lib.Constants.R_HEADS + given.branch())) {
+            // The working tree holds the checked-out branch: its chain is the one to compare with.
+            cfg = given.withBranch(full.substring(org.eclipse.jgit.lib.Constants.R_HEADS.length()));
+            view.close();
+            view = ReadOnlyRoot.open(cfg);
+        }
         Ledger ledger = null;
         try {
             ledger = Ledger.openReadOnly(

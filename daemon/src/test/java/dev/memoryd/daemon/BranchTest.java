@@ -353,6 +353,26 @@ class BranchTest extends ServedRootTest {
         assertTrue(sections.toString().contains(mergeId), sections.toString());
     }
 
+    /**
+     * {@code replay --verify} on a root with another branch checked out replayed the served
+     * branch's chain and compared it with the checked-out branch's files: "DIFFERS", exit 1, where
+     * nothing differed.
+     */
+    @Test
+    void replayVerify_withAnotherBranchCheckedOut_replaysThatBranchsChain() throws Exception {
+        ok(root.call("branch.create", "{\"name\":\"feature\"}"));
+        ok(replace("feature", "Identity", "Identity on the feature."));
+        root.close();
+        root.git("checkout", "-q", "feature");
+        assertTrue(root.file(OVERVIEW).contains("Identity on the feature."));
+
+        Cli.Run r = Cli.run(root.cliArgs("replay", "--verify"));
+
+        assertEquals(0, r.code(), r.toString());
+        assertFalse(r.out().contains("DIFFERS"), r.toString());
+        assertEquals("", root.git("status", "--porcelain"), "a check changes nothing");
+    }
+
     @Test
     void mergeWithNewContent_takesTheCallersSection() throws Exception {
         ok(root.call("branch.create", "{\"name\":\"feature\"}"));
