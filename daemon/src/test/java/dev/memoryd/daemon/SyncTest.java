@@ -444,6 +444,37 @@ class SyncTest extends TwoRootsTest {
                 "invalid_request", bad.get("error").get("data").get("reason").asText(), bad.toString());
     }
 
+    /**
+     * Resolutions of one branch that are not resolutions (a string where an array goes): the sync
+     * fetched, merged and pushed the other branches and reported an error on that branch's row
+     * alone; and a fetch from a remote that is no repository said "Invalid remote" without its URL.
+     */
+    @Test
+    void malformedResolutionsOfOneBranch_refuseTheWholeSyncBeforeAnything_andAFailedFetchNamesItsUrl()
+            throws Exception {
+        assertTrue(appendItem(b, CRITIC_NOTES, "not yet synced").has("result"));
+        String remoteHead = TwoRoots.run("git", "--git-dir", remote.toString(), "rev-parse", "main")
+                .strip();
+        String head = a.git("rev-parse", "main").strip();
+        String fetched = a.git("for-each-ref", "refs/remotes/");
+        JsonNode r = a.call("sync", "{\"remote\":\"origin\",\"resolutions\":{\"main\":\"oops\"}}");
+        assertEquals("invalid_request", r.at("/error/data/reason").asText(), r.toString());
+        assertTrue(r.at("/error/message").asText().startsWith("resolutions for branch 'main': "), r.toString());
+        assertTrue(r.at("/error/message").asText().endsWith("; nothing was changed"), r.toString());
+        assertEquals(head, a.git("rev-parse", "main").strip());
+        assertEquals(fetched, a.git("for-each-ref", "refs/remotes/"), "nothing fetched");
+        assertEquals(
+                remoteHead,
+                TwoRoots.run("git", "--git-dir", remote.toString(), "rev-parse", "main")
+                        .strip());
+
+        Path nowhere = tmp.resolve("not-a-repository");
+        a.git("remote", "add", "broken", nowhere.toString());
+        JsonNode f = a.call("sync", "{\"remote\":\"broken\"}");
+        assertEquals("unavailable", f.at("/error/data/reason").asText(), f.toString());
+        assertTrue(f.at("/error/message").asText().contains("'broken' (" + nowhere + ")"), f.toString());
+    }
+
     @Test
     void aPlainGitClone_servedForTheFirstTime_writesAChainOfItsOwn_andSyncsBothWays() throws Exception {
         Path c = tmp.resolve("c/memory");

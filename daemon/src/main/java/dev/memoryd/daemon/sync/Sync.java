@@ -96,6 +96,13 @@ public final class Sync {
                     "resolutions must be an array (for the checked-out branch)"
                             + " or an object of branch name -> array");
         }
+        for (String b : resolutions.named(branches.checkedOutName())) {
+            if (resolutions.forBranch(b, branches.checkedOutName()) instanceof Resolutions.Invalid bad) {
+                return Outcome.fail(
+                        ErrorReason.INVALID_REQUEST,
+                        "resolutions for branch '" + b + "': " + bad.message() + "; nothing was changed");
+            }
+        }
         String prefix = Constants.R_REMOTES + remote + "/";
         String retiredPrefix = RETIRED_THERE + remote + "/";
         try (Git g = Git.wrap(git.repository())) {
@@ -112,7 +119,9 @@ public final class Sync {
             } catch (GitAPIException | org.eclipse.jgit.api.errors.JGitInternalException e) {
                 return Outcome.fail(
                         ErrorReason.UNAVAILABLE,
-                        "fetch from '" + remote + "' failed: " + e.getMessage() + "; nothing was changed");
+                        "fetch from '" + remote + "' ("
+                                + git.repository().getConfig().getString("remote", remote, "url") + ") failed: "
+                                + e.getMessage() + "; nothing was changed");
             }
             Map<String, ObjectId> theirs = new TreeMap<>();
             for (Ref r : git.repository().getRefDatabase().getRefsByPrefix(prefix)) {

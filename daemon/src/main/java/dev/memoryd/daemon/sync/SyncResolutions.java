@@ -10,8 +10,8 @@ import java.util.Objects;
 /**
  * The resolutions a {@code sync} is given: none, the checked-out branch's, or some per branch by
  * name; or {@link Malformed} (neither an array nor an object), which the sync refuses once it has
- * checked the remote. Each branch's own may be {@link Resolutions.Invalid}: that branch's merge
- * then fails alone.
+ * checked the remote. A branch's own may be {@link Resolutions.Invalid}, which the sync refuses
+ * too, before it fetches or changes anything.
  */
 public sealed interface SyncResolutions {
     SyncResolutions NONE = new None();
