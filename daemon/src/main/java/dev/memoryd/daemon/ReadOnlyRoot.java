@@ -396,7 +396,7 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
             return Outcome.fail(ErrorReason.INVALID_REQUEST, e.getMessage());
         }
         if (h.isEmpty()) {
-            return Outcome.fail(ErrorReason.NOT_FOUND, "no branch '" + branch + "' (see branch.list)");
+            return Outcome.fail(ErrorReason.NOT_FOUND, git.noBranch(branch, " (see branch.list)"));
         }
         return Outcome.ok(h.get().name());
     }

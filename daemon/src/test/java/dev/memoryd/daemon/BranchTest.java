@@ -148,7 +148,18 @@ class BranchTest extends ServedRootTest {
         assertEquals(lines + 1, ledgerLines(), "the deletion is one more ledger line; nothing is removed");
         assertTrue(Files.readString(root.dir.resolve("ledger/gone/0000/00000000.ndjson"))
                 .contains("\"op\":\"branch_delete\""));
-        assertEquals("not_found", reason(replace("gone", "Identity", "x")));
+        JsonNode write = replace("gone", "Identity", "x");
+        assertEquals("not_found", reason(write));
+        // not "branch.create makes one": the name stays with its chain, which create refuses
+        JsonNode again = root.call("branch.delete", "{\"name\":\"gone\"}");
+        for (JsonNode r : new JsonNode[] {write, again}) {
+            assertEquals("not_found", reason(r));
+            assertTrue(
+                    r.at("/error/message")
+                            .asText()
+                            .contains("was deleted (its last head is kept as refs/memoryd/deleted/gone)"),
+                    r.toString());
+        }
         assertEquals("conflict", reason(root.call("branch.create", "{\"name\":\"gone\"}")));
         assertEquals(1, ok(root.call("branch.list", null)).get("branches").size());
     }

@@ -361,6 +361,22 @@ class SyncTest extends TwoRootsTest {
         assertVerifies(b);
     }
 
+    /** A remote that refuses every deletion: the row said "sync again", which can never get through. */
+    @Test
+    void aRemoteThatRefusesDeletions_keepsTheBranch_andTheRowSaysWhoCanDeleteIt_notToSyncAgain() throws Exception {
+        ideaOnBothRoots();
+        run("git", "-C", remote.toString(), "config", "receive.denyDeletes", "true");
+        ok(a.call("branch.delete", "{\"name\":\"idea\"}"));
+        JsonNode sa = ok(sync(a));
+        assertFalse(sa.get("ok").asBoolean(), sa.toString());
+        JsonNode ra = row(sa, "idea");
+        String kept = ra.path("remote_kept").asText();
+        assertTrue(
+                kept.contains("receive.denyDeletes") && kept.contains("its owner deletes idea there"), ra.toString());
+        assertFalse(kept.contains("; sync again"), ra.toString());
+        assertTrue(remoteHas("refs/heads/idea"), "the remote keeps it");
+    }
+
     @Test
     void aDeletionMadeWithoutWorkPushedByAnotherRoot_keepsTheRemoteBranch_andThatRootKeepsIt() throws Exception {
         ideaOnBothRoots();

@@ -81,7 +81,7 @@ final class BranchMerges {
         List<Resolution> rs = ((Resolutions.Given) resolutions).list();
         Optional<ObjectId> fromHead = BranchLifecycle.safeName(from) == null ? Optional.empty() : git.branchHead(from);
         if (fromHead.isEmpty()) {
-            return Outcome.fail(ErrorReason.NOT_FOUND, "no branch '" + from + "' to merge from");
+            return Outcome.fail(ErrorReason.NOT_FOUND, git.noBranch(from, " to merge from"));
         }
         Outcome<WritePipeline> o = writers.writer(target);
         if (o instanceof Outcome.Failed<WritePipeline> f) {

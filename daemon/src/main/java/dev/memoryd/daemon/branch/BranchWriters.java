@@ -115,7 +115,7 @@ final class BranchWriters implements AutoCloseable {
         }
         if (deleting.contains(b) || git.branchHead(name).isEmpty()) {
             return Outcome.fail(
-                    ErrorReason.NOT_FOUND, "no branch '" + name + "' (see branch.list; branch.create makes one)");
+                    ErrorReason.NOT_FOUND, git.noBranch(name, " (see branch.list; branch.create makes one)"));
         }
         if (ledger.chain(chainOf(b)).head().seq() == 0) {
             return Outcome.fail(

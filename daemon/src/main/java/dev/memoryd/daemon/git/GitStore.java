@@ -243,6 +243,22 @@ public final class GitStore implements AutoCloseable {
         return reads.branches();
     }
 
+    /** Where a deleted branch's ref goes: history stays reachable, {@code git branch} no longer lists it. */
+    public static final String RETIRED_PREFIX = "refs/memoryd/deleted/";
+
+    /**
+     * What to tell someone who named branch {@code name}, which does not exist: that it was
+     * deleted (its head retired, its name kept by its ledger chain), or that there is none, with
+     * {@code hint} (what to do about it).
+     */
+    public String noBranch(String name, String hint) throws IOException {
+        if (repository().exactRef(RETIRED_PREFIX + name) != null) {
+            return "branch '" + name + "' was deleted (its last head is kept as " + RETIRED_PREFIX + name
+                    + "); its name stays with its ledger chain, so a new branch needs another";
+        }
+        return "no branch '" + name + "'" + hint;
+    }
+
     /** The head of local branch {@code name}, read from the ref database now. */
     public Optional<ObjectId> branchHead(String name) throws IOException {
         return reads.branchHead(name);

@@ -139,7 +139,7 @@ final class SyncDeletions {
                     if (!pushed(u)) {
                         refused.put(
                                 u.getRemoteName().substring(Branches.DELETED_PREFIX.length()),
-                                "its retired ref was refused (" + status(u) + ")");
+                                "its retired ref was refused (" + status(u) + "); sync again");
                     }
                 }
             }
@@ -161,8 +161,15 @@ final class SyncDeletions {
                     String name = u.getRemoteName().substring(Constants.R_HEADS.length());
                     if (pushed(u)) {
                         byName.get(name).retirement = new SyncReport.Retirement(true, null);
+                    } else if (u.getMessage() != null && u.getMessage().contains("deletion prohibited")) {
+                        // receive.denyDeletes: no later sync gets through; only the remote's owner can
+                        refused.put(
+                                name,
+                                "the remote refused the deletion (" + status(u) + "): it refuses every deletion"
+                                        + " (receive.denyDeletes); its owner deletes " + name
+                                        + " there, or allows deletions and you sync again");
                     } else {
-                        refused.put(name, "the remote refused the deletion (" + status(u) + ")");
+                        refused.put(name, "the remote refused the deletion (" + status(u) + "); sync again");
                     }
                 }
             }
@@ -170,11 +177,10 @@ final class SyncDeletions {
                 | org.eclipse.jgit.errors.TransportException
                 | org.eclipse.jgit.errors.NotSupportedException e) {
             for (Retirement r : rs) {
-                refused.putIfAbsent(r.name(), "the deletion could not be pushed (" + e.getMessage() + ")");
+                refused.putIfAbsent(r.name(), "the deletion could not be pushed (" + e.getMessage() + "); sync again");
             }
         }
-        refused.forEach(
-                (name, why) -> byName.get(name).retirement = new SyncReport.Retirement(false, why + "; sync again"));
+        refused.forEach((name, why) -> byName.get(name).retirement = new SyncReport.Retirement(false, why));
         return refused.isEmpty();
     }
 
