@@ -205,6 +205,17 @@ final class BranchMerges {
         }
         Failure f = ((WriteOutcome.Rejected) out).failure();
         List<MergeConflict> conflicts = conflicts(f);
+        if (conflicts != null || f.reason() == ErrorReason.SPEC_VIOLATION) {
+            // The merge waits for the user; the other replicas' lines, on disk already (so links
+            // verify), are committed alone rather than left in the working tree for a human's commit.
+            if (!chains.isEmpty()) {
+                ReplicaChains.commitForeign(
+                        w,
+                        chains,
+                        "memoryd: sync: other replicas' ledger lines from " + from + " (its merge waits)",
+                        null);
+            }
+        }
         if (conflicts != null) {
             return Outcome.ok(new SyncMerged.Conflicted(conflicts, f.message()));
         }
