@@ -291,7 +291,14 @@ public final class ReadOnlyRoot implements RootReads, AutoCloseable {
             if (at instanceof Outcome.Failed<String> f) {
                 return Outcome.fail(f.failure());
             }
-            it = chains.read(new BranchName(branch).onReplica(git.replica())); // a branch with no chain reads as empty
+            it = chains.read(new BranchName(branch).onReplica(git.replica()));
+            if (!it.hasNext()) {
+                return Outcome.fail(
+                        ErrorReason.INVALID_REQUEST,
+                        "branch '" + branch + "' has no ledger chain here, so no history (it was not made with"
+                                + " branch.create or brought by sync; a proposal branch's changes are recorded on its"
+                                + " base branch when accepted)");
+            }
         }
         List<Event> all = new ArrayList<>();
         while (it.hasNext()) {

@@ -49,6 +49,10 @@ class ProposalTest extends ServedRootTest {
         assertEquals(before, root.file(CRITIC), "the branch is not changed by a proposal");
         String onBranch = root.git("show", "proposals/" + id + ":" + CRITIC);
         assertTrue(onBranch.contains("A guard who wants rest."), onBranch);
+        // a proposal branch has no chain: its history is refused saying so, not answered empty
+        JsonNode h = root.call("history", "{\"path\":\"" + CRITIC + "\",\"branch\":\"proposals/" + id + "\"}");
+        assertEquals("invalid_request", h.at("/error/data/reason").asText(), h.toString());
+        assertTrue(h.at("/error/message").asText().contains("has no ledger chain here"), h.toString());
         JsonNode list = root.call("proposals.list", null).get("result").get("items");
         assertEquals(1, list.size());
         assertEquals("open", list.get(0).get("status").asText());
