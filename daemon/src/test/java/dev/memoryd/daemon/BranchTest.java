@@ -270,18 +270,31 @@ class BranchTest extends ServedRootTest {
         assertReplayOk();
     }
 
+    /** {@code branch.merge} of branch {@code feature} into the checked-out one, with {@code resolutions}. */
+    private JsonNode mergeFeature(String... resolutions) throws Exception {
+        return root.call(
+                "branch.merge", "{\"from\":\"feature\",\"resolutions\":[" + String.join(",", resolutions) + "]}");
+    }
+
+    /** Branch {@code feature}, made now, and the checked-out branch each change the overview's {@code section}. */
+    private void conflictOn(String section, String theirs, String ours) throws Exception {
+        ok(root.call("branch.create", "{\"name\":\"feature\"}"));
+        ok(replace("feature", section, theirs));
+        ok(replace(null, section, ours));
+    }
+
+    /** A resolution of the overview's {@code section}. */
+    private static String take(String section, String take) {
+        return "{\"path\":\"" + OVERVIEW + "\",\"section\":\"" + section + "\",\"take\":\"" + take + "\"}";
+    }
+
     @Test
     void resolutionsNameASectionByItsHeading_andOneMatchingNoConflictIsRefusedByName() throws Exception {
-        ok(root.call("branch.create", "{\"name\":\"feature\"}"));
-        ok(replace("feature", "Current Focus", "Theirs focus."));
-        ok(replace(null, "Current Focus", "Ours focus."));
+        conflictOn("Current Focus", "Theirs focus.", "Ours focus.");
         String head = root.git("rev-parse", main()).strip();
         long lines = ledgerLines();
         for (String section : new String[] {"Nope", "Identity"}) { // no such section; a section in no conflict
-            JsonNode r = root.call(
-                    "branch.merge",
-                    "{\"from\":\"feature\",\"resolutions\":[{\"path\":\"" + OVERVIEW + "\",\"section\":\"" + section
-                            + "\",\"take\":\"theirs\"}]}");
+            JsonNode r = mergeFeature(take(section, "theirs"));
             assertEquals("invalid_request", reason(r), r.toString());
             String msg = r.get("error").get("message").asText();
             assertTrue(msg.contains(OVERVIEW + "#" + section + "=theirs") && msg.contains("current-focus"), msg);
@@ -305,18 +318,12 @@ class BranchTest extends ServedRootTest {
      */
     @Test
     void twoResolutionsThatDisagreeForOneConflict_areRefused_namingBoth_andNothingIsMerged() throws Exception {
-        ok(root.call("branch.create", "{\"name\":\"feature\"}"));
-        ok(replace("feature", "Identity", "Theirs."));
-        ok(replace(null, "Identity", "Ours."));
+        conflictOn("Identity", "Theirs.", "Ours.");
         String head = root.git("rev-parse", main()).strip();
         long lines = ledgerLines();
         String[][] pairs = {{"identity", "Identity"}, {"identity", "identity"}};
         for (String[] pair : pairs) {
-            JsonNode r = root.call(
-                    "branch.merge",
-                    "{\"from\":\"feature\",\"resolutions\":[{\"path\":\"" + OVERVIEW + "\",\"section\":\"" + pair[0]
-                            + "\",\"take\":\"ours\"},{\"path\":\"" + OVERVIEW + "\",\"section\":\"" + pair[1]
-                            + "\",\"take\":\"theirs\"}]}");
+            JsonNode r = mergeFeature(take(pair[0], "ours"), take(pair[1], "theirs"));
             assertEquals("invalid_request", reason(r), r.toString());
             String msg = r.get("error").get("message").asText();
             assertTrue(
@@ -326,11 +333,7 @@ class BranchTest extends ServedRootTest {
         }
         assertEquals(head, root.git("rev-parse", main()).strip(), "nothing merged");
         assertEquals(lines, ledgerLines());
-        JsonNode same = ok(root.call(
-                "branch.merge",
-                "{\"from\":\"feature\",\"resolutions\":[{\"path\":\"" + OVERVIEW
-                        + "\",\"section\":\"identity\",\"take\":\"theirs\"},{\"path\":\"" + OVERVIEW
-                        + "\",\"section\":\"Identity\",\"take\":\"theirs\"}]}"));
+        JsonNode same = ok(mergeFeature(take("identity", "theirs"), take("Identity", "theirs")));
         assertTrue(same.get("changed").asBoolean(), "two that agree are one: " + same);
         assertTrue(root.file(OVERVIEW).contains("Theirs."));
     }

@@ -284,14 +284,7 @@ final class Connection {
 
     /** Selector thread: the client sent EOF; what it sent before is still answered. */
     private void end() {
-        synchronized (this) {
-            ended = true;
-            updateInterest();
-            if (running || unsent != null || !waiting.isEmpty()) {
-                return;
-            }
-        }
-        close();
+        finishAndClose(); // as a daemon that stops: nothing more is read, what was read is answered
     }
 
     /**
