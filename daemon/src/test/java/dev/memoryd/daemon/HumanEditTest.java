@@ -446,6 +446,44 @@ class HumanEditTest {
                         .asText());
     }
 
+    /**
+     * A text a maintainer dismissed stays on disk, unrecorded (it breaks the grammar): an agent's
+     * write to that file took it as its base and committed the human's words under the agent's
+     * name, with no event of theirs, and replay then differed.
+     */
+    @Test
+    void anAgentWriteToAFileWhoseDriftWasDismissed_isRefused_andNothingOfTheHumansTextIsCommittedAsTheAgents()
+            throws Exception {
+        root(false);
+        edit(CRITIC, "## Role\n", "## Job\n");
+        edit(CRITIC, "strict teacher", "strict teacher (SAM WROTE THIS)");
+        root.call("capture", null);
+        String id = root.firstDriftId();
+        assertTrue(root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"dismiss\"}")
+                .has("result"));
+        String head = root.git("rev-parse", "HEAD").strip();
+
+        JsonNode r = write(append(CRITIC, "Triggers", "the agent's item"));
+
+        assertEquals("drift", r.at("/error/data/reason").asText(), r.toString());
+        assertEquals(CRITIC, r.at("/error/data/path").asText(), r.toString());
+        assertTrue(r.at("/error/message").asText().contains("dismissed"), r.toString());
+        assertEquals(head, root.git("rev-parse", "HEAD").strip(), "nothing committed");
+        assertFalse(
+                root.git("show", "HEAD:" + CRITIC).contains("SAM WROTE THIS"), "the branch keeps the recorded text");
+        assertTrue(
+                root.file(CRITIC).contains("SAM WROTE THIS")
+                        && root.file(CRITIC).contains("## Job"),
+                "the human's text stays on disk");
+        assertTrue(write(append(YOUNG, "Triggers", "another file takes writes")).has("result"));
+
+        edit(CRITIC, "## Job\n", "## Role\n"); // the human fixes the file: it is recorded, then writes go on
+        root.call("capture", null);
+        assertTrue(write(append(CRITIC, "Triggers", "the agent's item")).has("result"));
+        assertTrue(root.git("show", "HEAD:" + CRITIC).contains("SAM WROTE THIS"));
+        assertReplayClean();
+    }
+
     @Test
     void gitCommit_whileTheDaemonRuns_isCapturedReferringToTheCommit() throws Exception {
         // The save is committed before the watcher's quiet period ends even on a loaded machine: the

@@ -221,6 +221,15 @@ final class Admission {
                 reply(replies, p, driftRefusal(driftHit));
                 continue;
             }
+            Optional<RepoPath> dismissed = dirty.entrySet().stream()
+                    .filter(e -> b.drift().dismissed(e.getKey(), e.getValue()))
+                    .map(Map.Entry::getKey)
+                    .findFirst();
+            if (dismissed.isPresent()) {
+                // That text cannot be recorded as the human's: written on top of, it would be committed as the agent's.
+                reply(replies, p, dismissedRefusal(dismissed.get()));
+                continue;
+            }
             if (!dirty.isEmpty()) {
                 // Invariant 4: what the human wrote is recorded first, under their name.
                 Mutation.Done captured = intake.captureBefore(b, dirty, now);
@@ -363,6 +372,17 @@ final class Admission {
                                 + "): a human's edit broke its grammar;"
                                 + " a maintainer resolves it with 'memoryd drift resolve " + first.getValue() + "'",
                         Failure.ordered("path", first.getKey().value(), "drift_id", first.getValue())));
+    }
+
+    private static WriteOutcome dismissedRefusal(RepoPath path) {
+        return new WriteOutcome.Rejected(
+                -1,
+                new Failure(
+                        ErrorReason.DRIFT,
+                        path.value() + " holds a human's edit that breaks its grammar and whose drift item a maintainer"
+                                + " dismissed: memoryd cannot record that text as the human's, so it writes nothing on"
+                                + " top of it; the file takes writes again once a human fixes it (or undoes the edit)",
+                        java.util.Map.of("path", path.value())));
     }
 
     /** A conflict when an agent's op targets a section the human just changed. */
