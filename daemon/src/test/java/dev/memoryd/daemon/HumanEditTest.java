@@ -1554,6 +1554,42 @@ class HumanEditTest {
     }
 
     /**
+     * Resolving a symbolic link's drift item: {@code --accept-current} recorded the link's target
+     * ("-> /elsewhere") as the file's whole text, so the branch lost the file, and {@code --restore}
+     * failed the writer with a Java exception. Both are refused naming the link, and nothing changes.
+     */
+    @Test
+    void aSymlinksDriftItem_isNotAcceptedOrRestoredOverTheLink_andTheWriterStaysWell() throws Exception {
+        root(false);
+        String good = root.file(YOUNG);
+        Path outside = Files.createTempFile(tmp, "elsewhere", ".md");
+        Files.writeString(outside, good);
+        Path f = root.dir.resolve(YOUNG);
+        Files.delete(f);
+        Files.createSymbolicLink(f, outside);
+        root.call("capture", null);
+        String id = root.firstDriftId();
+        String head = root.git("rev-parse", "HEAD").strip();
+        for (String how : List.of("accept_current", "restore")) {
+            JsonNode r = root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"" + how + "\"}");
+            assertEquals("conflict", r.at("/error/data/reason").asText(), how + ": " + r);
+            assertTrue(r.at("/error/message").asText().contains("symbolic link"), r.toString());
+            assertFalse(r.at("/error/message").asText().contains("Exception"), r.toString());
+        }
+        assertEquals(head, root.git("rev-parse", "HEAD").strip(), "nothing committed");
+        assertEquals(good, root.git("show", "HEAD:" + YOUNG), "the branch keeps the recorded text");
+        assertTrue(Files.isSymbolicLink(f), "the link stays");
+        assertEquals(id, root.firstDriftId(), "the item waits");
+        assertEquals("ok", root.call("ping", null).at("/result/writer/state").asText(), "the writer is well");
+
+        Files.delete(f); // the human takes the link away: the item shows a deleted file, which restore puts back
+        root.call("capture", null);
+        JsonNode r = root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"restore\"}");
+        assertTrue(r.has("result"), r.toString());
+        assertEquals(good.replaceAll("last_updated: .*", ""), root.file(YOUNG).replaceAll("last_updated: .*", ""));
+    }
+
+    /**
      * The same link committed with git: its blob is the link's target, which was taken for the
      * file's text and flagged as a broken frontmatter. Now the drift item names the link, and
      * memoryd's commit puts the recorded regular file back at the branch head.

@@ -194,6 +194,17 @@ public final class DriftQueue extends LedgerFold implements DriftView {
                             + " item within seconds; look at it again ('memoryd drift show " + id + "') and resolve"
                             + " again. Nothing was written");
         }
+        Optional<String> notText = ctx.undecodable(path);
+        if (notText.isPresent() && (how instanceof AcceptCurrent || how instanceof Reanchor)) {
+            // What the item shows in its place (a link's target, a lossy decoding) is not the human's text.
+            return refuse(ErrorReason.CONFLICT, notText.get() + "; then resolve again. Nothing was written");
+        }
+        if (ctx.isLink(path) && how instanceof Restore) {
+            return refuse(
+                    ErrorReason.CONFLICT,
+                    path.value() + " is a symbolic link, which memoryd neither follows nor replaces: remove the"
+                            + " link (or put a regular file in its place), then resolve again. Nothing was written");
+        }
         List<Mutation.EventSpec> events = new ArrayList<>();
         Map<RepoPath, String> contents = new LinkedHashMap<>();
         HumanSource src = new HumanSource.DriftResolution();

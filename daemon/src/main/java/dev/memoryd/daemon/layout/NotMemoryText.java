@@ -11,10 +11,21 @@ import java.io.IOException;
 public class NotMemoryText extends IOException {
     private static final long serialVersionUID = 1L;
     private final transient String shown;
+    private final boolean link;
 
     protected NotMemoryText(String message, String shown) {
+        this(message, shown, false);
+    }
+
+    private NotMemoryText(String message, String shown, boolean link) {
         super(message);
         this.shown = shown;
+        this.link = link;
+    }
+
+    /** Whether the file is a symbolic link (rather than bytes that are not UTF-8). */
+    public boolean isLink() {
+        return link;
     }
 
     /** {@code path} is a symbolic link to {@code target}. */
@@ -22,7 +33,8 @@ public class NotMemoryText extends IOException {
         return new NotMemoryText(
                 path + " is a symbolic link (to " + target + "); memory files are regular files and memoryd does"
                         + " not follow links: put the file's text back in place of the link (the link is left as it is)",
-                "-> " + target + "\n");
+                "-> " + target + "\n",
+                true);
     }
 
     /** What to show in place of the text: the lossy decoding, or the link's target. */

@@ -32,6 +32,11 @@ public interface Contextual extends Mutation {
             return Optional.empty();
         }
 
+        /** Whether {@code p} is a symbolic link on disk (its text is then {@link #undecodable} too). */
+        default boolean isLink(RepoPath p) {
+            return false;
+        }
+
         /** A new unique id (a ULID). */
         String newId();
 

@@ -66,6 +66,8 @@ final class WriteBatch implements Contextual.Context {
     /** Files whose human text this batch cannot take as a memory file's text (not UTF-8, a symbolic link), with why. */
     private final Map<RepoPath, String> undecodable = new java.util.HashMap<>();
 
+    private final java.util.Set<RepoPath> links = new java.util.HashSet<>();
+
     /** What each file on disk held when this batch first read it (the base its writes assume). */
     final Map<RepoPath, Optional<String>> diskSeen = new HashMap<>();
 
@@ -101,6 +103,9 @@ final class WriteBatch implements Contextual.Context {
         } catch (dev.memoryd.daemon.layout.NotMemoryText e) {
             // Shown as the text it would be, and never taken for it: a capture of it is drift.
             undecodable.put(p, e.getMessage());
+            if (e.isLink()) {
+                links.add(p);
+            }
             Optional<String> t = Optional.of(e.shown());
             diskSeen.put(p, t);
             return t;
@@ -112,6 +117,11 @@ final class WriteBatch implements Contextual.Context {
     @Override
     public Optional<String> undecodable(RepoPath p) {
         return Optional.ofNullable(undecodable.get(p));
+    }
+
+    @Override
+    public boolean isLink(RepoPath p) {
+        return links.contains(p);
     }
 
     /** Notes that the human's version of {@code p} (from a commit) is not a memory file's text, and why. */
