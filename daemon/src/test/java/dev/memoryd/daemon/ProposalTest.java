@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Governance (file-grammar §13): locks and proposals, through the socket with the real git CLI. */
@@ -84,6 +85,52 @@ class ProposalTest extends ServedRootTest {
                         .asText());
         assertTrue(
                 root.call("replay", "{\"verify\":true}").get("result").get("ok").asBoolean());
+    }
+
+    /**
+     * A proposal waits for a person, and so does a drift item: an agent (any other client, over MCP
+     * as "agent-x") accepted its own proposal and resolved drift, bypassing the review. Decided with
+     * no actor, they are recorded as the person the root's git identity names.
+     */
+    @Test
+    void onlyAPersonAcceptsOrRejectsAProposalOrResolvesDrift_andNoActorMeansTheRootsGitIdentity() throws Exception {
+        mark("review: true");
+        String id = replaceRole("Proposed by an agent.")
+                .get("result")
+                .get("proposal")
+                .asText();
+        String head = root.git("rev-parse", "HEAD").strip();
+        for (String method : List.of("proposals.accept", "proposals.reject")) {
+            JsonNode r = root.call(method, "{\"id\":\"" + id + "\",\"actor\":\"agent-x\"}");
+            assertEquals("prohibited", r.at("/error/data/reason").asText(), method + ": " + r);
+            assertTrue(r.at("/error/message").asText().contains("not 'agent-x'"), r.toString());
+        }
+        assertEquals(head, root.git("rev-parse", "HEAD").strip(), "nothing decided");
+        assertEquals(
+                "open",
+                root.call("proposals.show", "{\"id\":\"" + id + "\"}")
+                        .at("/result/status")
+                        .asText());
+
+        Files.writeString(root.dir.resolve(CRITIC), root.file(CRITIC).replace("## Role\n", "## Job\n"));
+        root.call("capture", null);
+        String drift = root.firstDriftId();
+        JsonNode d = root.call(
+                "drift.resolve", "{\"id\":\"" + drift + "\",\"resolution\":\"restore\",\"actor\":\"agent-y\"}");
+        assertEquals("prohibited", d.at("/error/data/reason").asText(), d.toString());
+        assertTrue(root.file(CRITIC).contains("## Job\n"), "the human's text stays");
+
+        String person = "human:" + root.git("config", "user.name").strip() + " <"
+                + root.git("config", "user.email").strip() + ">";
+        assertTrue(root.call("drift.resolve", "{\"id\":\"" + drift + "\",\"resolution\":\"restore\"}")
+                .has("result"));
+        JsonNode a = root.call("proposals.accept", "{\"id\":\"" + id + "\"}");
+        assertTrue(a.has("result"), a.toString());
+        assertEquals(
+                person,
+                root.call("proposals.show", "{\"id\":\"" + id + "\"}")
+                        .at("/result/closed_by")
+                        .asText());
     }
 
     @Test

@@ -18,7 +18,10 @@ abstract class Decision extends Printing implements Callable<Integer> {
     @Option(names = "--note", description = "why (recorded in the event and the commit)")
     String note;
 
-    @Option(names = "--actor", description = "who decides (recorded as the event's actor)")
+    @Option(
+            names = "--actor",
+            description = "who decides (recorded as the event's actor; for a proposal, a person's 'human:Name <email>',"
+                    + " by default the root's git identity)")
     String actor;
 
     abstract String method();
@@ -28,7 +31,10 @@ abstract class Decision extends Printing implements Callable<Integer> {
     }
 
     static ObjectNode params(String id, String actor, String note) {
-        ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("id", id).put("actor", actor);
+        ObjectNode p = JsonRpc.MAPPER.createObjectNode().put("id", id);
+        if (actor != null) {
+            p.put("actor", actor);
+        }
         if (note != null) {
             p.put("note", note);
         }

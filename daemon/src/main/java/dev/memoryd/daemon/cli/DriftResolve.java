@@ -44,8 +44,8 @@ final class DriftResolve extends Printing implements Callable<Integer> {
 
     @Option(
             names = "--actor",
-            defaultValue = "maintainer",
-            description = "who resolves (recorded as the event's actor)")
+            description = "who resolves, a person's 'human:Name <email>' (recorded as the event's actor;"
+                    + " default: the root's git identity)")
     String actor;
 
     @Override

@@ -17,6 +17,6 @@ final class ProposalsAccept extends Decision {
 
     @Override
     String defaultActor() {
-        return "user";
+        return null; // the daemon records the person the root's git identity names
     }
 }

@@ -14,6 +14,6 @@ final class ProposalsReject extends Decision {
 
     @Override
     String defaultActor() {
-        return "user";
+        return null; // the daemon records the person the root's git identity names
     }
 }

@@ -159,9 +159,19 @@ public final class DriftQueue extends LedgerFold implements DriftView {
             return CompletableFuture.completedFuture(new WriteOutcome.Rejected(
                     -1, Failure.of(ErrorReason.NOT_FOUND, "no open drift item " + id + " (see 'memoryd drift list')")));
         }
+        String who = actor == null
+                ? dev.memoryd.daemon.git.HumanActor.of(writer.git().repository())
+                : actor;
+        if (!dev.memoryd.daemon.git.HumanActor.is(who)) {
+            // A drift item waits for a person: an agent resolving it would decide for them.
+            return CompletableFuture.completedFuture(new WriteOutcome.Rejected(
+                    -1,
+                    Failure.of(
+                            ErrorReason.PROHIBITED, dev.memoryd.daemon.git.HumanActor.refusal("resolves drift", who))));
+        }
         for (Map.Entry<String, KindResolver> kr : kindResolvers.entrySet()) {
             if (e.get().kind().startsWith(kr.getKey())) {
-                return kr.getValue().resolve(e.get(), how, actor, note);
+                return kr.getValue().resolve(e.get(), how, who, note);
             }
         }
         RepoPath path = e.get().path();
@@ -169,10 +179,8 @@ public final class DriftQueue extends LedgerFold implements DriftView {
                 ? "accept_current"
                 : how instanceof Restore ? "restore" : how instanceof Reanchor ? "reanchor" : "dismiss";
         Contextual m = ctx -> bind(ctx, id, path, how, name, note);
-        return writer.submit(WriteRequest.of(
-                m,
-                note == null || note.isBlank() ? "drift " + id + " resolved: " + name : note,
-                actor == null ? "maintainer" : actor));
+        return writer.submit(
+                WriteRequest.of(m, note == null || note.isBlank() ? "drift " + id + " resolved: " + name : note, who));
     }
 
     private static Mutation bind(

@@ -10,7 +10,6 @@ import dev.memoryd.daemon.write.WritePipeline;
 import dev.memoryd.daemon.write.WriteRequest;
 import dev.memoryd.grammar.RepoPath;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Pattern;
 
 /**
  * Users lock and unlock sections (file grammar §13: "Users may pin/lock sections"): each change
@@ -20,8 +19,6 @@ import java.util.regex.Pattern;
  * refused with {@code prohibited}. Thread-safe.
  */
 public final class SectionLocks {
-    private static final Pattern HUMAN = Pattern.compile("human:[^<>\\r\\n]+ <[^<>\\r\\n]+>");
-
     private final WritePipeline writer;
 
     public SectionLocks(WritePipeline writer) {
@@ -52,7 +49,7 @@ public final class SectionLocks {
      */
     public Outcome<CompletableFuture<WriteOutcome>> set(
             String path, String section, boolean lock, String actor, String rationale) {
-        if (actor == null || !HUMAN.matcher(actor).matches()) {
+        if (!dev.memoryd.daemon.git.HumanActor.is(actor)) {
             return Outcome.fail(
                     ErrorReason.PROHIBITED,
                     "only a user locks or unlocks sections (file grammar §13): actor must be"

@@ -3,6 +3,7 @@ package dev.memoryd.daemon.mcp;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memoryd.daemon.git.HumanActor;
 import dev.memoryd.daemon.rpc.catalogue.MethodCatalogue;
 import dev.memoryd.daemon.rpc.catalogue.MethodSpec;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -20,7 +21,8 @@ import java.util.Map;
  *
  * <p>Parameters pass through unchanged, with one default: a method that takes {@code actor} and
  * is called without one gets {@code --actor}, else the MCP client's name, so history and git log
- * show which agent wrote what.
+ * show which agent wrote what. A client never acts as a person ({@code human:Name <email>}): only
+ * {@code --actor}, set by whoever starts the server, can make it one.
  */
 final class McpTools {
     static final String GUIDE = "guide";
@@ -68,22 +70,40 @@ final class McpTools {
                 .tool(tool(m))
                 .callHandler((exchange, req) -> {
                     ObjectNode params = JSON.valueToTree(req.arguments() == null ? Map.of() : req.arguments());
-                    String who = actor(exchange);
-                    if (m.takes("actor") && !params.hasNonNull("actor") && who != null) {
-                        params.put("actor", who);
+                    if (m.takes("actor")) {
+                        String given = params.path("actor").asText(null);
+                        if (HumanActor.is(given) && !given.equals(actor)) {
+                            return ToolReplies.error(
+                                    "prohibited: an MCP client cannot act as a person ('" + given + "'); only the"
+                                            + " person who starts this server as 'memoryd mcp --actor \"human:Name"
+                                            + " <email>\"' acts as one here. Nothing was sent.",
+                                    Map.of("reason", "prohibited", "field", "actor"));
+                        }
+                        if (!params.hasNonNull("actor")) {
+                            params.put("actor", actor(exchange));
+                        }
                     }
                     return ToolReplies.of(link.call(m.name(), params), link);
                 })
                 .build();
     }
 
+    /**
+     * The actor of a call that names none: {@code --actor}, else the client's name, else {@value
+     * #UNNAMED}; never a person's unless {@code --actor} says so (a client's name for itself is not
+     * who it is, and without an actor the daemon records the root's git identity).
+     */
     private String actor(McpSyncServerExchange exchange) {
         if (actor != null) {
             return actor;
         }
         McpSchema.Implementation client = exchange == null ? null : exchange.getClientInfo();
-        return client == null || client.name() == null || client.name().isBlank() ? null : client.name();
+        String name = client == null || client.name() == null || client.name().isBlank() ? UNNAMED : client.name();
+        return HumanActor.is(name) ? "mcp:" + name : name;
     }
+
+    /** The actor of a client that gave no name. */
+    static final String UNNAMED = "mcp-client";
 
     private static SyncToolSpecification guide() {
         Map<String, Object> input = new LinkedHashMap<>();

@@ -19,7 +19,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 /**
  * Maintainers' changes to the grammar (file grammar §13: "review Extensions → Core promotions;
@@ -33,8 +32,6 @@ import java.util.regex.Pattern;
 public final class Promotions {
     /** How many files of one type must hold a heading before it is proposed, unless the root or a request says otherwise. */
     public static final int DEFAULT_MIN_FILES = 3;
-
-    private static final Pattern HUMAN = Pattern.compile("human:[^<>\\r\\n]+ <[^<>\\r\\n]+>");
 
     private final WritePipeline writer;
     private final Supplier<Grammar> inForce;
@@ -204,7 +201,7 @@ public final class Promotions {
 
     private Outcome<CompletableFuture<WriteOutcome>> submit(
             GrammarChange change, String actor, String rationale, String fallback) {
-        if (actor == null || !HUMAN.matcher(actor).matches()) {
+        if (!dev.memoryd.daemon.git.HumanActor.is(actor)) {
             return Outcome.fail(
                     ErrorReason.PROHIBITED,
                     "only a maintainer changes the grammar (file grammar §13): actor must"

@@ -121,6 +121,11 @@ public final class ProposalBook extends LedgerFold {
 
     /** Applies an open proposal onto the branch as it is now: one declaration, one merge commit. */
     public CompletableFuture<WriteOutcome> accept(String id, String actor, String note) {
+        String who = decider(actor);
+        if (!dev.memoryd.daemon.git.HumanActor.is(who)) {
+            return refused(
+                    ErrorReason.PROHIBITED, dev.memoryd.daemon.git.HumanActor.refusal("accepts a proposal", who));
+        }
         Optional<Proposal> p = get(id);
         if (p.isEmpty() || !p.get().status().equals("open")) {
             return refused(
@@ -144,11 +149,23 @@ public final class ProposalBook extends LedgerFold {
                 note == null || note.isBlank()
                         ? "accepted proposal " + id + ": " + p.get().rationale()
                         : note,
-                actor == null ? "user" : actor));
+                who));
+    }
+
+    /** Who decides: {@code actor}, or when none is given the person the root's git identity names. */
+    private String decider(String actor) {
+        return actor != null
+                ? actor
+                : dev.memoryd.daemon.git.HumanActor.of(writer.git().repository());
     }
 
     /** Records that an open proposal was rejected; its branch stays in history. */
     public CompletableFuture<WriteOutcome> reject(String id, String actor, String note) {
+        String who = decider(actor);
+        if (!dev.memoryd.daemon.git.HumanActor.is(who)) {
+            return refused(
+                    ErrorReason.PROHIBITED, dev.memoryd.daemon.git.HumanActor.refusal("rejects a proposal", who));
+        }
         Optional<Proposal> p = get(id);
         if (p.isEmpty() || !p.get().status().equals("open")) {
             return refused(
@@ -161,8 +178,8 @@ public final class ProposalBook extends LedgerFold {
                 ? new Mutation.Done(Map.of(), List.of(closing(OP_REJECTED, p.get(), note)), true)
                 : new Mutation.Refused(
                         -1, Failure.of(ErrorReason.CONFLICT, "proposal " + id + " was closed meanwhile"));
-        return writer.submit(WriteRequest.of(
-                m, note == null || note.isBlank() ? "rejected proposal " + id : note, actor == null ? "user" : actor));
+        return writer.submit(
+                WriteRequest.of(m, note == null || note.isBlank() ? "rejected proposal " + id : note, who));
     }
 
     private static Mutation.EventSpec closing(String op, Proposal p, String note) {

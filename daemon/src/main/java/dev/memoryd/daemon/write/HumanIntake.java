@@ -127,7 +127,7 @@ final class HumanIntake {
     }
 
     private static String humanActor(PersonIdent who) {
-        return "human:" + who.getName() + " <" + who.getEmailAddress() + ">";
+        return dev.memoryd.daemon.git.HumanActor.of(who);
     }
 
     /**

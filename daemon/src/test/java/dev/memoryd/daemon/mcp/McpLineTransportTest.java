@@ -138,6 +138,23 @@ class McpLineTransportTest {
         assertTrue(replies.get(4).has("result"), replies.get(4).toString());
     }
 
+    /**
+     * A client naming a person as the actor of a call (or as its own name) was recorded as that
+     * person, and passed the checks only a person passes (locking sections, accepting proposals).
+     */
+    @Test
+    void aClientCannotActAsAPerson_theCallIsRefusedBeforeItIsSent(@TempDir Path dir) throws IOException {
+        String in = INIT + "\n" + INITIALIZED + "\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"proposals_accept\","
+                + "\"arguments\":{\"id\":\"01JC7X00000000000000000001\",\"actor\":\"human:Sam <sam@example.com>\"}}}\n";
+        List<JsonNode> replies = served(dir, in);
+        JsonNode r = replies.get(1);
+        assertTrue(r.at("/result/isError").asBoolean(), r.toString());
+        String text = r.at("/result/content/0/text").asText();
+        assertTrue(text.startsWith("prohibited: an MCP client cannot act as a person"), text);
+        assertTrue(text.contains("Nothing was sent"), text);
+    }
+
     @Test
     void resourceRequestsWithoutAUsableUri_areInvalidParams_andSubscribingOutsideMemorydIsRefused(@TempDir Path dir)
             throws IOException {
