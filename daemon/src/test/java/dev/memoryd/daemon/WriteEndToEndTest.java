@@ -207,15 +207,28 @@ class WriteEndToEndTest extends ServedRootTest {
         assertTrue(root.file(CRITIC).contains("Changed by someone else."));
     }
 
+    /**
+     * The repeat's reply was byte for byte the first's: nothing said it was a replay, though the
+     * protocol promises {@code idempotent_replay: true}. And an empty key was taken as a key, so
+     * every later write with an empty key was answered as a replay of the first.
+     */
     @Test
-    void sameIdempotencyKey_returnsFirstResult_andRecordsNothingNew() throws Exception {
+    void sameIdempotencyKey_returnsFirstResult_saysItIsAReplay_andRecordsNothingNew() throws Exception {
         String req = "{\"rationale\":\"r\",\"idempotency_key\":\"k-1\",\"ops\":[" + replace("Role", "Once.") + "]}";
         JsonNode a = root.call("write", req).get("result");
+        assertFalse(a.has("idempotent_replay"), a.toString());
         int commits = commitCount();
         JsonNode b = root.call("write", req).get("result");
         assertEquals(a.get("commit"), b.get("commit"));
         assertEquals(a.get("events"), b.get("events"));
+        assertTrue(b.path("idempotent_replay").asBoolean(), b.toString());
         assertEquals(commits, commitCount());
+
+        JsonNode empty = root.call(
+                "write", "{\"rationale\":\"r\",\"idempotency_key\":\"\",\"ops\":[" + replace("Role", "Twice.") + "]}");
+        assertEquals("invalid_request", empty.at("/error/data/reason").asText(), empty.toString());
+        assertEquals("params.idempotency_key", empty.at("/error/data/field").asText(), empty.toString());
+        assertEquals(commits, commitCount(), "nothing written");
     }
 
     /**

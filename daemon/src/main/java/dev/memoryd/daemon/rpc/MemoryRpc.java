@@ -243,6 +243,14 @@ final class MemoryRpc implements Namespace {
         dev.memoryd.daemon.write.Provenance prov =
                 ProvenanceParams.of(svc.settings().provenance(), p, str(p, "tool_call_id", false));
         String branch = points.branch(p);
+        String key = str(p, "idempotency_key", false);
+        if (key != null && key.isBlank()) {
+            // A blank key would make every later blank-keyed write a replay of the first.
+            throw new BadRequest(new Failure(
+                    ErrorReason.INVALID_REQUEST,
+                    "idempotency_key must not be empty: give a key that names this declaration, or none",
+                    Map.of("field", "params.idempotency_key")));
+        }
         JsonNode opsNode = p.get("ops");
         if (opsNode == null || !opsNode.isArray() || opsNode.isEmpty()) {
             throw new BadRequest(ErrorReason.INVALID_REQUEST, "ops must be a non-empty array");
@@ -271,12 +279,7 @@ final class MemoryRpc implements Namespace {
         if (agentRule != null) {
             throw new BadRequest(agentRule);
         }
-        WriteRequest req = new WriteRequest(
-                        ops,
-                        rationale,
-                        str(p, "actor", false),
-                        str(p, "idempotency_key", false),
-                        str(p, "tool_call_id", false))
+        WriteRequest req = new WriteRequest(ops, rationale, str(p, "actor", false), key, str(p, "tool_call_id", false))
                 .withProvenance(prov)
                 .withDurability(durability);
         WriteOutcome out;

@@ -172,7 +172,7 @@ final class Admission {
                     if (refused.isPresent()) {
                         reply(replies, p, refused.get());
                     } else {
-                        twin.future().thenAccept(p.future()::complete);
+                        twin.future().thenAccept(o -> p.future().complete(IdempotentWrite.replayed(o)));
                     }
                     continue;
                 }

@@ -15,7 +15,14 @@ import java.util.Optional;
 record IdempotentWrite(String fingerprint, WriteOutcome outcome) {
     /** What {@code repeat}, sent with {@code key}, is answered: the first outcome, or a refusal naming the key. */
     WriteOutcome answer(String key, WriteRequest repeat) {
-        return mismatch(key, fingerprint, repeat).map(WriteOutcome.class::cast).orElse(outcome);
+        return mismatch(key, fingerprint, repeat).map(WriteOutcome.class::cast).orElse(replayed(outcome));
+    }
+
+    /** {@code first} as a repeat is answered: a committed write says it is a replay ({@code idempotent_replay}). */
+    static WriteOutcome replayed(WriteOutcome first) {
+        return first instanceof WriteOutcome.Committed c
+                ? new WriteOutcome.Committed(c.commit(), c.events(), true, c.proposal())
+                : first;
     }
 
     /**
