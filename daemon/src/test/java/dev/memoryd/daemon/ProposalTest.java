@@ -124,13 +124,11 @@ class ProposalTest extends ServedRootTest {
                 + root.git("config", "user.email").strip() + ">";
         assertTrue(root.call("drift.resolve", "{\"id\":\"" + drift + "\",\"resolution\":\"restore\"}")
                 .has("result"));
-        JsonNode a = root.call("proposals.accept", "{\"id\":\"" + id + "\"}");
+        JsonNode a = root.call("proposals.accept", "{\"id\":\"" + id + "\",\"note\":\"Sam agrees\"}");
         assertTrue(a.has("result"), a.toString());
-        assertEquals(
-                person,
-                root.call("proposals.show", "{\"id\":\"" + id + "\"}")
-                        .at("/result/closed_by")
-                        .asText());
+        JsonNode shown = root.call("proposals.show", "{\"id\":\"" + id + "\"}").get("result");
+        assertEquals(person, shown.get("closed_by").asText());
+        assertEquals("Sam agrees", shown.get("note").asText(), "an acceptance keeps its note, as a rejection does");
     }
 
     @Test

@@ -145,7 +145,7 @@ public final class ProposalBook extends LedgerFold {
             ops.add(ok.op());
         }
         return writer.submit(WriteRequest.of(
-                new Accept(p.get(), writer.grammarOps(ops), this),
+                new Accept(p.get(), writer.grammarOps(ops), this, note),
                 note == null || note.isBlank()
                         ? "accepted proposal " + id + ": " + p.get().rationale()
                         : note,
@@ -207,7 +207,8 @@ public final class ProposalBook extends LedgerFold {
     }
 
     /** The acceptance: base hashes still match, then the ops, then the closing event. */
-    private record Accept(Proposal p, Mutation ops, ProposalBook book) implements Mutation, WritePipeline.MergeParent {
+    private record Accept(Proposal p, Mutation ops, ProposalBook book, String note)
+            implements Mutation, WritePipeline.MergeParent {
         @Override
         public Result apply(FileSource files, java.time.Instant now) {
             if (!book.isOpen(p.id())) {
@@ -247,7 +248,7 @@ public final class ProposalBook extends LedgerFold {
                 return r;
             }
             List<EventSpec> events = new ArrayList<>(d.events());
-            events.add(closing(OP_ACCEPTED, p, null));
+            events.add(closing(OP_ACCEPTED, p, note == null || note.isBlank() ? null : note));
             return new Done(d.newContents(), events, true);
         }
 
