@@ -74,6 +74,14 @@ final class SectionOpApplier {
                 throw new OpRejected(Reason.PROHIBITED, "the Change Log is written by the daemon");
             }
             List<MemoryDocument.Section> found = doc.find(def);
+            if (found.isEmpty() && !type.requiredSections()) {
+                // The file type's sections are optional: one a person removed is simply not there.
+                throw new OpRejected(
+                        Reason.UNKNOWN_SECTION,
+                        "section '" + def.name() + "' is not in " + path + ": this file's sections are optional and"
+                                + " someone removed it; to write to it, add the section back to the file ('## "
+                                + def.name() + "' and its anchor comment)");
+            }
             if (found.isEmpty()) {
                 throw new OpRejected(
                         Reason.DRIFT,

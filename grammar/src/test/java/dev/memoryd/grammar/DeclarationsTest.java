@@ -233,6 +233,24 @@ class DeclarationsTest {
                         .reason());
     }
 
+    /**
+     * A notes file whose sections are all optional, one removed by a person: a write to it was
+     * refused as {@code drift} ("the file waits for a maintainer") though no drift item existed
+     * and the file lints clean. It is an unknown section there, saying how to bring it back.
+     */
+    @Test
+    void aWriteToAnOptionalSectionSomeoneRemoved_isUnknownSection_notDrift() {
+        Map<RepoPath, String> files = new java.util.HashMap<>(tree);
+        String notes = files.get(NOTES);
+        int at = notes.indexOf("## Research");
+        int end = notes.indexOf("\n## ", at + 1);
+        files.put(NOTES, notes.substring(0, at) + notes.substring(end + 1));
+        ApplyResult.Rejected r = rejected(apply(files, new AppendSection(NOTES, "Research", "r")));
+        assertEquals(Reason.UNKNOWN_SECTION, r.reason(), r.message());
+        assertTrue(r.message().contains("section 'Research' is not in users/sam/notes.md"), r.message());
+        assertTrue(r.message().contains("add the section back"), r.message());
+    }
+
     @Test
     void errors_mapToDesignReasons() {
         assertEquals(
