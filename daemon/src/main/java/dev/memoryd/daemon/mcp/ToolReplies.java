@@ -32,7 +32,10 @@ final class ToolReplies {
                     .build();
         }
         if (reply instanceof DaemonReply.Refused f) {
-            return error(f.reason() + ": " + f.message() + next(f.reason()), JSON.convertValue(f.data(), MAP));
+            String message = f.message().endsWith(".")
+                    ? f.message().substring(0, f.message().length() - 1)
+                    : f.message();
+            return error(f.reason() + ": " + message + next(f.reason(), f.data()), JSON.convertValue(f.data(), MAP));
         }
         if (reply instanceof DaemonReply.NoDaemon n) {
             Map<String, Object> data = new LinkedHashMap<>();
@@ -70,7 +73,7 @@ final class ToolReplies {
     }
 
     /** What a model should do after a refusal with {@code reason}. */
-    static String next(String reason) {
+    static String next(String reason, com.fasterxml.jackson.databind.JsonNode data) {
         return switch (reason) {
             case "conflict" ->
                 ". What it acts on changed since it was read: read it again (drift_show for a drift item),"
@@ -83,16 +86,24 @@ final class ToolReplies {
                 ". A human locked this section (slice.meta.locked_sections): leave it, or"
                         + " describe the change for a human to make. Nothing was written.";
             case "prohibited" ->
-                ". memoryd never does this (delete files, remove sections or anchors, edit ids,"
-                        + " write the Change Log); do not retry it. Nothing was written.";
+                ". This is not allowed (the message says why: memoryd never deletes files, removes sections or"
+                        + " anchors, edits ids or writes the Change Log, and some decisions only a person makes);"
+                        + " do not retry it. Nothing was written.";
             case "drift" ->
-                ". A human's edit of this file waits in the drift queue (drift_list, drift_show with"
-                        + " data.drift_id) until a maintainer resolves it; write elsewhere meanwhile. Nothing was written.";
+                data != null && data.has("drift_id")
+                        ? ". A human's edit of this file waits in the drift queue (drift_list, drift_show with"
+                                + " data.drift_id) until a maintainer resolves it; write elsewhere meanwhile. Nothing was written."
+                        : ". The file holds a human's edit memoryd cannot record (the message says why); write elsewhere"
+                                + " until a person fixes the file. Nothing was written.";
             case "unknown_section" ->
                 ". Use a section heading or anchor the file has (read lists its sections;"
                         + " guide shows each file type's). Nothing was written.";
             case "invalid_op", "invalid_request", "spec_violation" ->
-                ". Fix what data.field (or data.rule) names" + " and call again. Nothing was written.";
+                data != null && data.has("field")
+                        ? ". Fix what data.field names and call again. Nothing was written."
+                        : data != null && data.has("rule")
+                                ? ". Fix what data.rule names and call again. Nothing was written."
+                                : ". Fix the call as the message says and call again. Nothing was written.";
             case "not_found" ->
                 ". Check the path, id or token (search, slices_list, drift_list, proposals_list"
                         + " list what exists). Nothing was written.";
