@@ -247,10 +247,10 @@ final class DriftPages {
         if (reply instanceof DaemonReply.Refused rf) {
             String why = method + " refused: " + rf.reason() + ": " + rf.message();
             if (rpc.call("drift.show", Rpc.params().put("id", id)) instanceof DaemonReply.Result) {
-                return item(id, r, 409, why);
+                return item(id, r, Routes.status(rf.reason()), why);
             }
             return Response.html(
-                    409,
+                    Routes.status(rf.reason()),
                     layout.page(
                             "Drift", Layout.notice("error", why) + "<p><a href=\"/drift\">back to the queue</a></p>"));
         }

@@ -59,7 +59,7 @@ final class LockForm {
             return files.file(
                     r,
                     path,
-                    409,
+                    Routes.status(rf.reason()),
                     Layout.notice("error", "sections." + action + " refused: " + rf.reason() + ": " + rf.message()));
         }
         throw new Rpc.Unanswered("sections." + action, reply);

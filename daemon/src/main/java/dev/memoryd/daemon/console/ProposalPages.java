@@ -200,7 +200,7 @@ final class ProposalPages {
                             + ok.value().path("commit").asText()));
         }
         if (reply instanceof DaemonReply.Refused rf) {
-            return item(id, r, 409, method + " refused: " + rf.reason() + ": " + rf.message());
+            return item(id, r, Routes.status(rf.reason()), method + " refused: " + rf.reason() + ": " + rf.message());
         }
         throw new Rpc.Unanswered(method, reply);
     }

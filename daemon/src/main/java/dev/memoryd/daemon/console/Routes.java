@@ -65,13 +65,8 @@ final class Routes {
                                     + Html.text(rpc.startCommand()) + "</pre><p>then reload this page.</p>"));
         }
         if (u.reply instanceof DaemonReply.Refused rf) {
-            int status = switch (rf.reason()) {
-                case "not_found", "unknown_section" -> 404;
-                case "invalid_request" -> 400;
-                default -> 502;
-            };
             return Response.html(
-                    status,
+                    status(rf.reason()),
                     layout.page(
                             "Refused", Layout.notice("error", u.method + ": " + rf.reason() + ": " + rf.message())));
         }
@@ -84,5 +79,21 @@ final class Routes {
                                 "error",
                                 "the connection to the daemon failed" + " during " + u.method + ": " + lost.why()
                                         + "; reload to see what the daemon has now")));
+    }
+
+    /**
+     * The HTTP status of a page the daemon refused, one rule for every page: what does not exist
+     * 404, a request that is wrong 400, what only a person (or no one) may do 403, the daemon
+     * away 503, its own failure 502, and anything the state of memory stands against 409.
+     */
+    static int status(String reason) {
+        return switch (reason) {
+            case "not_found", "unknown_section" -> 404;
+            case "invalid_request", "invalid_op" -> 400;
+            case "prohibited" -> 403;
+            case "unavailable" -> 503;
+            case "internal", "unknown_method" -> 502;
+            default -> 409;
+        };
     }
 }

@@ -178,7 +178,7 @@ class ConsolePagesTest {
                         "mine",
                         "csrf",
                         b.csrf(page)));
-        assertEquals(409, r.statusCode());
+        assertEquals(403, r.statusCode(), "what only a person may do: one status on every page");
         assertTrue(
                 r.body().contains("sections.lock refused: prohibited: only a user locks or unlocks sections"),
                 r.body());
@@ -305,8 +305,13 @@ class ConsolePagesTest {
                         "Nope",
                         "csrf",
                         b.csrf("/drift/item?id=" + id)));
-        assertEquals(409, r.statusCode());
+        assertEquals(404, r.statusCode(), "a section that does not exist: one status on every page");
         assertTrue(r.body().contains("unknown_section") && r.body().contains("form-reanchor"), r.body());
         assertFalse(root.driftIds().isEmpty(), "nothing resolved");
+        // an item that does not exist was 409 here and 404 on the proposals page
+        HttpResponse<String> gone = b.post(
+                "/drift/resolve", form("id", "NOPE", "resolution", "dismiss", "csrf", b.csrf("/drift/item?id=" + id)));
+        assertEquals(404, gone.statusCode(), gone.body());
+        assertTrue(gone.body().contains("not_found"), gone.body());
     }
 }
