@@ -221,6 +221,15 @@ class BadInputTest {
                 "params.rationale",
                 rationale.path("error").path("data").path("field").asText(),
                 rationale.toString());
+        // an empty actor was recorded as "agent", the default of one left out
+        for (String blank : new String[] {"", "  "}) {
+            JsonNode actor = raw(W + "\"ops\":[" + ITEM + "\"x\"}],\"rationale\":\"r\",\"actor\":\"" + blank + "\"}}");
+            assertEquals("invalid_request", reason(actor), actor.toString());
+            assertEquals(
+                    "params.actor",
+                    actor.path("error").path("data").path("field").asText(),
+                    actor.toString());
+        }
         assertEquals(treeBefore, snapshot(), "refused writes change nothing");
         JsonNode ok = raw(W + "\"ops\":[" + ITEM + "\"tab\\there\"}],\"rationale\":\"line one\\n\\tline two\"}}");
         assertTrue(ok.has("result"), ok.toString());

@@ -20,7 +20,7 @@ import java.util.Set;
  * <li>Every number is finite ({@code 1e400} reads as infinity, which JSON cannot write back).</li>
  * <li>The free text a write records beside its ops ({@code params.rationale}, {@code .actor},
  *     {@code .note}, and the provenance {@code .context} and {@code .session_id}) holds no control character other than tab and newline
- *     ({@link TextRules#notMemoryText}).</li>
+ *     ({@link TextRules#notMemoryText}); {@code params.actor}, when given, is not blank.</li>
  * </ul>
  *
  * <p>A violation is an {@code invalid_request} whose {@code field} detail is the path of the
@@ -78,6 +78,12 @@ final class RequestCheck {
                 if (bad != null) {
                     return failure("params." + f, bad);
                 }
+            }
+            JsonNode actor = params.get("actor");
+            if (actor != null && actor.isTextual() && actor.textValue().isBlank()) {
+                // Blank, the event would name nobody; the default (an agent, or the root's git identity) is had by
+                // omitting it.
+                return failure("params.actor", "is empty: name who acts, or leave actor out for the default");
             }
         }
         return null;
