@@ -484,6 +484,32 @@ class HumanEditTest {
         assertReplayClean();
     }
 
+    /**
+     * A save that changed only line ends (CRLF) recorded a {@code human_edit} on every section,
+     * each with the same hash before and after, so every section's history named the human as its
+     * last editor though no word changed. The bytes are still recorded (replay gives them back),
+     * under no section.
+     */
+    @Test
+    void aSaveThatChangesOnlyLineEnds_namesNoSectionsEditor_andReplaysByteForByte() throws Exception {
+        root(false);
+        assertTrue(write(append(CRITIC, "Triggers", "written by the agent")).has("result"));
+        Path f = root.dir.resolve(CRITIC);
+        Files.writeString(f, Files.readString(f).replace("\n", "\r\n"));
+        root.call("capture", null);
+
+        JsonNode triggers = root.call("history", "{\"path\":\"" + CRITIC + "\",\"section\":\"triggers\",\"limit\":1}")
+                .at("/result/events/0");
+        assertEquals("append_item", triggers.path("op").asText(), "the agent stays the last editor: " + triggers);
+        JsonNode file = root.call("history", "{\"path\":\"" + CRITIC + "\",\"limit\":1}")
+                .at("/result/events/0");
+        assertEquals("human_edit", file.path("op").asText(), "the file's history has the save: " + file);
+        assertTrue(file.path("section_anchor").isNull(), file.toString());
+        assertEquals(file.path("before_hash"), file.path("after_hash"), file.toString());
+        assertTrue(root.git("show", "HEAD:" + CRITIC).contains("\r\n"), "the branch holds the bytes saved");
+        assertReplayClean();
+    }
+
     @Test
     void gitCommit_whileTheDaemonRuns_isCapturedReferringToTheCommit() throws Exception {
         // The save is committed before the watcher's quiet period ends even on a loaded machine: the

@@ -134,15 +134,19 @@ public final class HumanCapture implements Mutation {
                 p.put("region", c.key());
                 p.put("index", c.index());
                 p.put("text", c.after());
+                // Bytes only (line ends, spacing the canonical form drops): the region's text is
+                // recorded for replay, but no section's history names the human for it.
+                boolean bytesOnly = c.beforeHash() != null && c.beforeHash().equals(c.afterHash());
                 out.add(new EventSpec(
                         OP_EDIT,
                         path,
-                        c.key(),
+                        bytesOnly ? null : c.key(),
                         c.beforeHash(),
                         c.afterHash(),
                         p,
                         List.of(),
-                        "human edit of " + path.value() + " (" + c.key() + ")"));
+                        "human edit of " + path.value() + " (" + c.key() + (bytesOnly ? ": bytes only, same text" : "")
+                                + ")"));
             }
         } else if (d instanceof HumanEdits.WholeFile w) {
             ObjectNode p = JsonNodeFactory.instance.objectNode();
@@ -266,7 +270,7 @@ public final class HumanCapture implements Mutation {
                     .orElseThrow(() -> new IllegalArgumentException("a human edit without its region: " + e.payload()));
             if (edit instanceof HumanEditPayload.WholeFile w) {
                 keys.addAll(w.changed());
-            } else {
+            } else if (e.sectionAnchor() != null) { // a bytes-only change of a region changed no text
                 keys.add(((HumanEditPayload.Region) edit).region());
             }
         }
