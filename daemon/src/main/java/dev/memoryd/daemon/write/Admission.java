@@ -369,7 +369,8 @@ final class Admission {
                         ErrorReason.DRIFT,
                         first.getKey().value()
                                 + " waits in the drift queue (item " + first.getValue()
-                                + "): a human's edit broke its grammar;"
+                                + "): a human's change to it (an edit that breaks its grammar, a move or a deletion)"
+                                + " is not recorded yet;"
                                 + " a maintainer resolves it with 'memoryd drift resolve " + first.getValue() + "'",
                         Failure.ordered("path", first.getKey().value(), "drift_id", first.getValue())));
     }
