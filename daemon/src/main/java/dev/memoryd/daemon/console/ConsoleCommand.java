@@ -65,7 +65,7 @@ public final class ConsoleCommand implements Callable<Integer> {
                     "memoryd: warning: the console listens on " + address.getHostAddress() + ", not only on this"
                             + " machine: anyone who can reach it and holds the login URL can decide for you; plain HTTP, no TLS");
         }
-        String who = actor != null ? actor : dev.memoryd.daemon.git.HumanActor.ofRoot(abs);
+        String who = actor != null ? actor : ConsoleActor.of(abs);
         ConsoleServer.Options o = new ConsoleServer.Options(
                 abs, MemorydConfig.defaults(abs, null).socket(), address, allowRemote, port, who);
         ConsoleServer server;

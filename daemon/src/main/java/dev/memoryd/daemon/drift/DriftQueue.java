@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.events.EventPayloads;
+import dev.memoryd.daemon.git.HumanActor;
 import dev.memoryd.daemon.write.Contextual;
 import dev.memoryd.daemon.write.DriftView;
 import dev.memoryd.daemon.write.HumanCapture;
@@ -159,15 +160,11 @@ public final class DriftQueue extends LedgerFold implements DriftView {
             return CompletableFuture.completedFuture(new WriteOutcome.Rejected(
                     -1, Failure.of(ErrorReason.NOT_FOUND, "no open drift item " + id + " (see 'memoryd drift list')")));
         }
-        String who = actor == null
-                ? dev.memoryd.daemon.git.HumanActor.of(writer.git().repository())
-                : actor;
-        if (!dev.memoryd.daemon.git.HumanActor.is(who)) {
+        String who = actor == null ? HumanActor.of(writer.git().repository()) : actor;
+        if (!HumanActor.is(who)) {
             // A drift item waits for a person: an agent resolving it would decide for them.
             return CompletableFuture.completedFuture(new WriteOutcome.Rejected(
-                    -1,
-                    Failure.of(
-                            ErrorReason.PROHIBITED, dev.memoryd.daemon.git.HumanActor.refusal("resolves drift", who))));
+                    -1, Failure.of(ErrorReason.PROHIBITED, HumanActor.refusal("resolves drift", who))));
         }
         for (Map.Entry<String, KindResolver> kr : kindResolvers.entrySet()) {
             if (e.get().kind().startsWith(kr.getKey())) {

@@ -1,11 +1,8 @@
 package dev.memoryd.daemon.git;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 
 /**
  * The form a person's actor takes, {@code human:Name <email>}: how humans' own edits are recorded,
@@ -30,16 +27,6 @@ public final class HumanActor {
     /** The person {@code repo}'s git identity names ({@code user.name}, {@code user.email}, as git resolves them). */
     public static String of(Repository repo) {
         return of(new PersonIdent(repo));
-    }
-
-    /** The person the git identity of the repository at {@code root} names. */
-    public static String ofRoot(Path root) throws IOException {
-        try (Repository repo = new FileRepositoryBuilder()
-                .setGitDir(root.resolve(".git").toFile())
-                .setMustExist(true)
-                .build()) {
-            return of(repo);
-        }
     }
 
     /** Why {@code actor} may not make a decision only a person makes ({@code what}, e.g. "resolves drift"). */

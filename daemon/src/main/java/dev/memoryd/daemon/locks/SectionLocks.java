@@ -4,6 +4,7 @@ import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Outcome;
 import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.events.SectionLockPayload;
+import dev.memoryd.daemon.git.HumanActor;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WritePipeline;
@@ -49,7 +50,7 @@ public final class SectionLocks {
      */
     public Outcome<CompletableFuture<WriteOutcome>> set(
             String path, String section, boolean lock, String actor, String rationale) {
-        if (!dev.memoryd.daemon.git.HumanActor.is(actor)) {
+        if (!HumanActor.is(actor)) {
             return Outcome.fail(
                     ErrorReason.PROHIBITED,
                     "only a user locks or unlocks sections (file grammar §13): actor must be"

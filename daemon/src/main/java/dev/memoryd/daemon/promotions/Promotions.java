@@ -2,6 +2,7 @@ package dev.memoryd.daemon.promotions;
 
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Outcome;
+import dev.memoryd.daemon.git.HumanActor;
 import dev.memoryd.daemon.write.WriteOutcome;
 import dev.memoryd.daemon.write.WritePipeline;
 import dev.memoryd.daemon.write.WriteRequest;
@@ -201,7 +202,7 @@ public final class Promotions {
 
     private Outcome<CompletableFuture<WriteOutcome>> submit(
             GrammarChange change, String actor, String rationale, String fallback) {
-        if (!dev.memoryd.daemon.git.HumanActor.is(actor)) {
+        if (!HumanActor.is(actor)) {
             return Outcome.fail(
                     ErrorReason.PROHIBITED,
                     "only a maintainer changes the grammar (file grammar §13): actor must"

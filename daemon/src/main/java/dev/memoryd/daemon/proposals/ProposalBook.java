@@ -7,6 +7,7 @@ import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.events.EventPayloads;
 import dev.memoryd.daemon.events.ProposalClosedPayload;
+import dev.memoryd.daemon.git.HumanActor;
 import dev.memoryd.daemon.write.LedgerFold;
 import dev.memoryd.daemon.write.Mutation;
 import dev.memoryd.daemon.write.WriteOutcome;
@@ -122,9 +123,8 @@ public final class ProposalBook extends LedgerFold {
     /** Applies an open proposal onto the branch as it is now: one declaration, one merge commit. */
     public CompletableFuture<WriteOutcome> accept(String id, String actor, String note) {
         String who = decider(actor);
-        if (!dev.memoryd.daemon.git.HumanActor.is(who)) {
-            return refused(
-                    ErrorReason.PROHIBITED, dev.memoryd.daemon.git.HumanActor.refusal("accepts a proposal", who));
+        if (!HumanActor.is(who)) {
+            return refused(ErrorReason.PROHIBITED, HumanActor.refusal("accepts a proposal", who));
         }
         Optional<Proposal> p = get(id);
         if (p.isEmpty() || !p.get().status().equals("open")) {
@@ -154,17 +154,14 @@ public final class ProposalBook extends LedgerFold {
 
     /** Who decides: {@code actor}, or when none is given the person the root's git identity names. */
     private String decider(String actor) {
-        return actor != null
-                ? actor
-                : dev.memoryd.daemon.git.HumanActor.of(writer.git().repository());
+        return actor != null ? actor : HumanActor.of(writer.git().repository());
     }
 
     /** Records that an open proposal was rejected; its branch stays in history. */
     public CompletableFuture<WriteOutcome> reject(String id, String actor, String note) {
         String who = decider(actor);
-        if (!dev.memoryd.daemon.git.HumanActor.is(who)) {
-            return refused(
-                    ErrorReason.PROHIBITED, dev.memoryd.daemon.git.HumanActor.refusal("rejects a proposal", who));
+        if (!HumanActor.is(who)) {
+            return refused(ErrorReason.PROHIBITED, HumanActor.refusal("rejects a proposal", who));
         }
         Optional<Proposal> p = get(id);
         if (p.isEmpty() || !p.get().status().equals("open")) {

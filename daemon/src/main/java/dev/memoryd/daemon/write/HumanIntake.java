@@ -3,6 +3,7 @@ package dev.memoryd.daemon.write;
 import dev.memoryd.daemon.api.ErrorReason;
 import dev.memoryd.daemon.api.Failure;
 import dev.memoryd.daemon.git.GitStore;
+import dev.memoryd.daemon.git.HumanActor;
 import dev.memoryd.daemon.layout.RootLayout;
 import dev.memoryd.daemon.layout.Utf8;
 import dev.memoryd.grammar.RepoPath;
@@ -127,7 +128,7 @@ final class HumanIntake {
     }
 
     private static String humanActor(PersonIdent who) {
-        return dev.memoryd.daemon.git.HumanActor.of(who);
+        return HumanActor.of(who);
     }
 
     /**

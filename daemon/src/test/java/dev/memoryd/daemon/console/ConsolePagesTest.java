@@ -264,7 +264,7 @@ class ConsolePagesTest {
         root = new ConsoleRoot(tmp);
         root.git("config", "user.name", "Sam Example");
         root.git("config", "user.email", "sam@example.com");
-        root.startDaemon().startConsole(dev.memoryd.daemon.git.HumanActor.ofRoot(root.dir));
+        root.startDaemon().startConsole(ConsoleActor.of(root.dir));
         root.humanEdit(ConsoleRoot.YOUNG, "## Role\n", "## Job\n");
         String id = root.driftIds().get(0);
         Browserless b = new Browserless(root);
