@@ -71,7 +71,14 @@ public final class ReplayCheck {
             if (halted.contains(p)) {
                 continue;
             }
-            Optional<String> disk = tree.read(RepoPath.of(p));
+            Optional<String> disk;
+            try {
+                disk = tree.read(RepoPath.of(p));
+            } catch (dev.memoryd.daemon.layout.NotMemoryText e) {
+                // A symbolic link or bytes that are not UTF-8: a difference to report, not a failed replay.
+                diffs.add(new Difference(p, "not_text", List.of(), e.getMessage()));
+                continue;
+            }
             String want = expected.get(p);
             if (disk.isPresent() && disk.get().equals(want)) {
                 continue;

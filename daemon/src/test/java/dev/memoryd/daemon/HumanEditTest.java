@@ -1608,6 +1608,11 @@ class HumanEditTest {
         assertEquals(id, root.firstDriftId(), "the item waits");
         assertEquals("ok", root.call("ping", null).at("/result/writer/state").asText(), "the writer is well");
 
+        // replay --verify names the link as a difference; it failed as "unavailable: replay failed"
+        JsonNode replayed = replay();
+        assertFalse(replayed.get("ok").asBoolean(), replayed.toString());
+        assertTrue(replayed.get("differences").toString().contains("\"kind\":\"not_text\""), replayed.toString());
+
         Files.delete(f); // the human takes the link away: the item shows a deleted file, which restore puts back
         root.call("capture", null);
         JsonNode r = root.call("drift.resolve", "{\"id\":\"" + id + "\",\"resolution\":\"restore\"}");
