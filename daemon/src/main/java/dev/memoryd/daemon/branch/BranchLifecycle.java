@@ -1,8 +1,8 @@
 package dev.memoryd.daemon.branch;
 
-import static dev.memoryd.daemon.branch.Branches.DELETED_PREFIX;
 import static dev.memoryd.daemon.branch.Branches.OP_DELETE;
 import static dev.memoryd.daemon.branch.Branches.OP_FORK;
+import static dev.memoryd.daemon.git.GitStore.RETIRED_PREFIX;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -90,7 +90,7 @@ final class BranchLifecycle {
             Optional<ObjectId> ref = git.branchHead(b.value());
             if (OP_DELETE.equals(last.op())) {
                 if (ref.isPresent()) {
-                    git.retireRef(Constants.R_HEADS + b.value(), DELETED_PREFIX + b.value(), ref.get());
+                    git.retireRef(Constants.R_HEADS + b.value(), RETIRED_PREFIX + b.value(), ref.get());
                 }
             } else if (ref.isEmpty() && OP_FORK.equals(last.op())) {
                 ObjectId from = ObjectId.fromString(EventPayloads.fork(last)
@@ -334,7 +334,7 @@ final class BranchLifecycle {
             b = w.branch();
             writers.deleting(b, true); // no new writes from here on
         }
-        ObjectNode payload = JsonNodeFactory.instance.objectNode().put("retired_ref", DELETED_PREFIX + name);
+        ObjectNode payload = JsonNodeFactory.instance.objectNode().put("retired_ref", RETIRED_PREFIX + name);
         if (retired != null) {
             payload.put("retired_elsewhere", retired.name());
         }
@@ -381,12 +381,12 @@ final class BranchLifecycle {
             w.close();
             w.git().close();
             ObjectId tip = ObjectId.fromString(c.commit());
-            git.retireRef(Constants.R_HEADS + name, DELETED_PREFIX + name, tip);
+            git.retireRef(Constants.R_HEADS + name, RETIRED_PREFIX + name, tip);
             writers.deleting(b, false);
             return Outcome.ok(new Deleted(
                     name,
                     tip.name(),
-                    DELETED_PREFIX + name,
+                    RETIRED_PREFIX + name,
                     c.events().get(0).eventId(),
                     ledger.chain(b).head().seq()));
         }

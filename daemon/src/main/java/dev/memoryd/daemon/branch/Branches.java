@@ -45,8 +45,6 @@ public final class Branches implements AutoCloseable {
     public static final String OP_FORK = "branch_fork";
     public static final String OP_MERGE = MergeMutation.OP;
     public static final String OP_DELETE = "branch_delete";
-    /** Where a deleted branch's ref goes: history stays reachable, {@code git branch} no longer lists it. */
-    public static final String DELETED_PREFIX = GitStore.RETIRED_PREFIX;
 
     private final BranchWriters writers;
     private final BranchLifecycle lifecycle;

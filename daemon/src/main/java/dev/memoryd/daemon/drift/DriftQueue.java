@@ -160,7 +160,7 @@ public final class DriftQueue extends LedgerFold implements DriftView {
             return CompletableFuture.completedFuture(new WriteOutcome.Rejected(
                     -1, Failure.of(ErrorReason.NOT_FOUND, "no open drift item " + id + " (see 'memoryd drift list')")));
         }
-        String who = actor == null ? HumanActor.of(writer.git().repository()) : actor;
+        String who = HumanActor.orIdentity(actor, writer.git().repository());
         if (!HumanActor.is(who)) {
             // A drift item waits for a person: an agent resolving it would decide for them.
             return CompletableFuture.completedFuture(new WriteOutcome.Rejected(

@@ -29,6 +29,11 @@ public final class HumanActor {
         return of(new PersonIdent(repo));
     }
 
+    /** {@code actor}, or when none is given the person {@code repo}'s git identity names. */
+    public static String orIdentity(String actor, Repository repo) {
+        return actor != null ? actor : of(repo);
+    }
+
     /** Why {@code actor} may not make a decision only a person makes ({@code what}, e.g. "resolves drift"). */
     public static String refusal(String what, String actor) {
         return "only a person " + what + ": actor must be a human's, 'human:Name <email>'"

@@ -122,7 +122,7 @@ public final class ProposalBook extends LedgerFold {
 
     /** Applies an open proposal onto the branch as it is now: one declaration, one merge commit. */
     public CompletableFuture<WriteOutcome> accept(String id, String actor, String note) {
-        String who = decider(actor);
+        String who = HumanActor.orIdentity(actor, writer.git().repository());
         if (!HumanActor.is(who)) {
             return refused(ErrorReason.PROHIBITED, HumanActor.refusal("accepts a proposal", who));
         }
@@ -152,14 +152,9 @@ public final class ProposalBook extends LedgerFold {
                 who));
     }
 
-    /** Who decides: {@code actor}, or when none is given the person the root's git identity names. */
-    private String decider(String actor) {
-        return actor != null ? actor : HumanActor.of(writer.git().repository());
-    }
-
     /** Records that an open proposal was rejected; its branch stays in history. */
     public CompletableFuture<WriteOutcome> reject(String id, String actor, String note) {
-        String who = decider(actor);
+        String who = HumanActor.orIdentity(actor, writer.git().repository());
         if (!HumanActor.is(who)) {
             return refused(ErrorReason.PROHIBITED, HumanActor.refusal("rejects a proposal", who));
         }

@@ -113,7 +113,7 @@ public final class Sync {
                         .setCredentialsProvider(CREDENTIALS)
                         .setRefSpecs(
                                 new RefSpec("+" + Constants.R_HEADS + "*:" + prefix + "*"),
-                                new RefSpec("+" + Branches.DELETED_PREFIX + "*:" + retiredPrefix + "*"))
+                                new RefSpec("+" + GitStore.RETIRED_PREFIX + "*:" + retiredPrefix + "*"))
                         .setRemoveDeletedRefs(true)
                         .call();
             } catch (GitAPIException | org.eclipse.jgit.api.errors.JGitInternalException e) {
@@ -156,7 +156,7 @@ public final class Sync {
             boolean ok = true;
             List<SyncDeletions.Retirement> retirements = new ArrayList<>();
             for (Map.Entry<String, ObjectId> e : theirs.entrySet()) {
-                Ref retiredHere = git.repository().getRefDatabase().exactRef(Branches.DELETED_PREFIX + e.getKey());
+                Ref retiredHere = git.repository().getRefDatabase().exactRef(GitStore.RETIRED_PREFIX + e.getKey());
                 SyncRow row = retiredHere != null && !branches.exists(e.getKey())
                         ? deletions.deletedHere(
                                 e.getKey(),

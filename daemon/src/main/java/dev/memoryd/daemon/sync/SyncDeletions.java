@@ -126,7 +126,7 @@ final class SyncDeletions {
         List<RemoteRefUpdate> records = new ArrayList<>();
         for (Retirement r : rs) {
             if (!r.remoteHasRecord()) {
-                String ref = Branches.DELETED_PREFIX + r.name();
+                String ref = GitStore.RETIRED_PREFIX + r.name();
                 records.add(new RemoteRefUpdate(git.repository(), ref, ref, false, null, null));
             }
         }
@@ -138,7 +138,7 @@ final class SyncDeletions {
                         .getRemoteUpdates()) {
                     if (!pushed(u)) {
                         refused.put(
-                                u.getRemoteName().substring(Branches.DELETED_PREFIX.length()),
+                                u.getRemoteName().substring(GitStore.RETIRED_PREFIX.length()),
                                 "its retired ref was refused (" + status(u) + "); sync again");
                     }
                 }
