@@ -33,7 +33,8 @@ final class SectionText {
             }
             to = bol - 1; // the newline before the blank line; a non-blank line lies before it
         }
-        return s.substring(from, to) + "\n";
+        // One copy, not two, where the last line's newline is there to keep.
+        return to < s.length() ? s.substring(from, to + 1) : s.substring(from, to) + "\n";
     }
 
     /** Whether {@code s[from, to)} is empty or only whitespace, as {@link String#isBlank} says. */

@@ -196,14 +196,17 @@ final class PublishedGraphs {
         mergedLive.forEach(writerGraph::put);
         Map<String, List<ChunkRecord>> derived = new LinkedHashMap<>();
         Map<String, Set<String>> gone = new HashMap<>();
+        // Each file read once: a large memory file written again and again is most of this thread's work.
+        Map<String, Optional<String>> texts = new LinkedHashMap<>();
         for (String p : memoryFiles) {
-            readText(p)
-                    .flatMap(t -> SliceFile.parse(t).slice())
+            Optional<String> text = readText(p);
+            texts.put(p, text);
+            text.flatMap(t -> SliceFile.parse(t).slice())
                     .map(s -> s.path("id").asText(null))
                     .ifPresent(id -> sliceIdByPath.put(p, id));
         }
         for (String p : memoryFiles) {
-            List<ChunkRecord> rs = readText(p)
+            List<ChunkRecord> rs = texts.get(p)
                     .map(t -> MemoryChunks.derive(p, t, x -> Optional.ofNullable(sliceIdByPath.get(x))))
                     .orElse(List.of());
             Set<String> old = new HashSet<>(derivedByPath.getOrDefault(p, Set.of()));

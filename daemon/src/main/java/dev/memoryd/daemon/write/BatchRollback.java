@@ -26,8 +26,13 @@ final class BatchRollback {
     private final Journal journal;
     private final long seq;
     private final Map<String, byte[]> written;
-    private final Map<String, Optional<byte[]>> before;
+    private final Map<String, Before> before;
     private final java.util.List<Step> after = new java.util.ArrayList<>();
+
+    /** What a path held before the batch (empty: no file), made into bytes only when it is put back. */
+    interface Before {
+        Optional<byte[]> bytes();
+    }
 
     /** What else undoing the batch must put back, once its lines are cut off; idempotent. */
     interface Step {
@@ -46,7 +51,7 @@ final class BatchRollback {
             Journal journal,
             long seq,
             Map<String, byte[]> written,
-            Map<String, Optional<byte[]>> before) {
+            Map<String, Before> before) {
         this.files = files;
         this.chain = chain;
         this.journal = journal;
@@ -67,7 +72,8 @@ final class BatchRollback {
                     || !Arrays.equals(Files.readAllBytes(f), w.getValue())) {
                 continue; // never placed, or someone else's bytes now
             }
-            Optional<byte[]> old = before.getOrDefault(w.getKey(), Optional.empty());
+            Before was = before.get(w.getKey());
+            Optional<byte[]> old = was == null ? Optional.empty() : was.bytes();
             if (old.isPresent()) {
                 restore.put(w.getKey(), old.get());
             } else {

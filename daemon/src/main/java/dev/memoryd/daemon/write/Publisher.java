@@ -243,7 +243,7 @@ final class Publisher {
                     }
                     a.contents()
                             .forEach((p, t) ->
-                                    commitFiles.put(p.value(), t == null ? null : t.getBytes(StandardCharsets.UTF_8)));
+                                    commitFiles.put(p.value(), t == null ? null : bytesOf(p, t, b, finalFiles)));
                     commitFiles.putAll(segments.get(i));
                     committed.putAll(commitFiles);
                     commits.add(gb.commit(
@@ -641,16 +641,30 @@ final class Publisher {
         return clean;
     }
 
-    /** What each file the batch writes held before it: the batch's own reading, else the branch head's text. */
-    private Map<String, Optional<byte[]>> before(WriteBatch b, Set<String> paths) throws IOException {
-        Map<String, Optional<byte[]>> out = new HashMap<>();
+    /**
+     * {@code t}'s UTF-8 bytes: the batch's final bytes of {@code p} when {@code t} is its final text
+     * (a file written once in the batch: a large file is then encoded once, not twice), else anew.
+     */
+    private static byte[] bytesOf(RepoPath p, String t, WriteBatch b, Map<String, byte[]> finalFiles) {
+        byte[] last = b.overlay.get(p) == t ? finalFiles.get(p.value()) : null;
+        return last != null ? last : t.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * What each file the batch writes held before it: the batch's own reading, else the branch
+     * head's text. A reading is encoded only if the batch is undone (most never are); the head's
+     * text is read now, while the store is known to be well.
+     */
+    private Map<String, BatchRollback.Before> before(WriteBatch b, Set<String> paths) throws IOException {
+        Map<String, BatchRollback.Before> out = new HashMap<>();
         for (String p : paths) {
             Optional<String> seen = b.diskSeen.get(RepoPath.of(p));
-            out.put(
-                    p,
-                    seen != null
-                            ? seen.map(t -> t.getBytes(StandardCharsets.UTF_8))
-                            : s.git.head() == null ? Optional.empty() : s.git.read(s.git.head(), p));
+            if (seen != null) {
+                out.put(p, () -> seen.map(t -> t.getBytes(StandardCharsets.UTF_8)));
+            } else {
+                Optional<byte[]> atHead = s.git.head() == null ? Optional.empty() : s.git.read(s.git.head(), p);
+                out.put(p, () -> atHead);
+            }
         }
         return out;
     }
