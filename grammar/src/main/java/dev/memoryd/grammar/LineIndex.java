@@ -23,6 +23,57 @@ final class LineIndex {
         this.starts = Arrays.copyOf(s, n);
     }
 
+    private LineIndex(int[] starts) {
+        this.starts = starts;
+    }
+
+    /**
+     * The line starts of this text with {@code [start, end)} replaced by {@code replacement}: the
+     * same as a new index of the new text, found by looking only at the replacement (a large file
+     * changed in one section has thousands of lines the change does not move but by an offset).
+     */
+    LineIndex spliced(int start, int end, String replacement) {
+        // A line start s follows the newline at s - 1: kept when that newline lies before the
+        // change, gone when it lies in it, moved by the change's length when it lies after it.
+        int keep = upperBound(start); // starts <= start
+        int after = upperBound(end); // starts <= end: those from here on lie after the change
+        int added = 0;
+        for (int i = replacement.indexOf('\n'); i >= 0; i = replacement.indexOf('\n', i + 1)) {
+            added++;
+        }
+        int[] s = new int[keep + added + starts.length - after];
+        System.arraycopy(starts, 0, s, 0, keep);
+        int n = keep;
+        for (int i = replacement.indexOf('\n'); i >= 0; i = replacement.indexOf('\n', i + 1)) {
+            s[n++] = start + i + 1;
+        }
+        int delta = replacement.length() - (end - start);
+        for (int i = after; i < starts.length; i++) {
+            s[n++] = starts[i] + delta;
+        }
+        return new LineIndex(s);
+    }
+
+    /** How many line starts are at or before {@code offset}. */
+    private int upperBound(int offset) {
+        int lo = 0;
+        int hi = starts.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (starts[mid] <= offset) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The line starts, for comparing two indexes. */
+    int[] starts() {
+        return starts.clone();
+    }
+
     /** 1-based line number of a char offset. */
     int lineOf(int offset) {
         int lo = 0;

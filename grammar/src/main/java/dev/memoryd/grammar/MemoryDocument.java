@@ -88,8 +88,12 @@ public final class MemoryDocument {
     private record Scan(List<RawHeading> headings, boolean scanned) {}
 
     private MemoryDocument(String text, Scan scan) {
+        this(text, scan, new LineIndex(text));
+    }
+
+    private MemoryDocument(String text, Scan scan, LineIndex lines) {
         this.text = text;
-        this.lines = new LineIndex(text);
+        this.lines = lines;
         int fmEnd = frontmatterEnd(text);
         frontmatterSpan = fmEnd > 0 ? new Span(0, fmEnd) : null;
         List<RawHeading> headings = List.copyOf(scan.headings());
@@ -339,8 +343,8 @@ public final class MemoryDocument {
         if (prefix == span && span == replacement.length()) {
             return this; // the same text
         }
-        List<RawHeading> shifted = shiftedHeadings(
-                start + prefix, end - suffix, replacement.substring(prefix, replacement.length() - suffix), next);
+        String changed = replacement.substring(prefix, replacement.length() - suffix);
+        List<RawHeading> shifted = shiftedHeadings(start + prefix, end - suffix, changed, next);
         if (shifted != null
                 && replacement.length() == span
                 && frontmatterSpan != null
@@ -349,7 +353,10 @@ public final class MemoryDocument {
             // and heading is where it was.
             return new MemoryDocument(next, this);
         }
-        return shifted != null ? new MemoryDocument(next, new Scan(shifted, true)) : new MemoryDocument(next);
+        return shifted != null
+                ? new MemoryDocument(
+                        next, new Scan(shifted, true), lines.spliced(start + prefix, end - suffix, changed))
+                : new MemoryDocument(next);
     }
 
     /** {@code text}, whose lines, headings and sections are {@code sameLayout}'s, at the same offsets. */

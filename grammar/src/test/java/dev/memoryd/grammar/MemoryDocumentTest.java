@@ -269,6 +269,9 @@ class MemoryDocumentTest {
                     assertEquals(parsed.sections(), spliced.sections(), what);
                     assertEquals(parsed.title(), spliced.title(), what);
                     assertEquals(parsed.lineCount(), spliced.lineCount(), what);
+                    for (int off = 0; off <= spliced.text().length(); off += 7) {
+                        assertEquals(parsed.lineOf(off), spliced.lineOf(off), what + ", line of " + off);
+                    }
                     d = spliced;
                 }
             }
