@@ -1,5 +1,6 @@
 package dev.memoryd.daemon.git;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -17,9 +18,11 @@ import java.util.zip.Deflater;
  * then a final empty block and the Adler-32 of the whole. Git and JGit read such a stream as any
  * other: the format allows any number of blocks. For each path the last version's bytes and pieces
  * are kept; the next version of that path reuses every piece whose bytes lie, unchanged and at the
- * same distance from the start or from the end, outside the changed span (found by comparing the
- * two versions' bytes, so reuse is exact whatever the history) and deflates the span alone. An
- * append deflates its new bytes and the last piece; an edit in the middle, one or two pieces.
+ * same distance from the start or from the end, outside the changed span, and every piece within
+ * it found whole where the first change moved it (two changes far apart: a section and the Change
+ * Log), and deflates the rest alone. Reuse is exact whatever the history: a piece is reused only
+ * where all its bytes are. An append deflates its new bytes and the last piece; an edit in the
+ * middle, one or two pieces.
  *
  * <p>What is kept is bounded ({@link #HELD_BYTES} of blob bytes, the paths used longest ago dropped
  * first). The byte arrays given to {@link #deflate} are kept by reference and must not be changed
@@ -95,7 +98,7 @@ final class PieceDeflater {
         if (old != null) {
             held -= old.data.length;
         }
-        Pieces now = old == null ? cut(null, data, 0, data.length, 0, 0, 0) : next(old, data);
+        Pieces now = old == null ? build(null, data, new int[0]) : next(old, data);
         last.put(path, now);
         held += data.length;
         for (Iterator<Pieces> it = last.values().iterator(); held > HELD_BYTES && it.hasNext(); ) {
@@ -124,56 +127,134 @@ final class PieceDeflater {
         }
         int s = commonSuffix(was, data, Math.min(was.length, data.length) - p);
         int k = old.count();
-        int i = 0; // pieces [0, i) lie before the change
-        while (i < k && old.starts[i + 1] <= p) {
-            i++;
-        }
-        int j = k; // pieces [j, k) lie after it
-        while (j > i && old.starts[j - 1] >= was.length - s) {
-            j--;
-        }
-        if (i > 0 && old.starts[i] - old.starts[i - 1] < PIECE / 2) {
-            i--;
-        }
-        if (j < k && old.starts[j + 1] - old.starts[j] < PIECE / 2) {
-            j++;
-        }
         int shift = data.length - was.length;
-        return cut(old, data, old.starts[i], old.starts[j] + shift, i, j, shift);
+        // A write changes a section and the Change Log (and perhaps the frontmatter): between the
+        // first change and the last lie pieces moved by the first change alone, found here.
+        int moved = shiftAfter(old, data, p, was.length - s);
+        int[] at = new int[k];
+        for (int x = 0; x < k; x++) {
+            int a = old.starts[x];
+            int b = old.starts[x + 1];
+            if (b <= p) {
+                at[x] = a;
+            } else if (a >= was.length - s) {
+                at[x] = a + shift;
+            } else if (moved != NONE && a >= p && same(was, a, b, data, a + moved)) {
+                at[x] = a + moved;
+            } else {
+                at[x] = -1;
+            }
+        }
+        return build(old, data, at);
+    }
+
+    /** No shift found. */
+    private static final int NONE = Integer.MIN_VALUE;
+
+    /** Farthest a piece is looked for from where it was, in bytes: an item or a paragraph, not a rewrite. */
+    static final int MAX_MOVE = 4096;
+
+    /** How many bytes at a piece's start are compared to find where it moved. */
+    private static final int PROBE = 256;
+
+    /**
+     * The distance the first old piece starting after {@code p} and ending before {@code end} moved
+     * in {@code data} (the nearest place within {@link #MAX_MOVE} where its first bytes are), or
+     * {@link #NONE}. Only a hint: a piece is reused at it only when all its bytes are there.
+     */
+    private static int shiftAfter(Pieces old, byte[] data, int p, int end) {
+        byte[] was = old.data;
+        for (int x = 0; x < old.count(); x++) {
+            int a = old.starts[x];
+            if (a <= p) {
+                continue;
+            }
+            if (old.starts[x + 1] > end) {
+                return NONE;
+            }
+            int len = Math.min(PROBE, old.starts[x + 1] - a);
+            for (int d = 0; d <= MAX_MOVE; d++) {
+                if (same(was, a, a + len, data, a + d)) {
+                    return d;
+                }
+                if (d > 0 && same(was, a, a + len, data, a - d)) {
+                    return -d;
+                }
+            }
+            return NONE;
+        }
+        return NONE;
+    }
+
+    /** Whether {@code a[from, to)} is in {@code b} at {@code at}. */
+    private static boolean same(byte[] a, int from, int to, byte[] b, int at) {
+        return at >= 0 && at + (to - from) <= b.length && Arrays.equals(a, from, to, b, at, at + (to - from));
     }
 
     /**
-     * Old pieces {@code [0, before)}, the span {@code [from, to)} of {@code data} deflated in
-     * pieces, old pieces {@code [after, count)} moved by {@code shift} ({@code old} null: the span
-     * alone).
+     * The pieces of {@code data}: old piece {@code x} kept where {@code at[x]} (its start in {@code
+     * data}, -1: not kept) says, in order and not overlapping, everything else deflated in pieces of
+     * about {@link #PIECE}. A kept piece under half of that beside a span deflated again is deflated
+     * with it, so that a file growing at its end does not become a run of small pieces.
      */
-    private Pieces cut(Pieces old, byte[] data, int from, int to, int before, int after, int shift) {
-        int span = to - from;
-        int n = span == 0 ? 0 : (span + PIECE - 1) / PIECE;
-        int kept = old == null ? 0 : old.count() - after;
-        int count = before + n + kept;
+    private Pieces build(Pieces old, byte[] data, int[] at) {
+        List<int[]> segs = new ArrayList<>(); // {from, to, old piece or -1}
+        int pos = 0;
+        for (int x = 0; x < at.length; x++) {
+            if (at[x] < pos) {
+                continue;
+            }
+            if (at[x] > pos) {
+                segs.add(new int[] {pos, at[x], -1});
+            }
+            int len = old.starts[x + 1] - old.starts[x];
+            segs.add(new int[] {at[x], at[x] + len, x});
+            pos = at[x] + len;
+        }
+        if (pos < data.length) {
+            segs.add(new int[] {pos, data.length, -1});
+        }
+        for (int i = 0; i < segs.size(); i++) {
+            int[] g = segs.get(i);
+            boolean besideFresh = (i > 0 && segs.get(i - 1)[2] < 0) || (i + 1 < segs.size() && segs.get(i + 1)[2] < 0);
+            if (g[2] >= 0 && g[1] - g[0] < PIECE / 2 && besideFresh) {
+                g[2] = -1;
+            }
+        }
+        List<int[]> pieces = new ArrayList<>(); // {from, to, old piece or -1}
+        for (int i = 0; i < segs.size(); i++) {
+            int[] g = segs.get(i);
+            if (g[2] >= 0) {
+                pieces.add(g);
+                continue;
+            }
+            int to = g[1];
+            while (i + 1 < segs.size() && segs.get(i + 1)[2] < 0) {
+                to = segs.get(++i)[1];
+            }
+            int span = to - g[0];
+            int n = (span + PIECE - 1) / PIECE;
+            for (int q = 0; q < n; q++) {
+                pieces.add(
+                        new int[] {g[0] + (int) ((long) span * q / n), g[0] + (int) ((long) span * (q + 1) / n), -1});
+            }
+        }
+        int count = pieces.size();
         int[] starts = new int[count + 1];
         byte[][] deflated = new byte[count][];
         int[] adlers = new int[count];
-        if (before > 0) {
-            System.arraycopy(old.starts, 0, starts, 0, before);
-            System.arraycopy(old.deflated, 0, deflated, 0, before);
-            System.arraycopy(old.adlers, 0, adlers, 0, before);
-        }
-        int c = before;
-        for (int q = 0; q < n; q++) {
-            int a = from + (int) ((long) span * q / n);
-            int b = from + (int) ((long) span * (q + 1) / n);
-            starts[c] = a;
-            deflated[c] = deflatePiece(data, a, b - a);
-            Adler32 ad = new Adler32();
-            ad.update(data, a, b - a);
-            adlers[c++] = (int) ad.getValue();
-        }
-        for (int x = after; x < after + kept; x++) {
-            starts[c] = old.starts[x] + shift;
-            deflated[c] = old.deflated[x];
-            adlers[c++] = old.adlers[x];
+        for (int c = 0; c < count; c++) {
+            int[] q = pieces.get(c);
+            starts[c] = q[0];
+            if (q[2] >= 0) {
+                deflated[c] = old.deflated[q[2]];
+                adlers[c] = old.adlers[q[2]];
+            } else {
+                deflated[c] = deflatePiece(data, q[0], q[1] - q[0]);
+                Adler32 ad = new Adler32();
+                ad.update(data, q[0], q[1] - q[0]);
+                adlers[c] = (int) ad.getValue();
+            }
         }
         starts[count] = data.length;
         return new Pieces(data, starts, deflated, adlers);

@@ -34,6 +34,9 @@ class PieceDeflaterTest {
             byte[] data = text(r, r.nextInt(300_000));
             for (int edit = 0; edit < 60; edit++) {
                 data = edit(r, data);
+                if (r.nextInt(3) == 0) {
+                    data = edit(r, data); // two changes in one version: the pieces between may have moved
+                }
                 PieceDeflater.Stream z = d.deflate("p" + path, data);
                 assertArrayEquals(data, inflate(z), "path " + path + ", edit " + edit);
             }
@@ -77,6 +80,36 @@ class PieceDeflaterTest {
                 before.pieces().get(before.pieces().size() - 1),
                 after.pieces().get(after.pieces().size() - 1),
                 "the last piece is the one kept");
+    }
+
+    @Test
+    void twoEditsFarApart_reuseThePiecesBetweenThem_movedByTheFirst() throws Exception {
+        // An item appended to an early section and a Change Log line near the end of a 200 KB file.
+        Random r = new Random(11);
+        PieceDeflater d = new PieceDeflater(1);
+        byte[] data = text(r, 200_000);
+        PieceDeflater.Stream before = d.deflate("users/sam/parts/a.md", data);
+        byte[] edited = concat(
+                concat(
+                        concat(
+                                java.util.Arrays.copyOf(data, 3_000),
+                                "- a new trigger\n".getBytes(StandardCharsets.UTF_8)),
+                        java.util.Arrays.copyOfRange(data, 3_000, 198_000)),
+                concat(
+                        "- 2026-11-29: appended to Triggers (x2)\n".getBytes(StandardCharsets.UTF_8),
+                        java.util.Arrays.copyOfRange(data, 198_000, data.length)));
+        PieceDeflater.Stream after = d.deflate("users/sam/parts/a.md", edited);
+        assertArrayEquals(edited, inflate(after));
+        int fresh = fresh(before, after);
+        assertTrue(
+                fresh <= 3 && after.pieces().size() >= 6,
+                fresh + " of " + after.pieces().size() + " deflated again");
+        // and back: the pieces between move back by as much
+        PieceDeflater.Stream again = d.deflate("users/sam/parts/a.md", data);
+        assertArrayEquals(data, inflate(again));
+        assertTrue(
+                fresh(after, again) <= 3,
+                fresh(after, again) + " of " + again.pieces().size() + " deflated again");
     }
 
     @Test
