@@ -229,6 +229,9 @@ final class WorkTree {
                     continue;
                 }
                 Object[] before = stat(m[1]);
+                if (racy(before)) {
+                    continue; // written moments ago (by the batch before, mostly): publish reads it anyway
+                }
                 if (!want.equals(readIfFile(m[1]))) {
                     continue;
                 }
