@@ -61,20 +61,10 @@ class PieceDeflaterTest {
 
     @Test
     void anEditInTheMiddle_reusesThePiecesBeforeAndAfterIt() throws Exception {
-        Random r = new Random(9);
-        PieceDeflater d = new PieceDeflater(1);
-        byte[] data = text(r, 200_000);
-        PieceDeflater.Stream before = d.deflate("users/sam/parts/a.md", data);
-        int at = 100_000;
-        byte[] edited = concat(
-                concat(java.util.Arrays.copyOf(data, at), "- a new item\n".getBytes(StandardCharsets.UTF_8)),
-                java.util.Arrays.copyOfRange(data, at, data.length));
-        PieceDeflater.Stream after = d.deflate("users/sam/parts/a.md", edited);
-        assertArrayEquals(edited, inflate(after));
-        int fresh = fresh(before, after);
-        assertTrue(
-                fresh <= 2 && after.pieces().size() >= 6,
-                fresh + " of " + after.pieces().size() + " deflated again");
+        Edited e = edited(9, data -> inserted(data, 100_000, "- a new item\n"));
+        PieceDeflater.Stream before = e.before();
+        PieceDeflater.Stream after = e.after();
+        assertFewDeflatedAgain(before, after, 2);
         assertSame(before.pieces().get(0), after.pieces().get(0), "the first piece is the one kept");
         assertSame(
                 before.pieces().get(before.pieces().size() - 1),
@@ -85,31 +75,17 @@ class PieceDeflaterTest {
     @Test
     void twoEditsFarApart_reuseThePiecesBetweenThem_movedByTheFirst() throws Exception {
         // An item appended to an early section and a Change Log line near the end of a 200 KB file.
-        Random r = new Random(11);
-        PieceDeflater d = new PieceDeflater(1);
-        byte[] data = text(r, 200_000);
-        PieceDeflater.Stream before = d.deflate("users/sam/parts/a.md", data);
-        byte[] edited = concat(
-                concat(
-                        concat(
-                                java.util.Arrays.copyOf(data, 3_000),
-                                "- a new trigger\n".getBytes(StandardCharsets.UTF_8)),
-                        java.util.Arrays.copyOfRange(data, 3_000, 198_000)),
-                concat(
-                        "- 2026-11-29: appended to Triggers (x2)\n".getBytes(StandardCharsets.UTF_8),
-                        java.util.Arrays.copyOfRange(data, 198_000, data.length)));
-        PieceDeflater.Stream after = d.deflate("users/sam/parts/a.md", edited);
-        assertArrayEquals(edited, inflate(after));
-        int fresh = fresh(before, after);
-        assertTrue(
-                fresh <= 3 && after.pieces().size() >= 6,
-                fresh + " of " + after.pieces().size() + " deflated again");
+        Edited e = edited(
+                11,
+                data -> inserted(
+                        inserted(data, 198_000, "- 2026-11-29: appended to Triggers (x2)\n"),
+                        3_000,
+                        "- a new trigger\n"));
+        assertFewDeflatedAgain(e.before(), e.after(), 3);
         // and back: the pieces between move back by as much
-        PieceDeflater.Stream again = d.deflate("users/sam/parts/a.md", data);
-        assertArrayEquals(data, inflate(again));
-        assertTrue(
-                fresh(after, again) <= 3,
-                fresh(after, again) + " of " + again.pieces().size() + " deflated again");
+        PieceDeflater.Stream again = e.deflater().deflate(e.path(), e.data());
+        assertArrayEquals(e.data(), inflate(again));
+        assertFewDeflatedAgain(e.after(), again, 3);
     }
 
     @Test
@@ -200,6 +176,41 @@ class PieceDeflaterTest {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /** A 200 KB text deflated, then edited and deflated again by one deflater. */
+    private record Edited(
+            PieceDeflater deflater,
+            String path,
+            byte[] data,
+            PieceDeflater.Stream before,
+            PieceDeflater.Stream after) {}
+
+    /** Deflates a seeded 200 KB text and {@code edit} of it, checking the edited stream inflates to its bytes. */
+    private static Edited edited(long seed, java.util.function.UnaryOperator<byte[]> edit) throws Exception {
+        PieceDeflater d = new PieceDeflater(1);
+        String path = "users/sam/parts/a.md";
+        byte[] data = text(new Random(seed), 200_000);
+        PieceDeflater.Stream before = d.deflate(path, data);
+        byte[] changed = edit.apply(data);
+        PieceDeflater.Stream after = d.deflate(path, changed);
+        assertArrayEquals(changed, inflate(after));
+        return new Edited(d, path, data, before, after);
+    }
+
+    /** {@code data} with {@code text} inserted at {@code at}. */
+    private static byte[] inserted(byte[] data, int at, String text) {
+        return concat(
+                concat(java.util.Arrays.copyOf(data, at), text.getBytes(StandardCharsets.UTF_8)),
+                java.util.Arrays.copyOfRange(data, at, data.length));
+    }
+
+    /** At most {@code max} of {@code after}'s pieces (of six or more) were deflated again. */
+    private static void assertFewDeflatedAgain(PieceDeflater.Stream before, PieceDeflater.Stream after, int max) {
+        int fresh = fresh(before, after);
+        assertTrue(
+                fresh <= max && after.pieces().size() >= 6,
+                fresh + " of " + after.pieces().size() + " deflated again");
+    }
 
     /** How many of {@code after}'s pieces are not pieces of {@code before} (deflated again). */
     private static int fresh(PieceDeflater.Stream before, PieceDeflater.Stream after) {
