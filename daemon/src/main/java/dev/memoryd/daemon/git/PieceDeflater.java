@@ -148,11 +148,18 @@ final class PieceDeflater {
         return build(old, data, at);
     }
 
+    /** A run {@code [from, to)} of the new bytes: old piece {@code piece} kept there, or (-1) deflated anew. */
+    private record Seg(int from, int to, int piece) {
+        boolean fresh() {
+            return piece < 0;
+        }
+    }
+
     /** No shift found. */
     private static final int NONE = Integer.MIN_VALUE;
 
     /** Farthest a piece is looked for from where it was, in bytes: an item or a paragraph, not a rewrite. */
-    static final int MAX_MOVE = 4096;
+    private static final int MAX_MOVE = 4096;
 
     /** How many bytes at a piece's start are compared to find where it moved. */
     private static final int PROBE = 256;
@@ -198,45 +205,46 @@ final class PieceDeflater {
      * with it, so that a file growing at its end does not become a run of small pieces.
      */
     private Pieces build(Pieces old, byte[] data, int[] at) {
-        List<int[]> segs = new ArrayList<>(); // {from, to, old piece or -1}
+        List<Seg> segs = new ArrayList<>();
         int pos = 0;
         for (int x = 0; x < at.length; x++) {
             if (at[x] < pos) {
                 continue;
             }
             if (at[x] > pos) {
-                segs.add(new int[] {pos, at[x], -1});
+                segs.add(new Seg(pos, at[x], -1));
             }
             int len = old.starts[x + 1] - old.starts[x];
-            segs.add(new int[] {at[x], at[x] + len, x});
+            segs.add(new Seg(at[x], at[x] + len, x));
             pos = at[x] + len;
         }
         if (pos < data.length) {
-            segs.add(new int[] {pos, data.length, -1});
+            segs.add(new Seg(pos, data.length, -1));
         }
         for (int i = 0; i < segs.size(); i++) {
-            int[] g = segs.get(i);
-            boolean besideFresh = (i > 0 && segs.get(i - 1)[2] < 0) || (i + 1 < segs.size() && segs.get(i + 1)[2] < 0);
-            if (g[2] >= 0 && g[1] - g[0] < PIECE / 2 && besideFresh) {
-                g[2] = -1;
+            Seg g = segs.get(i);
+            boolean besideFresh = (i > 0 && segs.get(i - 1).fresh())
+                    || (i + 1 < segs.size() && segs.get(i + 1).fresh());
+            if (!g.fresh() && g.to() - g.from() < PIECE / 2 && besideFresh) {
+                segs.set(i, new Seg(g.from(), g.to(), -1));
             }
         }
-        List<int[]> pieces = new ArrayList<>(); // {from, to, old piece or -1}
+        List<Seg> pieces = new ArrayList<>();
         for (int i = 0; i < segs.size(); i++) {
-            int[] g = segs.get(i);
-            if (g[2] >= 0) {
+            Seg g = segs.get(i);
+            if (!g.fresh()) {
                 pieces.add(g);
                 continue;
             }
-            int to = g[1];
-            while (i + 1 < segs.size() && segs.get(i + 1)[2] < 0) {
-                to = segs.get(++i)[1];
+            int to = g.to();
+            while (i + 1 < segs.size() && segs.get(i + 1).fresh()) {
+                to = segs.get(++i).to();
             }
-            int span = to - g[0];
+            int span = to - g.from();
             int n = (span + PIECE - 1) / PIECE;
             for (int q = 0; q < n; q++) {
-                pieces.add(
-                        new int[] {g[0] + (int) ((long) span * q / n), g[0] + (int) ((long) span * (q + 1) / n), -1});
+                pieces.add(new Seg(
+                        g.from() + (int) ((long) span * q / n), g.from() + (int) ((long) span * (q + 1) / n), -1));
             }
         }
         int count = pieces.size();
@@ -244,15 +252,15 @@ final class PieceDeflater {
         byte[][] deflated = new byte[count][];
         int[] adlers = new int[count];
         for (int c = 0; c < count; c++) {
-            int[] q = pieces.get(c);
-            starts[c] = q[0];
-            if (q[2] >= 0) {
-                deflated[c] = old.deflated[q[2]];
-                adlers[c] = old.adlers[q[2]];
+            Seg q = pieces.get(c);
+            starts[c] = q.from();
+            if (!q.fresh()) {
+                deflated[c] = old.deflated[q.piece()];
+                adlers[c] = old.adlers[q.piece()];
             } else {
-                deflated[c] = deflatePiece(data, q[0], q[1] - q[0]);
+                deflated[c] = deflatePiece(data, q.from(), q.to() - q.from());
                 Adler32 ad = new Adler32();
-                ad.update(data, q[0], q[1] - q[0]);
+                ad.update(data, q.from(), q.to() - q.from());
                 adlers[c] = (int) ad.getValue();
             }
         }
