@@ -365,6 +365,40 @@ class HumanEditTest {
         assertReplayClean();
     }
 
+    @Test
+    void anItemResolvedAlready_isSaidToBe_withHowAndByWhom_alsoAfterARestart() throws Exception {
+        root(false);
+        String good = root.file(YOUNG);
+        Files.writeString(root.dir.resolve(YOUNG), good.replace("## Needs", "## Things it needs"));
+        root.call("capture", "{\"paths\":[\"" + YOUNG + "\"]}");
+        String id = root.call("drift.list", null)
+                .get("result")
+                .get("items")
+                .get(0)
+                .get("id")
+                .asText();
+        String resolve = "{\"id\":\"" + id + "\",\"resolution\":\"restore\",\"actor\":\"human:Sam <sam@example.org>\"}";
+        assertTrue(root.call("drift.resolve", resolve).has("result"));
+        for (int life = 0; life < 2; life++) {
+            JsonNode again = root.call("drift.resolve", resolve).get("error");
+            assertEquals("not_found", again.get("data").get("reason").asText(), again.toString());
+            String m = again.get("message").asText();
+            assertTrue(m.contains("resolved already") && m.contains("restore by human:Sam <sam@example.org>"), m);
+            String shown = root.call("drift.show", "{\"id\":\"" + id + "\"}")
+                    .get("error")
+                    .get("message")
+                    .asText();
+            assertTrue(shown.contains("resolved already"), shown);
+            root.daemon.close();
+            root.serve();
+        }
+        String never = root.call("drift.show", "{\"id\":\"d-none\"}")
+                .get("error")
+                .get("message")
+                .asText();
+        assertTrue(never.startsWith("no open drift item d-none"), never);
+    }
+
     /**
      * Words typed into the drifted file after its item was recorded, then a restore (or a dismiss)
      * before they were captured: the restore wrote the recorded text over them and they were in

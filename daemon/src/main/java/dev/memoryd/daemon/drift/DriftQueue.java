@@ -74,6 +74,9 @@ public final class DriftQueue extends LedgerFold implements DriftView {
     private final Map<String, Entry> open = new LinkedHashMap<>();
     private final Map<RepoPath, String> openByPath = new HashMap<>();
     private final Map<RepoPath, String> dismissedSha = new HashMap<>();
+    /** Each resolved item's resolution, who chose it and when, to say so when it is asked for again. */
+    private final Map<String, String> resolved = new HashMap<>();
+
     private final Map<String, KindResolver> kindResolvers = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
@@ -113,9 +116,11 @@ public final class DriftQueue extends LedgerFold implements DriftView {
                             d.human()));
             openByPath.put(path, d.id());
             dismissedSha.remove(path);
+            resolved.remove(d.id());
         });
         EventPayloads.driftResolved(e).ifPresent(d -> {
             Entry gone = open.remove(d.id());
+            resolved.put(d.id(), d.resolution() + " by " + e.actor() + " at " + e.ts());
             if (gone != null) {
                 openByPath.remove(gone.path(), gone.id());
             }
@@ -153,12 +158,20 @@ public final class DriftQueue extends LedgerFold implements DriftView {
         return Optional.ofNullable(open.get(id));
     }
 
+    /** Why {@code id} is no open item: resolved already (how, by whom, when), or never one. */
+    public synchronized String notOpen(String id) {
+        String how = resolved.get(id);
+        return how != null
+                ? "drift item " + id + " is resolved already (" + how + "); drift.list shows the open ones"
+                : "no open drift item " + id + "; drift.list shows the open ones";
+    }
+
     /** Resolves an open item; one declaration (events and a commit) when it succeeds. */
     public CompletableFuture<WriteOutcome> resolve(String id, Resolution how, String actor, String note) {
         Optional<Entry> e = get(id);
         if (e.isEmpty()) {
-            return CompletableFuture.completedFuture(new WriteOutcome.Rejected(
-                    -1, Failure.of(ErrorReason.NOT_FOUND, "no open drift item " + id + " (see 'memoryd drift list')")));
+            return CompletableFuture.completedFuture(
+                    new WriteOutcome.Rejected(-1, Failure.of(ErrorReason.NOT_FOUND, notOpen(id))));
         }
         String who = HumanActor.orIdentity(actor, writer.git().repository());
         if (!HumanActor.is(who)) {

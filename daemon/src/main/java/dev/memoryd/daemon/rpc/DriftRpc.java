@@ -59,7 +59,7 @@ final class DriftRpc implements Namespace {
         DriftQueue.Entry e = svc.drift()
                 .get(id)
                 .orElseThrow(
-                        () -> new BadRequest(ErrorReason.NOT_FOUND, "no open drift item " + id + " (see drift.list)"));
+                        () -> new BadRequest(ErrorReason.NOT_FOUND, svc.drift().notOpen(id)));
         ObjectNode r = F.objectNode();
         r.put("id", e.id())
                 .put("path", e.path().value())
