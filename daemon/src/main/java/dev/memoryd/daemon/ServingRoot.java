@@ -204,12 +204,26 @@ public final class ServingRoot implements RootReads, AutoCloseable {
 
     /** Reads a memory file (or one section), a peer's at its mounted commit, with hashes. */
     public Outcome<ReadResult> read(String path, String section, String at) throws IOException {
-        return routing.read(path, section, at, true);
+        return read(path, section, at, true);
     }
 
+    /**
+     * As the root's read; a working-tree read of a file whose open drift item holds a person's
+     * unrecorded edit names that item, since its content is not the commit's.
+     */
     @Override
     public Outcome<ReadResult> read(String path, String section, String at, boolean hashes) throws IOException {
-        return routing.read(path, section, at, hashes);
+        Outcome<ReadResult> read = routing.read(path, section, at, hashes);
+        if (at == null
+                && read instanceof Outcome.Ok<ReadResult> ok
+                && ok.value().peer().isEmpty()) {
+            Optional<dev.memoryd.daemon.write.DriftView.Item> open =
+                    rooms.drift.openOn(RepoPath.of(ok.value().path()));
+            if (open.isPresent()) {
+                return Outcome.ok(ok.value().withDrift(open.get().id()));
+            }
+        }
+        return read;
     }
 
     @Override

@@ -366,6 +366,39 @@ class HumanEditTest {
     }
 
     @Test
+    void aReadOfAFileHoldingAnUnrecordedEdit_namesItsDriftItem_untilTheItemIsResolved() throws Exception {
+        root(false);
+        String good = root.file(YOUNG);
+        String human = good.replace("## Needs", "## Things it needs");
+        Files.writeString(root.dir.resolve(YOUNG), human);
+        root.call("capture", "{\"paths\":[\"" + YOUNG + "\"]}");
+        String id = root.call("drift.list", null)
+                .get("result")
+                .get("items")
+                .get(0)
+                .get("id")
+                .asText();
+        JsonNode read = root.call("read", "{\"path\":\"" + YOUNG + "\"}").get("result");
+        assertEquals(human, read.get("content").asText(), "read as it is on disk");
+        assertEquals(id, read.path("drift").asText(null), read.toString());
+        JsonNode section = root.call("read", "{\"path\":\"" + YOUNG + "\",\"section\":\"Identity\"}")
+                .get("result");
+        assertEquals(id, section.path("drift").asText(null), "a section's read names it too");
+        JsonNode atHead = root.call("read", "{\"path\":\"" + YOUNG + "\",\"at\":\"HEAD\"}")
+                .get("result");
+        assertFalse(atHead.has("drift"), "a commit's text holds no unrecorded edit");
+        assertFalse(
+                root.call("read", "{\"path\":\"" + CRITIC + "\"}").get("result").has("drift"));
+        assertTrue(root.call(
+                        "drift.resolve",
+                        "{\"id\":\"" + id + "\",\"resolution\":\"restore\",\"actor\":\"human:Sam <sam@example.org>\"}")
+                .has("result"));
+        JsonNode after = root.call("read", "{\"path\":\"" + YOUNG + "\"}").get("result");
+        assertFalse(after.has("drift"), after.toString());
+        assertEquals(good, after.get("content").asText());
+    }
+
+    @Test
     void anItemResolvedAlready_isSaidToBe_withHowAndByWhom_alsoAfterARestart() throws Exception {
         root(false);
         String good = root.file(YOUNG);

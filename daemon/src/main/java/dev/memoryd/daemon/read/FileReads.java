@@ -54,7 +54,14 @@ public final class FileReads {
         }
         if (section == null) {
             return Outcome.ok(new ReadResult(
-                    path, peer, commit, sections, Optional.empty(), text.get(), hash.map(h -> h.apply(text.get()))));
+                    path,
+                    peer,
+                    commit,
+                    sections,
+                    Optional.empty(),
+                    text.get(),
+                    hash.map(h -> h.apply(text.get())),
+                    Optional.empty()));
         }
         if (target == null) {
             return Outcome.fail(new Failure(
@@ -69,6 +76,13 @@ public final class FileReads {
         }
         String body = doc.canonicalBody(target);
         return Outcome.ok(new ReadResult(
-                path, peer, commit, sections, Optional.of(target.heading()), body, hash.map(h -> h.apply(body))));
+                path,
+                peer,
+                commit,
+                sections,
+                Optional.of(target.heading()),
+                body,
+                hash.map(h -> h.apply(body)),
+                Optional.empty()));
     }
 }

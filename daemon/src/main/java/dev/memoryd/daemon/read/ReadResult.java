@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param section the heading of the section read, when one was asked for
  * @param content the section's canonical body, or the whole file's text
  * @param hash the content hash of {@code content}, when hashes were asked for
+ * @param drift the open drift item of a working-tree read whose file holds a person's edit not yet
+ *     recorded (so {@code content} is not {@code commit}'s), if any
  */
 public record ReadResult(
         String path,
@@ -24,7 +26,8 @@ public record ReadResult(
         List<Section> sections,
         Optional<String> section,
         String content,
-        Optional<String> hash) {
+        Optional<String> hash,
+        Optional<String> drift) {
     public ReadResult {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(peer, "peer");
@@ -32,6 +35,12 @@ public record ReadResult(
         Objects.requireNonNull(section, "section");
         Objects.requireNonNull(content, "content");
         Objects.requireNonNull(hash, "hash");
+        Objects.requireNonNull(drift, "drift");
+    }
+
+    /** This result of a file whose open drift item is {@code id}. */
+    public ReadResult withDrift(String id) {
+        return new ReadResult(path, peer, commit, sections, section, content, hash, Optional.of(id));
     }
 
     /**

@@ -16,7 +16,7 @@ public final class MemoryReplies {
 
     private MemoryReplies() {}
 
-    /** {@code {path, peer?, commit, sections: [{name, anchor, hash?}], section?, content, hash?}}. */
+    /** {@code {path, peer?, commit, sections: [{name, anchor, hash?}], section?, content, hash?, drift?}}. */
     public static ObjectNode read(ReadResult r) {
         ObjectNode o = F.objectNode();
         o.put("path", r.path());
@@ -32,6 +32,7 @@ public final class MemoryReplies {
         r.section().ifPresent(s -> o.put("section", s));
         o.put("content", r.content());
         r.hash().ifPresent(h -> o.put("hash", h));
+        r.drift().ifPresent(d -> o.put("drift", d));
         return o;
     }
 
