@@ -34,13 +34,20 @@ final class Bodies {
             DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").withResolverStyle(ResolverStyle.STRICT);
     private static final Pattern H1_H2 = Pattern.compile("^ {0,3}#{1,2}(?:[ \\t].*)?$");
 
-    /** Parses the bullets of a body; {@code lineBase} is the 1-based line of the body's first line. */
+    /**
+     * Parses the bullets of a body; {@code lineBase} is the 1-based line of the body's first line.
+     * An item of one line is cut from the body in one copy: a list section of thousands of items
+     * is parsed on every write to it, by the op and by lint.
+     */
     static List<Bullet> bullets(String body, int lineBase) {
-        List<Bullet> out = new ArrayList<>();
+        List<Bullet> out = new ArrayList<>(Math.max(10, body.length() / 48)); // about an item a short line
         int pos = 0;
         int line = lineBase;
-        Bullet open = null;
-        StringBuilder openText = null;
+        int openStart = -1; // the open item's start, -1: none
+        int openLine = 0;
+        int textFrom = 0; // its first line's text
+        int textTo = 0;
+        StringBuilder more = null; // its text once it has continuation lines
         while (pos < body.length()) {
             int e = body.indexOf('\n', pos);
             int lineEnd = e < 0 ? body.length() : e + 1;
@@ -51,26 +58,82 @@ final class Bodies {
                     textEnd--;
                 }
             }
-            String l = body.substring(pos, textEnd);
-            if (l.startsWith("- ") || l.equals("-")) {
-                if (open != null) {
-                    out.add(new Bullet(openText.toString(), open.start(), pos, open.line()));
+            int len = textEnd - pos;
+            boolean item = body.charAt(pos) == '-' && (len == 1 || (len >= 2 && body.charAt(pos + 1) == ' '));
+            if (len > 0 && item) {
+                if (openStart >= 0) {
+                    out.add(new Bullet(itemText(body, textFrom, textTo, more), openStart, pos, openLine));
                 }
-                open = new Bullet(null, pos, -1, line);
-                openText = new StringBuilder(l.length() > 2 ? l.substring(2) : "");
-            } else if (open != null && l.startsWith("  ") && !l.isBlank()) {
-                openText.append('\n').append(l.substring(2));
-            } else if (open != null) {
-                out.add(new Bullet(openText.toString(), open.start(), pos, open.line()));
-                open = null;
+                openStart = pos;
+                openLine = line;
+                textFrom = Math.min(pos + 2, textEnd);
+                textTo = textEnd;
+                more = null;
+            } else if (openStart >= 0
+                    && len >= 2
+                    && body.charAt(pos) == ' '
+                    && body.charAt(pos + 1) == ' '
+                    && !blank(body, pos + 2, textEnd)) {
+                if (more == null) {
+                    more = new StringBuilder().append(body, textFrom, textTo);
+                }
+                more.append('\n').append(body, pos + 2, textEnd);
+            } else if (openStart >= 0) {
+                out.add(new Bullet(itemText(body, textFrom, textTo, more), openStart, pos, openLine));
+                openStart = -1;
             }
             pos = lineEnd;
             line++;
         }
-        if (open != null) {
-            out.add(new Bullet(openText.toString(), open.start(), body.length(), open.line()));
+        if (openStart >= 0) {
+            out.add(new Bullet(itemText(body, textFrom, textTo, more), openStart, body.length(), openLine));
         }
         return out;
+    }
+
+    /**
+     * Where the body's last bullet ends, as {@link #bullets} says, or -1 when it has none; found
+     * from the end (no line of an item's continuation starts an item), so an append to a long list
+     * does not parse every item before it.
+     */
+    static int lastBulletEnd(String body) {
+        int lineStart = body.length();
+        while (lineStart > 0) {
+            int from = body.lastIndexOf('\n', lineStart - 2) + 1; // the line before lineStart
+            if (startsItem(body, from)) {
+                List<Bullet> last = bullets(body.substring(from), 1);
+                return from + last.get(0).end();
+            }
+            lineStart = from;
+        }
+        return -1;
+    }
+
+    /** Whether the line at {@code from} starts an item ({@code "- "}, or {@code "-"} alone). */
+    private static boolean startsItem(String body, int from) {
+        if (from >= body.length() || body.charAt(from) != '-') {
+            return false;
+        }
+        int e = body.indexOf('\n', from);
+        int textEnd = e < 0 ? body.length() : e;
+        if (textEnd > from && body.charAt(textEnd - 1) == '\r' && e >= 0) {
+            textEnd--;
+        }
+        return textEnd - from == 1 || body.charAt(from + 1) == ' ';
+    }
+
+    private static String itemText(String body, int from, int to, StringBuilder more) {
+        return more != null ? more.toString() : body.substring(from, to);
+    }
+
+    /** Whether {@code s[from, to)} is only whitespace, as {@link String#isBlank} says. */
+    private static boolean blank(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (!Character.isWhitespace(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Formats an item as bullet lines (continuation lines indented by two spaces), ending in \n. */

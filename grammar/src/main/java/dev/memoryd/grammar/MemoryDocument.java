@@ -330,6 +330,14 @@ public final class MemoryDocument {
             prefix = span;
         } else {
             int max = Math.min(span, replacement.length());
+            // Block by block first (copies and equals, vectorised), then char by char: an item
+            // appended to a long list shares all but the body's last blank line with the old body.
+            final int block = 4096;
+            while (max - prefix >= block
+                    && text.substring(start + prefix, start + prefix + block)
+                            .equals(replacement.substring(prefix, prefix + block))) {
+                prefix += block;
+            }
             while (prefix < max && text.charAt(start + prefix) == replacement.charAt(prefix)) {
                 prefix++;
             }

@@ -1,7 +1,5 @@
 package dev.memoryd.grammar;
 
-import java.util.List;
-
 /**
  * The texts ops carry, validated, and the body layout ops write: one blank line after the
  * anchor line, the content, and one blank line before the next heading (none at EOF); an empty
@@ -65,11 +63,10 @@ final class OpText {
 
     /** Inserts a bullet after the last bullet, keeping the rest of the body as it is. */
     static String appendBullet(String body, String canonical, String item, boolean last) {
-        List<Bodies.Bullet> bullets = Bodies.bullets(body, 1);
-        if (bullets.isEmpty()) {
+        int at = Bodies.lastBulletEnd(body);
+        if (at < 0) {
             return layout(canonical.isEmpty() ? Bodies.bullet(item) : canonical + "\n" + Bodies.bullet(item), last);
         }
-        int at = bullets.get(bullets.size() - 1).end();
         String sep = at > 0 && body.charAt(at - 1) != '\n' ? "\n" : "";
         return body.substring(0, at) + sep + Bodies.bullet(item) + body.substring(at);
     }

@@ -87,6 +87,34 @@ class MemoryDocumentTest {
             + "- 2026-01-01: created part\n";
 
     @Test
+    void spliceOfALongListBody_givesWhatAParseGives_whereverTheBodiesFirstDiffer() {
+        StringBuilder items = new StringBuilder("\n");
+        for (int i = 0; i < 600; i++) {
+            items.append("- item number ").append(i).append(" of a long list\n");
+        }
+        String body = items + "\n";
+        String text = PLAIN.replace("\n\n- x\n- y\n\n", body);
+        MemoryDocument d = MemoryDocument.parseUncached(text);
+        MemoryDocument.Section b = d.sections().stream()
+                .filter(s -> "B".equals(s.heading()))
+                .findFirst()
+                .orElseThrow();
+        java.util.Random r = new java.util.Random(3);
+        for (int i = 0; i < 200; i++) {
+            String old = b.body(text);
+            int at = i % 4 == 0 ? old.length() - 1 : r.nextInt(old.length());
+            String piece = i % 3 == 0 ? "- a new item\n" : i % 3 == 1 ? "x" : "\n## Heading\n";
+            String newBody = old.substring(0, at) + piece + old.substring(at);
+            MemoryDocument spliced = d.splice(b.bodyStart(), b.end(), newBody);
+            MemoryDocument parsed = MemoryDocument.parseUncached(spliced.text());
+            assertEquals(parsed.sections(), spliced.sections(), "at " + at);
+            for (int off = 0; off <= spliced.text().length(); off += 97) {
+                assertEquals(parsed.lineOf(off), spliced.lineOf(off), "at " + at + ", line of " + off);
+            }
+        }
+    }
+
+    @Test
     void splice_givesTheDocumentAParseOfTheSplicedTextGives() {
         String[] pieces = {
             "",
