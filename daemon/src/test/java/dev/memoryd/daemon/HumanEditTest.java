@@ -365,19 +365,21 @@ class HumanEditTest {
         assertReplayClean();
     }
 
+    /** Saves {@code human} as the young one's profile, captures it, and returns the one drift item it opened. */
+    private String driftOnYoung(String human) throws Exception {
+        Files.writeString(root.dir.resolve(YOUNG), human);
+        root.call("capture", "{\"paths\":[\"" + YOUNG + "\"]}");
+        JsonNode items = root.call("drift.list", null).get("result").get("items");
+        assertEquals(1, items.size(), items.toString());
+        return items.get(0).get("id").asText();
+    }
+
     @Test
     void aReadOfAFileHoldingAnUnrecordedEdit_namesItsDriftItem_untilTheItemIsResolved() throws Exception {
         root(false);
         String good = root.file(YOUNG);
         String human = good.replace("## Needs", "## Things it needs");
-        Files.writeString(root.dir.resolve(YOUNG), human);
-        root.call("capture", "{\"paths\":[\"" + YOUNG + "\"]}");
-        String id = root.call("drift.list", null)
-                .get("result")
-                .get("items")
-                .get(0)
-                .get("id")
-                .asText();
+        String id = driftOnYoung(human);
         JsonNode read = root.call("read", "{\"path\":\"" + YOUNG + "\"}").get("result");
         assertEquals(human, read.get("content").asText(), "read as it is on disk");
         assertEquals(id, read.path("drift").asText(null), read.toString());
@@ -401,15 +403,7 @@ class HumanEditTest {
     @Test
     void anItemResolvedAlready_isSaidToBe_withHowAndByWhom_alsoAfterARestart() throws Exception {
         root(false);
-        String good = root.file(YOUNG);
-        Files.writeString(root.dir.resolve(YOUNG), good.replace("## Needs", "## Things it needs"));
-        root.call("capture", "{\"paths\":[\"" + YOUNG + "\"]}");
-        String id = root.call("drift.list", null)
-                .get("result")
-                .get("items")
-                .get(0)
-                .get("id")
-                .asText();
+        String id = driftOnYoung(root.file(YOUNG).replace("## Needs", "## Things it needs"));
         String resolve = "{\"id\":\"" + id + "\",\"resolution\":\"restore\",\"actor\":\"human:Sam <sam@example.org>\"}";
         assertTrue(root.call("drift.resolve", resolve).has("result"));
         for (int life = 0; life < 2; life++) {

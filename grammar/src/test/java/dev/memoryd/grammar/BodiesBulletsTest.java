@@ -8,24 +8,20 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class BodiesBulletsTest {
-    /** The rule as first written, line by line with copies: what the parser must still give. */
+    /** The rule on the body split into its lines, each with copies: what the parser must give. */
     private static List<Bodies.Bullet> byTheRule(String body, int lineBase) {
         List<Bodies.Bullet> out = new ArrayList<>();
         int pos = 0;
         int line = lineBase;
         Bodies.Bullet open = null;
         StringBuilder openText = null;
-        while (pos < body.length()) {
-            int e = body.indexOf('\n', pos);
-            int lineEnd = e < 0 ? body.length() : e + 1;
-            int textEnd = lineEnd;
-            if (textEnd > pos && body.charAt(textEnd - 1) == '\n') {
-                textEnd--;
-                if (textEnd > pos && body.charAt(textEnd - 1) == '\r') {
-                    textEnd--;
-                }
+        for (String raw : body.split("(?<=\n)")) {
+            if (raw.isEmpty()) {
+                continue; // the split of an empty body
             }
-            String l = body.substring(pos, textEnd);
+            String l = raw.endsWith("\r\n")
+                    ? raw.substring(0, raw.length() - 2)
+                    : raw.endsWith("\n") ? raw.substring(0, raw.length() - 1) : raw;
             if (l.startsWith("- ") || l.equals("-")) {
                 if (open != null) {
                     out.add(new Bodies.Bullet(openText.toString(), open.start(), pos, open.line()));
@@ -38,7 +34,7 @@ class BodiesBulletsTest {
                 out.add(new Bodies.Bullet(openText.toString(), open.start(), pos, open.line()));
                 open = null;
             }
-            pos = lineEnd;
+            pos += raw.length();
             line++;
         }
         if (open != null) {
