@@ -51,16 +51,9 @@ final class Bodies {
         while (pos < body.length()) {
             int e = body.indexOf('\n', pos);
             int lineEnd = e < 0 ? body.length() : e + 1;
-            int textEnd = lineEnd;
-            if (textEnd > pos && body.charAt(textEnd - 1) == '\n') {
-                textEnd--;
-                if (textEnd > pos && body.charAt(textEnd - 1) == '\r') {
-                    textEnd--;
-                }
-            }
+            int textEnd = textEnd(body, pos, lineEnd);
             int len = textEnd - pos;
-            boolean item = body.charAt(pos) == '-' && (len == 1 || (len >= 2 && body.charAt(pos + 1) == ' '));
-            if (len > 0 && item) {
+            if (startsItem(body, pos, textEnd)) {
                 if (openStart >= 0) {
                     out.add(new Bullet(itemText(body, textFrom, textTo, more), openStart, pos, openLine));
                 }
@@ -73,7 +66,7 @@ final class Bodies {
                     && len >= 2
                     && body.charAt(pos) == ' '
                     && body.charAt(pos + 1) == ' '
-                    && !blank(body, pos + 2, textEnd)) {
+                    && !SectionText.blank(body, pos + 2, textEnd)) {
                 if (more == null) {
                     more = new StringBuilder().append(body, textFrom, textTo);
                 }
@@ -100,7 +93,8 @@ final class Bodies {
         int lineStart = body.length();
         while (lineStart > 0) {
             int from = body.lastIndexOf('\n', lineStart - 2) + 1; // the line before lineStart
-            if (startsItem(body, from)) {
+            int e = body.indexOf('\n', from);
+            if (startsItem(body, from, textEnd(body, from, e < 0 ? body.length() : e + 1))) {
                 List<Bullet> last = bullets(body.substring(from), 1);
                 return from + last.get(0).end();
             }
@@ -109,31 +103,26 @@ final class Bodies {
         return -1;
     }
 
-    /** Whether the line at {@code from} starts an item ({@code "- "}, or {@code "-"} alone). */
-    private static boolean startsItem(String body, int from) {
-        if (from >= body.length() || body.charAt(from) != '-') {
-            return false;
-        }
-        int e = body.indexOf('\n', from);
-        int textEnd = e < 0 ? body.length() : e;
-        if (textEnd > from && body.charAt(textEnd - 1) == '\r' && e >= 0) {
+    /** Where the text of the line {@code [pos, lineEnd)} ends: before its {@code \n}, and a {@code \r} before that. */
+    private static int textEnd(String body, int pos, int lineEnd) {
+        int textEnd = lineEnd;
+        if (textEnd > pos && body.charAt(textEnd - 1) == '\n') {
             textEnd--;
+            if (textEnd > pos && body.charAt(textEnd - 1) == '\r') {
+                textEnd--;
+            }
         }
-        return textEnd - from == 1 || body.charAt(from + 1) == ' ';
+        return textEnd;
+    }
+
+    /** Whether the line whose text is {@code [pos, textEnd)} starts an item: {@code "- "}, or {@code "-"} alone. */
+    private static boolean startsItem(String body, int pos, int textEnd) {
+        int len = textEnd - pos;
+        return len > 0 && body.charAt(pos) == '-' && (len == 1 || body.charAt(pos + 1) == ' ');
     }
 
     private static String itemText(String body, int from, int to, StringBuilder more) {
         return more != null ? more.toString() : body.substring(from, to);
-    }
-
-    /** Whether {@code s[from, to)} is only whitespace, as {@link String#isBlank} says. */
-    private static boolean blank(String s, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (!Character.isWhitespace(s.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Formats an item as bullet lines (continuation lines indented by two spaces), ending in \n. */

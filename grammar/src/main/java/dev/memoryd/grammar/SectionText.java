@@ -38,7 +38,7 @@ final class SectionText {
     }
 
     /** Whether {@code s[from, to)} is empty or only whitespace, as {@link String#isBlank} says. */
-    private static boolean blank(String s, int from, int to) {
+    static boolean blank(String s, int from, int to) {
         for (int i = from; i < to; i++) {
             if (!Character.isWhitespace(s.charAt(i))) {
                 return false;
