@@ -38,12 +38,21 @@ class ConnectionLimitTest {
 
     MemorydConfig cfg;
     Process daemon;
+    /**
+     * The connection that found the daemon up, kept open: a probe closed instead would hold its
+     * slot until the daemon reads its end, which may come after the test has counted on it.
+     */
+    SocketClient first;
+
     final List<SocketChannel> idle = new ArrayList<>();
 
     @AfterEach
     void down() throws Exception {
         for (SocketChannel ch : idle) {
             ch.close();
+        }
+        if (first != null) {
+            first.close();
         }
         if (daemon != null) {
             daemon.destroy();
@@ -54,7 +63,7 @@ class ConnectionLimitTest {
     @Test
     void connectionOverTheLimit_isRefusedWithOneLine_writesStillServed_closingFreesSlots() throws Exception {
         serve(null, "--max-connections", "50");
-        try (SocketClient writer = SocketClient.connect(cfg.socket())) {
+        try (SocketClient writer = first) {
             openIdle(49);
             try (SocketChannel over = connect()) {
                 String line = readLine(over);
@@ -154,12 +163,29 @@ class ConnectionLimitTest {
         return ch;
     }
 
-    private static String readLine(SocketChannel ch) throws IOException {
+    /**
+     * The first line the daemon sends on {@code ch}, which it must send within 20 s (a refusal is
+     * sent at once): a connection the daemon admitted instead fails here rather than blocking.
+     */
+    private static String readLine(SocketChannel ch) throws IOException, InterruptedException {
+        ch.configureBlocking(false);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         ByteBuffer one = ByteBuffer.allocate(1);
         java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-        while (ch.read(one.clear()) == 1 && one.get(0) != '\n') {
-            b.write(one.get(0));
+        while (true) {
+            int n = ch.read(one.clear());
+            if (n < 0 || (n == 1 && one.get(0) == '\n')) {
+                break;
+            } else if (n == 1) {
+                b.write(one.get(0));
+            } else if (System.nanoTime() - deadline > 0) {
+                fail("no line from the daemon in 20 s (admitted, not refused?); had: "
+                        + b.toString(StandardCharsets.UTF_8));
+            } else {
+                Thread.sleep(5);
+            }
         }
+        ch.configureBlocking(true);
         return b.toString(StandardCharsets.UTF_8);
     }
 
@@ -173,7 +199,10 @@ class ConnectionLimitTest {
         return cfg.root().resolveSibling("daemon.log");
     }
 
-    /** Starts a daemon child process, under an open-file limit of {@code nofile} when not null. */
+    /**
+     * Starts a daemon child process, under an open-file limit of {@code nofile} when not null, and
+     * leaves {@link #first} connected to it.
+     */
     private void serve(Integer nofile, String... extra) throws Exception {
         cfg = MemorydConfig.defaults(tmp.resolve("memory"), tmp.resolve("ledger.key"));
         Memoryd.init(cfg, TestRoot.exampleTree());
@@ -204,12 +233,19 @@ class ConnectionLimitTest {
             if (!daemon.isAlive()) {
                 fail("daemon exited with " + daemon.exitValue() + "; log: " + Files.readString(log()));
             }
-            try (SocketClient c = SocketClient.connect(cfg.socket())) {
+            SocketClient c = null;
+            try {
+                c = SocketClient.connect(cfg.socket());
                 if (c.call("ping", null).has("result")) {
+                    first = c;
                     return;
                 }
             } catch (IOException e) {
                 Thread.sleep(20);
+            } finally {
+                if (c != null && c != first) {
+                    c.close();
+                }
             }
         }
         fail("daemon did not come up; log: " + Files.readString(log()));
