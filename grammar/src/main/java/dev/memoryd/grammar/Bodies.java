@@ -139,22 +139,34 @@ final class Bodies {
         String base = null;
         int baseWords = 0;
         synchronized (WORDS_MEMO) {
-            for (int i = 0; i < WORDS_MEMO.length; i++) {
-                String m = WORDS_MEMO[i];
-                if (m == null) {
-                    continue;
+            // The longest body counted lately that this one extends by whole lines: tried longest
+            // first, so that usually one comparison finds it.
+            boolean[] tried = new boolean[WORDS_MEMO.length];
+            while (true) {
+                int best = -1;
+                for (int i = 0; i < WORDS_MEMO.length; i++) {
+                    String m = WORDS_MEMO[i];
+                    if (m == null || tried[i]) {
+                        continue;
+                    }
+                    if (m.length() == body.length() && m.equals(body)) {
+                        return WORDS_COUNT[i];
+                    }
+                    if (m.length() < body.length()
+                            && !m.isEmpty()
+                            && m.charAt(m.length() - 1) == '\n'
+                            && (best < 0 || m.length() > WORDS_MEMO[best].length())) {
+                        best = i;
+                    }
                 }
-                if (m.length() == body.length() && m.equals(body)) {
-                    return WORDS_COUNT[i];
+                if (best < 0) {
+                    break;
                 }
-                if (m.length() < body.length()
-                        && (base == null || m.length() > base.length())
-                        && !m.isEmpty()
-                        && m.charAt(m.length() - 1) == '\n'
-                        && m.equals(
-                                body.substring(0, m.length()))) { // a copy and equals: vectorised, unlike startsWith
-                    base = m;
-                    baseWords = WORDS_COUNT[i];
+                tried[best] = true;
+                if (Regions.startsWith(body, WORDS_MEMO[best])) {
+                    base = WORDS_MEMO[best];
+                    baseWords = WORDS_COUNT[best];
+                    break;
                 }
             }
         }

@@ -295,7 +295,7 @@ public final class MemoryDocument {
 
     /** The canonical body of a section: the text content hashes are computed over. */
     public String canonicalBody(Section s) {
-        return canonicalize(s.body(text));
+        return SectionText.canonicalize(text, s.bodyStart(), s.end());
     }
 
     /**
@@ -325,17 +325,14 @@ public final class MemoryDocument {
         // Callers replace a whole section body to append to it: only what differs is looked at.
         int span = end - start;
         int prefix = 0;
-        if (replacement.length() >= span
-                && text.substring(start, end).equals(replacement.substring(0, span))) { // copies and equals: vectorised
+        if (Regions.equal(text, start, replacement, 0, span)) {
             prefix = span;
         } else {
             int max = Math.min(span, replacement.length());
-            // Block by block first (copies and equals, vectorised), then char by char: an item
-            // appended to a long list shares all but the body's last blank line with the old body.
+            // Block by block first, then char by char: an item appended to a long list shares all
+            // but the body's last blank line with the old body.
             final int block = 4096;
-            while (max - prefix >= block
-                    && text.substring(start + prefix, start + prefix + block)
-                            .equals(replacement.substring(prefix, prefix + block))) {
+            while (max - prefix >= block && Regions.equal(text, start + prefix, replacement, prefix, block)) {
                 prefix += block;
             }
             while (prefix < max && text.charAt(start + prefix) == replacement.charAt(prefix)) {
