@@ -99,53 +99,80 @@ public final class MemoryDocument {
         List<RawHeading> headings = List.copyOf(scan.headings());
         this.rawHeadings = headings;
         this.scanned = scan.scanned();
-        String t = null;
-        int tl = 0;
-        // Each heading's line, walking the lines once: headings come in the order of the text.
+        // Each loop is a method of its own: a file of thousands of headings runs each one long
+        // enough for the JIT to compile it while it runs, and compiled together with the others
+        // (and all they call) one such compilation took the compiler a quarter of a second.
         int[] startOf = new int[headings.size()];
         int[] lineNo = new int[headings.size()];
+        lineStarts(headings, lines, startOf, lineNo);
+        int[] ends = sectionEnds(headings, startOf, text.length());
+        int first = -1;
+        for (int i = 0; i < headings.size() && first < 0; i++) {
+            if (headings.get(i).level() == 1) {
+                first = i;
+            }
+        }
+        this.title = first < 0 ? null : headings.get(first).text();
+        this.titleLine = first < 0 ? 0 : lineNo[first];
+        this.sections = java.util.Collections.unmodifiableList(sections(text, headings, startOf, lineNo, ends));
+    }
+
+    /** Each heading's line start and 1-based line number, walking the lines once (headings come in text order). */
+    private static void lineStarts(List<RawHeading> headings, LineIndex lines, int[] startOf, int[] lineNo) {
         for (int i = 0, li = 0; i < headings.size(); i++) {
             li = lines.lineIndexFrom(li, headings.get(i).offset());
             startOf[i] = lines.start(li);
             lineNo[i] = li + 1;
         }
-        List<Section> secs = new ArrayList<>();
+    }
+
+    /**
+     * Where each heading's section ends: at the next heading of its level or above, else at the
+     * text's end. One pass from the last heading back, keeping the next start of each level.
+     */
+    private static int[] sectionEnds(List<RawHeading> headings, int[] startOf, int textEnd) {
+        int[] ends = new int[headings.size()];
+        int[] nextAtOrAbove = new int[8]; // by level 1..6: the next start of a heading of that level or above
+        java.util.Arrays.fill(nextAtOrAbove, textEnd);
+        for (int i = headings.size() - 1; i >= 0; i--) {
+            int level = Math.max(1, Math.min(6, headings.get(i).level()));
+            ends[i] = nextAtOrAbove[level];
+            for (int l = level; l < nextAtOrAbove.length; l++) {
+                nextAtOrAbove[l] = startOf[i];
+            }
+        }
+        return ends;
+    }
+
+    /** The H2 and H3 sections (every heading but H1s), in text order. */
+    private static List<Section> sections(
+            String text, List<RawHeading> headings, int[] startOf, int[] lineNo, int[] ends) {
+        List<Section> secs = new ArrayList<>(headings.size());
         for (int i = 0; i < headings.size(); i++) {
             RawHeading h = headings.get(i);
-            int start = startOf[i];
-            String headingText = h.text();
-            if (h.level() == 1) {
-                if (t == null) {
-                    t = headingText;
-                    tl = lineNo[i];
-                }
-                continue;
+            if (h.level() != 1) {
+                secs.add(section(text, h, startOf[i], lineNo[i], ends[i]));
             }
-            int headingEnd = lineEnd(start);
-            String anchor = null;
-            int bodyStart = headingEnd;
-            if (headingEnd < text.length()) {
-                int nextEnd = lineEnd(headingEnd);
-                char lead = firstNonSpace(text, headingEnd, nextEnd);
-                if (lead == '<' || lead == '[') { // what both anchor forms start with: most lines are neither
-                    anchor = AnchorLine.anchorOf(text, headingEnd, nextEnd);
-                    if (anchor != null) {
-                        bodyStart = nextEnd;
-                    }
-                }
-            }
-            int end = text.length();
-            for (int j = i + 1; j < headings.size(); j++) {
-                if (headings.get(j).level() <= h.level()) {
-                    end = startOf[j];
-                    break;
-                }
-            }
-            secs.add(new Section(headingText, h.level(), anchor, start, bodyStart, end, lineNo[i]));
         }
-        this.title = t;
-        this.titleLine = tl;
-        this.sections = List.copyOf(secs);
+        return secs;
+    }
+
+    /** The section of heading {@code h}, whose line starts at {@code start}: its anchor, if the next line names one. */
+    private static Section section(String text, RawHeading h, int start, int line, int end) {
+        int headingEnd = lineEnd(text, start);
+        String anchor = null;
+        int bodyStart = headingEnd;
+        if (headingEnd < text.length()) {
+            int nextEnd = lineEnd(text, headingEnd);
+            char lead = firstNonSpace(text, headingEnd, nextEnd);
+            if (lead == '<' || lead == '[') { // what both anchor forms start with: most lines are neither
+                anchor = AnchorLine.anchorOf(text, headingEnd, nextEnd);
+                if (anchor != null) {
+                    bodyStart = nextEnd;
+                }
+            }
+        }
+        return new Section(h.text(), h.level(), anchor, start, bodyStart, end, line);
     }
 
     /** The first character in {@code [from, to)} that is not regex {@code \\s}, or 0 when there is none. */
@@ -196,6 +223,10 @@ public final class MemoryDocument {
     }
 
     private int lineEnd(int offset) {
+        return lineEnd(text, offset);
+    }
+
+    private static int lineEnd(String text, int offset) {
         int e = text.indexOf('\n', offset);
         return e < 0 ? text.length() : e + 1;
     }
@@ -265,8 +296,18 @@ public final class MemoryDocument {
 
     /** The H2 sections in document order. */
     public List<Section> h2Sections() {
-        return sections.stream().filter(s -> s.level() == 2).toList();
+        List<Section> h2 = h2s;
+        if (h2 == null) {
+            // Found once: a file of many subsections is asked for its H2s several times per write.
+            // An immutable list, so a race between threads at worst finds it twice.
+            h2 = sections.stream().filter(s -> s.level() == 2).toList();
+            h2s = h2;
+        }
+        return h2;
     }
+
+    /** {@link #h2Sections()}, once found. */
+    private List<Section> h2s;
 
     /** The H3 sections nested in an H2 section. */
     public List<Section> subsections(Section h2) {

@@ -69,10 +69,14 @@ final class ImportCmd extends Printing implements Callable<Integer> {
         Progress bar = new Progress(files.size(), !out.on() && System.console() != null);
         long t0 = System.nanoTime();
         try (SocketClient c = Main.connect(config())) {
+            Parts parts = new Parts(c, results, bar);
             ArrayNode part = JsonRpc.MAPPER.createArrayNode();
             int bytes = 0;
             int limit = config().maxLineBytes() - ENVELOPE_BYTES;
             for (Path f : files) {
+                if (parts.failed != null) {
+                    break; // nothing more is sent once a part failed as a whole
+                }
                 String name = nameOf(f);
                 String text;
                 try {
@@ -98,36 +102,42 @@ final class ImportCmd extends Printing implements Callable<Integer> {
                     continue;
                 }
                 if (!part.isEmpty() && (bytes + size > limit || part.size() >= PART_NOTES)) {
-                    if (send(c, part, results) != null) {
-                        return out.print(lastError);
-                    }
-                    bar.advance(part.size());
+                    parts.send(params(part));
                     part = JsonRpc.MAPPER.createArrayNode();
                     bytes = 0;
                 }
                 part.addObject().put("name", name).put("text", text);
                 bytes += size;
             }
-            if (!part.isEmpty()) {
-                if (send(c, part, results) != null) {
-                    return out.print(lastError);
-                }
-                bar.advance(part.size());
+            if (!part.isEmpty() && parts.failed == null) {
+                parts.send(params(part));
             }
+            parts.finish();
+            failed = parts.failed;
         }
         bar.done();
         results = inFileOrder(files, results);
         double secs = (System.nanoTime() - t0) / 1e9;
         int refused = 0;
+        int imported = 0;
         for (JsonNode r : results) {
             refused += r.has("reason") ? 1 : 0;
+            imported += r.has("commit") ? 1 : 0;
         }
+        int notImported = files.size() - imported - refused;
         ObjectNode summary = JsonRpc.MAPPER.createObjectNode();
         summary.put("files", files.size())
-                .put("imported", files.size() - refused)
+                .put("imported", imported)
                 .put("refused", refused)
                 .put("seconds", Math.round(secs * 1000) / 1000.0);
         summary.put("files_per_s", secs > 0 ? Math.round(files.size() / secs) : 0);
+        if (failed != null) {
+            JsonNode e = failed.get("error");
+            summary.putObject("failed")
+                    .put("notes", notImported)
+                    .put("reason", e.path("data").path("reason").asText("error"))
+                    .put("message", e.path("message").asText());
+        }
         if (out.on()) {
             summary.set("results", results);
             out.print(JsonRpc.MAPPER.createObjectNode().set("result", summary));
@@ -135,7 +145,8 @@ final class ImportCmd extends Printing implements Callable<Integer> {
             System.out.println("imported " + summary.get("imported") + " of " + files.size() + " notes into "
                     + notesPath() + " (" + section + ") in " + summary.get("seconds") + " s, "
                     + summary.get("files_per_s")
-                    + " files/s; refused " + refused);
+                    + " files/s; refused " + refused
+                    + (failed != null ? "; not imported " + notImported : ""));
             int shown = 0;
             for (JsonNode r : results) {
                 if (r.has("reason") && shown++ < 20) {
@@ -147,13 +158,66 @@ final class ImportCmd extends Printing implements Callable<Integer> {
                 System.out.println("  ... and " + (shown - 20) + " more (--json lists every one)");
             }
         }
+        if (failed != null) {
+            // The notes the summary counts as imported are recorded; the rest were not sent or not taken.
+            Main.print(failed);
+            return Main.PROBLEMS;
+        }
         return refused == 0 ? Main.OK : Main.PROBLEMS;
     }
 
-    private JsonNode lastError;
+    /** The error reply of the first part that failed as a whole, or null. */
+    private JsonNode failed;
 
-    /** Sends one part; returns the error reply (the call failed as a whole), or null. */
-    private JsonNode send(SocketClient c, ArrayNode notes, ArrayNode results) throws IOException {
+    /**
+     * The parts on their way: the next is sent while the daemon still works on the one before, so
+     * it never waits for this process to read and frame the next files. At most two are
+     * outstanding; their replies come in the order they were sent. After a part fails as a whole
+     * no further one is sent, and the replies of those already sent are still read and counted.
+     */
+    private static final class Parts {
+        private final SocketClient c;
+        private final ArrayNode results;
+        private final Progress bar;
+        private final java.util.ArrayDeque<Integer> sizes = new java.util.ArrayDeque<>();
+        JsonNode failed;
+
+        Parts(SocketClient c, ArrayNode results, Progress bar) {
+            this.c = c;
+            this.results = results;
+            this.bar = bar;
+        }
+
+        void send(ObjectNode params) throws IOException {
+            c.send("notes.import", params);
+            sizes.add(params.get("notes").size());
+            while (sizes.size() > 1) {
+                receive();
+            }
+        }
+
+        void finish() throws IOException {
+            while (!sizes.isEmpty()) {
+                receive();
+            }
+        }
+
+        private void receive() throws IOException {
+            JsonNode reply = c.receive();
+            int n = sizes.remove();
+            if (reply.has("error")) {
+                if (failed == null) {
+                    failed = reply;
+                }
+                return;
+            }
+            results.addAll((ArrayNode) reply.get("result").get("results"));
+            bar.advance(n);
+        }
+    }
+
+    /** The parameters of one {@code notes.import} call carrying {@code notes}. */
+    private ObjectNode params(ArrayNode notes) {
         ObjectNode p = JsonRpc.MAPPER
                 .createObjectNode()
                 .put("user", user)
@@ -166,13 +230,7 @@ final class ImportCmd extends Printing implements Callable<Integer> {
             p.put("override_rationale", overCap);
         }
         p.set("notes", notes);
-        JsonNode reply = c.call("notes.import", p);
-        if (reply.has("error")) {
-            lastError = reply;
-            return reply;
-        }
-        results.addAll((ArrayNode) reply.get("result").get("results"));
-        return null;
+        return p;
     }
 
     /** {@code results} (a refusal made here comes before the results of the part still being gathered) in file order. */

@@ -16,7 +16,9 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A blocking JSON-RPC client over the daemon's socket. One request at a time; not thread-safe.
+ * A blocking JSON-RPC client over the daemon's socket: a request and its reply ({@link #call}),
+ * or requests sent ahead of their replies ({@link #send}, {@link #receive}), which the daemon
+ * answers in the order they were sent. Not thread-safe.
  * With a reply timeout, a call that gets no reply in time closes the connection and throws
  * {@link NoReply}, so a stopped or stuck daemon never leaves a person's command hanging.
  */
@@ -82,6 +84,15 @@ public final class SocketClient implements AutoCloseable {
 
     /** Sends a request and returns the whole reply object ({@code result} or {@code error}). */
     public JsonNode call(String method, JsonNode params) throws IOException {
+        send(method, params);
+        return receive();
+    }
+
+    /**
+     * Sends a request without waiting for its reply: {@link #receive} returns the replies in the
+     * order their requests were sent. A failure before any byte was sent is {@link NotSent}.
+     */
+    public void send(String method, JsonNode params) throws IOException {
         // No ObjectMapper on this path: a one-call command would pay for its first one (TreeJson).
         ObjectNode req = JsonNodeFactory.instance.objectNode();
         req.put("jsonrpc", "2.0");
@@ -90,7 +101,12 @@ public final class SocketClient implements AutoCloseable {
         if (params != null) {
             req.set("params", params);
         }
-        String reply = raw(TreeJson.write(req));
+        sendLine(TreeJson.write(req));
+    }
+
+    /** The reply to the oldest request sent and not yet answered, as {@link #call} returns it. */
+    public JsonNode receive() throws IOException {
+        String reply = readReply();
         if (reply == null) {
             throw new java.io.EOFException("the daemon closed the connection without a reply");
         }
@@ -102,6 +118,11 @@ public final class SocketClient implements AutoCloseable {
      * before any byte of the line was sent is {@link NotSent}: the daemon never saw the request.
      */
     public String raw(String line) throws IOException {
+        sendLine(line);
+        return readReply();
+    }
+
+    private void sendLine(String line) throws IOException {
         // concat, not +: the first + in a process links a string-concatenation bootstrap
         ByteBuffer b = ByteBuffer.wrap(escapeLoneSurrogates(line).concat("\n").getBytes(StandardCharsets.UTF_8));
         try {
@@ -115,6 +136,10 @@ public final class SocketClient implements AutoCloseable {
         while (b.hasRemaining()) {
             ch.write(b);
         }
+    }
+
+    /** The next reply line (null if the daemon closed), waiting at most the reply timeout. */
+    private String readReply() throws IOException {
         if (replyTimeout == null) {
             return in.readLine();
         }
