@@ -167,10 +167,11 @@ final class SegmentFiles {
             // Sized first and filled once: the active segment can be megabytes when lines are large, and
             // growing a buffer to it copied those bytes several times per commit.
             int size = seg == activeSeg ? active.len() : 0;
-            for (int i = 0; i < lines.size(); i++) {
-                if ((headSeq + i) / n == seg) {
-                    size += lines.get(i).length;
-                }
+            // The lines of this segment are a run of the list: those whose sequence lies in it.
+            int lo = (int) Math.max(0, seg * n - headSeq);
+            int hi = (int) Math.min(lines.size(), (seg + 1) * n - headSeq);
+            for (int i = lo; i < hi; i++) {
+                size += lines.get(i).length;
             }
             byte[] b = new byte[size];
             int at = 0;
@@ -178,12 +179,10 @@ final class SegmentFiles {
                 System.arraycopy(active.buf(), 0, b, 0, active.len());
                 at = active.len();
             }
-            for (int i = 0; i < lines.size(); i++) {
-                if ((headSeq + i) / n == seg) {
-                    byte[] line = lines.get(i);
-                    System.arraycopy(line, 0, b, at, line.length);
-                    at += line.length;
-                }
+            for (int i = lo; i < hi; i++) {
+                byte[] line = lines.get(i);
+                System.arraycopy(line, 0, b, at, line.length);
+                at += line.length;
             }
             out.put(relPath(seg), b);
         }
