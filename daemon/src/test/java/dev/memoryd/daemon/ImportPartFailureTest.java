@@ -36,6 +36,8 @@ class ImportPartFailureTest {
     MemorydConfig cfg;
     ServerSocketChannel server;
     final AtomicInteger calls = new AtomicInteger();
+    /** After the first call: refuse each later one as unavailable, or close the connection unanswered. */
+    volatile boolean hangUp;
 
     @BeforeEach
     void up() throws Exception {
@@ -54,7 +56,7 @@ class ImportPartFailureTest {
         server.close();
     }
 
-    /** Takes the first notes.import call, refuses every later one as unavailable. */
+    /** Takes the first notes.import call; refuses every later one as unavailable, or hangs up on it. */
     private void answer() {
         while (server.isOpen()) {
             serve();
@@ -79,6 +81,8 @@ class ImportPartFailureTest {
                                 .put("token", "ev:" + i);
                     }
                     ((ObjectNode) reply.get("result")).put("imported", i).put("refused", 0);
+                } else if (hangUp) {
+                    return;
                 } else {
                     ObjectNode e =
                             reply.putObject("error").put("code", -32000).put("message", "the writer has stopped");
@@ -136,5 +140,31 @@ class ImportPartFailureTest {
         assertTrue(
                 text.out().contains("imported 0 of 700 notes") && text.out().contains("not imported 700"),
                 text.toString());
+    }
+
+    @Test
+    void aConnectionLostAfterAPartWasRecorded_isReportedWithWhatWasImported_andWhatMayBe() throws Exception {
+        hangUp = true;
+        Path notes = Files.createDirectories(tmp.resolve("notes"));
+        for (int i = 0; i < 700; i++) {
+            Files.writeString(notes.resolve(String.format("n%04d.md", i)), "note " + i + "\n");
+        }
+        Cli.Run r = Cli.run(
+                "import",
+                notes.toString(),
+                "--root",
+                cfg.root().toString(),
+                "--key-file",
+                cfg.keyFile().toString(),
+                "--user",
+                "sam",
+                "--json");
+        assertEquals(1, r.code(), r.toString());
+        JsonNode summary = JsonRpc.MAPPER.readTree(r.out());
+        assertEquals(500, summary.get("imported").asInt(), r.out());
+        assertEquals(200, summary.get("failed").get("notes").asInt(), r.out());
+        assertEquals("unavailable", summary.get("failed").get("reason").asText(), r.out());
+        assertTrue(summary.get("failed").get("message").asText().contains("may be recorded"), r.out());
+        assertTrue(r.err().contains("the connection to the daemon failed"), r.toString());
     }
 }

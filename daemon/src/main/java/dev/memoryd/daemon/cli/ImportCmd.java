@@ -70,49 +70,11 @@ final class ImportCmd extends Printing implements Callable<Integer> {
         long t0 = System.nanoTime();
         try (SocketClient c = Main.connect(config())) {
             Parts parts = new Parts(c, results, bar);
-            ArrayNode part = JsonRpc.MAPPER.createArrayNode();
-            int bytes = 0;
-            int limit = config().maxLineBytes() - ENVELOPE_BYTES;
-            for (Path f : files) {
-                if (parts.failed != null) {
-                    break; // nothing more is sent once a part failed as a whole
-                }
-                String name = nameOf(f);
-                String text;
-                try {
-                    text = Utf8.decode(Files.readAllBytes(f), name);
-                } catch (Utf8.NotUtf8 e) {
-                    results.addObject()
-                            .put("name", name)
-                            .put("reason", "invalid_request")
-                            .put("message", name + ": not UTF-8 text (byte " + e.offset() + ")");
-                    bar.advance(1);
-                    continue;
-                }
-                int size = jsonBytes(text) + jsonBytes(name) + 32;
-                if (size > limit) {
-                    results.addObject()
-                            .put("name", name)
-                            .put("reason", "too_large")
-                            .put(
-                                    "message",
-                                    name + ": " + size + " bytes as JSON, more than one request carries (" + limit
-                                            + "); split the note");
-                    bar.advance(1);
-                    continue;
-                }
-                if (!part.isEmpty() && (bytes + size > limit || part.size() >= PART_NOTES)) {
-                    parts.send(params(part));
-                    part = JsonRpc.MAPPER.createArrayNode();
-                    bytes = 0;
-                }
-                part.addObject().put("name", name).put("text", text);
-                bytes += size;
+            try {
+                sendAll(files, results, bar, parts);
+            } catch (IOException e) {
+                parts.broke(e);
             }
-            if (!part.isEmpty() && parts.failed == null) {
-                parts.send(params(part));
-            }
-            parts.finish();
             failed = parts.failed;
         }
         bar.done();
@@ -159,11 +121,66 @@ final class ImportCmd extends Printing implements Callable<Integer> {
             }
         }
         if (failed != null) {
-            // The notes the summary counts as imported are recorded; the rest were not sent or not taken.
+            // The notes counted as imported are recorded; of the rest, none was taken when the daemon
+            // refused their part, and those sent when the connection failed may have been.
             Main.print(failed);
             return Main.PROBLEMS;
         }
         return refused == 0 ? Main.OK : Main.PROBLEMS;
+    }
+
+    /** Reads the notes, sends them in parts and reads the replies; a refusal made here goes to {@code results}. */
+    private void sendAll(List<Path> files, ArrayNode results, Progress bar, Parts parts) throws IOException {
+        ArrayNode part = JsonRpc.MAPPER.createArrayNode();
+        int bytes = 0;
+        int limit = config().maxLineBytes() - ENVELOPE_BYTES;
+        for (Path f : files) {
+            if (parts.failed != null) {
+                break; // nothing more is sent once a part failed as a whole
+            }
+            String name = nameOf(f);
+            String text;
+            try {
+                text = Utf8.decode(Files.readAllBytes(f), name);
+            } catch (Utf8.NotUtf8 e) {
+                results.addObject()
+                        .put("name", name)
+                        .put("reason", "invalid_request")
+                        .put("message", name + ": not UTF-8 text (byte " + e.offset() + ")");
+                bar.advance(1);
+                continue;
+            } catch (IOException e) {
+                results.addObject()
+                        .put("name", name)
+                        .put("reason", "invalid_request")
+                        .put("message", name + ": cannot be read (" + e.getMessage() + ")");
+                bar.advance(1);
+                continue;
+            }
+            int size = jsonBytes(text) + jsonBytes(name) + 32;
+            if (size > limit) {
+                results.addObject()
+                        .put("name", name)
+                        .put("reason", "too_large")
+                        .put(
+                                "message",
+                                name + ": " + size + " bytes as JSON, more than one request carries (" + limit
+                                        + "); split the note");
+                bar.advance(1);
+                continue;
+            }
+            if (!part.isEmpty() && (bytes + size > limit || part.size() >= PART_NOTES)) {
+                parts.send(params(part));
+                part = JsonRpc.MAPPER.createArrayNode();
+                bytes = 0;
+            }
+            part.addObject().put("name", name).put("text", text);
+            bytes += size;
+        }
+        if (!part.isEmpty() && parts.failed == null) {
+            parts.send(params(part));
+        }
+        parts.finish();
     }
 
     /** The error reply of the first part that failed as a whole, or null. */
@@ -199,6 +216,25 @@ final class ImportCmd extends Printing implements Callable<Integer> {
         void finish() throws IOException {
             while (!sizes.isEmpty()) {
                 receive();
+            }
+        }
+
+        /**
+         * The connection failed (no reply in time, the daemon gone): a part sent and not answered
+         * may or may not be recorded, and the summary says so rather than counting it either way.
+         */
+        void broke(IOException e) {
+            sizes.clear();
+            if (failed == null) {
+                ObjectNode reply = JsonRpc.MAPPER.createObjectNode();
+                ObjectNode error = reply.putObject("error")
+                        .put(
+                                "message",
+                                "the connection to the daemon failed (" + e.getMessage() + "); notes sent and not"
+                                        + " answered may be recorded: look at 'history' of the notes file before"
+                                        + " importing them again");
+                error.putObject("data").put("reason", "unavailable");
+                failed = reply;
             }
         }
 
