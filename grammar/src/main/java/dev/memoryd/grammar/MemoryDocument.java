@@ -19,7 +19,7 @@ import java.util.Optional;
  * characters survive exactly. Immutable and thread-safe.
  *
  * <p>Finding the headings is {@link HeadingScan}'s job, line numbers {@link LineIndex}'s, the cache
- * of recent parses {@link RecentParses}'. About 450 lines: the sections are built from
+ * of recent parses {@link RecentParses}'. About 500 lines: the sections are built from
  * the headings here, and {@link #splice(int, int, String)}, which must find what a parse of the
  * spliced text would, shifts those same headings; keeping the two together keeps that agreement
  * in one place.
