@@ -146,24 +146,32 @@ final class IndexFileMerge {
                 }
                 packHash = out.finish();
             }
+            int entries = m;
             byte[] idxBytes = PackIndexV2.write(
-                    m,
+                    entries,
                     new PackIndexV2.Entries() {
                         @Override
-                        public void name(int i, byte[] dst, int pos) {
-                            System.arraycopy(idx[srcPack[i]].b(), idx[srcPack[i]].name(srcEntry[i]), dst, pos, 20);
+                        public void names(byte[] dst, int pos) {
+                            for (int i = 0; i < entries; i++) {
+                                System.arraycopy(
+                                        idx[srcPack[i]].b(), idx[srcPack[i]].name(srcEntry[i]), dst, pos + i * 20, 20);
+                            }
                         }
 
                         @Override
-                        public int crc(int i) {
-                            return recrc[srcPack[i]][srcEntry[i]]
-                                    ? newCrc[srcPack[i]][srcEntry[i]]
-                                    : idx[srcPack[i]].crc(srcEntry[i]);
+                        public void crcs(int[] dst) {
+                            for (int i = 0; i < dst.length; i++) {
+                                dst[i] = recrc[srcPack[i]][srcEntry[i]]
+                                        ? newCrc[srcPack[i]][srcEntry[i]]
+                                        : idx[srcPack[i]].crc(srcEntry[i]);
+                            }
                         }
 
                         @Override
-                        public long offset(int i) {
-                            return newOffset[srcPack[i]][srcEntry[i]];
+                        public void offsets(long[] dst) {
+                            for (int i = 0; i < dst.length; i++) {
+                                dst[i] = newOffset[srcPack[i]][srcEntry[i]];
+                            }
                         }
                     },
                     packHash);
