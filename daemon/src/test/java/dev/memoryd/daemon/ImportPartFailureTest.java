@@ -9,8 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ServerSocketChannel;
@@ -18,6 +16,8 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,10 +42,7 @@ class ImportPartFailureTest {
     @BeforeEach
     void up() throws Exception {
         cfg = MemorydConfig.defaults(tmp.resolve("memory"), tmp.resolve("ledger.key"));
-        Memoryd.init(cfg, TestRoot.exampleTree());
-        Files.createDirectories(cfg.stateDir());
-        server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-        server.bind(UnixDomainSocketAddress.of(cfg.socket()));
+        server = TestRoot.boundInPlaceOfADaemon(cfg);
         Thread t = new Thread(this::answer);
         t.setDaemon(true);
         t.start();
@@ -99,13 +96,16 @@ class ImportPartFailureTest {
         }
     }
 
-    @Test
-    void aPartFailingAfterOthersWereRecorded_isReportedWithWhatWasImported() throws Exception {
-        Path notes = Files.createDirectories(tmp.resolve("notes"));
-        for (int i = 0; i < 700; i++) { // two parts: 500 and 200
-            Files.writeString(notes.resolve(String.format("n%04d.md", i)), "note " + i + "\n");
+    /** 700 notes, two parts (500 and 200), imported by the CLI with {@code more} options. */
+    private Cli.Run importSevenHundred(String... more) throws Exception {
+        Path notes = tmp.resolve("notes");
+        if (!Files.isDirectory(notes)) {
+            Files.createDirectories(notes);
+            for (int i = 0; i < 700; i++) {
+                Files.writeString(notes.resolve(String.format("n%04d.md", i)), "note " + i + "\n");
+            }
         }
-        Cli.Run r = Cli.run(
+        List<String> args = new ArrayList<>(List.of(
                 "import",
                 notes.toString(),
                 "--root",
@@ -113,8 +113,14 @@ class ImportPartFailureTest {
                 "--key-file",
                 cfg.keyFile().toString(),
                 "--user",
-                "sam",
-                "--json");
+                "sam"));
+        args.addAll(List.of(more));
+        return Cli.run(args.toArray(String[]::new));
+    }
+
+    @Test
+    void aPartFailingAfterOthersWereRecorded_isReportedWithWhatWasImported() throws Exception {
+        Cli.Run r = importSevenHundred("--json");
         assertEquals(1, r.code(), r.toString());
         assertTrue(r.err().contains("unavailable: the writer has stopped"), r.toString());
         JsonNode summary = JsonRpc.MAPPER.readTree(r.out());
@@ -127,15 +133,7 @@ class ImportPartFailureTest {
         assertEquals("n0000", summary.get("results").get(0).get("name").asText());
         assertEquals("n0499", summary.get("results").get(499).get("name").asText());
 
-        Cli.Run text = Cli.run(
-                "import",
-                notes.toString(),
-                "--root",
-                cfg.root().toString(),
-                "--key-file",
-                cfg.keyFile().toString(),
-                "--user",
-                "sam");
+        Cli.Run text = importSevenHundred(); // every call refused now
         assertEquals(1, text.code(), text.toString());
         assertTrue(
                 text.out().contains("imported 0 of 700 notes") && text.out().contains("not imported 700"),
@@ -145,20 +143,7 @@ class ImportPartFailureTest {
     @Test
     void aConnectionLostAfterAPartWasRecorded_isReportedWithWhatWasImported_andWhatMayBe() throws Exception {
         hangUp = true;
-        Path notes = Files.createDirectories(tmp.resolve("notes"));
-        for (int i = 0; i < 700; i++) {
-            Files.writeString(notes.resolve(String.format("n%04d.md", i)), "note " + i + "\n");
-        }
-        Cli.Run r = Cli.run(
-                "import",
-                notes.toString(),
-                "--root",
-                cfg.root().toString(),
-                "--key-file",
-                cfg.keyFile().toString(),
-                "--user",
-                "sam",
-                "--json");
+        Cli.Run r = importSevenHundred("--json");
         assertEquals(1, r.code(), r.toString());
         JsonNode summary = JsonRpc.MAPPER.readTree(r.out());
         assertEquals(500, summary.get("imported").asInt(), r.out());

@@ -3,8 +3,6 @@ package dev.memoryd.daemon;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
@@ -33,10 +31,7 @@ class StuckDaemonTest {
     @BeforeEach
     void up() throws Exception {
         cfg = MemorydConfig.defaults(tmp.resolve("memory"), tmp.resolve("ledger.key"));
-        Memoryd.init(cfg, TestRoot.exampleTree());
-        Files.createDirectories(cfg.stateDir());
-        silent = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-        silent.bind(UnixDomainSocketAddress.of(cfg.socket()));
+        silent = TestRoot.boundInPlaceOfADaemon(cfg);
         acceptor = new Thread(() -> {
             try {
                 while (true) {

@@ -65,6 +65,19 @@ final class TestRoot implements AutoCloseable {
         return this;
     }
 
+    /**
+     * A root made from the example tree under {@code dir}, served by no daemon: the socket a
+     * daemon would listen on is bound by the test, to play a daemon that misbehaves.
+     */
+    static java.nio.channels.ServerSocketChannel boundInPlaceOfADaemon(MemorydConfig cfg) throws IOException {
+        Memoryd.init(cfg, exampleTree());
+        Files.createDirectories(cfg.stateDir());
+        java.nio.channels.ServerSocketChannel server =
+                java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX);
+        server.bind(java.net.UnixDomainSocketAddress.of(cfg.socket()));
+        return server;
+    }
+
     static Path exampleTree() {
         try {
             return Path.of(TestRoot.class.getClassLoader().getResource("users").toURI());

@@ -143,30 +143,20 @@ final class ImportCmd extends Printing implements Callable<Integer> {
             try {
                 text = Utf8.decode(Files.readAllBytes(f), name);
             } catch (Utf8.NotUtf8 e) {
-                results.addObject()
-                        .put("name", name)
-                        .put("reason", "invalid_request")
-                        .put("message", name + ": not UTF-8 text (byte " + e.offset() + ")");
-                bar.advance(1);
+                refuse(results, bar, name, "invalid_request", "not UTF-8 text (byte " + e.offset() + ")");
                 continue;
             } catch (IOException e) {
-                results.addObject()
-                        .put("name", name)
-                        .put("reason", "invalid_request")
-                        .put("message", name + ": cannot be read (" + e.getMessage() + ")");
-                bar.advance(1);
+                refuse(results, bar, name, "invalid_request", "cannot be read (" + e.getMessage() + ")");
                 continue;
             }
             int size = jsonBytes(text) + jsonBytes(name) + 32;
             if (size > limit) {
-                results.addObject()
-                        .put("name", name)
-                        .put("reason", "too_large")
-                        .put(
-                                "message",
-                                name + ": " + size + " bytes as JSON, more than one request carries (" + limit
-                                        + "); split the note");
-                bar.advance(1);
+                refuse(
+                        results,
+                        bar,
+                        name,
+                        "too_large",
+                        size + " bytes as JSON, more than one request carries (" + limit + "); split the note");
                 continue;
             }
             if (!part.isEmpty() && (bytes + size > limit || part.size() >= PART_NOTES)) {
@@ -181,6 +171,12 @@ final class ImportCmd extends Printing implements Callable<Integer> {
             parts.send(params(part));
         }
         parts.finish();
+    }
+
+    /** A note refused here, before the daemon sees it: its result names it, the reason and why. */
+    private static void refuse(ArrayNode results, Progress bar, String name, String reason, String why) {
+        results.addObject().put("name", name).put("reason", reason).put("message", name + ": " + why);
+        bar.advance(1);
     }
 
     /** The error reply of the first part that failed as a whole, or null. */
