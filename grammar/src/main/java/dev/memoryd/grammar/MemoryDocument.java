@@ -309,6 +309,9 @@ public final class MemoryDocument {
     /** {@link #h2Sections()}, once found. */
     private List<Section> h2s;
 
+    /** Whether the text holds no {@code \r}: 1 yes, -1 no, 0 not looked at yet (a race looks twice). */
+    private int crFree;
+
     /** The H3 sections nested in an H2 section. */
     public List<Section> subsections(Section h2) {
         return sections.stream()
@@ -336,7 +339,10 @@ public final class MemoryDocument {
 
     /** The canonical body of a section: the text content hashes are computed over. */
     public String canonicalBody(Section s) {
-        return SectionText.canonicalize(text, s.bodyStart(), s.end());
+        if (crFree == 0) {
+            crFree = text.indexOf('\r') < 0 ? 1 : -1; // once per text, not once per section asked for
+        }
+        return SectionText.canonicalize(text, s.bodyStart(), s.end(), crFree > 0);
     }
 
     /**

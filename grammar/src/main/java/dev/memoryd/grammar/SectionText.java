@@ -17,12 +17,15 @@ final class SectionText {
     /**
      * The canonical form of {@code text[from, to)}, as {@link #canonicalize(String)} of that
      * substring, cut from {@code text} in one copy (a section's body, canonicalised on every write
-     * to it, is not copied out first).
+     * to it, is not copied out first). {@code crFree}: the caller knows {@code text} holds no
+     * {@code \r}, so it need not be looked for.
      */
-    static String canonicalize(String text, int from, int to) {
-        int cr = text.indexOf('\r', from);
-        if (cr >= 0 && cr < to) {
-            return canonicalize(text.substring(from, to));
+    static String canonicalize(String text, int from, int to, boolean crFree) {
+        if (!crFree) {
+            int cr = text.indexOf('\r', from);
+            if (cr >= 0 && cr < to) {
+                return canonicalize(text.substring(from, to));
+            }
         }
         return cut(text, from, to);
     }
