@@ -68,6 +68,7 @@ final class ImportCmd extends Printing implements Callable<Integer> {
         ArrayNode results = JsonRpc.MAPPER.createArrayNode();
         Progress bar = new Progress(files.size(), !out.on() && System.console() != null);
         long t0 = System.nanoTime();
+        JsonNode failed; // the error reply of the first part that failed as a whole, or null
         try (SocketClient c = Main.connect(config())) {
             Parts parts = new Parts(c, results, bar);
             try {
@@ -178,9 +179,6 @@ final class ImportCmd extends Printing implements Callable<Integer> {
         results.addObject().put("name", name).put("reason", reason).put("message", name + ": " + why);
         bar.advance(1);
     }
-
-    /** The error reply of the first part that failed as a whole, or null. */
-    private JsonNode failed;
 
     /**
      * The parts on their way: the next is sent while the daemon still works on the one before, so
