@@ -99,9 +99,9 @@ public final class MemoryDocument {
         List<RawHeading> headings = List.copyOf(scan.headings());
         this.rawHeadings = headings;
         this.scanned = scan.scanned();
-        // Each loop is a method of its own: a file of thousands of headings runs each one long
-        // enough for the JIT to compile it while it runs, and compiled together with the others
-        // (and all they call) one such compilation took the compiler a quarter of a second.
+        // Each loop over every heading is a method of its own: a file of thousands of headings runs
+        // each one long enough for the JIT to compile it while it runs, and compiled together with
+        // the others (and all they call) one such compilation took the compiler a quarter of a second.
         int[] startOf = new int[headings.size()];
         int[] lineNo = new int[headings.size()];
         lineStarts(headings, lines, startOf, lineNo);

@@ -14,7 +14,6 @@ class RegionsTest {
         String alphabet = "ab\n -é€😀";
         for (int round = 0; round < 3_000; round++) {
             String a = text(r, alphabet, r.nextInt(3) == 0 ? 9_000 + r.nextInt(4_000) : r.nextInt(300));
-            String b;
             int aFrom = a.isEmpty() ? 0 : r.nextInt(a.length());
             int len = r.nextInt(a.length() - aFrom + 1);
             int bFrom = r.nextInt(40);
@@ -24,13 +23,12 @@ class RegionsTest {
                 c[r.nextInt(c.length)] = alphabet.charAt(r.nextInt(alphabet.length()));
                 region = new String(c);
             }
-            b = text(r, alphabet, bFrom).substring(0, bFrom) + region + text(r, alphabet, r.nextInt(20));
-            int bf = bFrom;
+            String b = text(r, alphabet, bFrom).substring(0, bFrom) + region + text(r, alphabet, r.nextInt(20));
             int l = r.nextInt(5) == 0 ? len + r.nextInt(3) : len; // sometimes past an end
             assertEquals(
-                    a.regionMatches(aFrom, b, bf, l) && l >= 0,
-                    Regions.equal(a, aFrom, b, bf, l),
-                    () -> "aFrom " + aFrom + " bFrom " + bf + " len " + l);
+                    a.regionMatches(aFrom, b, bFrom, l),
+                    Regions.equal(a, aFrom, b, bFrom, l),
+                    () -> "aFrom " + aFrom + " bFrom " + bFrom + " len " + l);
         }
     }
 
