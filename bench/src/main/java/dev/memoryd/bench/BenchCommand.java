@@ -135,8 +135,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--durability",
             defaultValue = "commit",
-            description = "write mode: the writes' durability, commit (the default: answered once committed) or"
-                    + " ledger (answered once their ledger lines are durable)")
+            description =
+                    "write and peer modes: memoryd's writes' durability, commit (the default: answered once committed) or"
+                            + " ledger (answered once their ledger lines are durable)")
     String durability;
 
     @Option(
@@ -208,7 +209,7 @@ public final class BenchCommand implements Callable<Integer> {
             case "merge" -> new MergeBench(writes);
             case "sync" -> new SyncBench(writes, child);
             case "mcp" -> new McpBench(writes, warmup);
-            case "peer" -> new PeerBench(writes, warmup);
+            case "peer" -> new PeerBench(writes, warmup, durability);
             case "filesize" -> new FileSizeBench(writes, warmup, fileKb, daemon);
             default -> throw new IllegalStateException("unknown mode " + mode); // MODES was checked in call()
         };

@@ -27,9 +27,11 @@ import java.util.concurrent.TimeUnit;
  * an observation to one entity ({@code add_observations}, which rewrites its JSONL file), so
  * both grow one list to {@code items}. The two alternate in blocks of {@link #BLOCK} (which one
  * starts a block alternates too), after {@code warmup} calls each on a list of their own. A
- * latency runs from the request's first byte sent to the reply read.
+ * latency runs from the request's first byte sent to the reply read. memoryd's appends ask for
+ * {@code durability} ({@code commit}: answered once committed; {@code ledger}: once their ledger
+ * lines are durable, the commit right after).
  */
-record PeerBench(int items, int warmup) implements Scenario {
+record PeerBench(int items, int warmup, String durability) implements Scenario {
     static final int BLOCK = 50;
     static final String PACKAGE = "@modelcontextprotocol/server-memory";
     private static final String PROFILE = "users/bench/parts/%s/profile.md";
@@ -53,7 +55,7 @@ record PeerBench(int items, int warmup) implements Scenario {
                         .put("entity_id", part)
                         .put("title", "Part " + part);
             }
-            check(c.call("write", write(ops)));
+            check(c.call("write", write(ops, "commit")));
         }
         Path store = Files.createTempDirectory("memoryd-peer-bench");
         try (Reference ref = Reference.start(server, store.resolve("memory.jsonl"));
@@ -81,6 +83,7 @@ record PeerBench(int items, int warmup) implements Scenario {
             out.put("node", ref.node);
             out.put("items", items);
             out.put("warmup", warmup);
+            out.put("durability", durability);
             out.put("block", BLOCK);
             out.put("memoryd_p50_ms", ms(mine[items / 2]));
             out.put("memoryd_p99_ms", ms(p99(mine)));
@@ -98,7 +101,7 @@ record PeerBench(int items, int warmup) implements Scenario {
     }
 
     /** {@code n} items onto list {@code list} of each, alternating in blocks; latencies into the arrays when given. */
-    private static void measure(SocketClient socket, Reference ref, String list, int n, long[] mine, long[] theirs)
+    private void measure(SocketClient socket, Reference ref, String list, int n, long[] mine, long[] theirs)
             throws IOException {
         for (int start = 0; start < n; start += BLOCK) {
             int end = Math.min(n, start + BLOCK);
@@ -116,7 +119,7 @@ record PeerBench(int items, int warmup) implements Scenario {
                                 .put("path", String.format(PROFILE, list))
                                 .put("section", "Triggers")
                                 .put("item", text);
-                        check(socket.call("write", write(ops)));
+                        check(socket.call("write", write(ops, durability)));
                     } else {
                         ObjectNode obs = JsonRpc.MAPPER.createObjectNode();
                         obs.putArray("observations")
@@ -173,10 +176,11 @@ record PeerBench(int items, int warmup) implements Scenario {
         return p;
     }
 
-    private static ObjectNode write(ArrayNode ops) {
+    private static ObjectNode write(ArrayNode ops, String durability) {
         ObjectNode p = JsonRpc.MAPPER.createObjectNode();
         p.set("ops", ops);
         p.put("rationale", "peer bench");
+        p.put("durability", durability);
         return p;
     }
 
