@@ -31,10 +31,17 @@ final class DaemonProcess implements AutoCloseable {
      * in a child JVM on this test's class path (the quick JIT: tests start many).
      */
     static List<String> serveCommand(Path root, Path keyFile, String... extraArgs) {
+        return serveCommand(List.of(), root, keyFile, extraArgs);
+    }
+
+    /** As {@link #serveCommand(Path, Path, String...)}, the child JVM also given {@code jvmOptions}. */
+    static List<String> serveCommand(List<String> jvmOptions, Path root, Path keyFile, String... extraArgs) {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xshare:auto",
-                "-XX:TieredStopAtLevel=1",
+                "-XX:TieredStopAtLevel=1"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of(
                 "-cp",
                 System.getProperty("java.class.path"),
                 Main.class.getName(),
@@ -50,7 +57,13 @@ final class DaemonProcess implements AutoCloseable {
     /** Starts {@code serve} on {@code cfg}'s root with {@code extraArgs}, logging to {@code log}. */
     static DaemonProcess start(MemorydConfig cfg, Path log, String... extraArgs)
             throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(serveCommand(cfg.root(), cfg.keyFile(), extraArgs))
+        return start(List.of(), cfg, log, extraArgs);
+    }
+
+    /** As {@link #start(MemorydConfig, Path, String...)}, the child JVM also given {@code jvmOptions}. */
+    static DaemonProcess start(List<String> jvmOptions, MemorydConfig cfg, Path log, String... extraArgs)
+            throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(serveCommand(jvmOptions, cfg.root(), cfg.keyFile(), extraArgs))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();

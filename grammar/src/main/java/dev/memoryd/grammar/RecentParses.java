@@ -1,28 +1,32 @@
 package dev.memoryd.grammar;
 
+import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The most recent parses of memory files, by text. Documents are immutable, and one write parses
  * the same text several times (apply, Change Log, lint before and after; the next write starts
  * from this one's result), so the most recent parses are kept. A write leaves three or four texts
  * here, so the bound holds the latest of a few dozen files that writers take turns on (at 32, 16
- * writers' files missed).
+ * writers' files missed). The texts kept are also bounded by their characters ({@link
+ * #MAX_CHARS}): 128 versions of a 1 MB file held 128 MB of the heap, and with a batch of writes
+ * to it ran the daemon out of memory. The latest text is kept whatever its size.
  *
  * <p>Thread-safe: every access holds the map's lock; the least recently used entry goes first.
  * Looking a text up costs a sample of its characters and, on a match, one comparison of the
  * whole text; it never hashes the whole text.
  */
 final class RecentParses {
-    private static final Map<Text, MemoryDocument> RECENT = new LinkedHashMap<>(256, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
+    /** The most texts kept. */
+    static final int MAX_TEXTS = 128;
 
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Text, MemoryDocument> e) {
-            return size() > 128;
-        }
-    };
+    /** The most characters of text kept (16 Mi: about 16 MB for ASCII text), the latest text aside. */
+    static final long MAX_CHARS = 16L << 20;
+
+    private static final LinkedHashMap<Text, MemoryDocument> RECENT = new LinkedHashMap<>(256, 0.75f, true);
+
+    /** The characters of the texts in {@link #RECENT}. */
+    private static long chars;
 
     private RecentParses() {}
 
@@ -35,7 +39,21 @@ final class RecentParses {
 
     static void put(String text, MemoryDocument doc) {
         synchronized (RECENT) {
-            RECENT.put(new Text(text), doc);
+            if (RECENT.put(new Text(text), doc) == null) {
+                chars += text.length();
+            }
+            Iterator<Text> eldest = RECENT.keySet().iterator();
+            while (RECENT.size() > 1 && (RECENT.size() > MAX_TEXTS || chars > MAX_CHARS)) {
+                chars -= eldest.next().text.length();
+                eldest.remove();
+            }
+        }
+    }
+
+    /** How many texts are kept, and their characters: for tests. */
+    static long[] held() {
+        synchronized (RECENT) {
+            return new long[] {RECENT.size(), chars};
         }
     }
 

@@ -35,12 +35,27 @@ import org.eclipse.jgit.lib.ObjectId;
  * each declaration in order against the state the ones before it leave ({@link WriteBatch}),
  * answering repeats of an idempotency key with their first outcome; the accepted ones go to the
  * {@link Publisher}. A batch the branch moved under is redone (up to three tries); refusals are
- * answered only after the batch is published.
+ * answered only after the batch is published. A batch stops taking declarations once the texts
+ * its accepted ones leave pass {@link #HELD_CHARS} (each version of a file is kept until its
+ * commit is built): the rest are the next batch's, so the heap a batch needs is bounded by the
+ * budget and the largest file, not by the batch's length.
  *
  * <p>Thread-safety: called on the writer thread only.
+ *
+ * <p>Longer than a room: the order in which one declaration is admitted (idempotency, the file's
+ * humans' edits captured first, drift, review) reads in one loop.
  */
 final class Admission {
     private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
+
+    /**
+     * The characters of accepted texts after which a batch takes no more declarations: 32 Mi, about
+     * 32 MB of the heap for ASCII text (the launcher's daemon has 512 MB at most). A batch of 256
+     * appends to a 1.4 MB file held over 350 MB and ran the daemon out of memory. Importing notes
+     * into a file that grows to 180 KB, a batch takes about 190 of them (at 16 Mi about 95, and the
+     * import was 5 % slower).
+     */
+    static final long HELD_CHARS = Long.getLong("memoryd.batchHeldChars", 32L << 20);
 
     private final WriterState s;
     private final HumanIntake intake;
@@ -54,12 +69,17 @@ final class Admission {
         this.segmentCheck = new ActiveSegmentCheck(s);
     }
 
-    void process(List<Pending> batch) throws IOException, UnsettledBatch {
+    /**
+     * Admits and publishes {@code batch}, answering each of its declarations, except the tail left
+     * once the batch holds {@link #HELD_CHARS} of text: returned (in order, none of it applied) for
+     * the next batch; empty when every declaration was answered.
+     */
+    List<Pending> process(List<Pending> batch) throws IOException, UnsettledBatch {
         Optional<Failure> unsettled = publisher.settle();
         if (unsettled.isPresent()) {
             WriteOutcome refused = new WriteOutcome.Rejected(-1, unsettled.get());
             batch.forEach(p -> p.future().complete(refused));
-            return;
+            return List.of();
         }
         long lockWaitMs = WriterState.lockWaitMs();
         long l0 = System.nanoTime();
@@ -69,20 +89,21 @@ final class Admission {
         if (s.index != null && s.index.othersHoldLock() && !s.index.awaitGitDone(lockWaitMs)) {
             s.stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
             refuseLocked(batch, s.index.lockFile(), lockWaitMs);
-            return;
+            return List.of();
         }
         boolean locked = s.git.holdRef(lockWaitMs);
         s.stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
         if (!locked) {
             refuseLocked(batch, s.git.refLockFile(), lockWaitMs);
-            return;
+            return List.of();
         }
         BatchLocks locks = new BatchLocks(lockWaitMs, s.git, s.index);
+        List<Pending> rest = List.of();
         try {
             for (int attempt = 1; ; attempt++) {
                 ObjectId capturedBefore = s.captured;
                 try {
-                    processLocked(batch, locks);
+                    rest = processLocked(batch, locks);
                     break;
                 } catch (RedoBatch redo) {
                     s.captured = capturedBefore; // the commit that moved the branch is captured by the next try
@@ -110,6 +131,7 @@ final class Admission {
             s.git.releaseRef(); // when the batch moved the ref, the lock is already gone
             locks.close();
         }
+        return rest;
     }
 
     private static void refuseLocked(List<Pending> batch, java.nio.file.Path lock, long waitMs) {
@@ -127,7 +149,8 @@ final class Admission {
         }
     }
 
-    private void processLocked(List<Pending> batch, BatchLocks locks)
+    /** As {@link #process}, under the branch's locks: returns the tail left for the next batch. */
+    private List<Pending> processLocked(List<Pending> batch, BatchLocks locks)
             throws IOException, UnsettledBatch, RedoBatch, LockedOut {
         long t0 = System.nanoTime();
         Instant now = s.clock.instant().truncatedTo(ChronoUnit.SECONDS);
@@ -154,10 +177,16 @@ final class Admission {
             }
             WriteOutcome refused = new WriteOutcome.Rejected(-1, moved.get());
             batch.forEach(p -> p.future().complete(refused));
-            return;
+            return List.of();
         }
         Map<String, Pending> keysInBatch = new HashMap<>();
-        for (Pending p : batch) {
+        List<Pending> rest = List.of();
+        for (int i = 0; i < batch.size(); i++) {
+            if (i > 0 && b.heldChars() >= HELD_CHARS) { // at least one declaration a batch: always progress
+                rest = new ArrayList<>(batch.subList(i, batch.size()));
+                break;
+            }
+            Pending p = batch.get(i);
             WriteRequest req = p.req();
             if (req.idempotencyKey() != null) {
                 IdempotentWrite prior = s.idempotent.get(req.idempotencyKey());
@@ -293,6 +322,7 @@ final class Admission {
             publisher.publish(b, now, locks);
         }
         replies.forEach(Runnable::run);
+        return rest;
     }
 
     private static void reply(List<Runnable> replies, Pending p, WriteOutcome out) {

@@ -42,6 +42,8 @@ final class WriteBatch implements Contextual.Context {
      */
     final Map<RepoPath, String> fromCommits = new HashMap<>();
 
+    private long heldChars;
+
     /**
      * Whether {@code p}'s text in this batch is what a human's commit holds and no declaration of
      * the batch wrote it since: the working copy may hold other text (an edit saved after the
@@ -188,6 +190,17 @@ final class WriteBatch implements Contextual.Context {
             }
         }
         accepted.add(new Accepted(p, d.events(), d.newContents(), ds, author, proposal));
+        for (String t : d.newContents().values()) {
+            heldChars += t == null ? 0 : t.length();
+        }
+    }
+
+    /**
+     * The characters of the texts the accepted declarations leave, each kept until its commit is
+     * built: a batch of many declarations on one large file holds every version of it.
+     */
+    long heldChars() {
+        return heldChars;
     }
 
     private List<EventDraft> drafts(WriteRequest req, List<Mutation.EventSpec> specs, Instant now) {

@@ -27,8 +27,8 @@ import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * The single writer of one branch. Declarations queue up; the writer takes every declaration
- * waiting (up to {@code maxBatch}) and validates each against the state left by the ones before
- * it. The accepted ones then share one ledger fsync, one object flush and one ref update, while
+ * waiting (up to {@code maxBatch}, and fewer when they leave much text: {@link Admission}) and
+ * validates each against the state left by the ones before it. The accepted ones then share one ledger fsync, one object flush and one ref update, while
  * each still becomes its own commit and its own run of ledger lines (group commit). A future
  * completes only after its declaration is durable in the ledger and published on the branch.
  *
@@ -428,7 +428,11 @@ public final class WritePipeline implements AutoCloseable {
                 batch.add(first);
                 drainWrites(batch);
                 boolean stop = batch.remove(Pending.STOP);
-                admission.process(batch);
+                for (List<Pending> rest = admission.process(batch); !rest.isEmpty(); ) {
+                    batch.clear(); // what is left is answered by the handlers below if its batch fails
+                    batch.addAll(rest);
+                    rest = admission.process(batch);
+                }
                 if (stop) {
                     running = false;
                 }
