@@ -30,8 +30,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * waiting (up to {@code maxBatch}, and fewer when they leave much text: {@link Admission}) and
  * validates each against the state left by the ones before it. The accepted ones then share one
  * ledger fsync, one object flush and one ref update, while each still becomes its own commit and
- * its own run of ledger lines (group commit). A future
- * completes only after its declaration is durable in the ledger and published on the branch.
+ * its own run of ledger lines (group commit). A future completes only after its declaration is
+ * durable in the ledger and published on the branch.
  *
  * <p>Ordering: declarations are applied in submission order. Durability: the ledger is the
  * write-ahead log: it is fsynced before files or refs change, and {@link #recover()} rolls a
