@@ -20,7 +20,11 @@ final class RecentParses {
     /** The most texts kept. */
     static final int MAX_TEXTS = 128;
 
-    /** The most characters of text kept (16 Mi: about 16 MB for ASCII text), the latest text aside. */
+    /**
+     * The most characters of text kept, the latest text aside: 16 Mi, about 16 MB for ASCII text,
+     * and with their parses (line offsets, sections) two to three times that for a file of many
+     * short sections.
+     */
     static final long MAX_CHARS = 16L << 20;
 
     private static final LinkedHashMap<Text, MemoryDocument> RECENT = new LinkedHashMap<>(256, 0.75f, true);
