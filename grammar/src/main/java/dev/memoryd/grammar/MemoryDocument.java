@@ -61,6 +61,12 @@ public final class MemoryDocument {
     /** The headings came from the line scan, so each line's part in them is the line's alone. */
     private final boolean scanned;
 
+    /** {@link #h2Sections()}, once found. */
+    private List<Section> h2s;
+
+    /** Whether the text holds no {@code \r}: 1 yes, -1 no, 0 not looked at yet (a race looks twice). */
+    private int crFree;
+
     private MemoryDocument(String text) {
         this(text, scan(text));
     }
@@ -305,12 +311,6 @@ public final class MemoryDocument {
         }
         return h2;
     }
-
-    /** {@link #h2Sections()}, once found. */
-    private List<Section> h2s;
-
-    /** Whether the text holds no {@code \r}: 1 yes, -1 no, 0 not looked at yet (a race looks twice). */
-    private int crFree;
 
     /** The H3 sections nested in an H2 section. */
     public List<Section> subsections(Section h2) {
