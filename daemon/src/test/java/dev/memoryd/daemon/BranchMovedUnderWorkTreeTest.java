@@ -1,0 +1,187 @@
+package dev.memoryd.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The checked-out branch moved forward by plain git without its working tree: a push from a clone
+ * into a root whose {@code receive.denyCurrentBranch} is {@code ignore}, or a {@code git
+ * update-ref}. git leaves the files and the index as they were; a daemon child process brings the
+ * files up to the new commit, as {@code updateInstead} would, and never takes the old files for a
+ * human's edit that removes what was pushed. A file a human edited meanwhile is theirs: kept.
+ */
+class BranchMovedUnderWorkTreeTest {
+    static final String NOTES = "users/sam/notes.md";
+    static final String CRITIC = "users/sam/parts/inner-critic/profile.md";
+    static final String YOUNG_NOTES = "users/sam/parts/young-one/notes.md";
+    static final String NEW_NOTES = "users/sam/parts/quiet-one/notes.md";
+    static final String NEW_TITLE = "Quiet One notes";
+    static final String PUSHED = "A line pushed from a clone.";
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path tmp; // a failure leaves the root and daemon.log
+
+    MemorydConfig cfg;
+    HumanGit git;
+    DaemonProcess daemon;
+    RootInvariants root;
+    Path clone;
+
+    @BeforeEach
+    void serve() throws Exception {
+        cfg = MemorydConfig.defaults(tmp.resolve("memory"), tmp.resolve("ledger.key"));
+        Memoryd.init(cfg, TestRoot.exampleTree());
+        git = new HumanGit(cfg.root());
+        daemon = DaemonProcess.start(cfg, tmp.resolve("daemon.log"));
+        Files.createDirectories(tmp.resolve("clones"));
+        root = new RootInvariants(daemon, tmp.resolve("clones"));
+        daemon.awaitImported();
+        git.ok("config", "receive.denyCurrentBranch", "ignore");
+        clone = tmp.resolve("clone");
+        HumanGit.in(tmp, "clone", "-q", cfg.root().toString(), clone.toString());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (daemon != null) {
+            daemon.close();
+        }
+    }
+
+    /** Commits, in the clone, {@link #PUSHED} at the end of the notes and a new part's notes file. */
+    private String commitInClone() throws Exception {
+        Path notes = clone.resolve(NOTES);
+        Files.writeString(notes, Files.readString(notes) + "\n" + PUSHED + "\n");
+        Path extra = clone.resolve(NEW_NOTES);
+        Files.createDirectories(extra.getParent());
+        Files.writeString(
+                extra,
+                Files.readString(clone.resolve(YOUNG_NOTES))
+                        .replace("young-one", "quiet-one")
+                        .replace("Young One", "Quiet One")
+                        .replace("01JC7X00000000000000000006", "01JC7X000000000000000000Q1"));
+        assertTrue(HumanGit.in(clone, "add", NOTES, NEW_NOTES).ok());
+        HumanGit.Result c = HumanGit.in(clone, "commit", "-q", "-m", "notes from the clone");
+        assertTrue(c.ok(), c.toString());
+        return HumanGit.in(clone, "rev-parse", "HEAD").out().strip();
+    }
+
+    private String onDisk(String path) throws IOException {
+        Path f = cfg.root().resolve(path);
+        return Files.exists(f) ? Files.readString(f) : "";
+    }
+
+    /** Polls until the working tree's {@code path} contains {@code text}, at most 15 s. */
+    private void awaitOnDisk(String path, String text) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!onDisk(path).contains(text) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        if (!onDisk(path).contains(text)) {
+            throw root.failure(path + " in the working tree never got \"" + text + "\"; HEAD holds: "
+                    + root.at("HEAD", path) + "\ngit log: " + git.ok("log", "--oneline", "-5"));
+        }
+    }
+
+    private void agentWrites(String path, String section, String item) throws IOException {
+        JsonNode r = daemon.call("write", Decl.of(Decl.appendItem(path, section, item)));
+        if (!r.path("result").path("commit").isTextual()) {
+            throw root.failure("the agent's write was not acknowledged: " + r);
+        }
+    }
+
+    /** The commits that changed how often {@code text} stands in {@code path}, oldest first. */
+    private List<String> commitsTouching(String path, String text) throws Exception {
+        String out = git.ok("log", "--reverse", "--format=%s", "-S" + text, "--", path);
+        return out.lines().filter(l -> !l.isBlank()).toList();
+    }
+
+    @Test
+    void aPushIntoTheCheckedOutBranch_bringsTheWorkingTreeUpToIt_andKeepsWhatWasPushed() throws Exception {
+        String pushed = commitInClone();
+        HumanGit.Result push = HumanGit.in(clone, "push", "-q", "origin", "HEAD");
+        assertTrue(push.ok(), push.toString());
+        assertEquals(pushed, git.ok("rev-parse", "HEAD").strip(), "git moved the root's branch");
+
+        awaitOnDisk(NOTES, PUSHED);
+        awaitOnDisk(NEW_NOTES, NEW_TITLE);
+        // An agent's write to the same file reads it after the push, and keeps the pushed line.
+        agentWrites(NOTES, "Parking Lot", "written after the push");
+        agentWrites(CRITIC, "Triggers", "another file");
+        root.awaitMemorydFilesClean("after the push", 15_000);
+
+        assertTrue(root.at("HEAD", NOTES).contains(PUSHED), "HEAD keeps the pushed line");
+        assertTrue(root.at("HEAD", NOTES).contains("- written after the push"), "and the agent's item");
+        assertTrue(onDisk(NOTES).contains(PUSHED) && onDisk(NOTES).contains("- written after the push"));
+        assertEquals(
+                List.of("notes from the clone"),
+                commitsTouching(NOTES, PUSHED),
+                "only the clone's commit changed the pushed line: none took it out again");
+        assertEquals(List.of("notes from the clone"), commitsTouching(NEW_NOTES, NEW_TITLE));
+        assertEquals(
+                List.of(),
+                root.humanEvents(p -> true).stream()
+                        .filter(e -> !e.contains("human:" + HumanGit.NAME))
+                        .toList(),
+                "every human event past the import is the clone's commit, none the old files as an edit");
+        root.assertLedgerVerifies("after the push");
+    }
+
+    @Test
+    void aBranchMovedWithUpdateRef_bringsTheWorkingTreeUpToIt() throws Exception {
+        String pushed = commitInClone();
+        git.ok("fetch", "-q", clone.toString(), "HEAD");
+        git.ok(
+                "update-ref",
+                "refs/heads/" + git.ok("symbolic-ref", "--short", "HEAD").strip(),
+                pushed);
+        // nothing wakes the daemon but the ref's change; a write to another file captures it
+        agentWrites(CRITIC, "Triggers", "beside the moved branch");
+
+        awaitOnDisk(NOTES, PUSHED);
+        awaitOnDisk(NEW_NOTES, NEW_TITLE);
+        root.awaitMemorydFilesClean("after update-ref", 15_000);
+        assertEquals(List.of("notes from the clone"), commitsTouching(NOTES, PUSHED));
+        assertEquals(List.of("notes from the clone"), commitsTouching(NEW_NOTES, NEW_TITLE));
+    }
+
+    /**
+     * The human saved the notes in the root while no daemon ran, and the clone's push changed them
+     * too: the file is theirs, kept and captured as their edit (over the pushed version, which stays
+     * in the clone's commit), while the part file the push added, untouched in the root, arrives.
+     */
+    @Test
+    void aFileTheHumanSavedBeforeThePush_keepsTheirEdit_whileTheOthersComeUp() throws Exception {
+        String pushed = commitInClone();
+        daemon.close();
+        daemon = null;
+        Path notes = cfg.root().resolve(NOTES);
+        String edit = "A line the human typed in the root.";
+        Files.writeString(notes, Files.readString(notes) + "\n" + edit + "\n");
+        HumanGit.Result push = HumanGit.in(clone, "push", "-q", "origin", "HEAD");
+        assertTrue(push.ok(), push.toString());
+        assertEquals(pushed, git.ok("rev-parse", "HEAD").strip());
+        daemon = DaemonProcess.start(cfg, tmp.resolve("daemon2.log"));
+        root = new RootInvariants(daemon, tmp.resolve("clones"));
+
+        awaitOnDisk(NEW_NOTES, NEW_TITLE);
+        agentWrites(NOTES, "Parking Lot", "after the restart");
+        root.awaitMemorydFilesClean("after the restart", 15_000);
+        assertTrue(onDisk(NOTES).contains(edit), "the human's edit stays in the working tree");
+        assertTrue(root.at("HEAD", NOTES).contains(edit), "and is recorded");
+        assertTrue(root.at("HEAD", NOTES).contains("- after the restart"));
+        assertEquals(List.of("notes from the clone"), commitsTouching(NEW_NOTES, NEW_TITLE));
+    }
+}
