@@ -157,24 +157,54 @@ class BranchMovedUnderWorkTreeTest {
         assertEquals(List.of("notes from the clone"), commitsTouching(NEW_NOTES, NEW_TITLE));
     }
 
-    /**
-     * The human saved the notes in the root while no daemon ran, and the clone's push changed them
-     * too: the file is theirs, kept and captured as their edit (over the pushed version, which stays
-     * in the clone's commit), while the part file the push added, untouched in the root, arrives.
-     */
-    @Test
-    void aFileTheHumanSavedBeforeThePush_keepsTheirEdit_whileTheOthersComeUp() throws Exception {
+    /** Stops the daemon, lets the human save {@code edit} into the root's notes, pushes, and serves again. */
+    private void pushWhileTheHumanSaved(java.util.function.UnaryOperator<String> edit) throws Exception {
         String pushed = commitInClone();
         daemon.close();
         daemon = null;
         Path notes = cfg.root().resolve(NOTES);
-        String edit = "A line the human typed in the root.";
-        Files.writeString(notes, Files.readString(notes) + "\n" + edit + "\n");
+        Files.writeString(notes, edit.apply(Files.readString(notes)));
         HumanGit.Result push = HumanGit.in(clone, "push", "-q", "origin", "HEAD");
         assertTrue(push.ok(), push.toString());
         assertEquals(pushed, git.ok("rev-parse", "HEAD").strip());
         daemon = DaemonProcess.start(cfg, tmp.resolve("daemon2.log"));
         root = new RootInvariants(daemon, tmp.resolve("clones"));
+    }
+
+    /**
+     * The human saved the notes in the root while no daemon ran, away from where the clone's push
+     * changed them: their edit is captured on top of the pushed version, both kept.
+     */
+    @Test
+    void aFileTheHumanSavedBeforeThePush_elsewhereInIt_getsBothChanges() throws Exception {
+        String item = "- a parking-lot item the human typed in the root";
+        pushWhileTheHumanSaved(text -> text.replace(
+                "- Family history around school grades\n", "- Family history around school grades\n" + item + "\n"));
+
+        awaitOnDisk(NOTES, PUSHED);
+        awaitOnDisk(NEW_NOTES, NEW_TITLE);
+        root.awaitMemorydFilesClean("after the restart", 15_000);
+        assertTrue(onDisk(NOTES).contains(item), "the human's edit stays in the working tree");
+        assertTrue(root.at("HEAD", NOTES).contains(item), "and is recorded");
+        assertTrue(root.at("HEAD", NOTES).contains(PUSHED), "beside the pushed line");
+        assertEquals(List.of("notes from the clone"), commitsTouching(NOTES, PUSHED));
+        List<String> human = commitsTouching(NOTES, item);
+        assertEquals(1, human.size(), "one commit recorded the human's edit: " + human);
+        agentWrites(NOTES, "Parking Lot", "after the restart");
+        assertTrue(root.at("HEAD", NOTES).contains(PUSHED)
+                && root.at("HEAD", NOTES).contains(item));
+        root.assertLedgerVerifies("after the merge");
+    }
+
+    /**
+     * The human saved the notes in the root while no daemon ran, where the clone's push changed
+     * them too: the file is theirs, kept and captured as their edit (over the pushed version, which
+     * stays in the clone's commit), while the part file the push added, untouched in the root, arrives.
+     */
+    @Test
+    void aFileTheHumanSavedBeforeThePush_whereItChanged_keepsTheirEdit_whileTheOthersComeUp() throws Exception {
+        String edit = "A line the human typed in the root.";
+        pushWhileTheHumanSaved(text -> text + "\n" + edit + "\n");
 
         awaitOnDisk(NEW_NOTES, NEW_TITLE);
         agentWrites(NOTES, "Parking Lot", "after the restart");

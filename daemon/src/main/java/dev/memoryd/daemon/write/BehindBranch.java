@@ -1,79 +1,197 @@
 package dev.memoryd.daemon.write;
 
+import dev.memoryd.daemon.git.HumanActor;
 import dev.memoryd.grammar.RepoPath;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.logging.Logger;
+import org.eclipse.jgit.diff.DiffAlgorithm;
+import org.eclipse.jgit.diff.RawText;
+import org.eclipse.jgit.diff.RawTextComparator;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.merge.MergeAlgorithm;
+import org.eclipse.jgit.merge.MergeFormatter;
+import org.eclipse.jgit.merge.MergeResult;
 
 /**
- * Tells a memory file the working tree holds as it was before the branch moved forward, with
- * git's index holding that version too: the branch was moved by something that updates neither
- * (a push into the checked-out branch where {@code receive.denyCurrentBranch} is {@code ignore},
- * a {@code git update-ref}). Such a file is stale, not edited, and the writer brings it up to the
- * new commit, as {@code receive.denyCurrentBranch=updateInstead} would. A commit made in the
- * working tree updates the index, and a human's save changes the file: either one makes the file
- * theirs, left alone and captured as ever.
+ * Tells what to do with a memory file the branch's new commits changed when the branch moved
+ * forward without its working tree: git's index still holds the file's version from before the
+ * move, so neither a commit made here nor a checkout wrote it (a push into the checked-out branch
+ * where {@code receive.denyCurrentBranch} is {@code ignore}, a {@code git update-ref}). A file
+ * that also still holds that version is stale, not edited: it is brought up to the new commit, as
+ * {@code receive.denyCurrentBranch=updateInstead} would. One a human saved meanwhile is theirs;
+ * their changes are merged with the commits' (line by line, as {@code git merge} would) where the
+ * two do not overlap, and otherwise it is left as it is and captured as their edit.
  *
- * <p>Reads the index without its lock; the rename that brings a file up still checks that the
- * file holds what it held here ({@link WritePipeline.FileStore#stage}). On the writer thread.
+ * <p>One per capture of commits: {@link #look} at each file they changed, then {@link #bringUp}.
+ * Reads the index without its lock; the rename that writes a file still checks that it holds
+ * what it held here ({@link WritePipeline.FileStore#stage}). On the writer thread.
  */
 final class BehindBranch {
+    private static final Logger LOG = Logger.getLogger(WritePipeline.class.getName());
+
+    /** What to do with one file. */
+    sealed interface Outcome {}
+
+    /** The file is the new commit's, a human's own work, or not a case of a branch moved without it. */
+    record Current() implements Outcome {}
+
+    /** The file holds the version from before the move: write the new commit's text into place. */
+    record Behind() implements Outcome {}
+
+    /** A human's edit and the commits' changes, merged: their edit on top of the new commit. */
+    record Merged(String text) implements Outcome {}
+
+    /** A human's edit overlaps the commits' changes: their text stays, captured as their edit. */
+    record Overlapping() implements Outcome {}
+
     private final WriterState s;
     private DirCache index;
     private boolean looked;
+    private final List<RepoPath> behind = new ArrayList<>();
+    private final Map<RepoPath, String> merged = new LinkedHashMap<>();
+    private final List<RepoPath> overlapping = new ArrayList<>();
 
     BehindBranch(WriterState s) {
         this.s = s;
     }
 
     /**
-     * Whether the working tree's {@code p} and its index entry both hold the version of commit
-     * {@code from} (both absent where {@code from} has no {@code p}) while {@code now}, the branch's
-     * newer text of it, differs. A deleted file ({@code now} empty) is never behind: the writer
-     * only writes files into place.
+     * What to do with {@code p}, whose text at commit {@code from} (memoryd's last) the branch's new
+     * commits changed to {@code now}. A file the commits deleted ({@code now} empty) is left alone:
+     * the writer only writes files into place.
      */
-    boolean behind(WriteBatch b, RepoPath p, ObjectId from, Optional<String> now) throws IOException {
+    Outcome of(WriteBatch b, RepoPath p, ObjectId from, Optional<String> now) throws IOException {
         if (now.isEmpty() || s.index == null || !s.files.workTree()) {
-            return false;
+            return new Current();
         }
         Optional<String> disk;
         try {
             disk = b.disk(p); // the base the rename checks against
         } catch (UnmergedFile conflict) {
-            return false;
+            return new Current();
         }
-        if (disk.equals(now)) {
-            return false;
+        if (disk.equals(now) || b.undecodable(p).isPresent() || index() == null) {
+            return new Current(); // no index read whole: nothing is known of git's view
         }
-        if (index() == null) {
-            return false; // unreadable, or replaced while read: nothing is known of git's view
-        }
-        Optional<ObjectId> old = Optional.ofNullable(
-                s.git.blobIds(from, java.util.List.of(p.value())).get(p.value()));
+        Optional<ObjectId> old =
+                Optional.ofNullable(s.git.blobIds(from, List.of(p.value())).get(p.value()));
         DirCacheEntry entry = index().getEntry(p.value());
         if (old.isEmpty()) {
-            return disk.isEmpty() && entry == null;
+            return disk.isEmpty() && entry == null ? new Behind() : new Current();
         }
-        if (disk.isEmpty()
-                || entry == null
+        if (entry == null
                 || entry.getStage() != DirCacheEntry.STAGE_0
-                || !entry.getObjectId().equals(old.get())) {
-            return false;
+                || !entry.getObjectId().equals(old.get())
+                || disk.isEmpty()) {
+            return new Current(); // git wrote the index (a commit here, a checkout) or the human deleted the file
         }
         Path f = s.files.root().resolve(p.value());
         if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-            return false;
+            return new Current();
         }
+        byte[] onDisk = Files.readAllBytes(f);
         try (ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
-            return fmt.idFor(Constants.OBJ_BLOB, Files.readAllBytes(f)).equals(old.get());
+            if (fmt.idFor(Constants.OBJ_BLOB, onDisk).equals(old.get())) {
+                return new Behind();
+            }
         }
+        byte[] base = s.git.read(from, p.value()).orElseThrow();
+        return merge(base, onDisk, now.get().getBytes(StandardCharsets.UTF_8))
+                .<Outcome>map(Merged::new)
+                .orElseGet(Overlapping::new);
+    }
+
+    /** Looks at {@code p} ({@link #of}) and keeps what to do with it for {@link #bringUp}. */
+    void look(WriteBatch b, RepoPath p, ObjectId from, Optional<String> now) throws IOException {
+        Outcome o = of(b, p, from, now);
+        if (o instanceof Behind) {
+            behind.add(p);
+        } else if (o instanceof Merged m) {
+            merged.put(p, m.text());
+        } else if (o instanceof Overlapping) {
+            overlapping.add(p);
+        }
+    }
+
+    /**
+     * After the capture of the commits: writes the new commits' text into the files {@link #look}
+     * found behind them, and captures each human's edit merged with the commits' changes as their
+     * edit on top of them, written into place too. A merge the grammar would take for drift is left
+     * for the working tree's capture, as is an edit that overlaps the commits' changes.
+     */
+    void bringUp(WriteBatch b, ObjectId ref, Instant now, PersonIdent who) {
+        b.diskWrites.addAll(behind); // written into the working tree with the capture's commit
+        List<RepoPath> mergedIn = new ArrayList<>();
+        merged.forEach((p, text) -> {
+            List<HumanCapture.Item> item =
+                    List.of(new HumanCapture.Item(p, b.recorded(p).orElse(null), text));
+            HumanCapture edit = new HumanCapture(b, item, HumanSource.WorkTree.ON_DISK);
+            if (edit.apply(b.source(), now) instanceof Mutation.Done d
+                    && d.changed()
+                    && text.equals(d.newContents().get(p))) {
+                WriteRequest req = WriteRequest.of(
+                        edit, "captured a human's edit, merged with commits made with git", HumanActor.of(who));
+                b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
+                b.diskWrites.add(p);
+                mergedIn.add(p);
+            } else {
+                overlapping.add(p);
+            }
+        });
+        if (!behind.isEmpty() || !mergedIn.isEmpty()) {
+            LOG.info("branch " + s.branch.value() + " moved to " + ref.name()
+                    + " without its working tree (a push into the checked-out branch, an update-ref); memoryd"
+                    + " brings " + behind + " up to it"
+                    + (mergedIn.isEmpty() ? "" : ", and merges a human's edit of " + mergedIn + " with it"));
+        }
+        if (!overlapping.isEmpty()) {
+            LOG.warning("branch " + s.branch.value() + " moved to " + ref.name()
+                    + " without its working tree, while a human's edit of " + overlapping
+                    + " overlaps what its commits changed: the edit is kept and captured as theirs; the"
+                    + " commits' version stays in their history");
+        }
+    }
+
+    /**
+     * The line-by-line three-way merge of {@code ours} and {@code theirs} from {@code base}; empty
+     * when they overlap, or when a text does not end its last line (the merge would decide it).
+     */
+    static Optional<String> merge(byte[] base, byte[] ours, byte[] theirs) {
+        for (byte[] t : List.of(base, ours, theirs)) {
+            if (t.length > 0 && t[t.length - 1] != '\n') {
+                return Optional.empty();
+            }
+        }
+        MergeResult<RawText> r = new MergeAlgorithm(
+                        DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.HISTOGRAM))
+                .merge(RawTextComparator.DEFAULT, new RawText(base), new RawText(ours), new RawText(theirs));
+        if (r.containsConflicts()) {
+            return Optional.empty();
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(ours.length, theirs.length));
+        try {
+            new MergeFormatter().formatMerge(out, r, List.of("base", "ours", "theirs"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a byte array's stream does not fail
+        }
+        return Optional.of(out.toString(StandardCharsets.UTF_8));
     }
 
     /** git's index, read once; null when there is none or it was replaced while read. */

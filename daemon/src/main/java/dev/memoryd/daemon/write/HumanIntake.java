@@ -270,7 +270,6 @@ final class HumanIntake {
         }
         List<HumanCapture.Item> items = new ArrayList<>();
         List<String> takenBack = new ArrayList<>();
-        List<RepoPath> behind = new ArrayList<>();
         BehindBranch stale = new BehindBranch(s);
         for (String path : paths) {
             RepoPath rp = RepoPath.of(path);
@@ -296,8 +295,8 @@ final class HumanIntake {
                 }
             }
             items.add(new HumanCapture.Item(rp, b.recorded(rp).orElse(null), text));
-            if (!moved && b.undecodable(rp).isEmpty() && stale.behind(b, rp, captured, Optional.ofNullable(text))) {
-                behind.add(rp);
+            if (!moved) {
+                stale.look(b, rp, captured, Optional.ofNullable(text));
             }
         }
         if (!takenBack.isEmpty()) {
@@ -324,12 +323,7 @@ final class HumanIntake {
                     null,
                     null);
             b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
-            if (!behind.isEmpty()) {
-                b.diskWrites.addAll(behind); // written into the working tree with the capture's commit
-                LOG.info("branch " + s.branch.value() + " moved to " + ref.name()
-                        + " without its working tree (a push into the checked-out branch, an update-ref);"
-                        + " memoryd brings " + behind + " up to it");
-            }
+            stale.bringUp(b, ref, now, humanIdent(now));
         }
         if (!moved) {
             // What the human committed may not be what their working copy holds (an edit saved
