@@ -157,6 +157,32 @@ class BranchMovedUnderWorkTreeTest {
         assertEquals(List.of("notes from the clone"), commitsTouching(NEW_NOTES, NEW_TITLE));
     }
 
+    /**
+     * A forced push that took memoryd's last commit off the branch: memoryd redoes its write on top,
+     * as after a reset, and the notes the push changed come up to it instead of being taken for an
+     * edit that removes the pushed line.
+     */
+    @Test
+    void aForcedPushOverMemorydsCommit_keepsTheAgentsWrite_andBringsTheNotesUp() throws Exception {
+        agentWrites(CRITIC, "Triggers", "acknowledged before the forced push");
+        HumanGit.in(clone, "fetch", "-q", "origin");
+        assertTrue(HumanGit.in(clone, "reset", "-q", "--hard", "origin/HEAD").ok());
+        assertTrue(HumanGit.in(clone, "reset", "-q", "--hard", "HEAD~1").ok(), "the clone drops memoryd's commit");
+        commitInClone();
+        HumanGit.Result push = HumanGit.in(clone, "push", "-q", "--force", "origin", "HEAD");
+        assertTrue(push.ok(), push.toString());
+
+        awaitOnDisk(NOTES, PUSHED);
+        awaitOnDisk(NEW_NOTES, NEW_TITLE);
+        agentWrites(NOTES, "Parking Lot", "after the forced push");
+        root.awaitMemorydFilesClean("after the forced push", 15_000);
+        assertTrue(root.at("HEAD", CRITIC).contains("- acknowledged before the forced push"), "redone on top");
+        assertTrue(onDisk(CRITIC).contains("- acknowledged before the forced push"));
+        assertTrue(root.at("HEAD", NOTES).contains(PUSHED) && onDisk(NOTES).contains(PUSHED));
+        assertEquals(List.of("notes from the clone"), commitsTouching(NOTES, PUSHED));
+        root.assertLedgerVerifies("after the forced push");
+    }
+
     /** Stops the daemon, lets the human save {@code edit} into the root's notes, pushes, and serves again. */
     private void pushWhileTheHumanSaved(java.util.function.UnaryOperator<String> edit) throws Exception {
         String pushed = commitInClone();

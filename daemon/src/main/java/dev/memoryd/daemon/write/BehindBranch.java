@@ -31,9 +31,10 @@ import org.eclipse.jgit.merge.MergeResult;
 
 /**
  * Tells what to do with a memory file the branch's new commits changed when the branch moved
- * forward without its working tree: git's index still holds the file's version from before the
- * move, so neither a commit made here nor a checkout wrote it (a push into the checked-out branch
- * where {@code receive.denyCurrentBranch} is {@code ignore}, a {@code git update-ref}). A file
+ * without its working tree: git's index still holds the file's version from before the move, so
+ * neither a commit made here nor a checkout or reset wrote it (a push, forced or not, into the
+ * checked-out branch where {@code receive.denyCurrentBranch} is {@code ignore}, a {@code git
+ * update-ref}; after a forced one, memoryd's own declarations it took off are redone first). A file
  * that also still holds that version is stale, not edited: it is brought up to the new commit, as
  * {@code receive.denyCurrentBranch=updateInstead} would. One a human saved meanwhile is theirs;
  * their changes are merged with the commits' (line by line, as {@code git merge} would) where the

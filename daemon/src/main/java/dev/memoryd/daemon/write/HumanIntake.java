@@ -295,9 +295,7 @@ final class HumanIntake {
                 }
             }
             items.add(new HumanCapture.Item(rp, b.recorded(rp).orElse(null), text));
-            if (!moved) {
-                stale.look(b, rp, captured, Optional.ofNullable(text));
-            }
+            stale.look(b, rp, captured, Optional.ofNullable(text));
         }
         if (!takenBack.isEmpty()) {
             LOG.warning("a commit made with git (" + tip.name() + ") holds an older version of " + takenBack
