@@ -46,6 +46,11 @@ class McpResourcesTest extends DaemonChildTest {
         final McpSyncClient mcp;
 
         Client(String name) {
+            this(name, root.dir);
+        }
+
+        /** A client of a shim for the root at {@code rootDir}, served or not. */
+        Client(String name, Path rootDir) {
             String java =
                     Path.of(System.getProperty("java.home"), "bin", "java").toString();
             ServerParameters server = ServerParameters.builder(java)
@@ -57,7 +62,7 @@ class McpResourcesTest extends DaemonChildTest {
                             Main.class.getName(),
                             "mcp",
                             "--root",
-                            root.dir.toString())
+                            rootDir.toString())
                     .build();
             StdioClientTransport transport =
                     new StdioClientTransport(server, new JacksonMcpJsonMapper(new ObjectMapper()));
