@@ -5,9 +5,6 @@ import dev.memoryd.grammar.RepoPath;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -91,30 +88,26 @@ final class BehindBranch {
         if (disk.equals(now) || b.undecodable(p).isPresent() || index() == null) {
             return new Current(); // no index read whole: nothing is known of git's view
         }
-        Optional<ObjectId> old =
-                Optional.ofNullable(s.git.blobIds(from, List.of(p.value())).get(p.value()));
+        Optional<byte[]> base = s.git.read(from, p.value());
         DirCacheEntry entry = index().getEntry(p.value());
-        if (old.isEmpty()) {
+        if (base.isEmpty()) {
             return disk.isEmpty() && entry == null ? new Behind() : new Current();
+        }
+        ObjectId old;
+        try (ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
+            old = fmt.idFor(Constants.OBJ_BLOB, base.get());
         }
         if (entry == null
                 || entry.getStage() != DirCacheEntry.STAGE_0
-                || !entry.getObjectId().equals(old.get())
+                || !entry.getObjectId().equals(old)
                 || disk.isEmpty()) {
             return new Current(); // git wrote the index (a commit here, a checkout) or the human deleted the file
         }
-        Path f = s.files.root().resolve(p.value());
-        if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
-            return new Current();
+        byte[] onDisk = disk.get().getBytes(StandardCharsets.UTF_8); // decoded strictly: the file's bytes
+        if (java.util.Arrays.equals(onDisk, base.get())) {
+            return new Behind();
         }
-        byte[] onDisk = Files.readAllBytes(f);
-        try (ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
-            if (fmt.idFor(Constants.OBJ_BLOB, onDisk).equals(old.get())) {
-                return new Behind();
-            }
-        }
-        byte[] base = s.git.read(from, p.value()).orElseThrow();
-        return merge(base, onDisk, now.get().getBytes(StandardCharsets.UTF_8))
+        return merge(base.get(), onDisk, now.get().getBytes(StandardCharsets.UTF_8))
                 .<Outcome>map(Merged::new)
                 .orElseGet(Overlapping::new);
     }
