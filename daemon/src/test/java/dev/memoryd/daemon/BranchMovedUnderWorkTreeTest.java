@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -181,6 +183,52 @@ class BranchMovedUnderWorkTreeTest {
         assertTrue(root.at("HEAD", NOTES).contains(PUSHED) && onDisk(NOTES).contains(PUSHED));
         assertEquals(List.of("notes from the clone"), commitsTouching(NOTES, PUSHED));
         root.assertLedgerVerifies("after the forced push");
+    }
+
+    /**
+     * Five pushes into the served branch while an agent writes another file 10 times a second: a
+     * push that meets memoryd's ref lock, or its newer commits, is pulled and pushed again, as a
+     * person would. Every acknowledged
+     * write and every pushed line stands at HEAD and in the working tree, and no commit took a
+     * pushed line out again.
+     */
+    @Test
+    void pushesDuringAWriteStream_dropNeitherTheAgentsWritesNorThePushedLines() throws Exception {
+        AgentStream s = AgentStream.start(daemon, CRITIC, "Triggers", "beside pushes ", 10);
+        try {
+            assertTrue(s.awaitAcked(5, 60_000), "the stream's writes are acknowledged");
+            for (int i = 0; i < 5; i++) {
+                String line = "Pushed line " + i + ".";
+                assertTrue(HumanGit.in(clone, "pull", "-q", "--rebase", "origin", "HEAD")
+                        .ok());
+                Path notes = clone.resolve(NOTES);
+                Files.writeString(notes, Files.readString(notes) + "\n" + line + "\n");
+                assertTrue(HumanGit.in(clone, "commit", "-qam", "push " + i).ok());
+                HumanGit.Result push = HumanGit.in(clone, "push", "-q", "origin", "HEAD");
+                for (int tries = 0; !push.ok() && tries < 100; tries++) {
+                    // memoryd's ref lock, or memoryd's commits since the pull: fetch, rebase, push again
+                    assertTrue(HumanGit.in(clone, "pull", "-q", "--rebase", "origin", "HEAD")
+                            .ok());
+                    push = HumanGit.in(clone, "push", "-q", "origin", "HEAD");
+                }
+                assertTrue(push.ok(), push.toString());
+                awaitOnDisk(NOTES, line);
+                s.awaitReplies(s.replies.get() + 3, 10_000);
+            }
+        } finally {
+            s.stop();
+        }
+        assertTrue(s.acked.size() > 10, "too few acknowledged writes to prove anything: " + s.acked.size());
+        Map<String, String> paths = new HashMap<>();
+        s.acked.keySet().forEach(i -> paths.put(i, CRITIC));
+        root.awaitMemorydFilesClean("after the pushes", 15_000);
+        root.assertAllPresent("after pushes during the stream", paths, s.acked);
+        for (int i = 0; i < 5; i++) {
+            String line = "Pushed line " + i + ".";
+            assertTrue(root.at("HEAD", NOTES).contains(line) && onDisk(NOTES).contains(line), line);
+            assertEquals(1, commitsTouching(NOTES, line).size(), "one commit brought " + line + ", none took it out");
+        }
+        root.assertLedgerVerifies("after pushes during the stream");
     }
 
     /** Stops the daemon, lets the human save {@code edit} into the root's notes, pushes, and serves again. */
