@@ -272,20 +272,48 @@ class BranchMovedUnderWorkTreeTest {
 
     /**
      * The human saved the notes in the root while no daemon ran, where the clone's push changed
-     * them too: the file is theirs, kept and captured as their edit (over the pushed version, which
-     * stays in the clone's commit), while the part file the push added, untouched in the root, arrives.
+     * them too: neither text replaces the other unseen. The branch keeps the pushed one, the working
+     * tree the human's, and a drift item waits for a maintainer, who takes the human's here; the part
+     * file the push added, untouched in the root, arrives meanwhile.
      */
     @Test
-    void aFileTheHumanSavedBeforeThePush_whereItChanged_keepsTheirEdit_whileTheOthersComeUp() throws Exception {
+    void aFileTheHumanSavedBeforeThePush_whereItChanged_waitsForAMaintainer_whileTheOthersComeUp() throws Exception {
         String edit = "A line the human typed in the root.";
         pushWhileTheHumanSaved(text -> text + "\n" + edit + "\n");
 
         awaitOnDisk(NEW_NOTES, NEW_TITLE);
-        agentWrites(NOTES, "Parking Lot", "after the restart");
-        root.awaitMemorydFilesClean("after the restart", 15_000);
-        assertTrue(onDisk(NOTES).contains(edit), "the human's edit stays in the working tree");
-        assertTrue(root.at("HEAD", NOTES).contains(edit), "and is recorded");
-        assertTrue(root.at("HEAD", NOTES).contains("- after the restart"));
+        JsonNode items = daemon.result("drift.list", null).path("items");
+        for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+                items.size() == 0 && System.nanoTime() < deadline; ) {
+            Thread.sleep(50);
+            items = daemon.result("drift.list", null).path("items");
+        }
+        assertEquals(1, items.size(), items.toString());
+        JsonNode item = items.get(0);
+        assertEquals(NOTES, item.path("path").asText());
+        assertEquals("overlaps_commits", item.path("kind").asText(), item.toString());
+        String id = item.path("id").asText();
+        assertTrue(
+                daemon.result("drift.show", "{\"id\":\"" + id + "\"}")
+                        .path("text")
+                        .asText()
+                        .contains(edit),
+                "the item holds the human's text");
+        assertTrue(onDisk(NOTES).contains(edit) && !onDisk(NOTES).contains(PUSHED), "the working tree: the human's");
+        assertTrue(
+                root.at("HEAD", NOTES).contains(PUSHED)
+                        && !root.at("HEAD", NOTES).contains(edit),
+                "HEAD: pushed");
+        assertEquals(List.of("notes from the clone"), commitsTouching(NOTES, PUSHED));
+        agentWrites(CRITIC, "Triggers", "beside the drift item");
+
+        daemon.result(
+                "drift.resolve",
+                "{\"id\":\"" + id
+                        + "\",\"resolution\":\"accept_current\",\"actor\":\"human:Maintainer <m@example.org>\"}");
+        assertTrue(root.at("HEAD", NOTES).contains(edit), "the maintainer took the human's text");
+        assertEquals(0, daemon.result("drift.list", null).path("items").size());
+        root.awaitMemorydFilesClean("after the resolution", 15_000);
         assertEquals(List.of("notes from the clone"), commitsTouching(NEW_NOTES, NEW_TITLE));
     }
 }

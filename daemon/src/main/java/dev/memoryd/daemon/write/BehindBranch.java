@@ -2,6 +2,7 @@ package dev.memoryd.daemon.write;
 
 import dev.memoryd.daemon.git.HumanActor;
 import dev.memoryd.grammar.RepoPath;
+import dev.memoryd.grammar.human.HumanEdits;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,8 @@ import org.eclipse.jgit.merge.MergeResult;
  * that also still holds that version is stale, not edited: it is brought up to the new commit, as
  * {@code receive.denyCurrentBranch=updateInstead} would. One a human saved meanwhile is theirs;
  * their changes are merged with the commits' (line by line, as {@code git merge} would) where the
- * two do not overlap, and otherwise it is left as it is and captured as their edit.
+ * two do not overlap; otherwise the file is left as it is and flagged as drift ({@link
+ * #KIND_OVERLAP}), the branch keeping the commits' text, for a maintainer to choose.
  *
  * <p>One per capture of commits: {@link #look} at each file they changed, then {@link #bringUp}.
  * Reads the index without its lock; the rename that writes a file still checks that it holds
@@ -56,8 +58,11 @@ final class BehindBranch {
     /** A human's edit and the commits' changes, merged: their edit on top of the new commit. */
     record Merged(String text) implements Outcome {}
 
-    /** A human's edit overlaps the commits' changes: their text stays, captured as their edit. */
+    /** A human's edit overlaps the commits' changes: both kept, theirs in a drift item. */
     record Overlapping() implements Outcome {}
+
+    /** The drift kind of a human's edit that overlaps commits that moved the branch without it. */
+    static final String KIND_OVERLAP = "overlaps_commits";
 
     private final WriterState s;
     private DirCache index;
@@ -127,8 +132,8 @@ final class BehindBranch {
     /**
      * After the capture of the commits: writes the new commits' text into the files {@link #look}
      * found behind them, and captures each human's edit merged with the commits' changes as their
-     * edit on top of them, written into place too. A merge the grammar would take for drift is left
-     * for the working tree's capture, as is an edit that overlaps the commits' changes.
+     * edit on top of them, written into place too. An edit that overlaps the commits' changes, or
+     * whose merge with them the grammar would take for drift, is flagged as drift instead.
      */
     void bringUp(WriteBatch b, ObjectId ref, Instant now, PersonIdent who) {
         b.diskWrites.addAll(behind); // written into the working tree with the capture's commit
@@ -155,11 +160,34 @@ final class BehindBranch {
                     + " brings " + behind + " up to it"
                     + (mergedIn.isEmpty() ? "" : ", and merges a human's edit of " + mergedIn + " with it"));
         }
+        for (RepoPath p : overlapping) {
+            // Neither text may silently replace the other: the branch keeps the commits', the working
+            // tree and a drift item the human's, for a maintainer to resolve.
+            HumanEdits.Breaks conflict = new HumanEdits.Breaks(
+                    KIND_OVERLAP,
+                    "saved in the working tree while commits made elsewhere (" + ref.name()
+                            + ") changed it too, and the two do not merge (the same lines changed, or a merge the"
+                            + " grammar refuses); the branch holds theirs, this file yours: resolve with"
+                            + " accept_current (yours) or restore (theirs)",
+                    List.of());
+            String id = b.drift()
+                    .openOn(p)
+                    .map(DriftView.Item::id)
+                    .orElseGet(() -> s.ids.next().value());
+            Mutation.Done d = new Mutation.Done(
+                    Map.of(),
+                    List.of(HumanCapture.flagged(
+                            p, id, conflict, b.disk(p).orElse(null), HumanSource.WorkTree.ON_DISK)),
+                    true);
+            WriteRequest req =
+                    WriteRequest.of((src, t) -> d, "a human's edit overlaps commits made with git", HumanActor.of(who));
+            b.accept(new Pending(req, new CompletableFuture<>()), d, req, who, now);
+        }
         if (!overlapping.isEmpty()) {
             LOG.warning("branch " + s.branch.value() + " moved to " + ref.name()
                     + " without its working tree, while a human's edit of " + overlapping
-                    + " overlaps what its commits changed: the edit is kept and captured as theirs; the"
-                    + " commits' version stays in their history");
+                    + " overlaps what its commits changed: the branch keeps the commits' text, the working"
+                    + " tree the human's, and a drift item waits for a maintainer");
         }
     }
 
