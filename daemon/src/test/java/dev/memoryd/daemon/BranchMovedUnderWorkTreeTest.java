@@ -18,11 +18,12 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The checked-out branch moved forward by plain git without its working tree: a push from a clone
- * into a root whose {@code receive.denyCurrentBranch} is {@code ignore}, or a {@code git
+ * The checked-out branch moved by plain git without its working tree: a push (forced or not) from
+ * a clone into a root whose {@code receive.denyCurrentBranch} is {@code ignore}, or a {@code git
  * update-ref}. git leaves the files and the index as they were; a daemon child process brings the
  * files up to the new commit, as {@code updateInstead} would, and never takes the old files for a
- * human's edit that removes what was pushed. A file a human edited meanwhile is theirs: kept.
+ * human's edit that removes what was pushed. A file a human saved meanwhile gets both changes
+ * where they merge, and otherwise waits in the drift queue with the human's text.
  */
 class BranchMovedUnderWorkTreeTest {
     static final String NOTES = "users/sam/notes.md";
