@@ -36,31 +36,20 @@ class BranchMovedUnderWorkTreeTest {
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path tmp; // a failure leaves the root and daemon.log
 
-    MemorydConfig cfg;
-    HumanGit git;
-    DaemonProcess daemon;
-    RootInvariants root;
+    ServedExample served;
     Path clone;
 
     @BeforeEach
     void serve() throws Exception {
-        cfg = MemorydConfig.defaults(tmp.resolve("memory"), tmp.resolve("ledger.key"));
-        Memoryd.init(cfg, TestRoot.exampleTree());
-        git = new HumanGit(cfg.root());
-        daemon = DaemonProcess.start(cfg, tmp.resolve("daemon.log"));
-        Files.createDirectories(tmp.resolve("clones"));
-        root = new RootInvariants(daemon, tmp.resolve("clones"));
-        daemon.awaitImported();
-        git.ok("config", "receive.denyCurrentBranch", "ignore");
+        served = ServedExample.start(tmp);
+        served.git.ok("config", "receive.denyCurrentBranch", "ignore");
         clone = tmp.resolve("clone");
-        HumanGit.in(tmp, "clone", "-q", cfg.root().toString(), clone.toString());
+        HumanGit.in(tmp, "clone", "-q", served.cfg.root().toString(), clone.toString());
     }
 
     @AfterEach
     void stop() throws Exception {
-        if (daemon != null) {
-            daemon.close();
-        }
+        served.close();
     }
 
     /** Commits, in the clone, {@link #PUSHED} at the end of the notes and a new part's notes file. */
@@ -82,7 +71,7 @@ class BranchMovedUnderWorkTreeTest {
     }
 
     private String onDisk(String path) throws IOException {
-        Path f = cfg.root().resolve(path);
+        Path f = served.cfg.root().resolve(path);
         return Files.exists(f) ? Files.readString(f) : "";
     }
 
@@ -93,21 +82,21 @@ class BranchMovedUnderWorkTreeTest {
             Thread.sleep(20);
         }
         if (!onDisk(path).contains(text)) {
-            throw root.failure(path + " in the working tree never got \"" + text + "\"; HEAD holds: "
-                    + root.at("HEAD", path) + "\ngit log: " + git.ok("log", "--oneline", "-5"));
+            throw served.root.failure(path + " in the working tree never got \"" + text + "\"; HEAD holds: "
+                    + served.root.at("HEAD", path) + "\ngit log: " + served.git.ok("log", "--oneline", "-5"));
         }
     }
 
     private void agentWrites(String path, String section, String item) throws IOException {
-        JsonNode r = daemon.call("write", Decl.of(Decl.appendItem(path, section, item)));
+        JsonNode r = served.daemon.call("write", Decl.of(Decl.appendItem(path, section, item)));
         if (!r.path("result").path("commit").isTextual()) {
-            throw root.failure("the agent's write was not acknowledged: " + r);
+            throw served.root.failure("the agent's write was not acknowledged: " + r);
         }
     }
 
     /** The commits that changed how often {@code text} stands in {@code path}, oldest first. */
     private List<String> commitsTouching(String path, String text) throws Exception {
-        String out = git.ok("log", "--reverse", "--format=%s", "-S" + text, "--", path);
+        String out = served.git.ok("log", "--reverse", "--format=%s", "-S" + text, "--", path);
         return out.lines().filter(l -> !l.isBlank()).toList();
     }
 
@@ -116,17 +105,17 @@ class BranchMovedUnderWorkTreeTest {
         String pushed = commitInClone();
         HumanGit.Result push = HumanGit.in(clone, "push", "-q", "origin", "HEAD");
         assertTrue(push.ok(), push.toString());
-        assertEquals(pushed, git.ok("rev-parse", "HEAD").strip(), "git moved the root's branch");
+        assertEquals(pushed, served.git.ok("rev-parse", "HEAD").strip(), "git moved the root's branch");
 
         awaitOnDisk(NOTES, PUSHED);
         awaitOnDisk(NEW_NOTES, NEW_TITLE);
         // An agent's write to the same file reads it after the push, and keeps the pushed line.
         agentWrites(NOTES, "Parking Lot", "written after the push");
         agentWrites(CRITIC, "Triggers", "another file");
-        root.awaitMemorydFilesClean("after the push", 15_000);
+        served.root.awaitMemorydFilesClean("after the push", 15_000);
 
-        assertTrue(root.at("HEAD", NOTES).contains(PUSHED), "HEAD keeps the pushed line");
-        assertTrue(root.at("HEAD", NOTES).contains("- written after the push"), "and the agent's item");
+        assertTrue(served.root.at("HEAD", NOTES).contains(PUSHED), "HEAD keeps the pushed line");
+        assertTrue(served.root.at("HEAD", NOTES).contains("- written after the push"), "and the agent's item");
         assertTrue(onDisk(NOTES).contains(PUSHED) && onDisk(NOTES).contains("- written after the push"));
         assertEquals(
                 List.of("notes from the clone"),
@@ -135,27 +124,27 @@ class BranchMovedUnderWorkTreeTest {
         assertEquals(List.of("notes from the clone"), commitsTouching(NEW_NOTES, NEW_TITLE));
         assertEquals(
                 List.of(),
-                root.humanEvents(p -> true).stream()
+                served.root.humanEvents(p -> true).stream()
                         .filter(e -> !e.contains("human:" + HumanGit.NAME))
                         .toList(),
                 "every human event past the import is the clone's commit, none the old files as an edit");
-        root.assertLedgerVerifies("after the push");
+        served.root.assertLedgerVerifies("after the push");
     }
 
     @Test
     void aBranchMovedWithUpdateRef_bringsTheWorkingTreeUpToIt() throws Exception {
         String pushed = commitInClone();
-        git.ok("fetch", "-q", clone.toString(), "HEAD");
-        git.ok(
+        served.git.ok("fetch", "-q", clone.toString(), "HEAD");
+        served.git.ok(
                 "update-ref",
-                "refs/heads/" + git.ok("symbolic-ref", "--short", "HEAD").strip(),
+                "refs/heads/" + served.git.ok("symbolic-ref", "--short", "HEAD").strip(),
                 pushed);
         // nothing wakes the daemon but the ref's change; a write to another file captures it
         agentWrites(CRITIC, "Triggers", "beside the moved branch");
 
         awaitOnDisk(NOTES, PUSHED);
         awaitOnDisk(NEW_NOTES, NEW_TITLE);
-        root.awaitMemorydFilesClean("after update-ref", 15_000);
+        served.root.awaitMemorydFilesClean("after update-ref", 15_000);
         assertEquals(List.of("notes from the clone"), commitsTouching(NOTES, PUSHED));
         assertEquals(List.of("notes from the clone"), commitsTouching(NEW_NOTES, NEW_TITLE));
     }
@@ -178,12 +167,13 @@ class BranchMovedUnderWorkTreeTest {
         awaitOnDisk(NOTES, PUSHED);
         awaitOnDisk(NEW_NOTES, NEW_TITLE);
         agentWrites(NOTES, "Parking Lot", "after the forced push");
-        root.awaitMemorydFilesClean("after the forced push", 15_000);
-        assertTrue(root.at("HEAD", CRITIC).contains("- acknowledged before the forced push"), "redone on top");
+        served.root.awaitMemorydFilesClean("after the forced push", 15_000);
+        assertTrue(served.root.at("HEAD", CRITIC).contains("- acknowledged before the forced push"), "redone on top");
         assertTrue(onDisk(CRITIC).contains("- acknowledged before the forced push"));
-        assertTrue(root.at("HEAD", NOTES).contains(PUSHED) && onDisk(NOTES).contains(PUSHED));
+        assertTrue(
+                served.root.at("HEAD", NOTES).contains(PUSHED) && onDisk(NOTES).contains(PUSHED));
         assertEquals(List.of("notes from the clone"), commitsTouching(NOTES, PUSHED));
-        root.assertLedgerVerifies("after the forced push");
+        served.root.assertLedgerVerifies("after the forced push");
     }
 
     /**
@@ -195,7 +185,7 @@ class BranchMovedUnderWorkTreeTest {
      */
     @Test
     void pushesDuringAWriteStream_dropNeitherTheAgentsWritesNorThePushedLines() throws Exception {
-        AgentStream s = AgentStream.start(daemon, CRITIC, "Triggers", "beside pushes ", 10);
+        AgentStream s = AgentStream.start(served.daemon, CRITIC, "Triggers", "beside pushes ", 10);
         try {
             assertTrue(s.awaitAcked(5, 60_000), "the stream's writes are acknowledged");
             for (int i = 0; i < 5; i++) {
@@ -222,28 +212,29 @@ class BranchMovedUnderWorkTreeTest {
         assertTrue(s.acked.size() > 10, "too few acknowledged writes to prove anything: " + s.acked.size());
         Map<String, String> paths = new HashMap<>();
         s.acked.keySet().forEach(i -> paths.put(i, CRITIC));
-        root.awaitMemorydFilesClean("after the pushes", 15_000);
-        root.assertAllPresent("after pushes during the stream", paths, s.acked);
+        served.root.awaitMemorydFilesClean("after the pushes", 15_000);
+        served.root.assertAllPresent("after pushes during the stream", paths, s.acked);
         for (int i = 0; i < 5; i++) {
             String line = "Pushed line " + i + ".";
-            assertTrue(root.at("HEAD", NOTES).contains(line) && onDisk(NOTES).contains(line), line);
+            assertTrue(
+                    served.root.at("HEAD", NOTES).contains(line)
+                            && onDisk(NOTES).contains(line),
+                    line);
             assertEquals(1, commitsTouching(NOTES, line).size(), "one commit brought " + line + ", none took it out");
         }
-        root.assertLedgerVerifies("after pushes during the stream");
+        served.root.assertLedgerVerifies("after pushes during the stream");
     }
 
-    /** Stops the daemon, lets the human save {@code edit} into the root's notes, pushes, and serves again. */
+    /** Stops the served.daemon, lets the human save {@code edit} into the root's notes, pushes, and serves again. */
     private void pushWhileTheHumanSaved(java.util.function.UnaryOperator<String> edit) throws Exception {
         String pushed = commitInClone();
-        daemon.close();
-        daemon = null;
-        Path notes = cfg.root().resolve(NOTES);
+        served.stop();
+        Path notes = served.cfg.root().resolve(NOTES);
         Files.writeString(notes, edit.apply(Files.readString(notes)));
         HumanGit.Result push = HumanGit.in(clone, "push", "-q", "origin", "HEAD");
         assertTrue(push.ok(), push.toString());
-        assertEquals(pushed, git.ok("rev-parse", "HEAD").strip());
-        daemon = DaemonProcess.start(cfg, tmp.resolve("daemon2.log"));
-        root = new RootInvariants(daemon, tmp.resolve("clones"));
+        assertEquals(pushed, served.git.ok("rev-parse", "HEAD").strip());
+        served.serve("daemon2.log");
     }
 
     /**
@@ -258,17 +249,17 @@ class BranchMovedUnderWorkTreeTest {
 
         awaitOnDisk(NOTES, PUSHED);
         awaitOnDisk(NEW_NOTES, NEW_TITLE);
-        root.awaitMemorydFilesClean("after the restart", 15_000);
+        served.root.awaitMemorydFilesClean("after the restart", 15_000);
         assertTrue(onDisk(NOTES).contains(item), "the human's edit stays in the working tree");
-        assertTrue(root.at("HEAD", NOTES).contains(item), "and is recorded");
-        assertTrue(root.at("HEAD", NOTES).contains(PUSHED), "beside the pushed line");
+        assertTrue(served.root.at("HEAD", NOTES).contains(item), "and is recorded");
+        assertTrue(served.root.at("HEAD", NOTES).contains(PUSHED), "beside the pushed line");
         assertEquals(List.of("notes from the clone"), commitsTouching(NOTES, PUSHED));
         List<String> human = commitsTouching(NOTES, item);
         assertEquals(1, human.size(), "one commit recorded the human's edit: " + human);
         agentWrites(NOTES, "Parking Lot", "after the restart");
-        assertTrue(root.at("HEAD", NOTES).contains(PUSHED)
-                && root.at("HEAD", NOTES).contains(item));
-        root.assertLedgerVerifies("after the merge");
+        assertTrue(served.root.at("HEAD", NOTES).contains(PUSHED)
+                && served.root.at("HEAD", NOTES).contains(item));
+        served.root.assertLedgerVerifies("after the merge");
     }
 
     /**
@@ -283,11 +274,11 @@ class BranchMovedUnderWorkTreeTest {
         pushWhileTheHumanSaved(text -> text + "\n" + edit + "\n");
 
         awaitOnDisk(NEW_NOTES, NEW_TITLE);
-        JsonNode items = daemon.result("drift.list", null).path("items");
+        JsonNode items = served.daemon.result("drift.list", null).path("items");
         for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
                 items.size() == 0 && System.nanoTime() < deadline; ) {
             Thread.sleep(50);
-            items = daemon.result("drift.list", null).path("items");
+            items = served.daemon.result("drift.list", null).path("items");
         }
         assertEquals(1, items.size(), items.toString());
         JsonNode item = items.get(0);
@@ -295,26 +286,27 @@ class BranchMovedUnderWorkTreeTest {
         assertEquals("overlaps_commits", item.path("kind").asText(), item.toString());
         String id = item.path("id").asText();
         assertTrue(
-                daemon.result("drift.show", "{\"id\":\"" + id + "\"}")
+                served.daemon
+                        .result("drift.show", "{\"id\":\"" + id + "\"}")
                         .path("text")
                         .asText()
                         .contains(edit),
                 "the item holds the human's text");
         assertTrue(onDisk(NOTES).contains(edit) && !onDisk(NOTES).contains(PUSHED), "the working tree: the human's");
         assertTrue(
-                root.at("HEAD", NOTES).contains(PUSHED)
-                        && !root.at("HEAD", NOTES).contains(edit),
+                served.root.at("HEAD", NOTES).contains(PUSHED)
+                        && !served.root.at("HEAD", NOTES).contains(edit),
                 "HEAD: pushed");
         assertEquals(List.of("notes from the clone"), commitsTouching(NOTES, PUSHED));
         agentWrites(CRITIC, "Triggers", "beside the drift item");
 
-        daemon.result(
+        served.daemon.result(
                 "drift.resolve",
                 "{\"id\":\"" + id
                         + "\",\"resolution\":\"accept_current\",\"actor\":\"human:Maintainer <m@example.org>\"}");
-        assertTrue(root.at("HEAD", NOTES).contains(edit), "the maintainer took the human's text");
-        assertEquals(0, daemon.result("drift.list", null).path("items").size());
-        root.awaitMemorydFilesClean("after the resolution", 15_000);
+        assertTrue(served.root.at("HEAD", NOTES).contains(edit), "the maintainer took the human's text");
+        assertEquals(0, served.daemon.result("drift.list", null).path("items").size());
+        served.root.awaitMemorydFilesClean("after the resolution", 15_000);
         assertEquals(List.of("notes from the clone"), commitsTouching(NEW_NOTES, NEW_TITLE));
     }
 }

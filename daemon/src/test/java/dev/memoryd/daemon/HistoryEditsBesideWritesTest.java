@@ -30,44 +30,33 @@ class HistoryEditsBesideWritesTest {
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path tmp; // a failure leaves the root and daemon.log
 
-    MemorydConfig cfg;
-    HumanGit git;
-    DaemonProcess daemon;
-    RootInvariants root;
+    ServedExample served;
 
     @BeforeEach
     void serve() throws Exception {
-        cfg = MemorydConfig.defaults(tmp.resolve("memory"), tmp.resolve("ledger.key"));
-        Memoryd.init(cfg, TestRoot.exampleTree());
-        git = new HumanGit(cfg.root());
-        daemon = DaemonProcess.start(cfg, tmp.resolve("daemon.log"));
-        Files.createDirectories(tmp.resolve("clones"));
-        root = new RootInvariants(daemon, tmp.resolve("clones"));
-        daemon.awaitImported();
+        served = ServedExample.start(tmp);
     }
 
     @AfterEach
     void stop() throws Exception {
-        if (daemon != null) {
-            daemon.close();
-        }
+        served.close();
     }
 
     private String acked(JsonNode reply, String what) {
         JsonNode c = reply.path("result").path("commit");
         if (!c.isTextual()) {
-            throw root.failure(what + " was not acknowledged: " + reply);
+            throw served.root.failure(what + " was not acknowledged: " + reply);
         }
         return c.asText();
     }
 
     private String write(String path, String section, String item) throws IOException {
-        return acked(daemon.call("write", Decl.of(Decl.appendItem(path, section, item))), item);
+        return acked(served.daemon.call("write", Decl.of(Decl.appendItem(path, section, item))), item);
     }
 
     /** The newest segment file of the served chain and its line count. */
     private Path activeSegment() throws IOException {
-        try (Stream<Path> s = Files.walk(cfg.root().resolve("ledger/main"))) {
+        try (Stream<Path> s = Files.walk(served.cfg.root().resolve("ledger/main"))) {
             return s.filter(p -> p.toString().endsWith(".ndjson"))
                     .max(Path::compareTo)
                     .orElseThrow();
@@ -104,24 +93,27 @@ class HistoryEditsBesideWritesTest {
         for (int i = 0; lines(segment) < full - 1; i++) {
             write(CRITIC, "Triggers", "more " + i);
         }
-        String rel = cfg.root().relativize(segment).toString();
+        String rel = served.cfg.root().relativize(segment).toString();
         String filled = write(YOUNG, "Open Questions", "to be reverted");
-        assertEquals(full, lines(cfg.root().resolve(rel)), "the write filled " + rel);
+        assertEquals(full, lines(served.cfg.root().resolve(rel)), "the write filled " + rel);
 
-        HumanGit.Result revert = git.retryingLocks(50, "revert", "--no-edit", filled);
+        HumanGit.Result revert = served.git.retryingLocks(50, "revert", "--no-edit", filled);
         assertTrue(revert.ok(), revert.toString());
         write(CRITIC, "Triggers", "after the revert");
         assertFalse(activeSegment().endsWith(segment.getFileName()), "the write after it opened a new segment");
 
-        root.awaitMemorydFilesClean("after the revert", 15_000);
-        assertFalse(git.ok("show", "HEAD:" + YOUNG).contains("to be reverted"), "the human took the item out");
+        served.root.awaitMemorydFilesClean("after the revert", 15_000);
+        assertFalse(served.git.ok("show", "HEAD:" + YOUNG).contains("to be reverted"), "the human took the item out");
         assertEquals(
                 full,
-                git.ok("show", "HEAD:" + rel).lines().count(),
+                served.git.ok("show", "HEAD:" + rel).lines().count(),
                 "the segment at HEAD holds every line, the reverted write's too");
-        assertEquals(git.ok("show", "HEAD:" + rel), Files.readString(cfg.root().resolve(rel)), "and on disk");
-        root.assertLedgerVerifies("after the revert");
-        JsonNode history = daemon.result("history", "{\"path\":\"" + YOUNG + "\",\"limit\":5}");
+        assertEquals(
+                served.git.ok("show", "HEAD:" + rel),
+                Files.readString(served.cfg.root().resolve(rel)),
+                "and on disk");
+        served.root.assertLedgerVerifies("after the revert");
+        JsonNode history = served.daemon.result("history", "{\"path\":\"" + YOUNG + "\",\"limit\":5}");
         assertTrue(history.toString().contains("human_edit"), "the revert is recorded as the human's edit: " + history);
     }
 
@@ -134,18 +126,18 @@ class HistoryEditsBesideWritesTest {
     @Test
     void aHumansCommitOfAnEditedFullSegment_isPutBackByMemorydsNextCommit() throws Exception {
         Path first = fillFirstSegment();
-        String rel = cfg.root().relativize(first).toString();
-        String memorydsText = git.ok("show", "HEAD:" + rel);
+        String rel = served.cfg.root().relativize(first).toString();
+        String memorydsText = served.git.ok("show", "HEAD:" + rel);
         Files.writeString(first, memorydsText.replaceFirst("\"actor\":\"", "\"actor\":\"x"));
-        HumanGit.Result c = git.retryingLocks(50, "commit", "-qam", "human: an edit of a full segment");
+        HumanGit.Result c = served.git.retryingLocks(50, "commit", "-qam", "human: an edit of a full segment");
         assertTrue(c.ok(), c.toString());
 
         write(CRITIC, "Triggers", "after the edit");
-        root.awaitMemorydFilesClean("after the edit", 15_000);
-        assertEquals(memorydsText, git.ok("show", "HEAD:" + rel), "the segment at HEAD is memoryd's");
+        served.root.awaitMemorydFilesClean("after the edit", 15_000);
+        assertEquals(memorydsText, served.git.ok("show", "HEAD:" + rel), "the segment at HEAD is memoryd's");
         assertEquals(memorydsText, Files.readString(first), "and on disk");
-        root.assertLedgerVerifies("after the edit");
-        JsonNode drift = daemon.result("drift.list", null).path("items");
+        served.root.assertLedgerVerifies("after the edit");
+        JsonNode drift = served.daemon.result("drift.list", null).path("items");
         assertEquals(1, drift.size(), drift::toString);
         assertTrue(
                 drift.toString().contains("ledger_tampered") && drift.toString().contains(rel), drift::toString);
@@ -161,30 +153,32 @@ class HistoryEditsBesideWritesTest {
     @Test
     void aHumansCommitDeletingAFullSegment_isPutBackWithoutWaitingForAWrite() throws Exception {
         Path first = fillFirstSegment();
-        String rel = cfg.root().relativize(first).toString();
-        String memorydsText = git.ok("show", "HEAD:" + rel);
+        String rel = served.cfg.root().relativize(first).toString();
+        String memorydsText = served.git.ok("show", "HEAD:" + rel);
         Files.delete(first);
-        HumanGit.Result c = git.retryingLocks(50, "commit", "-qam", "human: a segment deleted");
+        HumanGit.Result c = served.git.retryingLocks(50, "commit", "-qam", "human: a segment deleted");
         assertTrue(c.ok(), c.toString());
         // Found by its message: memoryd's put-back can land before a look at HEAD.
-        String humans = git.ok("log", "-1", "--format=%H", "--fixed-strings", "--grep=human: a segment deleted")
+        String humans = served.git
+                .ok("log", "-1", "--format=%H", "--fixed-strings", "--grep=human: a segment deleted")
                 .strip();
 
         awaitAtHead(rel, memorydsText.substring(memorydsText.length() - 80), "the deleted segment");
-        assertEquals(memorydsText, git.ok("show", "HEAD:" + rel), "the segment at HEAD is memoryd's again");
-        assertEquals(humans, git.ok("rev-parse", "HEAD~1").strip(), "one commit on top of the human's");
-        assertTrue(git.ok("log", "-1", "--format=%s").startsWith("memoryd: put back"), git.ok("log", "-1"));
+        assertEquals(memorydsText, served.git.ok("show", "HEAD:" + rel), "the segment at HEAD is memoryd's again");
+        assertEquals(humans, served.git.ok("rev-parse", "HEAD~1").strip(), "one commit on top of the human's");
+        assertTrue(
+                served.git.ok("log", "-1", "--format=%s").startsWith("memoryd: put back"), served.git.ok("log", "-1"));
         assertEquals(memorydsText, Files.readString(first), "and on disk");
-        root.awaitMemorydFilesClean("after the put-back", 15_000);
-        root.assertLedgerVerifies("after the put-back");
-        assertEquals(0, daemon.result("drift.list", null).path("items").size(), "nothing was tampered with");
+        served.root.awaitMemorydFilesClean("after the put-back", 15_000);
+        served.root.assertLedgerVerifies("after the put-back");
+        assertEquals(0, served.daemon.result("drift.list", null).path("items").size(), "nothing was tampered with");
         write(CRITIC, "Triggers", "writes go on");
-        root.assertLedgerVerifies("after the next write");
+        served.root.assertLedgerVerifies("after the next write");
     }
 
     /** Saves the notes as an editor does (temp file, rename) with {@code word} added to the Inbox. */
     private void editorSave(String word) throws IOException {
-        Path f = cfg.root().resolve("users/sam/notes.md");
+        Path f = served.cfg.root().resolve("users/sam/notes.md");
         String inbox = "<!-- @anchor: inbox v1 -->\n\n";
         String text = Files.readString(f);
         int at = text.indexOf(inbox) + inbox.length();
@@ -199,9 +193,9 @@ class HistoryEditsBesideWritesTest {
 
     private void awaitAtHead(String path, String text, String what) throws Exception {
         long deadline = System.nanoTime() + 20_000_000_000L;
-        while (!git.run("show", "HEAD:" + path).out().contains(text)) {
+        while (!served.git.run("show", "HEAD:" + path).out().contains(text)) {
             if (System.nanoTime() > deadline) {
-                throw root.failure(what + " never reached HEAD");
+                throw served.root.failure(what + " never reached HEAD");
             }
             Thread.sleep(50);
         }
@@ -221,23 +215,25 @@ class HistoryEditsBesideWritesTest {
         awaitAtHead("users/sam/notes.md", "- a word of my own\n", "the captured save");
         write(CRITIC, "Triggers", "after the save 1");
         write(CRITIC, "Triggers", "after the save 2");
-        HumanGit.Result reset = git.retryingLocks(50, "reset", "-q", "--hard", "HEAD~3");
+        HumanGit.Result reset = served.git.retryingLocks(50, "reset", "-q", "--hard", "HEAD~3");
         assertTrue(reset.ok(), reset.toString());
         assertFalse(
-                Files.readString(cfg.root().resolve("users/sam/notes.md")).contains("a word of my own"),
+                Files.readString(served.cfg.root().resolve("users/sam/notes.md"))
+                        .contains("a word of my own"),
                 "the reset took the word out of the file");
         write(CRITIC, "Triggers", "after the reset");
-        root.awaitMemorydFilesClean("after the reset", 15_000);
+        served.root.awaitMemorydFilesClean("after the reset", 15_000);
         Thread.sleep(3_000); // the watcher's quiet period after the reset's file events, and its capture
-        root.awaitMemorydFilesClean("after the watcher", 15_000);
+        served.root.awaitMemorydFilesClean("after the watcher", 15_000);
         assertTrue(
-                Files.readString(cfg.root().resolve("users/sam/notes.md")).contains("- a word of my own\n"),
+                Files.readString(served.cfg.root().resolve("users/sam/notes.md"))
+                        .contains("- a word of my own\n"),
                 "the word is back in the file");
-        assertTrue(git.ok("show", "HEAD:users/sam/notes.md").contains("- a word of my own\n"), "and at HEAD");
-        String critic = git.ok("show", "HEAD:" + CRITIC);
+        assertTrue(served.git.ok("show", "HEAD:users/sam/notes.md").contains("- a word of my own\n"), "and at HEAD");
+        String critic = served.git.ok("show", "HEAD:" + CRITIC);
         for (String item : List.of("after the save 1", "after the save 2", "after the reset")) {
             assertTrue(critic.contains("- " + item + "\n"), item);
         }
-        root.assertLedgerVerifies("after the reset");
+        served.root.assertLedgerVerifies("after the reset");
     }
 }
