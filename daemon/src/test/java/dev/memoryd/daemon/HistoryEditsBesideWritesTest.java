@@ -97,7 +97,7 @@ class HistoryEditsBesideWritesTest {
         String filled = write(YOUNG, "Open Questions", "to be reverted");
         assertEquals(full, lines(served.cfg.root().resolve(rel)), "the write filled " + rel);
 
-        HumanGit.Result revert = served.git.retryingLocks(50, "revert", "--no-edit", filled);
+        HumanGit.Result revert = served.git.revert(50, filled);
         assertTrue(revert.ok(), revert.toString());
         write(CRITIC, "Triggers", "after the revert");
         assertFalse(activeSegment().endsWith(segment.getFileName()), "the write after it opened a new segment");

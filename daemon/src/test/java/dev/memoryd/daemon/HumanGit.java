@@ -189,6 +189,26 @@ final class HumanGit {
         return r;
     }
 
+    /**
+     * {@code git revert --no-edit commit} as a human runs it beside a writer: run again while it
+     * fails on a busy lock before changing anything; when it failed on the ref lock after staging
+     * the revert (git leaves it in the index and working tree, its message in {@code MERGE_MSG}, and
+     * running the revert again is refused: "your local changes would be overwritten"), finish it
+     * with {@code git commit --no-edit}.
+     */
+    Result revert(int tries, String commit) throws IOException, InterruptedException {
+        Result r = run("revert", "--no-edit", commit);
+        for (int i = 1; i < tries && r.lockBusy() && !r.refLockFailed(); i++) {
+            Thread.sleep(5 + 5L * i);
+            r = run("revert", "--no-edit", commit);
+        }
+        if (r.refLockFailed()) {
+            Result c = retryingLocks(tries, "commit", "-q", "--no-edit");
+            return new Result(r.args(), c.exit(), r.out() + "\n(staged; then " + c + ")");
+        }
+        return r;
+    }
+
     int stashEntries() throws IOException, InterruptedException {
         return (int) ok("stash", "list").lines().count();
     }
