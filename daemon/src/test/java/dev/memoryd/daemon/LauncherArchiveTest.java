@@ -107,7 +107,7 @@ class LauncherArchiveTest {
     }
 
     /**
-     * The checkout's layout under {@code home}: {@code bin/memoryd} copied, and as
+     * The checkout's layout under {@code home}: {@code bin/memoryd} and serve's JVM options copied, and as
      * {@code daemon/target/memoryd.jar} a jar of memoryd's classes whose manifest names the
      * dependency jars (class-data sharing archives classes from jars only, not directories).
      */
@@ -115,6 +115,7 @@ class LauncherArchiveTest {
         Path bin = Files.createDirectories(home.resolve("bin"));
         Path launcher = Path.of("..", "bin", "memoryd").toAbsolutePath().normalize();
         Files.copy(launcher, bin.resolve("memoryd"));
+        Files.copy(launcher.resolveSibling("serve-jvm.options"), bin.resolve("serve-jvm.options"));
         assertTrue(bin.resolve("memoryd").toFile().setExecutable(true));
         Path target = Files.createDirectories(home.resolve("daemon/target"));
         Path classes = target.resolve("memoryd-classes.jar");
