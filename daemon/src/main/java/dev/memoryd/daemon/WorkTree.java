@@ -101,6 +101,33 @@ final class WorkTree {
         }
     }
 
+    /**
+     * Deletes each file whose bytes are exactly the given ones, then fsyncs the directories it
+     * deleted from; a file holding anything else (a human's save), or gone already, is left alone.
+     * The paths deleted.
+     */
+    Set<String> removeIfHolding(Map<String, byte[]> files) throws IOException {
+        Set<String> removed = new LinkedHashSet<>();
+        Set<Path> dirs = new LinkedHashSet<>();
+        for (Map.Entry<String, byte[]> e : files.entrySet()) {
+            Path f = resolve(RepoPath.of(e.getKey()));
+            try {
+                if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
+                        && java.util.Arrays.equals(Files.readAllBytes(f), e.getValue())) {
+                    Files.delete(f);
+                    removed.add(e.getKey());
+                    dirs.add(f.getParent());
+                }
+            } catch (NoSuchFileException gone) {
+                // deleted meanwhile: what was asked for
+            }
+        }
+        for (Path d : dirs) {
+            FileSyncs.fsyncDir(d);
+        }
+        return removed;
+    }
+
     /** Writes all files, each atomically; directories touched are fsynced once at the end. */
     void writeAll(Map<String, byte[]> files) throws IOException {
         stage(files).publish();

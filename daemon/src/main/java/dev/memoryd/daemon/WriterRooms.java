@@ -176,6 +176,11 @@ final class WriterRooms {
             }
 
             @Override
+            public java.util.Set<String> removeIfHolding(Map<String, byte[]> files) throws IOException {
+                return tree.removeIfHolding(files);
+            }
+
+            @Override
             public Path root() {
                 return root;
             }

@@ -150,6 +150,56 @@ class BranchMovedUnderWorkTreeTest {
     }
 
     /**
+     * A push that deletes a memory file is a deletion made with git, as a {@code git rm} and commit
+     * in the root is: the file leaves the working tree, as {@code updateInstead} would take it out,
+     * a drift item of kind {@code deleted} waits for a maintainer while the branch keeps the
+     * recorded file ({@code git status}: deleted in the working tree, nothing staged), and {@code
+     * restore} puts it back. Before, the stale copy stayed on disk beside the open item, unlike a
+     * deletion made in the root.
+     */
+    @Test
+    void aPushThatDeletesAFile_leavesTheWorkingTreeAsARootsDeletionDoes_untilAMaintainerRestoresIt() throws Exception {
+        String text = onDisk(YOUNG_NOTES);
+        assertTrue(text.contains("Young One"), "the example's file");
+        assertTrue(HumanGit.in(clone, "rm", "-q", YOUNG_NOTES).ok());
+        assertTrue(HumanGit.in(clone, "commit", "-q", "-m", "the young one's notes deleted in the clone")
+                .ok());
+        HumanGit.Result push = HumanGit.in(clone, "push", "-q", "origin", "HEAD");
+        assertTrue(push.ok(), push.toString());
+
+        agentWrites(CRITIC, "Triggers", "after the deleting push");
+        Path file = served.cfg.root().resolve(YOUNG_NOTES);
+        for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+                Files.exists(file) && System.nanoTime() < deadline; ) {
+            Thread.sleep(20);
+        }
+        assertTrue(!Files.exists(file), "the pushed deletion reached the working tree");
+        JsonNode items = served.daemon.result("drift.list", null).path("items");
+        assertEquals(1, items.size(), items.toString());
+        assertEquals(YOUNG_NOTES, items.get(0).path("path").asText());
+        assertEquals("deleted", items.get(0).path("kind").asText(), items.toString());
+        assertEquals(text, served.root.at("HEAD", YOUNG_NOTES), "the branch keeps the recorded file meanwhile");
+        assertEquals(" D " + YOUNG_NOTES + "\n", served.git.ok("status", "--porcelain"), "nothing staged");
+
+        JsonNode refused = served.daemon.call(
+                "drift.resolve",
+                "{\"id\":\"" + items.get(0).path("id").asText()
+                        + "\",\"resolution\":\"accept_current\",\"actor\":\"human:Maintainer <m@example.org>\"}");
+        assertEquals(
+                "prohibited", refused.path("error").path("data").path("reason").asText(), refused::toString);
+        served.daemon.result(
+                "drift.resolve",
+                "{\"id\":\"" + items.get(0).path("id").asText()
+                        + "\",\"resolution\":\"restore\",\"actor\":\"human:Maintainer <m@example.org>\"}");
+        served.root.awaitMemorydFilesClean("after the resolution", 15_000);
+        assertEquals(text, served.root.at("HEAD", YOUNG_NOTES), "memory files are never deleted");
+        assertEquals(text, onDisk(YOUNG_NOTES), "the maintainer restored it");
+        assertEquals("", served.git.ok("status", "--porcelain"));
+        assertEquals(0, served.daemon.result("drift.list", null).path("items").size());
+        served.root.assertLedgerVerifies("after the deleting push");
+    }
+
+    /**
      * A forced push that took memoryd's last commit off the branch: memoryd redoes its write on top,
      * as after a reset, and the notes the push changed come up to it instead of being taken for an
      * edit that removes the pushed line.

@@ -34,7 +34,9 @@ import org.eclipse.jgit.merge.MergeResult;
  * checked-out branch where {@code receive.denyCurrentBranch} is {@code ignore}, a {@code git
  * update-ref}; after a forced one, memoryd's own declarations it took off are redone first). A file
  * that also still holds that version is stale, not edited: it is brought up to the new commit, as
- * {@code receive.denyCurrentBranch=updateInstead} would. One a human saved meanwhile is theirs;
+ * {@code receive.denyCurrentBranch=updateInstead} would, or taken out of the working tree when
+ * the commits deleted it (the deletion is then drift, as a human's {@code git rm} and commit is,
+ * and waits in the same state). One a human saved meanwhile is theirs;
  * their changes are merged with the commits' (line by line, as {@code git merge} would) where the
  * two do not overlap; otherwise the file is left as it is and flagged as drift ({@link
  * #KIND_OVERLAP}), the branch keeping the commits' text, for a maintainer to choose.
@@ -55,6 +57,12 @@ final class BehindBranch {
     /** The file holds the version from before the move: write the new commit's text into place. */
     record Behind() implements Outcome {}
 
+    /**
+     * The commits deleted the file and it still holds the version from before the move: take it out
+     * of the working tree (the index keeps its entry, as for a file a human deleted).
+     */
+    record Gone(byte[] stale) implements Outcome {}
+
     /** A human's edit and the commits' changes, merged: their edit on top of the new commit. */
     record Merged(String text) implements Outcome {}
 
@@ -68,6 +76,7 @@ final class BehindBranch {
     private DirCache index;
     private boolean looked;
     private final List<RepoPath> behind = new ArrayList<>();
+    private final Map<String, byte[]> gone = new LinkedHashMap<>();
     private final Map<RepoPath, String> merged = new LinkedHashMap<>();
     private final List<RepoPath> overlapping = new ArrayList<>();
 
@@ -77,11 +86,10 @@ final class BehindBranch {
 
     /**
      * What to do with {@code p}, whose text at commit {@code from} (memoryd's last) the branch's new
-     * commits changed to {@code now}. A file the commits deleted ({@code now} empty) is left alone:
-     * the writer only writes files into place.
+     * commits changed to {@code now} (empty: deleted).
      */
     Outcome of(WriteBatch b, RepoPath p, ObjectId from, Optional<String> now) throws IOException {
-        if (now.isEmpty() || s.index == null || !s.files.workTree()) {
+        if (s.index == null || !s.files.workTree()) {
             return new Current();
         }
         Optional<String> disk;
@@ -96,7 +104,7 @@ final class BehindBranch {
         Optional<byte[]> base = s.git.read(from, p.value());
         DirCacheEntry entry = index().getEntry(p.value());
         if (base.isEmpty()) {
-            return disk.isEmpty() && entry == null ? new Behind() : new Current();
+            return now.isPresent() && disk.isEmpty() && entry == null ? new Behind() : new Current();
         }
         ObjectId old;
         try (ObjectInserter.Formatter fmt = new ObjectInserter.Formatter()) {
@@ -110,7 +118,10 @@ final class BehindBranch {
         }
         byte[] onDisk = disk.get().getBytes(StandardCharsets.UTF_8); // decoded strictly: the file's bytes
         if (java.util.Arrays.equals(onDisk, base.get())) {
-            return new Behind();
+            return now.isEmpty() ? new Gone(onDisk) : new Behind();
+        }
+        if (now.isEmpty()) {
+            return new Current(); // edited since: the human's file stays, and the deletion is drift as any other
         }
         return merge(base.get(), onDisk, now.get().getBytes(StandardCharsets.UTF_8))
                 .<Outcome>map(Merged::new)
@@ -122,6 +133,8 @@ final class BehindBranch {
         Outcome o = of(b, p, from, now);
         if (o instanceof Behind) {
             behind.add(p);
+        } else if (o instanceof Gone g) {
+            gone.put(p.value(), g.stale());
         } else if (o instanceof Merged m) {
             merged.put(p, m.text());
         } else if (o instanceof Overlapping) {
@@ -137,6 +150,7 @@ final class BehindBranch {
      */
     void bringUp(WriteBatch b, ObjectId ref, Instant now, PersonIdent who) {
         b.diskWrites.addAll(behind); // written into the working tree with the capture's commit
+        b.diskRemovals.putAll(gone); // taken out once the capture is published
         List<RepoPath> mergedIn = new ArrayList<>();
         merged.forEach((p, text) -> {
             List<HumanCapture.Item> item =
@@ -154,10 +168,11 @@ final class BehindBranch {
                 overlapping.add(p);
             }
         });
-        if (!behind.isEmpty() || !mergedIn.isEmpty()) {
+        if (!behind.isEmpty() || !mergedIn.isEmpty() || !gone.isEmpty()) {
             LOG.info("branch " + s.branch.value() + " moved to " + ref.name()
                     + " without its working tree (a push into the checked-out branch, an update-ref); memoryd"
                     + " brings " + behind + " up to it"
+                    + (gone.isEmpty() ? "" : ", takes out " + gone.keySet() + ", which it deleted")
                     + (mergedIn.isEmpty() ? "" : ", and merges a human's edit of " + mergedIn + " with it"));
         }
         for (RepoPath p : overlapping) {

@@ -393,6 +393,7 @@ final class Publisher {
             }
             // Published: from here on nothing may undo it, and every reply says it is recorded.
             s.putBackNext.clear();
+            removeStale(b);
             if (s.files.workTree()) {
                 releaseIndex(locks, clean);
                 s.recordedInIndex(clean.keySet());
@@ -512,6 +513,29 @@ final class Publisher {
     private volatile OwedBatch owed;
 
     /** Whether a batch answered at ledger durability waits to be redone from the ledger. */
+    /**
+     * Takes out of the working tree the stale copies of files that commits made elsewhere deleted
+     * ({@link BehindBranch}), still under the index lock: only a file that holds exactly its old
+     * bytes, which the branch's history keeps. One that cannot be deleted stays, as before memoryd
+     * looked at it, and is reported; the batch is published either way.
+     */
+    private void removeStale(WriteBatch b) {
+        if (b.diskRemovals.isEmpty()) {
+            return;
+        }
+        try {
+            java.util.Set<String> removed = s.files.removeIfHolding(b.diskRemovals);
+            LOG.info("took out of the working tree " + removed
+                    + ", deleted by commits made elsewhere while their files stayed behind");
+        } catch (IOException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "could not take " + b.diskRemovals.keySet()
+                            + " out of the working tree after commits made elsewhere deleted them; they stay on disk",
+                    e);
+        }
+    }
+
     boolean owes() {
         return owed != null;
     }

@@ -37,6 +37,11 @@ final class WriteBatch implements Contextual.Context {
     final Map<RepoPath, String> overlay = new HashMap<>(); // a null value: the file is gone
     final java.util.Set<RepoPath> diskWrites = new java.util.HashSet<>();
     /**
+     * Files to take out of the working tree once the batch is published, each with the bytes it
+     * must still hold (a stale copy of a file commits made elsewhere deleted).
+     */
+    final Map<String, byte[]> diskRemovals = new java.util.LinkedHashMap<>();
+    /**
      * Files whose recorded text this batch took from commits a human made with git, each with the
      * text memoryd recorded for it before (absent for a file that did not exist).
      */

@@ -96,6 +96,15 @@ public final class WritePipeline implements AutoCloseable {
         java.nio.file.Path root();
 
         /**
+         * Deletes each file that holds exactly the given bytes (by path), and makes the deletions
+         * durable; a file holding anything else, or already gone, is left alone. Returns the paths
+         * deleted. A store that is not the working tree has nothing to delete.
+         */
+        default java.util.Set<String> removeIfHolding(Map<String, byte[]> files) throws IOException {
+            return java.util.Set.of();
+        }
+
+        /**
          * Whether this store is the repository's working tree (the checked-out branch). A store that
          * is not (a branch written in Git only) makes the writer leave the index alone.
          */
