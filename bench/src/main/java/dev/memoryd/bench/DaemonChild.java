@@ -24,18 +24,22 @@ record DaemonChild(List<String> jvm, long quietMs) {
     }
 
     /**
-     * The launcher's serve settings ({@link ServeJvmOptions#FILE}; none when {@code bareJvm}), then
-     * {@code MEMORYD_DAEMON_JAVA_OPTS} (a JFR recording, another collector...).
+     * The launcher's serve settings ({@link ServeJvmOptions#FILE}; none when {@code bareJvm}) and,
+     * on JDK 25 and later, the daemon's AOT cache as serve has one ({@link DaemonCache}), then
+     * {@code MEMORYD_DAEMON_JAVA_OPTS} (a JFR recording, another collector, a cache of its own...).
      */
     static DaemonChild of(boolean bareJvm, long quietMs) throws IOException {
-        String extra = System.getenv("MEMORYD_DAEMON_JAVA_OPTS");
-        return new DaemonChild(
-                ServeJvmOptions.withExtra(
-                        bareJvm ? List.of() : ServeJvmOptions.read(ServeJvmOptions.locate()),
-                        extra == null || extra.isBlank()
-                                ? List.of()
-                                : List.of(extra.trim().split("\\s+"))),
-                quietMs);
+        String env = System.getenv("MEMORYD_DAEMON_JAVA_OPTS");
+        List<String> extra =
+                env == null || env.isBlank() ? List.of() : List.of(env.trim().split("\\s+"));
+        List<String> base = new ArrayList<>();
+        if (!bareJvm) {
+            base.addAll(ServeJvmOptions.read(ServeJvmOptions.locate()));
+            if (extra.stream().noneMatch(o -> o.startsWith("-XX:AOTCache"))) {
+                base.addAll(DaemonCache.options(List.copyOf(base)));
+            }
+        }
+        return new DaemonChild(ServeJvmOptions.withExtra(base, extra), quietMs);
     }
 
     /** Starts a daemon on {@code cfg}'s root and waits up to 60 s for it to answer. */
