@@ -224,8 +224,10 @@ public final class HumanWatcher implements AutoCloseable {
             }
             if (readRef) {
                 ObjectId ref = git.refNow();
-                if (lastRef != null && !lastRef.equals(ref)) {
-                    submit(List.of()); // a commit made with git: the writer captures it before anything else
+                if (lastRef != null && !lastRef.equals(ref) && !writer.isOwnTip(ref)) {
+                    // A commit made with git: the writer captures it before anything else. Not for
+                    // memoryd's own, which would take the branch's lock once more after every write.
+                    submit(List.of());
                 } else {
                     writer.indexMayHaveChanged();
                 }

@@ -93,6 +93,9 @@ final class Admission {
         }
         boolean locked = s.git.holdRef(lockWaitMs);
         s.stats.add(PhaseStats.Phase.REF_LOCK, System.nanoTime() - l0);
+        if (locked) {
+            s.stats.count(PhaseStats.Count.REF_LOCKS);
+        }
         if (!locked) {
             refuseLocked(batch, s.git.refLockFile(), lockWaitMs);
             return List.of();

@@ -44,6 +44,7 @@ final class ForeignCommit {
                 }
             }
             s.captured = s.git.head();
+            s.ownTip = s.captured;
             return Optional.of(s.captured);
         } finally {
             s.git.releaseRef();

@@ -32,7 +32,12 @@ public final class PhaseStats {
         /** Read the index or the batch's files under the lock, to tell whether git rewrote them. */
         LOCKED_INDEX_READS,
         /** Edited the index under the lock, having no index prepared before it. */
-        LOCKED_INDEX_EDITS
+        LOCKED_INDEX_EDITS,
+        /**
+         * Took the branch's ref lock (a write, or a capture of humans' edits and commits): each is a
+         * moment a git command on the branch can meet it.
+         */
+        REF_LOCKS
     }
 
     private final LongAdder[] counts = new LongAdder[Count.values().length];

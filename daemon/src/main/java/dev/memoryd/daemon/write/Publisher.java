@@ -457,6 +457,7 @@ final class Publisher {
             }
         });
         s.captured = s.git.head();
+        s.ownTip = s.captured;
         s.health.succeeded(); // before any reply: a client that asks right after sees the writer as it is
         s.stats.batch(accepted.size());
         for (List<Event> ev : events) {

@@ -341,6 +341,14 @@ public final class WritePipeline implements AutoCloseable {
     }
 
     /**
+     * Whether {@code ref} is the commit memoryd itself put at the branch's tip last: a move of the
+     * branch the watcher need not wake a capture for. Any thread.
+     */
+    public boolean isOwnTip(ObjectId ref) {
+        return ref != null && ref.equals(s.ownTip);
+    }
+
+    /**
      * Queues a capture of humans' edits: the given memory files on disk against their recorded
      * texts, plus any commit a human put on the branch. Unchanged files record nothing; the future
      * completes with {@link WriteOutcome.Unchanged} when there was nothing to capture.

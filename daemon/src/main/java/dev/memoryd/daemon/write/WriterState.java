@@ -134,6 +134,13 @@ final class WriterState {
     /** The commit whose memory files the recorded texts reflect; null before the first. */
     ObjectId captured;
 
+    /**
+     * The commit memoryd itself put at the branch's tip last (a batch's, a put-back's, a ledger
+     * commit's), so the watcher, on its own thread, can tell memoryd's moves of the branch from a
+     * git command's. Null before the first.
+     */
+    volatile ObjectId ownTip;
+
     final List<java.util.function.Consumer<List<Event>>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     WriterState(
