@@ -66,33 +66,31 @@ class LauncherServeCacheTest {
         Path cache = jar.resolveSibling("memoryd-serve.aot");
         TestRoot root = new TestRoot(tmp);
 
-        Served first = serve(home, root, "first.err");
-        try {
-            assertTrue(Files.size(cache) > 0, "the cache is next to the jar");
-            assertTrue(first.maps(cache), "the daemon maps its cache");
-            JsonNode r = first.write("trained daemon, first start");
-            assertTrue(r.path("result").path("commit").isTextual(), r::toString);
-        } finally {
-            first.stop();
-        }
-        assertTrue(
-                Files.readString(tmp.resolve("first.err")).startsWith(PREPARING + "\n"),
-                Files.readString(tmp.resolve("first.err")));
+        String first = serveAndWrite(home, root, cache, "first");
+        assertTrue(first.startsWith(PREPARING + "\n"), first);
+        assertTrue(Files.size(cache) > 0, "the cache is next to the jar");
 
         long built = Files.getLastModifiedTime(cache).toMillis();
-        Served second = serve(home, root, "second.err");
-        try {
-            assertTrue(second.maps(cache), "the next daemon maps the same cache");
-            JsonNode r = second.write("trained daemon, second start");
-            assertTrue(r.path("result").path("commit").isTextual(), r::toString);
-        } finally {
-            second.stop();
-        }
-        assertTrue(
-                !Files.readString(tmp.resolve("second.err")).contains("preparing"),
-                "built once: " + Files.readString(tmp.resolve("second.err")));
+        String second = serveAndWrite(home, root, cache, "second");
+        assertTrue(!second.contains("preparing"), "built once: " + second);
         assertEquals(built, Files.getLastModifiedTime(cache).toMillis(), "not built again");
         assertTrue(root.file("users/sam/parts/inner-critic/profile.md").contains("trained daemon, second start"));
+    }
+
+    /**
+     * Serves the root with the launcher, checks that the daemon maps {@code cache} and writes an
+     * item as an agent, stops it; the launcher's stderr.
+     */
+    private String serveAndWrite(Path home, TestRoot root, Path cache, String name) throws Exception {
+        Served d = serve(home, root, name + ".err");
+        try {
+            assertTrue(d.maps(cache), "the daemon maps its cache (" + name + " start)");
+            JsonNode r = d.write("trained daemon, " + name + " start");
+            assertTrue(r.path("result").path("commit").isTextual(), r::toString);
+        } finally {
+            d.stop();
+        }
+        return Files.readString(tmp.resolve(name + ".err"));
     }
 
     record Served(Process p, SocketClient c) {

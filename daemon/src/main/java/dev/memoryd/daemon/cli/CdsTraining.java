@@ -4,13 +4,8 @@ import dev.memoryd.daemon.Memoryd;
 import dev.memoryd.daemon.MemorydConfig;
 import dev.memoryd.daemon.app.Daemon;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * The training run of the class-data sharing archive {@code bin/memoryd} builds next to the jar
@@ -30,26 +25,13 @@ public final class CdsTraining {
 
     public static void main(String[] args) throws Exception {
         boolean clientOnly = args.length == 1 && args[0].equals(CLIENT_ONLY);
-        Path tmp = Files.createTempDirectory("memoryd-cds");
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        PrintStream nul = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
-        java.util.List<String> failed = new java.util.ArrayList<>();
-        System.setOut(nul);
-        System.setErr(nul);
-        try {
+        TrainingRun.exitAfter("memoryd: training run: unexpected exit: ", "memoryd-cds", (tmp, failed) -> {
             if (clientOnly) {
                 trainClient(tmp, failed);
             } else {
                 train(tmp, failed);
             }
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-            delete(tmp);
-        }
-        failed.forEach(f -> System.err.println("memoryd: training run: unexpected exit: " + f));
-        System.exit(failed.isEmpty() ? 0 : 1);
+        });
     }
 
     private static void train(Path tmp, java.util.List<String> failed) throws IOException {
@@ -153,14 +135,6 @@ public final class CdsTraining {
         int got = Main.run(args);
         if (got != code) {
             failed.add(got + " (not " + code + ") from " + String.join(" ", args));
-        }
-    }
-
-    private static void delete(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

@@ -9,16 +9,10 @@ import dev.memoryd.daemon.app.Daemon;
 import dev.memoryd.daemon.client.SocketClient;
 import dev.memoryd.daemon.rpc.JsonRpc;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The training run of the daemon's AOT cache that {@code bin/memoryd serve} builds next to the jar
@@ -45,24 +39,7 @@ public final class ServeTraining {
     static final int NOTES = 400;
 
     public static void main(String[] args) throws Exception {
-        Path tmp = Files.createTempDirectory("memoryd-serve-training");
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        PrintStream nul = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
-        List<String> failed = Collections.synchronizedList(new ArrayList<>());
-        System.setOut(nul);
-        System.setErr(nul);
-        try {
-            train(tmp, failed);
-        } catch (IOException | RuntimeException e) {
-            failed.add(e.toString());
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-            delete(tmp);
-        }
-        failed.forEach(f -> System.err.println("memoryd: daemon training run: " + f));
-        System.exit(failed.isEmpty() ? 0 : 1);
+        TrainingRun.exitAfter("memoryd: daemon training run: ", "memoryd-serve-training", ServeTraining::train);
     }
 
     private static void train(Path tmp, List<String> failed) throws Exception {
@@ -170,14 +147,6 @@ public final class ServeTraining {
     private static void expectResult(List<String> failed, JsonNode reply) {
         if (reply == null || !reply.has("result")) {
             failed.add("refused: " + reply);
-        }
-    }
-
-    private static void delete(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }
