@@ -513,7 +513,6 @@ final class Publisher {
     /** The batch to redo before any other, or null (set and cleared on the writer thread). */
     private volatile OwedBatch owed;
 
-    /** Whether a batch answered at ledger durability waits to be redone from the ledger. */
     /**
      * Takes out of the working tree the stale copies of files that commits made elsewhere deleted
      * ({@link BehindBranch}), still under the index lock: only a file that holds exactly its old
@@ -537,6 +536,7 @@ final class Publisher {
         }
     }
 
+    /** Whether a batch answered at ledger durability waits to be redone from the ledger. */
     boolean owes() {
         return owed != null;
     }
