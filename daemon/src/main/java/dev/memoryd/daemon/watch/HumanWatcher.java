@@ -254,7 +254,7 @@ public final class HumanWatcher implements AutoCloseable {
                 lastRescan = clock.instant();
                 track(writer.captureAllSaves()); // covers the due files too
             } else if (due != null) {
-                submit(due);
+                track(writer.captureSeen(due));
             }
         } catch (IOException | RuntimeException e) {
             // The tick must survive anything: a dead ticker is the silent staleness this class exists to avoid.

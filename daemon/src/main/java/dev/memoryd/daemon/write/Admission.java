@@ -81,6 +81,19 @@ final class Admission {
             batch.forEach(p -> p.future().complete(refused));
             return List.of();
         }
+        List<HumanIntake.SeenChanging> looks = new ArrayList<>();
+        for (Pending p : batch) {
+            if (p.req().mutation() instanceof HumanIntake.SeenChanging look) {
+                looks.add(look);
+            }
+        }
+        if (looks.size() == batch.size() && intake.nothingToCapture(looks)) {
+            // Files the watcher saw change that hold their recorded text (memoryd's own writes, mostly):
+            // no lock a git command could meet.
+            WriteOutcome same = new WriteOutcome.Unchanged(s.captured == null ? null : s.captured.name());
+            batch.forEach(p -> p.future().complete(same));
+            return List.of();
+        }
         long lockWaitMs = WriterState.lockWaitMs();
         long l0 = System.nanoTime();
         // A git command holding the index moves the branch before it lets go (a `git commit -a`

@@ -95,6 +95,70 @@ final class HumanIntake {
     }
 
     /**
+     * The capture of memory files the watcher saw change on disk: as {@link #captureRequest} with
+     * staged files left for the human's commit, marked ({@link SeenChanging}) so that the writer
+     * first looks, without the branch's lock, whether there is anything to capture at all ({@link
+     * #nothingToCapture}): most such events are memoryd's own writes.
+     */
+    WriteRequest seenChanging(java.util.Collection<RepoPath> paths) {
+        WriteRequest r = captureRequest(paths, true);
+        List<RepoPath> sorted =
+                paths.stream().filter(RootLayout::isMemoryFile).distinct().toList();
+        return new WriteRequest(
+                r.ops(),
+                new SeenChanging(sorted, (Contextual) r.mutation()),
+                r.rationale(),
+                r.actor(),
+                r.idempotencyKey(),
+                r.toolCallId(),
+                r.provenance(),
+                r.durability());
+    }
+
+    /** A capture of files the watcher saw change ({@link #seenChanging}): bound as {@code capture} is. */
+    record SeenChanging(List<RepoPath> paths, Contextual capture) implements Contextual {
+        SeenChanging {
+            paths = List.copyOf(paths);
+        }
+
+        @Override
+        public Mutation bind(Context c) {
+            return capture.bind(c);
+        }
+    }
+
+    /**
+     * Whether a batch of {@link SeenChanging} captures would capture nothing, told without the
+     * branch's lock: the branch is still at the commit the writer captured last (no commit made
+     * with git to take in), and each file holds exactly its recorded text, has no open drift item
+     * and is not held in conflict by git's index. A file that holds anything else (a human's edit,
+     * a save half done, text git put back) makes the batch go the whole way, as does anything the
+     * writer still owes the branch. On the writer thread.
+     */
+    boolean nothingToCapture(List<SeenChanging> looks) throws IOException {
+        if (!s.putBackNext.isEmpty() || !java.util.Objects.equals(s.git.refNow(), s.captured)) {
+            return false;
+        }
+        for (SeenChanging look : looks) {
+            for (RepoPath p : look.paths()) {
+                if (s.unmerged.contains(p) || s.drift.openOn(p).isPresent()) {
+                    return false;
+                }
+                Optional<String> disk;
+                try {
+                    disk = s.files.read(p);
+                } catch (dev.memoryd.daemon.layout.NotMemoryText | SecurityException notPlain) {
+                    return false; // not a plain text file: the whole way says what it is
+                }
+                if (!disk.equals(s.recordedText(p))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
      * Every memory file: those on disk, those the branch head records (so a deletion is seen too)
      * and those with an open drift item ({@link DriftView#openPaths}).
      */

@@ -373,6 +373,15 @@ public final class WritePipeline implements AutoCloseable {
         return submit(intake.captureRequest(paths, true));
     }
 
+    /**
+     * As {@link #captureSaves}, for files the watcher saw change: when every one holds its recorded
+     * text and no commit made with git waits, the writer answers {@link WriteOutcome.Unchanged}
+     * without taking the branch's lock ({@link HumanIntake#nothingToCapture}).
+     */
+    public CompletableFuture<WriteOutcome> captureSeen(java.util.Collection<RepoPath> paths) {
+        return submit(intake.seenChanging(paths));
+    }
+
     /** As {@link #captureAll}, for the watcher's rescans: staged files are left for their commit. */
     public CompletableFuture<WriteOutcome> captureAllSaves() throws IOException {
         return captureSaves(intake.memoryFiles());
