@@ -81,13 +81,13 @@ final class Admission {
             batch.forEach(p -> p.future().complete(refused));
             return List.of();
         }
-        List<HumanIntake.SeenChanging> looks = new ArrayList<>();
+        List<SeenChanging> looks = new ArrayList<>();
         for (Pending p : batch) {
-            if (p.req().mutation() instanceof HumanIntake.SeenChanging look) {
+            if (p.req().mutation() instanceof SeenChanging look) {
                 looks.add(look);
             }
         }
-        if (looks.size() == batch.size() && intake.nothingToCapture(looks)) {
+        if (looks.size() == batch.size() && SeenChanging.nothingToCapture(s, looks)) {
             // Files the watcher saw change that hold their recorded text (memoryd's own writes, mostly):
             // no lock a git command could meet.
             WriteOutcome same = new WriteOutcome.Unchanged(s.captured == null ? null : s.captured.name());

@@ -23,7 +23,7 @@ import org.eclipse.jgit.lib.PersonIdent;
  * commits a human made with git (before a batch), and of a human's uncaptured edit of a file an
  * agent's declaration read (before that declaration), each recorded under the human's name.
  *
- * <p>Thread-safety: {@link #captureRequest} and {@link #memoryFiles} may be called from any
+ * <p>Thread-safety: {@link #captureRequest}, {@link #seenChanging} and {@link #memoryFiles} may be called from any
  * thread (they only read the disk and the branch head); everything else runs on the writer thread.
  */
 final class HumanIntake {
@@ -53,12 +53,32 @@ final class HumanIntake {
      * leaveStaged}, files the human staged are left for their commit ({@link StagedEdits}).
      */
     WriteRequest captureRequest(java.util.Collection<RepoPath> paths, boolean leaveStaged) {
-        List<RepoPath> sorted = paths.stream()
+        List<RepoPath> sorted = memoryPaths(paths);
+        return request(capture(sorted, leaveStaged), sorted);
+    }
+
+    /**
+     * The capture of memory files the watcher saw change on disk: as {@link #captureRequest} with
+     * staged files left for the human's commit, marked ({@link SeenChanging}) so that the writer
+     * first looks, without the branch's lock, whether there is anything to capture at all ({@link
+     * SeenChanging#nothingToCapture}): most such events are memoryd's own writes.
+     */
+    WriteRequest seenChanging(java.util.Collection<RepoPath> paths) {
+        List<RepoPath> sorted = memoryPaths(paths);
+        return request(new SeenChanging(sorted, capture(sorted, true)), sorted);
+    }
+
+    private static List<RepoPath> memoryPaths(java.util.Collection<RepoPath> paths) {
+        return paths.stream()
                 .filter(RootLayout::isMemoryFile)
                 .distinct()
                 .sorted(java.util.Comparator.comparing(RepoPath::value))
                 .toList();
-        Contextual c = ctx -> {
+    }
+
+    /** The capture of {@code sorted}: each file on disk against its recorded text. */
+    private Contextual capture(List<RepoPath> sorted, boolean leaveStaged) {
+        return ctx -> {
             List<HumanCapture.Item> items = new ArrayList<>();
             java.util.Set<RepoPath> waiting = java.util.Set.of();
             try {
@@ -86,76 +106,15 @@ final class HumanIntake {
             }
             return new HumanCapture(ctx, items, HumanSource.WorkTree.ON_DISK);
         };
+    }
+
+    private WriteRequest request(Contextual capture, List<RepoPath> sorted) {
         PersonIdent who = humanIdent(s.clock.instant());
         return WriteRequest.of(
-                c,
+                capture,
                 "captured a human's edit of "
                         + (sorted.size() == 1 ? sorted.get(0).value() : sorted.size() + " files"),
                 humanActor(who));
-    }
-
-    /**
-     * The capture of memory files the watcher saw change on disk: as {@link #captureRequest} with
-     * staged files left for the human's commit, marked ({@link SeenChanging}) so that the writer
-     * first looks, without the branch's lock, whether there is anything to capture at all ({@link
-     * #nothingToCapture}): most such events are memoryd's own writes.
-     */
-    WriteRequest seenChanging(java.util.Collection<RepoPath> paths) {
-        WriteRequest r = captureRequest(paths, true);
-        List<RepoPath> sorted =
-                paths.stream().filter(RootLayout::isMemoryFile).distinct().toList();
-        return new WriteRequest(
-                r.ops(),
-                new SeenChanging(sorted, (Contextual) r.mutation()),
-                r.rationale(),
-                r.actor(),
-                r.idempotencyKey(),
-                r.toolCallId(),
-                r.provenance(),
-                r.durability());
-    }
-
-    /** A capture of files the watcher saw change ({@link #seenChanging}): bound as {@code capture} is. */
-    record SeenChanging(List<RepoPath> paths, Contextual capture) implements Contextual {
-        SeenChanging {
-            paths = List.copyOf(paths);
-        }
-
-        @Override
-        public Mutation bind(Context c) {
-            return capture.bind(c);
-        }
-    }
-
-    /**
-     * Whether a batch of {@link SeenChanging} captures would capture nothing, told without the
-     * branch's lock: the branch is still at the commit the writer captured last (no commit made
-     * with git to take in), and each file holds exactly its recorded text, has no open drift item
-     * and is not held in conflict by git's index. A file that holds anything else (a human's edit,
-     * a save half done, text git put back) makes the batch go the whole way, as does anything the
-     * writer still owes the branch. On the writer thread.
-     */
-    boolean nothingToCapture(List<SeenChanging> looks) throws IOException {
-        if (!s.putBackNext.isEmpty() || !java.util.Objects.equals(s.git.refNow(), s.captured)) {
-            return false;
-        }
-        for (SeenChanging look : looks) {
-            for (RepoPath p : look.paths()) {
-                if (s.unmerged.contains(p) || s.drift.openOn(p).isPresent()) {
-                    return false;
-                }
-                Optional<String> disk;
-                try {
-                    disk = s.files.read(p);
-                } catch (dev.memoryd.daemon.layout.NotMemoryText | SecurityException notPlain) {
-                    return false; // not a plain text file: the whole way says what it is
-                }
-                if (!disk.equals(s.recordedText(p))) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     /**

@@ -376,7 +376,7 @@ public final class WritePipeline implements AutoCloseable {
     /**
      * As {@link #captureSaves}, for files the watcher saw change: when every one holds its recorded
      * text and no commit made with git waits, the writer answers {@link WriteOutcome.Unchanged}
-     * without taking the branch's lock ({@link HumanIntake#nothingToCapture}).
+     * without taking the branch's lock ({@link SeenChanging#nothingToCapture}).
      */
     public CompletableFuture<WriteOutcome> captureSeen(java.util.Collection<RepoPath> paths) {
         return submit(intake.seenChanging(paths));
