@@ -90,7 +90,8 @@ final class Admission {
         if (looks.size() == batch.size() && SeenChanging.nothingToCapture(s, looks)) {
             // Files the watcher saw change that hold their recorded text (memoryd's own writes, mostly):
             // no lock a git command could meet.
-            WriteOutcome same = new WriteOutcome.Unchanged(s.captured == null ? null : s.captured.name());
+            WriteOutcome same = new WriteOutcome.Unchanged(
+                    s.git.head() == null ? null : s.git.head().name());
             batch.forEach(p -> p.future().complete(same));
             return List.of();
         }

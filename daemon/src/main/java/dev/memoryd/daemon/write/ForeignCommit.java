@@ -43,8 +43,7 @@ final class ForeignCommit {
                     s.indexBacklog.putAll(gb.written());
                 }
             }
-            s.captured = s.git.head();
-            s.ownTip = s.captured;
+            s.movedToOwnCommit();
             return Optional.of(s.captured);
         } finally {
             s.git.releaseRef();

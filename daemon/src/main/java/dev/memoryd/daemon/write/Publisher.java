@@ -456,8 +456,7 @@ final class Publisher {
                 s.beforeHumanCommit.remove(p);
             }
         });
-        s.captured = s.git.head();
-        s.ownTip = s.captured;
+        s.movedToOwnCommit();
         s.health.succeeded(); // before any reply: a client that asks right after sees the writer as it is
         s.stats.batch(accepted.size());
         for (List<Event> ev : events) {

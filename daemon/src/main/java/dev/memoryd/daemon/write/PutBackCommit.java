@@ -73,8 +73,7 @@ final class PutBackCommit {
                 }
                 gb.moveRef().orThrow();
             }
-            s.captured = s.git.head();
-            s.ownTip = s.captured;
+            s.movedToOwnCommit();
             s.putBackNext.clear();
             s.recordedInIndex(files.keySet());
             LOG.info("committed memoryd's text that a commit made with git had left out: " + files.keySet());

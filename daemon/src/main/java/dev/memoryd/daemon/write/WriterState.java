@@ -141,6 +141,16 @@ final class WriterState {
      */
     volatile ObjectId ownTip;
 
+    /**
+     * memoryd moved the branch to a commit of its own ({@link GitStore#head} now): its files are
+     * the recorded texts' base, and the watcher takes the move for memoryd's ({@link #ownTip}).
+     * Writer thread.
+     */
+    void movedToOwnCommit() {
+        captured = git.head();
+        ownTip = captured;
+    }
+
     final List<java.util.function.Consumer<List<Event>>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     WriterState(
