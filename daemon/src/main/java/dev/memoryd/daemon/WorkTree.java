@@ -4,7 +4,6 @@ import dev.memoryd.grammar.RepoPath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -84,8 +83,7 @@ final class WorkTree {
 
     /** The file's text; {@link dev.memoryd.daemon.layout.NotMemoryText} when it is not UTF-8 or is a symbolic link. */
     Optional<String> read(RepoPath p) throws IOException {
-        Path f = resolve(p, p.value().split("/").length - 1)
-                .resolve(p.value().substring(p.value().lastIndexOf('/') + 1));
+        Path f = file(p);
         if (Files.isSymbolicLink(f)) {
             // The file itself replaced by a link: a human's doing to report, not a request to refuse.
             throw dev.memoryd.daemon.layout.NotMemoryText.symlink(
@@ -99,6 +97,30 @@ final class WorkTree {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Whether {@link #read} would give {@code text} (empty: no regular file), compared as the file
+     * is read ({@link dev.memoryd.daemon.layout.Utf8#holds}); false where read would throw.
+     */
+    boolean holds(RepoPath p, Optional<String> text) throws IOException {
+        return holds(file(p), text);
+    }
+
+    /** Whether file {@code f} holds {@code text}, as {@link #holds(RepoPath, Optional)}. */
+    private static boolean holds(Path f, Optional<String> text) throws IOException {
+        if (Files.isSymbolicLink(f)) {
+            return false;
+        }
+        if (text.isPresent()) {
+            return dev.memoryd.daemon.layout.Utf8.holds(f, text.get());
+        }
+        return !Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    private Path file(RepoPath p) throws IOException {
+        return resolve(p, p.value().split("/").length - 1)
+                .resolve(p.value().substring(p.value().lastIndexOf('/') + 1));
     }
 
     /**
@@ -259,7 +281,7 @@ final class WorkTree {
                 if (racy(before)) {
                     continue; // written moments ago (by the batch before, mostly): publish reads it anyway
                 }
-                if (!want.equals(readIfFile(m[1]))) {
+                if (!holdsAsCompared(m[1], want)) {
                     continue;
                 }
                 Object[] after = stat(m[1]);
@@ -304,7 +326,7 @@ final class WorkTree {
                     Seen s = seen.get(m[1]);
                     boolean unchanged = s != null && java.util.Arrays.equals(s.stat(), stat(m[1]));
                     Optional<String> want = expected.get(rel);
-                    if (!unchanged && want != null && !want.equals(readIfFile(m[1]))) {
+                    if (!unchanged && want != null && !holdsAsCompared(m[1], want)) {
                         pool.giveBack(m[0]);
                         if (s != null && s.keep() != null) {
                             Files.deleteIfExists(s.keep());
@@ -363,15 +385,14 @@ final class WorkTree {
     /** Coarser than any kernel's timestamp tick (a jiffy is 1-10 ms). */
     private static final long RACY_MS = 20;
 
-    /** The file's text, only to compare: a file that is not UTF-8 reads with U+FFFD, so it differs. */
-    private static Optional<String> readIfFile(Path f) throws IOException {
-        try {
-            return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
-                    ? Optional.of(new String(Files.readAllBytes(f), StandardCharsets.UTF_8))
-                    : Optional.empty();
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        }
+    /**
+     * Whether {@code f} holds {@code want} (empty: no regular file there, a link included), only to
+     * tell a human's save since the batch read it: a file that is not UTF-8 holds no text.
+     */
+    private static boolean holdsAsCompared(Path f, Optional<String> want) throws IOException {
+        return want.isPresent()
+                ? dev.memoryd.daemon.layout.Utf8.holds(f, want.get())
+                : !Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS);
     }
 
     /** Removes temp files a killed writer left beside memory files. */

@@ -136,6 +136,11 @@ final class WriterRooms {
             }
 
             @Override
+            public boolean holds(RepoPath p, Optional<String> text) throws IOException {
+                return tree.holds(p, text);
+            }
+
+            @Override
             public void writeAll(Map<String, byte[]> files) throws IOException {
                 tree.writeAll(files);
             }

@@ -151,4 +151,36 @@ class WorkTreeTest {
             assertTrue(s.count() <= 1, "the unused temp file was reused");
         }
     }
+
+    /** What {@link WorkTree#read} gives, empty when it throws (holds is then false for every text). */
+    private static Optional<Optional<String>> readOrThrown(WorkTree t, dev.memoryd.grammar.RepoPath p)
+            throws Exception {
+        try {
+            return Optional.of(t.read(p));
+        } catch (dev.memoryd.daemon.layout.NotMemoryText e) {
+            return Optional.empty();
+        }
+    }
+
+    @Test
+    void holds_answersAsReadWould_forEachKindOfFile() throws Exception {
+        WorkTree t = new WorkTree(root);
+        Files.createDirectories(root.resolve("users/a/dir.md"));
+        Files.writeString(root.resolve("users/a/text.md"), "caf\u00e9\n");
+        Files.write(root.resolve("users/a/latin1.md"), "caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        Files.createSymbolicLink(root.resolve("users/a/link.md"), root.resolve("users/a/text.md"));
+        List<Optional<String>> texts =
+                List.of(Optional.empty(), Optional.of(""), Optional.of("caf\u00e9\n"), Optional.of("caf\uFFFD\n"));
+        int held = 0;
+        for (String name : List.of("missing.md", "dir.md", "text.md", "latin1.md", "link.md")) {
+            dev.memoryd.grammar.RepoPath p = dev.memoryd.grammar.RepoPath.of("users/a/" + name);
+            Optional<Optional<String>> read = readOrThrown(t, p);
+            for (Optional<String> text : texts) {
+                boolean expected = read.isPresent() && read.get().equals(text);
+                assertEquals(expected, t.holds(p, text), name + " holding " + text);
+                held += expected ? 1 : 0;
+            }
+        }
+        assertEquals(3, held, "missing.md and dir.md hold no file, text.md its text");
+    }
 }

@@ -365,9 +365,8 @@ public final class MemoryDocument {
      * changed, not of the file.
      */
     public MemoryDocument splice(int start, int end, String replacement) {
-        String next = splice(text, start, end, replacement);
         if (!scanned || start < 0 || end < start || end > text.length()) {
-            return new MemoryDocument(next);
+            return new MemoryDocument(splice(text, start, end, replacement));
         }
         // Callers replace a whole section body to append to it: only what differs is looked at.
         int span = end - start;
@@ -393,8 +392,11 @@ public final class MemoryDocument {
             suffix++;
         }
         if (prefix == span && span == replacement.length()) {
-            return this; // the same text
+            // The same text, told before it is built: a write's last_updated and Change Log line
+            // are mostly what they were, and building each cost two copies of the file.
+            return this;
         }
+        String next = splice(text, start, end, replacement);
         String changed = replacement.substring(prefix, replacement.length() - suffix);
         List<RawHeading> shifted = shiftedHeadings(start + prefix, end - suffix, changed, next);
         if (shifted != null

@@ -60,9 +60,9 @@ final class SectionContentLint {
         synchronized (KEPT) {
             e = KEPT.get(key);
         }
-        // A copy compared with String.equals (a vectorised intrinsic) takes a seventh of the time
-        // regionMatches' byte-by-byte loop takes on a 200 KB body.
-        if (e != null && e.body().length() == length && s.body(doc.text()).equals(e.body())) {
+        // Compared in place (vectorised, block by block): a copy of a 200 KB body per lint was a
+        // whole copy of the file per write, and regionMatches' loop takes seven times as long.
+        if (e != null && e.body().length() == length && Regions.equal(doc.text(), s.bodyStart(), e.body(), 0, length)) {
             for (Kept k : e.findings()) {
                 int line = (k.atHeading() ? s.line() : bodyLine) + k.offset();
                 out.add(new LintProblem(p, line, k.problem().rule(), k.problem().message()));

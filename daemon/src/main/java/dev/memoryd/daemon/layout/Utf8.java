@@ -55,6 +55,64 @@ public final class Utf8 {
         }
     }
 
+    /** The bytes {@link #holds} reads at a time, and the characters it compares at a time. */
+    private static final int BLOCK = 8192;
+
+    /**
+     * Whether regular file {@code f} holds exactly {@code text} as {@link #read} would decode it:
+     * false for a file that is not UTF-8, for a symbolic link and for a missing file. Read and
+     * compared a block at a time, so neither the file's bytes nor its text is ever held whole: the
+     * writer asks this of each file it is about to write, which mostly holds what it wrote last,
+     * and on a large file two whole copies per write were most of what the writer allocated.
+     */
+    public static boolean holds(java.nio.file.Path f, String text) throws IOException {
+        if (!java.nio.file.Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        try (java.nio.channels.SeekableByteChannel ch = java.nio.file.Files.newByteChannel(
+                f, java.nio.file.StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            long size = ch.size();
+            // Each UTF-16 unit of the text is one to three bytes of UTF-8 (a surrogate pair, four).
+            if (size < text.length() || size > 3L * text.length()) {
+                return false;
+            }
+            CharsetDecoder decoder = strict();
+            ByteBuffer in = ByteBuffer.allocate(BLOCK);
+            CharBuffer out = CharBuffer.allocate(BLOCK); // never overflows: a byte decodes to a unit at most
+            char[] expected = new char[BLOCK];
+            int at = 0;
+            boolean end = false;
+            while (!end) {
+                end = ch.read(in) < 0;
+                in.flip();
+                if (decoder.decode(in, out, end).isError()
+                        || (end && decoder.flush(out).isError())) {
+                    return false;
+                }
+                out.flip();
+                int n = out.remaining();
+                if (n > text.length() - at) {
+                    return false;
+                }
+                text.getChars(at, at + n, expected, 0);
+                if (java.util.Arrays.mismatch(out.array(), 0, n, expected, 0, n) >= 0) {
+                    return false;
+                }
+                at += n;
+                out.clear();
+                in.compact();
+            }
+            return at == text.length();
+        } catch (java.nio.file.NoSuchFileException e) {
+            return false; // gone since the look above
+        } catch (java.nio.file.FileSystemException e) {
+            if (java.nio.file.Files.isSymbolicLink(f)) {
+                return false; // replaced by a link since the look above: not followed
+            }
+            throw e;
+        }
+    }
+
     /** {@code bytes} as UTF-8 text; {@code path} names them in the exception when they are not. */
     public static String decode(byte[] bytes, String path) throws NotUtf8 {
         try {

@@ -4,7 +4,6 @@ import dev.memoryd.grammar.RepoPath;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * A capture of memory files the watcher saw change on disk ({@link HumanIntake#seenChanging}),
@@ -39,13 +38,12 @@ record SeenChanging(List<RepoPath> paths, Contextual capture) implements Context
                 if (s.unmerged.contains(p) || s.drift.openOn(p).isPresent()) {
                     return false;
                 }
-                Optional<String> disk;
                 try {
-                    disk = s.files.read(p);
-                } catch (dev.memoryd.daemon.layout.NotMemoryText | SecurityException notPlain) {
-                    return false; // not a plain text file: the whole way says what it is
-                }
-                if (!disk.equals(s.recordedText(p))) {
+                    if (!s.files.holds(p, s.recordedText(p))) {
+                        return false; // anything else, a file that is not plain text among it: the whole way says what
+                        // it is
+                    }
+                } catch (SecurityException notPlain) {
                     return false;
                 }
             }

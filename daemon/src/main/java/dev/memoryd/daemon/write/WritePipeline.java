@@ -75,6 +75,19 @@ public final class WritePipeline implements AutoCloseable {
     public interface FileStore {
         Optional<String> read(RepoPath p) throws IOException;
 
+        /**
+         * Whether {@link #read} would give {@code text} (empty: no file), without the copy of the
+         * file a read makes where the store can compare as it reads; false where read would throw
+         * {@link dev.memoryd.daemon.layout.NotMemoryText}.
+         */
+        default boolean holds(RepoPath p, Optional<String> text) throws IOException {
+            try {
+                return read(p).equals(text);
+            } catch (dev.memoryd.daemon.layout.NotMemoryText e) {
+                return false;
+            }
+        }
+
         void writeAll(Map<String, byte[]> files) throws IOException;
 
         /** Writes and fsyncs temp files; the returned action renames them into place. */

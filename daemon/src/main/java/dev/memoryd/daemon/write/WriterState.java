@@ -229,14 +229,9 @@ final class WriterState {
         // The text the last write made, the usual find, needs no look at git's index: only a text
         // that differs is read again between two looks, to tell a git command's rewrite under way
         // from a human's edit. (A look lists the git directory and stats two files, once per read.)
-        try {
-            Optional<String> t = files.read(p);
-            Optional<String> recorded = recordedText(p);
-            if (t.equals(recorded)) {
-                return recorded;
-            }
-        } catch (dev.memoryd.daemon.layout.NotMemoryText e) {
-            return afterSaveSettles(p, null, e); // a save caught mid-character, or a file in another encoding
+        Optional<String> last = recordedText(p);
+        if (files.holds(p, last)) {
+            return last;
         }
         for (int tries = 0; ; tries++) {
             dev.memoryd.daemon.git.WorkTreeIndex.Mark before = index.mark();
