@@ -42,6 +42,11 @@ public final class MemoryDocument {
         public String body(String text) {
             return text.substring(bodyStart, end);
         }
+
+        /** Whether {@link #body} of {@code text} is {@code body}, told in place with no copy made. */
+        public boolean bodyIs(String text, String body) {
+            return body.length() == end - bodyStart && Regions.equal(text, bodyStart, body, 0, body.length());
+        }
     }
 
     /** A half-open char range. */
@@ -343,6 +348,17 @@ public final class MemoryDocument {
             crFree = text.indexOf('\r') < 0 ? 1 : -1; // once per text, not once per section asked for
         }
         return SectionText.canonicalize(text, s.bodyStart(), s.end(), crFree > 0);
+    }
+
+    /**
+     * {@link #canonicalBody(Section)}, but {@code kept} itself where that is the canonical body
+     * (null: none): a section that did not change costs no copy.
+     */
+    public String canonicalBody(Section s, String kept) {
+        if (crFree == 0) {
+            crFree = text.indexOf('\r') < 0 ? 1 : -1;
+        }
+        return SectionText.canonicalize(text, s.bodyStart(), s.end(), crFree > 0, kept);
     }
 
     /**

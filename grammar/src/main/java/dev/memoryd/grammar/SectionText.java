@@ -21,13 +21,43 @@ final class SectionText {
      * {@code \r}, so it need not be looked for.
      */
     static String canonicalize(String text, int from, int to, boolean crFree) {
-        if (!crFree) {
-            int cr = text.indexOf('\r', from);
-            if (cr >= 0 && cr < to) {
-                return canonicalize(text.substring(from, to));
-            }
+        if (!crFree && !noCr(text, from, to)) {
+            return canonicalize(text.substring(from, to));
         }
         return cut(text, from, to);
+    }
+
+    /**
+     * As {@link #canonicalize(String, int, int, boolean)}, but {@code kept} itself where it is that
+     * text (null: none), told in place with no copy made: a section whose body did not change is
+     * canonicalised again on every write to its file, and a copy of a large one cost as much as the
+     * write's change.
+     */
+    static String canonicalize(String text, int from, int to, boolean crFree, String kept) {
+        if (kept == null) {
+            return canonicalize(text, from, to, crFree);
+        }
+        if (!crFree && !noCr(text, from, to)) {
+            String c = canonicalize(text, from, to, false); // a human's CRLF lines: rare enough to copy
+            return c.equals(kept) ? kept : c;
+        }
+        int[] r = range(text, from, to);
+        if (r == null) {
+            return "";
+        }
+        int len = r[1] - r[0];
+        boolean newline = r[2] == 1;
+        if (kept.length() == len + (newline ? 1 : 0)
+                && (!newline || kept.charAt(len) == '\n')
+                && Regions.equal(text, r[0], kept, 0, len)) {
+            return kept;
+        }
+        return copy(text, r);
+    }
+
+    private static boolean noCr(String text, int from, int to) {
+        int cr = text.indexOf('\r', from);
+        return cr < 0 || cr >= to;
     }
 
     /**
@@ -35,6 +65,20 @@ final class SectionText {
      * last, as they are, ending in one {@code \n}.
      */
     private static String cut(String s, int start, int end) {
+        int[] r = range(s, start, end);
+        return r == null ? "" : copy(s, r);
+    }
+
+    /** The text {@link #range} found: one copy, not two, where the last line's newline is there to keep. */
+    private static String copy(String s, int[] r) {
+        return r[2] == 0 ? s.substring(r[0], r[1]) : s.substring(r[0], r[1]) + "\n";
+    }
+
+    /**
+     * Where {@link #cut} finds its text in {@code s[start, end)}: {from, to, 1 when a newline is
+     * added after it, else 0}; null when every line is blank.
+     */
+    private static int[] range(String s, int start, int end) {
         int from = start;
         while (true) {
             int eol = s.indexOf('\n', from);
@@ -43,7 +87,7 @@ final class SectionText {
                 break;
             }
             if (lineEnd == end) {
-                return "";
+                return null;
             }
             from = eol + 1;
         }
@@ -55,8 +99,7 @@ final class SectionText {
             }
             to = bol - 1; // the newline before the blank line; a non-blank line lies before it
         }
-        // One copy, not two, where the last line's newline is there to keep.
-        return to < end ? s.substring(from, to + 1) : s.substring(from, to) + "\n";
+        return to < end ? new int[] {from, to + 1, 0} : new int[] {from, to, 1};
     }
 
     /** Whether {@code s[from, to)} is empty or only whitespace, as {@link String#isBlank} says. */

@@ -317,4 +317,19 @@ class MemoryDocumentTest {
         assertEquals(d.sections().get(3).start() + 4, after.sections().get(3).start());
         assertEquals("\n- x\n- y\n- z\n\n", after.sections().get(2).body(after.text()));
     }
+
+    @Test
+    void bodyIs_tellsASectionsBodyInPlace_andNothingElse() {
+        String text = "# T\n\n## A\n\nalpha\n\n## B\n\nbeta\n";
+        MemoryDocument doc = MemoryDocument.parse(text);
+        int checked = 0;
+        for (MemoryDocument.Section s : doc.sections()) {
+            String body = s.body(text);
+            assertTrue(s.bodyIs(text, new String(body)), s.heading());
+            org.junit.jupiter.api.Assertions.assertFalse(s.bodyIs(text, body + "x"), s.heading());
+            org.junit.jupiter.api.Assertions.assertFalse(s.bodyIs(text, body.replace('a', 'o')), s.heading());
+            checked++;
+        }
+        assertEquals(2, checked);
+    }
 }

@@ -181,7 +181,15 @@ final class FileIndexer {
         MemoryDocument doc = MemoryDocument.parse(text);
         List<IndexedSection> now = new ArrayList<>();
         for (MemoryDocument.Section s : doc.h2Sections()) {
-            now.add(new IndexedSection(id, title, s.heading(), s.anchor(), s.body(text)));
+            IndexedSection was = now.size() < before.size() ? before.get(now.size()) : null;
+            // A section as it was indexed is kept, told in place: its body is not copied again.
+            boolean same = was != null
+                    && java.util.Objects.equals(was.id(), id)
+                    && was.title().equals(title)
+                    && was.heading().equals(s.heading())
+                    && java.util.Objects.equals(was.anchor(), s.anchor())
+                    && s.bodyIs(text, was.body());
+            now.add(same ? was : new IndexedSection(id, title, s.heading(), s.anchor(), s.body(text)));
         }
         slice.map(SearchDocs::updated).ifPresentOrElse(u -> memoryUpdated.put(rel, u), () -> memoryUpdated.remove(rel));
         for (int i = 0; i < Math.max(now.size(), before.size()); i++) {

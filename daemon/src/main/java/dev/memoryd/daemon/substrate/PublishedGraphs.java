@@ -207,7 +207,8 @@ final class PublishedGraphs {
         }
         for (String p : memoryFiles) {
             List<ChunkRecord> rs = texts.get(p)
-                    .map(t -> MemoryChunks.derive(p, t, x -> Optional.ofNullable(sliceIdByPath.get(x))))
+                    .map(t -> MemoryChunks.derive(
+                            p, t, x -> Optional.ofNullable(sliceIdByPath.get(x)), PublishedGraphs.this::keptText))
                     .orElse(List.of());
             Set<String> old = new HashSet<>(derivedByPath.getOrDefault(p, Set.of()));
             old.removeAll(GraphBuilder.ids(rs));
@@ -238,6 +239,12 @@ final class PublishedGraphs {
         } finally {
             lock.writeLock().unlock();
         }
+    }
+
+    /** The text a section's chunk holds in the writer's graph (null: none): substrate thread. */
+    private String keptText(String chunkId) {
+        dev.memoryd.grammar.substrate.Chunk c = writerGraph.chunk(chunkId);
+        return c == null ? null : c.body().path("text").textValue();
     }
 
     /**

@@ -52,6 +52,16 @@ public final class MemoryChunks {
      * file (empty when it does not exist) for placements onto the user, parts and entity.
      */
     public static List<ChunkRecord> derive(String path, String text, Function<String, Optional<String>> sliceIdOf) {
+        return derive(path, text, sliceIdOf, id -> null);
+    }
+
+    /**
+     * As {@link #derive(String, String, Function)}; {@code keptText} gives the text a section's
+     * chunk holds now (null: none), which a section that did not change keeps rather than a copy
+     * of the same text.
+     */
+    public static List<ChunkRecord> derive(
+            String path, String text, Function<String, Optional<String>> sliceIdOf, Function<String, String> keptText) {
         Optional<String> entityFile = entityFileOf(path);
         MemoryDocument doc = MemoryDocument.parse(text);
         JsonNode fm = doc.frontmatter();
@@ -109,7 +119,7 @@ public final class MemoryChunks {
             String sid = id + "#" + sec.anchor();
             ObjectNode sb = F.objectNode();
             sb.put("heading", sec.heading());
-            sb.put("text", doc.canonicalBody(sec));
+            sb.put("text", doc.canonicalBody(sec, keptText.apply(sid)));
             out.add(new ChunkRecord(
                     new Chunk(sid, sec.anchor(), Spec.EMPTY, sb, path, sec.heading(), true, null, updated),
                     List.of(new Placement(sid, id, PlacementType.INSTANCE, seq))));
