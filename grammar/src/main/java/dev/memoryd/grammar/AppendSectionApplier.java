@@ -22,8 +22,10 @@ final class AppendSectionApplier {
             }
         }
         String before = t.canonical();
+        // OpText.layout of before + "\n" + c, built in one copy: a long section appended to note
+        // by note (an import) paid for two of it.
         return new SectionEdit(
-                OpText.layout(before.isEmpty() ? c : before + "\n" + c, t.last()),
+                before.isEmpty() ? OpText.layout(c, t.last()) : "\n" + before + "\n" + c + (t.last() ? "" : "\n"),
                 "appended to " + t.label(),
                 List.of());
     }
