@@ -183,4 +183,23 @@ class WorkTreeTest {
         }
         assertEquals(3, held, "missing.md and dir.md hold no file, text.md its text");
     }
+
+    /**
+     * A person's save in another encoding, where memoryd's text has a replacement character: the
+     * bytes differ, so the save is kept. Decoded leniently, the two read the same and the rename
+     * went over the person's bytes.
+     */
+    @Test
+    void publish_keepsASaveInAnotherEncoding_thatReadsLikeMemorydsTextOnlyWhenDecodedLeniently() throws Exception {
+        WorkTree t = new WorkTree(root);
+        Path f = root.resolve("users/a/x.md");
+        Files.createDirectories(f.getParent());
+        byte[] latin1 = "caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1);
+        Files.write(f, latin1);
+        WorkTree.Staged st = t.stage(Map.of("users/a/x.md", "agent\n".getBytes(StandardCharsets.UTF_8)));
+        List<String> skipped = new ArrayList<>();
+        st.publish(Map.of("users/a/x.md", Optional.of("caf\uFFFD\n")), skipped::add);
+        assertEquals(List.of("users/a/x.md"), skipped);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(latin1, Files.readAllBytes(f));
+    }
 }
