@@ -8,19 +8,30 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class SectionTextTest {
-    @Test
-    void aRegionCanonicalisedInPlace_isTheSameAsItsSubstringCanonicalised() {
-        Random r = new Random(20261129);
-        String alphabet = "ab \t\n\n\r\u00a0é";
-        for (int round = 0; round < 20_000; round++) {
+    /** A region of a short random text of blanks, line ends (CRLF among them) and letters. */
+    private record Region(String text, int from, int to) {
+        private static final String ALPHABET = "ab \t\n\n\r\u00a0é";
+
+        static Region random(Random r) {
             StringBuilder b = new StringBuilder();
             int n = r.nextInt(60);
             while (b.length() < n) {
-                b.append(alphabet.charAt(r.nextInt(alphabet.length())));
+                b.append(ALPHABET.charAt(r.nextInt(ALPHABET.length())));
             }
             String text = b.toString();
             int from = r.nextInt(text.length() + 1);
-            int to = from + r.nextInt(text.length() - from + 1);
+            return new Region(text, from, from + r.nextInt(text.length() - from + 1));
+        }
+    }
+
+    @Test
+    void aRegionCanonicalisedInPlace_isTheSameAsItsSubstringCanonicalised() {
+        Random r = new Random(20261129);
+        for (int round = 0; round < 20_000; round++) {
+            Region g = Region.random(r);
+            String text = g.text();
+            int from = g.from();
+            int to = g.to();
             String expected = MemoryDocument.canonicalize(text.substring(from, to));
             assertEquals(
                     expected,
@@ -46,17 +57,12 @@ class SectionTextTest {
     @Test
     void aKeptText_isGivenBackItselfExactlyWhenItIsTheCanonicalForm() {
         Random r = new Random(20261130);
-        String alphabet = "ab \t\n\n\r\u00a0é";
         int keptBack = 0;
         for (int round = 0; round < 20_000; round++) {
-            StringBuilder b = new StringBuilder();
-            int n = r.nextInt(60);
-            while (b.length() < n) {
-                b.append(alphabet.charAt(r.nextInt(alphabet.length())));
-            }
-            String text = b.toString();
-            int from = r.nextInt(text.length() + 1);
-            int to = from + r.nextInt(text.length() - from + 1);
+            Region g = Region.random(r);
+            String text = g.text();
+            int from = g.from();
+            int to = g.to();
             boolean crFree = text.indexOf('\r') < 0;
             String expected = SectionText.canonicalize(text, from, to, crFree);
             String kept = new String(expected); // never the instance a copy would give
