@@ -344,10 +344,7 @@ public final class MemoryDocument {
 
     /** The canonical body of a section: the text content hashes are computed over. */
     public String canonicalBody(Section s) {
-        if (crFree == 0) {
-            crFree = text.indexOf('\r') < 0 ? 1 : -1; // once per text, not once per section asked for
-        }
-        return SectionText.canonicalize(text, s.bodyStart(), s.end(), crFree > 0);
+        return canonicalBody(s, null);
     }
 
     /**
@@ -356,7 +353,7 @@ public final class MemoryDocument {
      */
     public String canonicalBody(Section s, String kept) {
         if (crFree == 0) {
-            crFree = text.indexOf('\r') < 0 ? 1 : -1;
+            crFree = text.indexOf('\r') < 0 ? 1 : -1; // once per text, not once per section asked for
         }
         return SectionText.canonicalize(text, s.bodyStart(), s.end(), crFree > 0, kept);
     }

@@ -62,7 +62,7 @@ final class SectionContentLint {
         }
         // Compared in place (vectorised, block by block): a copy of a 200 KB body per lint was a
         // whole copy of the file per write, and regionMatches' loop takes seven times as long.
-        if (e != null && e.body().length() == length && Regions.equal(doc.text(), s.bodyStart(), e.body(), 0, length)) {
+        if (e != null && s.bodyIs(doc.text(), e.body())) {
             for (Kept k : e.findings()) {
                 int line = (k.atHeading() ? s.line() : bodyLine) + k.offset();
                 out.add(new LintProblem(p, line, k.problem().rule(), k.problem().message()));

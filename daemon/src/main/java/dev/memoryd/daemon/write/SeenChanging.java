@@ -40,8 +40,7 @@ record SeenChanging(List<RepoPath> paths, Contextual capture) implements Context
                 }
                 try {
                     if (!s.files.holds(p, s.recordedText(p))) {
-                        return false; // anything else, a file that is not plain text among it: the whole way says what
-                        // it is
+                        return false; // anything else, plain text or not: the whole way says what it is
                     }
                 } catch (SecurityException notPlain) {
                     return false;
