@@ -13,10 +13,22 @@ record SectionEdit(String newBody, String summary, List<String> inline) {
 
     /**
      * What a section op's applier sees of its target: the section's definition (the parent's for
-     * an H3 subsection), its label in messages and the Change Log, its body as in the file and
-     * canonical, whether it ends the file, whether the op named a section of the grammar (not an
-     * H3 subsection), and the declaration's date.
+     * an H3 subsection), its label in messages and the Change Log, the file's text and the section
+     * in it, its body canonical, whether it ends the file, whether the op named a section of the
+     * grammar (not an H3 subsection), and the declaration's date.
      */
     record Target(
-            SectionDef def, String label, String body, String canonical, boolean last, boolean named, String date) {}
+            SectionDef def,
+            String label,
+            String text,
+            MemoryDocument.Section section,
+            String canonical,
+            boolean last,
+            boolean named,
+            String date) {
+        /** The body as in the file: copied out only for an op that reads it, not for every op on a long section. */
+        String body() {
+            return section.body(text);
+        }
+    }
 }

@@ -116,7 +116,7 @@ final class SectionOpApplier {
         }
 
         SectionEdit.Target t = new SectionEdit.Target(
-                def, label, target.body(text), before, target.end() == text.length(), defOpt.isPresent(), run.date);
+                def, label, text, target, before, target.end() == text.length(), defOpt.isPresent(), run.date);
         SectionEdit edit = edit(op, t);
         List<String> inline = new ArrayList<>(edit.inline());
 
