@@ -58,12 +58,26 @@ public final class Utf8 {
     /** The bytes {@link #holds} reads at a time, and the characters it compares at a time. */
     private static final int BLOCK = 8192;
 
+    /** The largest file {@link #holds} reads whole rather than a block at a time. */
+    static final int WHOLE = 64 * 1024;
+
+    /** Whether {@code bytes} are UTF-8, decoded strictly. */
+    private static boolean isUtf8(byte[] bytes) {
+        try {
+            strict().decode(ByteBuffer.wrap(bytes));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+
     /**
      * Whether regular file {@code f} holds exactly {@code text} as {@link #read} would decode it:
-     * false for a file that is not UTF-8, for a symbolic link and for a missing file. Read and
-     * compared a block at a time, so neither the file's bytes nor its text is ever held whole: the
-     * writer asks this of each file it is about to write, which mostly holds what it wrote last,
-     * and on a large file two whole copies per write were most of what the writer allocated.
+     * false for a file that is not UTF-8, for a symbolic link and for a missing file. A file
+     * larger than {@link #WHOLE} is read and compared a block at a time, so neither its bytes nor
+     * its text is ever held whole: the writer asks this of each file it is about to write, which
+     * mostly holds what it wrote last, and on a large file two whole copies per write were most of
+     * what the writer allocated. A smaller one is read whole, which costs less than the blocks.
      */
     public static boolean holds(java.nio.file.Path f, String text) throws IOException {
         if (!java.nio.file.Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
@@ -75,6 +89,12 @@ public final class Utf8 {
             // Each UTF-16 unit of the text is one to three bytes of UTF-8 (a surrogate pair, four).
             if (size < text.length() || size > 3L * text.length()) {
                 return false;
+            }
+            if (size <= WHOLE) {
+                // Read whole and compared at once: for a small file, cheaper than the blocks' buffers.
+                byte[] bytes = java.nio.channels.Channels.newInputStream(ch).readAllBytes();
+                return new String(bytes, StandardCharsets.UTF_8).equals(text)
+                        && (text.indexOf('\uFFFD') < 0 || isUtf8(bytes)); // equal without a replacement: UTF-8
             }
             CharsetDecoder decoder = strict();
             ByteBuffer in = ByteBuffer.allocate(BLOCK);

@@ -75,8 +75,10 @@ class Utf8Test {
         Random rnd = new Random(20261129);
         Path f = dir.resolve("p.md");
         int held = 0;
+        int large = 0;
         for (int i = 0; i < 600; i++) {
-            String text = text(rnd, rnd.nextInt(4) == 0 ? rnd.nextInt(12) : rnd.nextInt(30_000));
+            int units = rnd.nextInt(4) == 0 ? rnd.nextInt(12) : rnd.nextInt(rnd.nextBoolean() ? 30_000 : 120_000);
+            String text = text(rnd, units);
             byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
             switch (rnd.nextInt(5)) {
                 case 0 -> {} // as written
@@ -107,11 +109,13 @@ class Utf8Test {
                 }
             }
             Files.write(f, bytes);
+            large += bytes.length > Utf8.WHOLE ? 1 : 0;
             boolean expected = readGives(f, text);
             assertEquals(expected, Utf8.holds(f, text), "case " + i + ", " + text.length() + " units");
             held += expected ? 1 : 0;
         }
         assertTrue(held > 100 && held < 500, "both answers were tried: " + held + " held");
+        assertTrue(large > 50, "files read a block at a time: " + large);
     }
 
     @Test
