@@ -107,15 +107,9 @@ final class WorkTree {
         return holds(file(p), text);
     }
 
-    /** Whether file {@code f} holds {@code text}, as {@link #holds(RepoPath, Optional)}. */
+    /** As {@link #holdsAsCompared}, but false for a link, which {@link #read} refuses. */
     private static boolean holds(Path f, Optional<String> text) throws IOException {
-        if (Files.isSymbolicLink(f)) {
-            return false;
-        }
-        if (text.isPresent()) {
-            return dev.memoryd.daemon.layout.Utf8.holds(f, text.get());
-        }
-        return !Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS);
+        return !Files.isSymbolicLink(f) && holdsAsCompared(f, text);
     }
 
     private Path file(RepoPath p) throws IOException {

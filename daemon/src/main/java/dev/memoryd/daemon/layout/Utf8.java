@@ -61,16 +61,6 @@ public final class Utf8 {
     /** The largest file {@link #holds} reads whole rather than a block at a time. */
     static final int WHOLE = 64 * 1024;
 
-    /** Whether {@code bytes} are UTF-8, decoded strictly. */
-    private static boolean isUtf8(byte[] bytes) {
-        try {
-            strict().decode(ByteBuffer.wrap(bytes));
-            return true;
-        } catch (CharacterCodingException e) {
-            return false;
-        }
-    }
-
     /**
      * Whether regular file {@code f} holds exactly {@code text} as {@link #read} would decode it:
      * false for a file that is not UTF-8, for a symbolic link and for a missing file. A file
@@ -93,8 +83,7 @@ public final class Utf8 {
             if (size <= WHOLE) {
                 // Read whole and compared at once: for a small file, cheaper than the blocks' buffers.
                 byte[] bytes = java.nio.channels.Channels.newInputStream(ch).readAllBytes();
-                return new String(bytes, StandardCharsets.UTF_8).equals(text)
-                        && (text.indexOf('\uFFFD') < 0 || isUtf8(bytes)); // equal without a replacement: UTF-8
+                return decodeOrEmpty(bytes, f.toString()).filter(text::equals).isPresent();
             }
             CharsetDecoder decoder = strict();
             ByteBuffer in = ByteBuffer.allocate(BLOCK);
